@@ -1,0 +1,26 @@
+/** Durations as people write them in config and scenarios: `500ms`, `15s`, `5m`, `4h`, `1d`, `1h30m`. */
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
+
+/** Milliseconds, or undefined when the text is not a duration. `0` alone is accepted. */
+export function parseDuration(text: string): number | undefined {
+  const s = text.trim();
+  if (s === '0') return 0;
+  if (s === '') return undefined;
+  PART.lastIndex = 0;
+  let total = 0;
+  let end = 0;
+  for (let m = PART.exec(s); m !== null; m = PART.exec(s)) {
+    total += Number(m[1]) * (UNIT_MS[m[2] as string] as number);
+    end = PART.lastIndex;
+  }
+  return end === s.length ? Math.round(total) : undefined;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1_000 === 0) return `${ms / 1_000}s`;
+  return `${ms}ms`;
+}

@@ -1,0 +1,32 @@
+import pino from 'pino';
+
+/** Structured logs: a fixed message plus a metadata object (`log.warn({ coin }, 'schema error')`). */
+export type Logger = pino.Logger;
+
+export interface LoggerOptions {
+  level?: string;
+  /** Where lines go; standard error by default, so `once --json` keeps standard output clean. */
+  destination?: pino.DestinationStream;
+}
+
+/** Keys whose values never reach a log line, wherever they appear. */
+const REDACT = [
+  'password', 'pass', 'secret', 'token', 'authorization', 'bearer_token', 'smtp_url',
+  '*.password', '*.pass', '*.secret', '*.token', '*.authorization', '*.bearer_token', '*.smtp_url',
+  'headers.authorization', '*.headers.authorization',
+];
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? process.env.SPOTWATCH_LOG_LEVEL ?? 'info',
+      base: undefined,
+      redact: { paths: REDACT, censor: '[redacted]' },
+    },
+    options.destination ?? pino.destination({ fd: 2, sync: true }),
+  );
+}
+
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
