@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// Fails the build on an import cycle in src/, or on an import against the direction of
+// DESIGN.md section 2 (edges -> pure core). Uses TypeScript's own pre-processor, so it reads
+// imports exactly as the compiler does, without type-checking.
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const src = join(root, 'src');
+
+/** What each top-level folder may import besides itself. */
+const ALLOWED = {
+  lib: [],
+  snapshot: ['lib'],
+  rules: ['snapshot', 'lib'],
+  alerts: ['rules', 'snapshot', 'lib'],
+  exchange: ['snapshot', 'lib'],
+  config: ['lib'],
+  simulator: ['lib', 'exchange/wire.ts'],
+  notify: ['lib'],
+  store: ['alerts', 'rules', 'snapshot', 'lib'],
+  metrics: ['exchange', 'alerts', 'rules', 'snapshot', 'lib'],
+  http: ['metrics', 'alerts', 'store', 'rules', 'snapshot', 'exchange', 'config', 'lib'],
+};
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return walk(p);
+    return p.endsWith('.ts') && !p.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+function resolveImport(from, spec) {
+  if (!spec.startsWith('.')) return undefined;
+  const base = resolve(dirname(from), spec);
+  for (const c of [`${base}.ts`, join(base, 'index.ts')]) if (existsSync(c)) return c;
+  return undefined;
+}
+
+const files = walk(src);
+const graph = new Map();
+const problems = [];
+for (const file of files) {
+  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  const deps = [];
+  for (const ref of info.importedFiles) {
+    const target = resolveImport(file, ref.fileName);
+    if (target === undefined) continue;
+    deps.push(target);
+    const why = forbidden(relative(src, file), relative(src, target));
+    if (why) problems.push(`${relative(root, file)}: imports ${relative(root, target)}: ${why}`);
+  }
+  graph.set(file, deps);
+}
+
+function forbidden(from, to) {
+  if (to === 'cli.ts') return 'nothing imports cli.ts';
+  if (to === 'daemon.ts' && from !== 'cli.ts') return 'only cli.ts imports daemon.ts';
+  const [fromTop] = from.split('/');
+  const [toTop] = to.split('/');
+  if (from === 'cli.ts' || from === 'daemon.ts' || fromTop === toTop) {
+    if (fromTop === 'notify' && toTop === 'notify') return notifyRule(from, to);
+    return undefined;
+  }
+  const allowed = ALLOWED[fromTop];
+  if (allowed === undefined) return `unknown folder src/${fromTop}: add it to scripts/check-imports.mjs`;
+  if (allowed.includes(toTop) || allowed.includes(to)) return undefined;
+  return `src/${fromTop}/ may import only ${allowed.length ? allowed.join(', ') : 'itself'}`;
+}
+
+/** notify/<kind>/ may use notify/*.ts but never another kind's folder. */
+function notifyRule(from, to) {
+  const f = from.split('/');
+  const t = to.split('/');
+  if (t.length > 2 && f[1] !== t[1]) return 'a receiver folder imports only notify/*.ts and itself';
+  return undefined;
+}
+
+// Tarjan's strongly connected components: every component of more than one file is a cycle.
+let index = 0;
+const idx = new Map();
+const low = new Map();
+const stack = [];
+const onStack = new Set();
+function strong(v) {
+  idx.set(v, index);
+  low.set(v, index++);
+  stack.push(v);
+  onStack.add(v);
+  for (const w of graph.get(v) ?? []) {
+    if (!idx.has(w)) {
+      strong(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+  }
+  if (low.get(v) === idx.get(v)) {
+    const comp = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      comp.push(relative(root, w));
+    } while (w !== v);
+    if (comp.length > 1 || (graph.get(v) ?? []).includes(v)) problems.push(`import cycle: ${comp.sort().join(' -> ')}`);
+  }
+}
+for (const f of files) if (!idx.has(f)) strong(f);
+
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+console.log(`imports: ${files.length} files, no cycles, directions as in DESIGN.md`);

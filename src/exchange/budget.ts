@@ -1,0 +1,62 @@
+import type { Clock } from '../lib/clock';
+
+/**
+ * The client's own request-weight budget: a sliding window over the weights it has spent,
+ * so it never sends a request the exchange would have to refuse. An exchange's `Retry-After`
+ * (429) or ban (418) blocks it further until the given time.
+ */
+export class WeightBudget {
+  private readonly spent: { at: number; weight: number }[] = [];
+  private blockedUntil = 0;
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Weight spent within the current window. */
+  used(): number {
+    this.expire(this.clock.now());
+    let total = 0;
+    for (const s of this.spent) total += s.weight;
+    return total;
+  }
+
+  /**
+   * Spends `weight` now if the window has room (returns 0), otherwise spends nothing and
+   * returns how many milliseconds to wait before asking again.
+   */
+  tryTake(weight: number): number {
+    const now = this.clock.now();
+    if (now < this.blockedUntil) return this.blockedUntil - now;
+    this.expire(now);
+    let total = weight;
+    for (const s of this.spent) total += s.weight;
+    if (total <= this.max || this.spent.length === 0) {
+      this.spent.push({ at: now, weight });
+      return 0;
+    }
+    // Wait until enough of the oldest spending leaves the window.
+    let excess = total - this.max;
+    for (const s of this.spent) {
+      excess -= s.weight;
+      if (excess <= 0) return Math.max(1, s.at + this.windowMs - now);
+    }
+    return this.windowMs;
+  }
+
+  /** No request before `untilMs` (from a 429's Retry-After or a 418 ban). */
+  blockUntil(untilMs: number): void {
+    this.blockedUntil = Math.max(this.blockedUntil, untilMs);
+  }
+
+  /** Milliseconds until the block lifts (0 when not blocked). */
+  blockedFor(): number {
+    return Math.max(0, this.blockedUntil - this.clock.now());
+  }
+
+  private expire(now: number): void {
+    while (this.spent.length > 0 && (this.spent[0] as { at: number }).at <= now - this.windowMs) this.spent.shift();
+  }
+}

@@ -1,0 +1,236 @@
+import { Agent, type Dispatcher } from 'undici';
+import { systemClock, type Clock } from '../lib/clock';
+import { sleep } from '../lib/sleep';
+import type { CoinRecord, RecordIssue, TickerRecord } from '../snapshot/model';
+import { WeightBudget } from './budget';
+import { parseJsonKeepingDecimals } from './decimal';
+import { ExchangeError, type FailureKind } from './errors';
+import { get, type GetResult } from './http';
+import { backoffDelay, parseRetryAfter } from './retry-after';
+import { ShapeError, validateCoins, validateTickers, type Parsed } from './validate';
+import { COINS_PATH, TICKER_PATH, WEIGHTS, type Endpoint } from './wire';
+
+export interface ClientOptions {
+  /** The `exchange` label; used in messages. */
+  exchange: string;
+  baseUrl: string;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  retries: { max: number; baseDelayMs: number; maxDelayMs: number };
+  weightLimit: { max: number; windowMs: number };
+  headers?: Record<string, string>;
+  /** Largest `symbols` list one request may carry; longer watch lists are split. */
+  symbolsCap?: number;
+  /** Shared connection pool; when left out the client makes (and closes) its own. */
+  dispatcher?: Dispatcher;
+  clock?: Clock;
+  random?: () => number;
+  /** Told of every failed attempt that will be tried again. */
+  onRetry?: (err: ExchangeError, attempt: number, delayMs: number) => void;
+}
+
+export interface FetchResult<T> extends Parsed<T> {
+  /** Bytes received over all requests of this fetch. */
+  bytes: number;
+  requests: number;
+}
+
+export const DEFAULT_SYMBOLS_CAP = 100;
+/** How long a ban (418) lasts when the exchange does not say. */
+const DEFAULT_BAN_MS = 120_000;
+
+/**
+ * The HTTP client for the spec's two read operations. It budgets its own request weight,
+ * retries what is worth retrying (honouring Retry-After), and returns validated records;
+ * a body it cannot use is an ExchangeError of that fetch, never an empty exchange.
+ */
+export class ExchangeClient {
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly budget: WeightBudget;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly headers: Record<string, string>;
+  private blockKind: FailureKind = 'rate_limited';
+
+  constructor(private readonly options: ClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher =
+      options.dispatcher ?? new Agent({ connections: 4, keepAliveTimeout: 30_000, connectTimeout: options.timeoutMs });
+    this.budget = new WeightBudget(options.weightLimit.max, options.weightLimit.windowMs, this.clock);
+    this.headers = {
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      'user-agent': 'spotwatch',
+      ...options.headers,
+    };
+  }
+
+  /** Request weight spent within the current window. */
+  usedWeight(): number {
+    return this.budget.used();
+  }
+
+  async fetchCoins(signal?: AbortSignal): Promise<FetchResult<CoinRecord>> {
+    const res = await this.request('coins', COINS_PATH, signal);
+    return { ...this.decode('coins', res, validateCoins), bytes: res.bytes, requests: 1 };
+  }
+
+  /** Tickers of the watch list in the order given, or of every symbol when the list is empty. */
+  async fetchTickers(symbols: readonly string[], signal?: AbortSignal): Promise<FetchResult<TickerRecord>> {
+    if (symbols.length === 0) return this.fetchAllTickers(signal);
+    const cap = this.options.symbolsCap ?? DEFAULT_SYMBOLS_CAP;
+    const result: FetchResult<TickerRecord> = { records: [], issues: [], bytes: 0, requests: 0 };
+    for (let i = 0; i < symbols.length; i += cap) {
+      const chunk = symbols.slice(i, i + cap);
+      try {
+        const res = await this.request('tickers', `${TICKER_PATH}?symbols=${encodeURIComponent(JSON.stringify(chunk))}`, signal);
+        const parsed = this.decode('tickers', res, validateTickers);
+        result.records.push(...parsed.records);
+        result.issues.push(...parsed.issues);
+        result.bytes += res.bytes;
+        result.requests += 1;
+      } catch (err) {
+        // A watched symbol the exchange no longer knows fails its whole request; one request
+        // for every symbol tells which are there (the rest are "missing", not an error).
+        if (err instanceof ExchangeError && err.kind === 'http_4xx' && err.code === '-1121') {
+          return this.watchListFromAll(symbols, result, signal);
+        }
+        throw err;
+      }
+    }
+    return result;
+  }
+
+  /** Closes the connection pool, when the client made it. */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private async fetchAllTickers(signal?: AbortSignal): Promise<FetchResult<TickerRecord>> {
+    const res = await this.request('tickers', TICKER_PATH, signal);
+    return { ...this.decode('tickers', res, validateTickers), bytes: res.bytes, requests: 1 };
+  }
+
+  private async watchListFromAll(
+    symbols: readonly string[],
+    sofar: FetchResult<TickerRecord>,
+    signal?: AbortSignal,
+  ): Promise<FetchResult<TickerRecord>> {
+    const all = await this.fetchAllTickers(signal);
+    const bySymbol = new Map(all.records.map((t) => [t.symbol, t]));
+    const records: TickerRecord[] = [];
+    for (const s of symbols) {
+      const t = bySymbol.get(s);
+      if (t !== undefined) records.push(t);
+    }
+    const wanted = new Set(symbols);
+    const issues = all.issues.filter((i: RecordIssue) => i.symbol === undefined || wanted.has(i.symbol));
+    return { records, issues, bytes: sofar.bytes + all.bytes, requests: sofar.requests + 1 };
+  }
+
+  private decode<T>(endpoint: Endpoint, res: GetResult, validate: (body: unknown) => Parsed<T>): Parsed<T> {
+    let body: unknown;
+    try {
+      body = parseJsonKeepingDecimals(res.text);
+    } catch {
+      throw new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
+    }
+    try {
+      return validate(body);
+    } catch (err) {
+      if (err instanceof ShapeError) throw new ExchangeError('schema', endpoint, err.message);
+      throw err;
+    }
+  }
+
+  /** One logical request: budget, send, classify, retry. */
+  private async request(endpoint: Endpoint, path: string, signal?: AbortSignal): Promise<GetResult> {
+    const { max, baseDelayMs, maxDelayMs } = this.options.retries;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.takeWeight(endpoint, signal);
+        return await this.send(endpoint, path, signal);
+      } catch (err) {
+        if (!(err instanceof ExchangeError) || !err.retryable || attempt >= max) throw err;
+        const delay = err.retryAfterMs ?? backoffDelay(attempt, baseDelayMs, maxDelayMs, this.random);
+        if (delay > maxDelayMs) throw err;
+        this.options.onRetry?.(err, attempt + 1, delay);
+        await sleep(delay, signal);
+      }
+    }
+  }
+
+  private async takeWeight(endpoint: Endpoint, signal?: AbortSignal): Promise<void> {
+    const weight = WEIGHTS[endpoint];
+    for (;;) {
+      const blocked = this.budget.blockedFor();
+      if (blocked > this.options.retries.maxDelayMs) {
+        throw new ExchangeError(this.blockKind, endpoint, `${endpoint}: not sent, the exchange asked for a pause of ${Math.ceil(blocked / 1000)} s`, {
+          retryAfterMs: blocked,
+        });
+      }
+      const wait = this.budget.tryTake(weight);
+      if (wait === 0) return;
+      await sleep(wait, signal);
+    }
+  }
+
+  private async send(endpoint: Endpoint, path: string, signal?: AbortSignal): Promise<GetResult> {
+    const res = await get({
+      dispatcher: this.dispatcher,
+      origin: this.origin,
+      path: this.basePath + path,
+      endpoint,
+      headers: this.headers,
+      timeoutMs: this.options.timeoutMs,
+      maxBodyBytes: this.options.maxBodyBytes,
+      signal,
+    });
+    if (res.status >= 200 && res.status < 300) return res;
+    throw this.statusError(endpoint, res);
+  }
+
+  private statusError(endpoint: Endpoint, res: GetResult): ExchangeError {
+    const now = this.clock.now();
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now);
+    const { code, msg } = errorBody(res.text);
+    const detail = `${endpoint}: HTTP ${res.status}${code !== undefined ? ` code ${code}` : ''}${msg ? `: ${msg}` : ''}`;
+    const details = { status: res.status, ...(code !== undefined && { code }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
+    if (res.status === 429) {
+      this.blockKind = 'rate_limited';
+      if (retryAfterMs !== undefined) this.budget.blockUntil(now + retryAfterMs);
+      return new ExchangeError('rate_limited', endpoint, detail, details);
+    }
+    if (res.status === 418) {
+      this.blockKind = 'banned';
+      this.budget.blockUntil(now + (retryAfterMs ?? DEFAULT_BAN_MS));
+      return new ExchangeError('banned', endpoint, detail, details);
+    }
+    return new ExchangeError(res.status >= 500 ? 'http_5xx' : 'http_4xx', endpoint, detail, details);
+  }
+}
+
+/** The `{"code","msg"}` of an error answer, when it has one; `msg` is cut short and stripped of control characters. */
+function errorBody(text: string): { code?: string; msg?: string } {
+  if (text.length > 64 * 1024) return {};
+  try {
+    const body: unknown = JSON.parse(text);
+    if (typeof body !== 'object' || body === null) return {};
+    const { code, msg } = body as { code?: unknown; msg?: unknown };
+    const out: { code?: string; msg?: string } = {};
+    if (typeof code === 'number' || typeof code === 'string') out.code = String(code).slice(0, 32);
+    // eslint-disable-next-line no-control-regex
+    if (typeof msg === 'string') out.msg = msg.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
+    return out;
+  } catch {
+    return {};
+  }
+}

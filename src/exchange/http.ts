@@ -1,0 +1,127 @@
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable, Transform } from 'node:stream';
+import { errors, type Dispatcher } from 'undici';
+import { ExchangeError, type FailureKind } from './errors';
+import type { Endpoint } from './wire';
+
+/**
+ * One GET to an exchange: a deadline over the whole exchange (a body that trickles forever
+ * is a timeout too), a cap on the body size (after decompression), and every failure
+ * turned into an ExchangeError of one kind.
+ */
+export interface GetOptions {
+  dispatcher: Dispatcher;
+  origin: string;
+  path: string;
+  endpoint: Endpoint;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface GetResult {
+  status: number;
+  text: string;
+  /** Bytes on the wire. */
+  bytes: number;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT',
+]);
+
+class DeadlineError extends Error {}
+
+export async function get(options: GetOptions): Promise<GetResult> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DeadlineError()), options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  try {
+    const response = await options.dispatcher.request({
+      origin: options.origin,
+      path: options.path,
+      method: 'GET',
+      headers: options.headers,
+      signal,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    const { text, bytes } = await readBody(response, options);
+    return { status: response.statusCode, text, bytes, headers: response.headers };
+  } catch (err) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw classify(err, options);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readBody(response: Dispatcher.ResponseData, options: GetOptions): Promise<{ text: string; bytes: number }> {
+  const cap = options.maxBodyBytes;
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > cap) {
+    response.body.destroy();
+    throw tooLarge(options, `declared ${declared} bytes`);
+  }
+  let wire = 0;
+  response.body.on('data', (chunk: Buffer) => {
+    wire += chunk.length;
+  });
+  const source = decoded(response.body, response.headers['content-encoding']);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > cap) {
+      response.body.destroy();
+      source.destroy();
+      throw tooLarge(options, `more than ${cap} bytes`);
+    }
+    chunks.push(buf);
+  }
+  return { text: Buffer.concat(chunks, size).toString('utf8'), bytes: wire };
+}
+
+function decoded(body: Readable, encoding: string | string[] | undefined): Readable {
+  const enc = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '')).trim().toLowerCase();
+  let decoder: Transform | undefined;
+  if (enc === 'gzip' || enc === 'x-gzip') decoder = createGunzip();
+  else if (enc === 'deflate') decoder = createInflate();
+  else if (enc === 'br') decoder = createBrotliDecompress();
+  if (decoder === undefined) return body;
+  body.on('error', (err) => decoder.destroy(err));
+  return body.pipe(decoder);
+}
+
+function tooLarge(options: GetOptions, detail: string): ExchangeError {
+  return new ExchangeError('body_too_large', options.endpoint, `${options.endpoint}: body too large (${detail}; cap ${options.maxBodyBytes})`);
+}
+
+function classify(err: unknown, options: GetOptions): ExchangeError {
+  if (err instanceof ExchangeError) return err;
+  const ep = options.endpoint;
+  if (err instanceof DeadlineError || (err instanceof Error && err.name === 'AbortError')) {
+    return new ExchangeError('timeout', ep, `${ep}: no complete answer within ${options.timeoutMs} ms`);
+  }
+  const code = errorCode(err);
+  if (err instanceof errors.UndiciError || code !== undefined) {
+    // Refused, reset, a socket closed before the body ended: the connection failed.
+    let kind: FailureKind = 'connect';
+    if (code !== undefined && TIMEOUT_CODES.has(code)) kind = 'timeout';
+    else if (code !== undefined && code.startsWith('Z_')) kind = 'invalid_json'; // a broken gzip body
+    return new ExchangeError(kind, ep, `${ep}: ${kind === 'timeout' ? 'timed out' : 'request failed'} (${code ?? 'error'})`);
+  }
+  return new ExchangeError('connect', ep, `${ep}: request failed (${err instanceof Error ? err.message : String(err)})`);
+}
+
+/** The error's code, looking through `cause` (undici wraps socket errors). */
+function errorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR') return code;
+  }
+  return undefined;
+}

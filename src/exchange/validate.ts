@@ -1,0 +1,228 @@
+import { readDecimal } from './decimal';
+import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
+
+/**
+ * Validation of parsed answers into records, one record at a time: a malformed record is
+ * set aside as a RecordIssue and the rest of the answer is still used. Unknown fields are
+ * ignored; fields are copied by name into fresh objects, so keys like `__proto__` in the
+ * input reach nothing. Hand-written rather than a schema library because this runs on
+ * every poll over ~8,000 networks and must stay close to the cost of JSON.parse.
+ */
+
+export interface Parsed<T> {
+  records: T[];
+  issues: RecordIssue[];
+}
+
+/** Thrown for an answer whose overall shape is wrong (not a list, an error envelope...). */
+export class ShapeError extends Error {
+  override readonly name = 'ShapeError';
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A field failed: the reason names the field, never its (untrusted) value. */
+class FieldError extends Error {}
+
+function str(o: Json, key: string, required: boolean): string | null {
+  const v = o[key];
+  if (typeof v === 'string') return v;
+  if (v === undefined || v === null) {
+    if (required) throw new FieldError(`${key} is missing`);
+    return null;
+  }
+  throw new FieldError(`${key} is not a string`);
+}
+
+function requiredStr(o: Json, key: string): string {
+  const v = str(o, key, true);
+  if (v === null || v === '') throw new FieldError(`${key} is missing`);
+  return v;
+}
+
+function bool(o: Json, key: string, required: boolean): boolean | null {
+  const v = o[key];
+  if (typeof v === 'boolean') return v;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (v === undefined || v === null) {
+    if (required) throw new FieldError(`${key} is missing`);
+    return null;
+  }
+  throw new FieldError(`${key} is not a boolean`);
+}
+
+function requiredBool(o: Json, key: string): boolean {
+  return bool(o, key, true) as boolean;
+}
+
+function dec(o: Json, key: string): string | null {
+  const v = readDecimal(o[key]);
+  if (v === undefined) {
+    if (o[key] === undefined) return null;
+    throw new FieldError(`${key} is not a decimal`);
+  }
+  return v;
+}
+
+function int(o: Json, key: string): number | null {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  if (typeof v === 'string' && /^-?\d{1,15}$/.test(v)) return Number(v);
+  throw new FieldError(`${key} is not an integer`);
+}
+
+function reason(err: unknown): string {
+  if (err instanceof FieldError) return err.message;
+  throw err;
+}
+
+/** The list inside an answer: the array itself, or a `data` array of an envelope. */
+function listOf(body: unknown, what: string): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (isObject(body) && Array.isArray(body.data)) return body.data;
+  if (isObject(body) && 'code' in body) throw new ShapeError(`${what}: expected a list, got an error envelope`);
+  throw new ShapeError(`${what}: expected a list, got ${describe(body)}`);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function readNetwork(o: Json, coin: string): NetworkRecord {
+  // `coin` repeats the parent; the parent is what keys the record.
+  str(o, 'coin', false);
+  return {
+    network: requiredStr(o, 'network'),
+    coin,
+    name: str(o, 'name', false),
+    isDefault: bool(o, 'isDefault', false) ?? false,
+    depositEnable: requiredBool(o, 'depositEnable'),
+    withdrawEnable: requiredBool(o, 'withdrawEnable'),
+    withdrawFee: dec(o, 'withdrawFee'),
+    withdrawMin: dec(o, 'withdrawMin'),
+    withdrawInternalMin: dec(o, 'withdrawInternalMin'),
+    withdrawIntegerMultiple: dec(o, 'withdrawIntegerMultiple'),
+    minConfirm: int(o, 'minConfirm'),
+    withdrawTag: bool(o, 'withdrawTag', false),
+    depositDust: dec(o, 'depositDust'),
+    contractAddress: str(o, 'contractAddress', false),
+    contractAddressUrl: str(o, 'contractAddressUrl', false),
+    depositDesc: str(o, 'depositDesc', false),
+    withdrawDesc: str(o, 'withdrawDesc', false),
+  };
+}
+
+function keyOf(o: unknown, key: string): string | undefined {
+  if (!isObject(o)) return undefined;
+  const v = o[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** The coin list (`GET /api/v3/coins`). */
+export function validateCoins(body: unknown): Parsed<CoinRecord> {
+  const list = listOf(body, 'coins');
+  const records: CoinRecord[] = [];
+  const issues: RecordIssue[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    const coinKey = keyOf(item, 'coin');
+    try {
+      if (!isObject(item)) throw new FieldError(`coin is ${describe(item)}, not an object`);
+      const coin = requiredStr(item, 'coin');
+      if (seen.has(coin)) throw new FieldError('coin appears twice in the list');
+      const nets = item.networkList;
+      if (!Array.isArray(nets)) throw new FieldError('networkList is not a list');
+      const networkList: NetworkRecord[] = [];
+      const names = new Set<string>();
+      for (let j = 0; j < nets.length; j++) {
+        const n = nets[j];
+        const network = keyOf(n, 'network');
+        try {
+          if (!isObject(n)) throw new FieldError(`network is ${describe(n)}, not an object`);
+          const record = readNetwork(n, coin);
+          if (names.has(record.network)) throw new FieldError('network appears twice in networkList');
+          names.add(record.network);
+          networkList.push(record);
+        } catch (err) {
+          const issue: RecordIssue = { entity: 'network', coin, index: j, reason: reason(err) };
+          if (network !== undefined) issue.network = network;
+          issues.push(issue);
+        }
+      }
+      const depositAll = bool(item, 'depositAllEnable', false);
+      const withdrawAll = bool(item, 'withdrawAllEnable', false);
+      seen.add(coin);
+      records.push({
+        coin,
+        name: str(item, 'name', false),
+        depositAllEnable: depositAll ?? networkList.every((n) => n.depositEnable),
+        withdrawAllEnable: withdrawAll ?? networkList.every((n) => n.withdrawEnable),
+        networkList,
+      });
+    } catch (err) {
+      const issue: RecordIssue = { entity: 'coin', index: i, reason: reason(err) };
+      if (coinKey !== undefined) issue.coin = coinKey;
+      issues.push(issue);
+    }
+  }
+  return { records, issues };
+}
+
+function readTicker(o: Json): TickerRecord {
+  const lastPrice = dec(o, 'lastPrice');
+  if (lastPrice === null) throw new FieldError('lastPrice is missing');
+  return {
+    symbol: requiredStr(o, 'symbol'),
+    priceChange: dec(o, 'priceChange'),
+    priceChangePercent: dec(o, 'priceChangePercent'),
+    lastPrice,
+    bidPrice: dec(o, 'bidPrice'),
+    bidQty: dec(o, 'bidQty'),
+    askPrice: dec(o, 'askPrice'),
+    askQty: dec(o, 'askQty'),
+    openPrice: dec(o, 'openPrice'),
+    highPrice: dec(o, 'highPrice'),
+    lowPrice: dec(o, 'lowPrice'),
+    volume: dec(o, 'volume'),
+    quoteVolume: dec(o, 'quoteVolume'),
+    openTime: int(o, 'openTime'),
+    closeTime: int(o, 'closeTime'),
+    count: int(o, 'count'),
+  };
+}
+
+/**
+ * Tickers (`GET /api/v3/market/ticker/24hr`). A single object (the `symbol=` form) is read
+ * as a list of one, and so is the one-element array some deployments send instead.
+ */
+export function validateTickers(body: unknown): Parsed<TickerRecord> {
+  const list = isObject(body) && typeof body.symbol === 'string' ? [body] : listOf(body, 'tickers');
+  const records: TickerRecord[] = [];
+  const issues: RecordIssue[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    try {
+      if (!isObject(item)) throw new FieldError(`ticker is ${describe(item)}, not an object`);
+      const record = readTicker(item);
+      if (seen.has(record.symbol)) throw new FieldError('symbol appears twice in the list');
+      seen.add(record.symbol);
+      records.push(record);
+    } catch (err) {
+      const issue: RecordIssue = { entity: 'ticker', index: i, reason: reason(err) };
+      const symbol = keyOf(item, 'symbol');
+      if (symbol !== undefined) issue.symbol = symbol;
+      issues.push(issue);
+    }
+  }
+  return { records, issues };
+}

@@ -1,0 +1,62 @@
+import type { CoinRecord, NetworkRecord, RecordIssue, Snapshot, TickerRecord } from './model';
+
+/** What the client read from one answer: the good records and the ones it set aside. */
+export interface Answer<T> {
+  records: readonly T[];
+  issues: readonly RecordIssue[];
+}
+
+/**
+ * The next snapshot from a coin-list answer. A record that failed validation keeps its
+ * previous value: a malformed record is never read as "delisted" or "disabled". When a
+ * broken record could not even be keyed, everything absent from the answer is kept, since
+ * any of it might be that record.
+ */
+export function applyCoins(prev: Snapshot, answer: Answer<CoinRecord>, at: number): Snapshot {
+  const coins = new Map<string, CoinRecord>();
+  for (const c of answer.records) coins.set(c.coin, c);
+  const keepAllCoins = answer.issues.some((i) => i.entity === 'coin' && i.coin === undefined);
+  for (const issue of answer.issues) {
+    if (issue.entity === 'coin' && issue.coin !== undefined) keepCoin(prev, coins, issue.coin);
+    if (issue.entity === 'network' && issue.coin !== undefined) keepNetworks(prev, coins, issue.coin, issue.network);
+  }
+  if (keepAllCoins) for (const c of prev.coins.keys()) keepCoin(prev, coins, c);
+  return { ...prev, coins, coinsAt: at };
+}
+
+function keepCoin(prev: Snapshot, coins: Map<string, CoinRecord>, coin: string): void {
+  const old = prev.coins.get(coin);
+  if (old !== undefined && !coins.has(coin)) coins.set(coin, old);
+}
+
+/** Keeps the previous value of one network (or, when unkeyed, of every network absent now). */
+function keepNetworks(prev: Snapshot, coins: Map<string, CoinRecord>, coin: string, network: string | undefined): void {
+  const old = prev.coins.get(coin);
+  const now = coins.get(coin);
+  if (old === undefined || now === undefined) return;
+  const present = new Set(now.networkList.map((n) => n.network));
+  const kept: NetworkRecord[] = old.networkList.filter(
+    (n) => !present.has(n.network) && (network === undefined || n.network === network),
+  );
+  if (kept.length > 0) coins.set(coin, { ...now, networkList: [...now.networkList, ...kept] });
+}
+
+/**
+ * The next snapshot from a ticker answer; `watched` (when not empty) limits the symbols
+ * kept from the previous snapshot to the watch list.
+ */
+export function applyTickers(prev: Snapshot, answer: Answer<TickerRecord>, at: number): Snapshot {
+  const tickers = new Map<string, TickerRecord>();
+  for (const t of answer.records) tickers.set(t.symbol, t);
+  const keepAll = answer.issues.some((i) => i.symbol === undefined);
+  for (const issue of answer.issues) {
+    if (issue.symbol !== undefined) keepTicker(prev, tickers, issue.symbol);
+  }
+  if (keepAll) for (const s of prev.tickers.keys()) keepTicker(prev, tickers, s);
+  return { ...prev, tickers, tickersAt: at };
+}
+
+function keepTicker(prev: Snapshot, tickers: Map<string, TickerRecord>, symbol: string): void {
+  const old = prev.tickers.get(symbol);
+  if (old !== undefined && !tickers.has(symbol)) tickers.set(symbol, old);
+}

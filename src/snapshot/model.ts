@@ -1,0 +1,86 @@
+/**
+ * The Snapshot model: what one exchange looked like at one moment. Records keep the spec's
+ * own field names; every decimal is the exact text received (never a float), and a field
+ * the exchange left out is null.
+ */
+
+export interface NetworkRecord {
+  network: string;
+  coin: string;
+  name: string | null;
+  isDefault: boolean;
+  depositEnable: boolean;
+  withdrawEnable: boolean;
+  withdrawFee: string | null;
+  withdrawMin: string | null;
+  withdrawInternalMin: string | null;
+  withdrawIntegerMultiple: string | null;
+  minConfirm: number | null;
+  withdrawTag: boolean | null;
+  depositDust: string | null;
+  contractAddress: string | null;
+  contractAddressUrl: string | null;
+  depositDesc: string | null;
+  withdrawDesc: string | null;
+}
+
+export interface CoinRecord {
+  coin: string;
+  name: string | null;
+  depositAllEnable: boolean;
+  withdrawAllEnable: boolean;
+  networkList: NetworkRecord[];
+}
+
+export interface TickerRecord {
+  symbol: string;
+  priceChange: string | null;
+  priceChangePercent: string | null;
+  lastPrice: string;
+  bidPrice: string | null;
+  bidQty: string | null;
+  askPrice: string | null;
+  askQty: string | null;
+  openPrice: string | null;
+  highPrice: string | null;
+  lowPrice: string | null;
+  volume: string | null;
+  quoteVolume: string | null;
+  openTime: number | null;
+  closeTime: number | null;
+  count: number | null;
+}
+
+/**
+ * A record the exchange sent that failed validation. Where its key could be read, the
+ * previous value of that key is kept; where it could not, nothing absent from the answer
+ * may be read as removed (it might be the broken record).
+ */
+export interface RecordIssue {
+  entity: 'coin' | 'network' | 'ticker';
+  coin?: string;
+  network?: string;
+  symbol?: string;
+  /** Position in the answer (index in the array; for a network, in its coin's networkList). */
+  index: number;
+  reason: string;
+}
+
+export interface Snapshot {
+  exchange: string;
+  /** When the coin list was taken (ms since epoch), or null before the first success. */
+  coinsAt: number | null;
+  /** When the tickers were taken (ms since epoch), or null before the first success. */
+  tickersAt: number | null;
+  coins: ReadonlyMap<string, CoinRecord>;
+  tickers: ReadonlyMap<string, TickerRecord>;
+}
+
+export function emptySnapshot(exchange: string): Snapshot {
+  return { exchange, coinsAt: null, tickersAt: null, coins: new Map(), tickers: new Map() };
+}
+
+/** The key of a network across the snapshot: coin and network name. */
+export function networkKey(coin: string, network: string): string {
+  return `${coin}\u0000${network}`;
+}
