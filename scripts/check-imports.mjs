@@ -21,6 +21,7 @@ const ALLOWED = {
   notify: ['lib'],
   store: ['alerts', 'rules', 'snapshot', 'lib'],
   metrics: ['exchange', 'alerts', 'rules', 'snapshot', 'lib'],
+  poller: ['exchange', 'snapshot', 'lib'],
   http: ['metrics', 'alerts', 'store', 'rules', 'snapshot', 'exchange', 'config', 'lib'],
 };
 

@@ -1,0 +1,20 @@
+import express, { type Express } from 'express';
+
+/** What the HTTP surface reads from the running daemon. */
+export interface HttpSource {
+  /** True once every exchange has been polled successfully (both endpoints). */
+  ready(): boolean;
+}
+
+export function createApp(source: HttpSource): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    res.type('text/plain').send('ok\n');
+  });
+  app.get('/readyz', (_req, res) => {
+    const ready = source.ready();
+    res.status(ready ? 200 : 503).type('text/plain').send(ready ? 'ready\n' : 'not ready: not every exchange has been polled successfully\n');
+  });
+  return app;
+}
