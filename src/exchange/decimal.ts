@@ -41,13 +41,3 @@ export function readDecimal(value: unknown): string | null | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
 }
-
-/**
- * A decimal's value as a number, for arithmetic where float precision is enough (ratios,
- * thresholds, metrics). Never used to store or compare the text itself.
- */
-export function decimalToNumber(text: string | null): number | undefined {
-  if (text === null) return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : undefined;
-}

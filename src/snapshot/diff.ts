@@ -1,5 +1,5 @@
 import type { Change, ChangeKind, ChangeValue } from './changes';
-import { sameDecimal } from './decimal-compare';
+import { sameDecimal } from './decimal';
 import type { CoinRecord, NetworkRecord, Snapshot } from './model';
 
 /**

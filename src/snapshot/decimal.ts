@@ -24,3 +24,10 @@ function canonical(text: string): string | undefined {
   exponent += digits.length - trimmed.length;
   return `${sign === '-' ? '-' : ''}${trimmed}e${exponent}`;
 }
+
+/** A decimal's value as a number, for thresholds, ratios and metrics (never to store or compare the text). */
+export function decimalToNumber(text: string | null): number | undefined {
+  if (text === null || text === '') return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}

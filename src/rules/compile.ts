@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import { compileMatcher } from './match';
+import type { Condition, Rule } from './model';
+import type { RuleDefinition } from './schema';
+
+/** A validated rule definition, ready to evaluate. */
+export function compileRule(def: RuleDefinition): Rule {
+  return {
+    id: ruleId(def),
+    alert: def.alert,
+    match: Object.entries(def.match ?? {}).map(([label, pattern]) => compileMatcher(label, pattern)),
+    severity: def.severity,
+    forMs: def.for ?? 0,
+    keepFiringForMs: def.keep_firing_for ?? 0,
+    repeatIntervalMs: def.repeat_interval,
+    labels: def.labels ?? {},
+    annotations: def.annotations ?? {},
+    condition: condition(def),
+  };
+}
+
+function condition(def: RuleDefinition): Condition {
+  if (def.state !== undefined) return { type: 'state', state: def.state };
+  if (def.change !== undefined) return { type: 'change', kinds: Array.isArray(def.change) ? def.change : [def.change] };
+  return {
+    type: 'ticker',
+    measure: def.ticker ?? 'missing',
+    windowMs: def.window,
+    above: def.above,
+    below: def.below,
+    hysteresis: def.hysteresis ?? 0,
+  };
+}
+
+/**
+ * Identity of a rule's definition: its alert name, match and condition. Alerts stay attached
+ * to their rule across restarts, reloads and reordering; editing a rule's annotations or
+ * timers keeps them too.
+ */
+function ruleId(def: RuleDefinition): string {
+  const key = JSON.stringify([def.alert, def.match ?? {}, def.state, def.change, def.ticker, def.window, def.above, def.below, def.labels ?? {}]);
+  return `${def.alert}:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+}

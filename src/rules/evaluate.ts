@@ -1,0 +1,222 @@
+import type { Change } from '../snapshot/changes';
+import { blankToNull } from '../snapshot/diff';
+import type { CoinRecord, NetworkRecord, Snapshot, TickerRecord } from '../snapshot/model';
+import type { TickerHistory } from './history';
+import { literalValues, matchesAll } from './match';
+import { measure } from './measure';
+import type { Condition, Rule, StateKind } from './model';
+import type { TemplateFields } from './template';
+
+/** Which part of a snapshot was just polled: state rules follow coins, ticker rules tickers. */
+export type Domain = 'coins' | 'tickers';
+
+/** A rule's condition holding for one thing (a network, a coin, a symbol) right now. */
+export interface Instance {
+  rule: Rule;
+  /** The thing within the rule: stable across polls (exchange, coin, network, symbol). */
+  entity: string;
+  /** Labels that identify it (alertname, exchange, severity, coin/network/symbol/kind, rule labels). */
+  labels: Record<string, string>;
+  /** Everything a template may use. */
+  fields: TemplateFields;
+  value: number | null;
+}
+
+export interface EvaluationInput {
+  rules: readonly Rule[];
+  domain: Domain;
+  snapshot: Snapshot;
+  changes: readonly Change[];
+  history: TickerHistory;
+  /** Symbols that should be in every ticker answer (watch list and literal `match.symbol`s). */
+  expectedSymbols: ReadonlySet<string>;
+  now: number;
+  /** Whether an alert of this rule and entity is active (pending or firing): hysteresis needs it. */
+  wasActive(ruleId: string, entity: string): boolean;
+}
+
+export interface Evaluation {
+  /** Conditions that hold now, for the rules of this domain. */
+  active: Instance[];
+  /** Change events, one per matching change. */
+  events: Instance[];
+}
+
+/** Pure: snapshot, changes, history and `now` in; what holds and what happened out. */
+export function evaluateRules(input: EvaluationInput): Evaluation {
+  const active: Instance[] = [];
+  const events: Instance[] = [];
+  for (const rule of input.rules) {
+    const c = rule.condition;
+    if (c.type === 'state' && input.domain === 'coins') evaluateState(rule, c.state, input, active);
+    else if (c.type === 'ticker' && input.domain === 'tickers') evaluateTicker(rule, c, input, active);
+    else if (c.type === 'change') evaluateChanges(rule, c.kinds, input, events);
+  }
+  return { active, events };
+}
+
+/** Which rules an evaluation of a domain speaks for (the others' alerts stand as they are). */
+export function ruleInDomain(rule: Rule, domain: Domain): boolean {
+  const t = rule.condition.type;
+  return t === 'state' ? domain === 'coins' : t === 'ticker' ? domain === 'tickers' : false;
+}
+
+function baseLabels(rule: Rule, exchange: string, where: Record<string, string | undefined>): Record<string, string> {
+  const labels: Record<string, string> = { ...rule.labels, alertname: rule.alert, exchange, severity: rule.severity };
+  for (const [k, v] of Object.entries(where)) if (v !== undefined) labels[k] = v;
+  return labels;
+}
+
+function networkFields(coin: CoinRecord, n: NetworkRecord): TemplateFields {
+  return {
+    coin: coin.coin,
+    coin_name: coin.name,
+    network: n.network,
+    network_name: n.name,
+    deposit_desc: blankToNull(n.depositDesc),
+    withdraw_desc: blankToNull(n.withdrawDesc),
+    deposit_enabled: n.depositEnable,
+    withdraw_enabled: n.withdrawEnable,
+    withdraw_fee: n.withdrawFee,
+    withdraw_min: n.withdrawMin,
+  };
+}
+
+function networkHolds(state: StateKind, n: NetworkRecord): boolean {
+  switch (state) {
+    case 'deposit_disabled':
+      return !n.depositEnable;
+    case 'withdraw_disabled':
+      return !n.withdrawEnable;
+    case 'deposit_desc_present':
+      return blankToNull(n.depositDesc) !== null;
+    case 'withdraw_desc_present':
+      return blankToNull(n.withdrawDesc) !== null;
+    default:
+      return false;
+  }
+}
+
+function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, out: Instance[]): void {
+  const exchange = input.snapshot.exchange;
+  const perCoin = state === 'deposit_all_disabled' || state === 'withdraw_all_disabled';
+  for (const coin of input.snapshot.coins.values()) {
+    if (perCoin) {
+      const holds = state === 'deposit_all_disabled' ? !coin.depositAllEnable : !coin.withdrawAllEnable;
+      if (!holds) continue;
+      const where = { coin: coin.coin, kind: state };
+      if (!matchesAll(rule.match, { exchange, ...where })) continue;
+      out.push({
+        rule,
+        entity: coin.coin,
+        labels: baseLabels(rule, exchange, where),
+        fields: { exchange, kind: state, coin: coin.coin, coin_name: coin.name },
+        value: 1,
+      });
+      continue;
+    }
+    for (const n of coin.networkList) {
+      if (!networkHolds(state, n)) continue;
+      const where = { coin: coin.coin, network: n.network, kind: state };
+      if (!matchesAll(rule.match, { exchange, ...where })) continue;
+      out.push({
+        rule,
+        entity: `${coin.coin}\u0000${n.network}`,
+        labels: baseLabels(rule, exchange, where),
+        fields: { exchange, kind: state, ...networkFields(coin, n) },
+        value: 1,
+      });
+    }
+  }
+}
+
+type TickerCondition = Extract<Condition, { type: 'ticker' }>;
+
+/** True when the value is beyond a threshold; once active, it must come back inside by the hysteresis margin. */
+function beyond(c: TickerCondition, value: number, wasActive: boolean): { holds: boolean; threshold: number | undefined } {
+  const margin = wasActive ? c.hysteresis : 0;
+  if (c.above !== undefined && value > c.above - margin) return { holds: true, threshold: c.above };
+  if (c.below !== undefined && value < c.below + margin) return { holds: true, threshold: c.below };
+  return { holds: false, threshold: undefined };
+}
+
+function tickerFields(t: TickerRecord): TemplateFields {
+  return {
+    symbol: t.symbol,
+    last_price: t.lastPrice,
+    open_price: t.openPrice,
+    bid_price: t.bidPrice,
+    ask_price: t.askPrice,
+    volume: t.volume,
+    quote_volume: t.quoteVolume,
+  };
+}
+
+function evaluateTicker(rule: Rule, c: TickerCondition, input: EvaluationInput, out: Instance[]): void {
+  const exchange = input.snapshot.exchange;
+  if (c.measure === 'missing') {
+    for (const symbol of expectedFor(rule, input.expectedSymbols)) {
+      if (input.snapshot.tickers.has(symbol) || !matchesAll(rule.match, { exchange, symbol, kind: 'missing' })) continue;
+      out.push({
+        rule,
+        entity: symbol,
+        labels: baseLabels(rule, exchange, { symbol, kind: 'missing' }),
+        fields: { exchange, kind: 'missing', symbol },
+        value: 1,
+      });
+    }
+    return;
+  }
+  for (const t of input.snapshot.tickers.values()) {
+    if (!matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })) continue;
+    const value = measure(c.measure, t, input.now, input.history, c.windowMs);
+    if (value === undefined) continue;
+    const { holds, threshold } = beyond(c, value, input.wasActive(rule.id, t.symbol));
+    if (!holds) continue;
+    out.push({
+      rule,
+      entity: t.symbol,
+      labels: baseLabels(rule, exchange, { symbol: t.symbol, kind: c.measure }),
+      fields: { exchange, kind: c.measure, ...tickerFields(t), value: round(value), threshold, window: c.windowMs !== undefined ? `${c.windowMs / 1000}s` : undefined },
+      value,
+    });
+  }
+}
+
+/** The symbols a `missing` rule watches: the expected set, narrowed by literal symbols in its match. */
+function expectedFor(rule: Rule, expected: ReadonlySet<string>): string[] {
+  const m = rule.match.find((x) => x.label === 'symbol');
+  const named = m !== undefined ? literalValues(m.pattern) : [];
+  return [...new Set([...expected, ...named])];
+}
+
+function evaluateChanges(rule: Rule, kinds: readonly string[], input: EvaluationInput, out: Instance[]): void {
+  const exchange = input.snapshot.exchange;
+  const coins = input.snapshot.coins;
+  for (const ch of input.changes) {
+    if (!kinds.includes(ch.kind)) continue;
+    const where = { coin: ch.coin, network: ch.network, symbol: ch.symbol, kind: ch.kind };
+    if (!matchesAll(rule.match, { exchange, ...where })) continue;
+    const coin = ch.coin !== undefined ? coins.get(ch.coin) : undefined;
+    const net = ch.network !== undefined ? coin?.networkList.find((n) => n.network === ch.network) : undefined;
+    out.push({
+      rule,
+      entity: `${ch.coin ?? ''}\u0000${ch.network ?? ''}\u0000${ch.symbol ?? ''}\u0000${ch.kind}\u0000${ch.at}`,
+      labels: baseLabels(rule, exchange, where),
+      fields: {
+        exchange,
+        ...(coin !== undefined && net !== undefined ? networkFields(coin, net) : { coin: ch.coin, coin_name: coin?.name, network: ch.network }),
+        symbol: ch.symbol,
+        kind: ch.kind,
+        before: ch.before,
+        after: ch.after,
+        at: ch.at,
+      },
+      value: null,
+    });
+  }
+}
+
+function round(v: number): number {
+  return Math.round(v * 10_000) / 10_000;
+}

@@ -1,0 +1,70 @@
+import type { TickerRecord } from '../snapshot/model';
+
+/** One observation of a ticker by the watcher. */
+export interface Sample {
+  at: number;
+  price: number;
+}
+
+/** What the history of one symbol holds. */
+export interface SymbolHistory {
+  samples: Sample[];
+  /** lastPrice, count and volume together, as last seen. */
+  signature: string;
+  /** When that signature was first seen: the ticker has not moved since. */
+  unchangedSince: number;
+}
+
+/**
+ * The watcher's own samples of each ticker, for `move_percent` windows and `stale_for`.
+ * Time is passed in. Samples older than the longest window are dropped, and samples are
+ * thinned to about 120 per window so a long window costs no more memory than a short one.
+ */
+export class TickerHistory {
+  readonly symbols = new Map<string, SymbolHistory>();
+
+  constructor(private keepMs: number) {}
+
+  setKeep(keepMs: number): void {
+    this.keepMs = keepMs;
+  }
+
+  record(tickers: Iterable<TickerRecord>, now: number): void {
+    const spacing = this.keepMs / 120;
+    for (const t of tickers) {
+      const price = Number(t.lastPrice);
+      const signature = `${t.lastPrice}|${t.count ?? ''}|${t.volume ?? ''}`;
+      let h = this.symbols.get(t.symbol);
+      if (h === undefined) {
+        h = { samples: [], signature, unchangedSince: now };
+        this.symbols.set(t.symbol, h);
+      } else if (h.signature !== signature) {
+        h.signature = signature;
+        h.unchangedSince = now;
+      }
+      if (this.keepMs <= 0 || !Number.isFinite(price)) continue;
+      const s = h.samples;
+      const last = s[s.length - 1];
+      if (last !== undefined && now - last.at < spacing && s.length > 1) {
+        // Too close to the previous sample: move the newest instead of adding one.
+        last.at = now;
+        last.price = price;
+      } else s.push({ at: now, price });
+      let drop = 0;
+      while (drop < s.length - 1 && (s[drop] as Sample).at < now - this.keepMs) drop++;
+      if (drop > 0) s.splice(0, drop);
+    }
+  }
+
+  /** The oldest sample taken at or after `since`, if any. */
+  reference(symbol: string, since: number): Sample | undefined {
+    const s = this.symbols.get(symbol)?.samples;
+    if (s === undefined) return undefined;
+    for (const sample of s) if (sample.at >= since) return sample;
+    return undefined;
+  }
+
+  unchangedSince(symbol: string): number | undefined {
+    return this.symbols.get(symbol)?.unchangedSince;
+  }
+}

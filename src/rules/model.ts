@@ -1,0 +1,48 @@
+import type { ChangeKind } from '../snapshot/changes';
+
+/** State conditions on networks (per coin and network) or coins (per coin). */
+export const NETWORK_STATES = ['deposit_disabled', 'withdraw_disabled', 'deposit_desc_present', 'withdraw_desc_present'] as const;
+export const COIN_STATES = ['deposit_all_disabled', 'withdraw_all_disabled'] as const;
+export const STATES = [...NETWORK_STATES, ...COIN_STATES] as const;
+export type StateKind = (typeof STATES)[number];
+
+export const TICKER_MEASURES = [
+  'change_24h_percent', 'move_percent', 'spread_bps', 'last_price', 'volume', 'quote_volume', 'stale_for', 'missing',
+] as const;
+export type TickerMeasure = (typeof TICKER_MEASURES)[number];
+
+export type Condition =
+  | { type: 'state'; state: StateKind }
+  | { type: 'change'; kinds: ChangeKind[] }
+  | {
+      type: 'ticker';
+      measure: TickerMeasure;
+      /** For move_percent: how far back the move is measured. */
+      windowMs: number | undefined;
+      /** Fires when the measure is above this (for stale_for: seconds). */
+      above: number | undefined;
+      below: number | undefined;
+      /** Resolves only once back inside the threshold by this margin. */
+      hysteresis: number;
+    };
+
+/** A compiled label matcher: label name and a test on its value. */
+export interface Matcher {
+  label: string;
+  pattern: string;
+  test(value: string | undefined): boolean;
+}
+
+export interface Rule {
+  /** Stable identity of the rule's definition (survives restarts and reordering). */
+  id: string;
+  alert: string;
+  match: Matcher[];
+  severity: string;
+  forMs: number;
+  keepFiringForMs: number;
+  repeatIntervalMs: number | undefined;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  condition: Condition;
+}

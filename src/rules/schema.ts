@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { duration, positiveDuration } from '../lib/schema-types';
+import { CHANGE_KINDS } from '../snapshot/changes';
+import { STATES, TICKER_MEASURES } from './model';
+
+/** Labels a rule's `match` may test. */
+export const MATCH_LABELS = ['exchange', 'coin', 'network', 'symbol', 'kind'] as const;
+
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+function validPattern(pattern: string): boolean {
+  const body = pattern.startsWith('!') ? pattern.slice(1) : pattern;
+  if (!(body.length >= 2 && body.startsWith('/') && body.endsWith('/'))) return body.length > 0;
+  try {
+    new RegExp(body.slice(1, -1));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pattern = z.string().refine(validPattern, { message: 'invalid pattern (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../)' });
+
+/** A threshold: a number, or for stale_for a duration (`10m`), read as seconds. */
+const threshold = z.union([
+  z.number(),
+  z.string().transform((text, ctx) => {
+    const parsed = duration.safeParse(text);
+    if (!parsed.success) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a number or a duration, got "${text}"` });
+      return z.NEVER;
+    }
+    return parsed.data / 1000;
+  }),
+]);
+
+export const ruleSchema = z
+  .object({
+    alert: z.string().regex(LABEL_NAME, 'alert names are letters, digits and _ (they become the alertname label)'),
+    match: z.record(z.enum(MATCH_LABELS), pattern).optional(),
+    severity: z.string().min(1).default('warning'),
+    for: duration.optional(),
+    keep_firing_for: duration.optional(),
+    repeat_interval: positiveDuration.optional(),
+    labels: z.record(z.string().regex(LABEL_NAME, 'label names are letters, digits and _'), z.string()).optional(),
+    annotations: z.record(z.string().regex(LABEL_NAME, 'annotation names are letters, digits and _'), z.string()).optional(),
+    state: z.enum(STATES).optional(),
+    change: z.union([z.enum(CHANGE_KINDS), z.array(z.enum(CHANGE_KINDS)).min(1)]).optional(),
+    ticker: z.enum(TICKER_MEASURES).optional(),
+    window: positiveDuration.optional(),
+    above: threshold.optional(),
+    below: threshold.optional(),
+    hysteresis: z.number().nonnegative().optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    const conditions = [r.state, r.change, r.ticker].filter((c) => c !== undefined).length;
+    if (conditions !== 1) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `a rule needs exactly one condition: state, change or ticker (found ${conditions})` });
+      return;
+    }
+    const tickerOnly = (['window', 'above', 'below', 'hysteresis'] as const).filter((k) => r[k] !== undefined);
+    if (r.ticker === undefined) {
+      for (const k of tickerOnly) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [k], message: `${k} applies only to ticker rules` });
+      return;
+    }
+    if (r.ticker === 'missing') return;
+    if (r.above === undefined && r.below === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `ticker: ${r.ticker} needs above, below or both` });
+    if (r.ticker === 'move_percent' && r.window === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'ticker: move_percent needs a window (e.g. window: 5m)' });
+    if (r.ticker !== 'move_percent' && r.window !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['window'], message: 'window applies only to move_percent' });
+    if (r.above !== undefined && r.below !== undefined && r.below >= r.above) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['below'], message: 'below must be less than above' });
+  });
+
+export const rulesFileSchema = z.object({ rules: z.array(ruleSchema).default([]) }).strict();
+
+export type RuleDefinition = z.output<typeof ruleSchema>;

@@ -1,0 +1,20 @@
+/**
+ * Annotation templates: `{{field}}` replaced by the alert's field (coin, network, symbol,
+ * exchange, kind, before, after, value, threshold, deposit_desc, withdraw_desc, ...).
+ * A field with no value renders as empty text. No code runs in a template.
+ */
+export type TemplateFields = Readonly<Record<string, string | number | boolean | null | undefined>>;
+
+const FIELD = /\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g;
+
+export function render(template: string, fields: TemplateFields): string {
+  return template.replace(FIELD, (_m, name: string) => {
+    const v = fields[name];
+    return v === null || v === undefined ? '' : String(v);
+  });
+}
+
+/** Field names a template uses, for validation. */
+export function fieldsOf(template: string): string[] {
+  return [...template.matchAll(FIELD)].map((m) => m[1] as string);
+}
