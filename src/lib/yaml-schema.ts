@@ -1,0 +1,349 @@
+/**
+ * Load a hand-written YAML file against a zod schema and explain every problem as
+ * `FILE:LINE:COL: message`, the way a compiler would: all of them, in file order, each pointing
+ * at the node the user has to edit. Shared by the config and the rules file loaders.
+ */
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Pair,
+  type YAMLError,
+  type YAMLMap,
+} from 'yaml';
+import { z } from 'zod';
+import { expandEnv, type Env } from './env-expand';
+import { describeValue } from './schema-types';
+
+export type PathSegment = string | number;
+
+/**
+ * A problem found by a check of the loaded value; the message is prefixed with the path when
+ * reported. `at: 'key'` points at the key of the last path
+ * segment instead of its value (e.g. "has both webhook and email" points at `email:`). zod
+ * refinements can ask for the same with `params: { at: 'key' }`.
+ */
+export interface YamlIssue {
+  path: readonly PathSegment[];
+  message: string;
+  at?: 'key' | 'value';
+}
+
+export type LoadYamlResult<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+export interface LoadYamlOptions {
+  /**
+   * Checks across the document (unique names, references between sections) that run on the
+   * unvalidated value, so they are reported together with schema problems: zod skips refinements
+   * of any object that has an invalid member.
+   */
+  check?: (value: unknown) => YamlIssue[];
+}
+
+interface Problem {
+  offset: number;
+  message: string;
+}
+
+type YamlNode = NonNullable<Document['contents']>;
+
+export function loadYaml<S extends z.ZodTypeAny>(
+  text: string,
+  fileName: string,
+  schema: S,
+  env: Env,
+  options: LoadYamlOptions = {},
+): LoadYamlResult<z.output<S>> {
+  const lineCounter = new LineCounter();
+  // merge: `<<: *defaults` lets several exchanges share settings, as in docker-compose files.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true });
+  const fail = (problems: Problem[]): LoadYamlResult<z.output<S>> => ({
+    ok: false,
+    problems: formatProblems(problems, fileName, lineCounter),
+  });
+
+  // A broken document would only add confusing schema errors: report the syntax alone.
+  if (doc.errors.length > 0) return fail(syntaxProblems(doc.errors, text));
+
+  const problems: Problem[] = [];
+  const envFailures: PathSegment[][] = [];
+  expandScalars(doc.contents, [], env, (node, path, message) => {
+    envFailures.push(path);
+    problems.push({ offset: node.range?.[0] ?? 0, message: withPath(path, message) });
+  });
+
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (e) {
+    // toJS refuses alias bombs ("excessive alias count"); the file is hostile or broken.
+    return fail([{ offset: 0, message: e instanceof Error ? e.message : String(e) }]);
+  }
+
+  // Where an unset variable left a value unexpanded, the schema's complaint about that value
+  // would only repeat the same problem in worse words.
+  const masked = (path: readonly PathSegment[]): boolean =>
+    envFailures.some((failed) => failed.every((seg, i) => String(path[i]) === String(seg)));
+  const report = (issue: YamlIssue): void => {
+    if (!masked(issue.path)) problems.push(locateIssue(doc, issue));
+  };
+
+  for (const issue of options.check?.(value) ?? []) report({ ...issue, message: withPath(issue.path, issue.message) });
+  const result = schema.safeParse(value, { errorMap });
+  if (!result.success) {
+    for (const issue of result.error.issues) for (const mapped of explainIssue(issue, schema)) report(mapped);
+  }
+  if (problems.length > 0 || !result.success) return fail(problems);
+  return { ok: true, value: result.data };
+}
+
+/**
+ * After the first error the parser reports every later token it cannot place; those
+ * "unexpected token" follow-ups are noise, other errors are real.
+ */
+function syntaxProblems(errors: readonly YAMLError[], text: string): Problem[] {
+  return [...errors]
+    .sort((a, b) => a.pos[0] - b.pos[0])
+    .filter((e, i) => i === 0 || e.code !== 'UNEXPECTED_TOKEN')
+    .map((e) => {
+      const lineStart = text.lastIndexOf('\n', e.pos[0] - 1) + 1;
+      const lineEnd = text.indexOf('\n', e.pos[0]);
+      const line = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+      // `{ max: ${MAX} }` is the usual cause: braces end a flow map even inside a plain value.
+      const hint = /[{[].*\$\{/.test(line) ? ' (quote values that contain ${...} inside { } or [ ])' : '';
+      return { offset: e.pos[0], message: `YAML syntax error: ${e.message}${hint}` };
+    });
+}
+
+/** `exchanges[0].poll.coins`; keys that are not identifiers are quoted: `headers["X-Key"]`. */
+export function formatPath(path: readonly PathSegment[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+function withPath(path: readonly PathSegment[], message: string): string {
+  return path.length === 0 ? message : `${formatPath(path)}: ${message}`;
+}
+
+function formatProblems(problems: Problem[], fileName: string, lineCounter: LineCounter): string[] {
+  const sorted = [...problems].sort((a, b) => a.offset - b.offset);
+  const lines = sorted.map((p) => {
+    const { line, col } = lineCounter.linePos(p.offset);
+    return `${fileName}:${line}:${col}: ${p.message}`;
+  });
+  // A check and a refinement may find the same problem; say it once.
+  return [...new Set(lines)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Environment expansion, in place on the document so positions stay known.
+
+type EnvFailure = (node: YamlNode, path: PathSegment[], message: string) => void;
+
+function expandScalars(node: unknown, path: PathSegment[], env: Env, onError: EnvFailure): void {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const key = keyOf(pair);
+      if (key !== undefined) expandScalars(pair.value, [...path, key], env, onError);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => expandScalars(item, [...path, i], env, onError));
+  } else if (isScalar(node) && typeof node.value === 'string') {
+    // Only values: keys are the schema's vocabulary, and an anchored scalar is expanded once
+    // where it is defined (aliases are skipped above because they are not scalars).
+    const { value, substituted, errors } = expandEnv(node.value, env);
+    for (const message of errors) onError(node, path, message);
+    node.value = node.type === 'PLAIN' && substituted ? retype(value) : value;
+  }
+}
+
+/**
+ * An unquoted `max: ${MAX}` should give the number 500, as it would have had the value been
+ * written in place; a quoted one stays a string. Only numbers and booleans are re-read: the
+ * environment must not be able to inject structure.
+ */
+function retype(text: string): unknown {
+  if (!/^[\w.+-]+$/.test(text)) return text;
+  const doc = parseDocument(text);
+  const value: unknown = doc.errors.length === 0 && isScalar(doc.contents) ? doc.contents.value : undefined;
+  return typeof value === 'number' || typeof value === 'boolean' ? value : text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// From a value path back to the YAML node.
+
+/** The key of a pair as it appears in the loaded value; undefined for `<<` merge keys. */
+function keyOf(pair: Pair<unknown, unknown>): string | undefined {
+  if (!isScalar(pair.key)) return pair.key == null ? '' : String(pair.key);
+  if (typeof pair.key.value === 'symbol') return undefined;
+  return String(pair.key.value);
+}
+
+function deref(doc: Document, node: unknown): unknown {
+  return isAlias(node) ? node.resolve(doc) : node;
+}
+
+/** The pair for `key` in a map, looking through `<<: *anchor` merges as the loaded value does. */
+function findPair(doc: Document, map: YAMLMap<unknown, unknown>, key: string, depth = 0): Pair<unknown, unknown> | undefined {
+  const direct = map.items.find((pair) => keyOf(pair) === key);
+  if (direct !== undefined || depth > 8) return direct;
+  for (const pair of map.items) {
+    if (keyOf(pair) !== undefined) continue;
+    const source = deref(doc, pair.value);
+    const sources = isSeq(source) ? source.items.map((item) => deref(doc, item)) : [source];
+    for (const s of sources) {
+      const found = isMap(s) ? findPair(doc, s, key, depth + 1) : undefined;
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+function offsetOf(node: unknown): number | undefined {
+  return isScalar(node) || isMap(node) || isSeq(node) || isAlias(node) ? node.range?.[0] : undefined;
+}
+
+/** The deepest node on the path, as an offset; `at: 'key'` prefers the last segment's key. */
+function locateIssue(doc: Document, issue: YamlIssue): Problem {
+  let node: unknown = doc.contents;
+  let offset = offsetOf(node) ?? 0;
+  let keyOffset: number | undefined;
+  for (const seg of issue.path) {
+    const current = deref(doc, node);
+    let next: unknown;
+    let nextKey: unknown;
+    if (isMap(current)) {
+      const pair = findPair(doc, current, String(seg));
+      if (pair === undefined) break;
+      next = pair.value;
+      nextKey = pair.key;
+    } else if (isSeq(current) && typeof seg === 'number' && seg < current.items.length) {
+      next = current.items[seg];
+    } else {
+      break;
+    }
+    keyOffset = offsetOf(nextKey);
+    // `key:` with nothing after it has no value node worth pointing at: point at the key.
+    offset = offsetOf(next) ?? keyOffset ?? offset;
+    node = next;
+  }
+  const at = issue.at === 'key' && keyOffset !== undefined ? keyOffset : offset;
+  return { offset: at, message: issue.message };
+}
+
+// ---------------------------------------------------------------------------------------------
+// zod issues in words.
+
+const TYPE_NAMES: Partial<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+  object: 'a map',
+  array: 'a list',
+  null: 'an empty value',
+};
+
+function plural(n: number | bigint, word: string): string {
+  return `${n} ${word}${n === 1 || n === 1n ? '' : 's'}`;
+}
+
+/** Messages without the path: the loader puts the path in front. */
+const errorMap: z.ZodErrorMap = (issue, ctx) => {
+  switch (issue.code) {
+    case z.ZodIssueCode.invalid_type:
+      return { message: `expected ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${describeValue(ctx.data)}` };
+    case z.ZodIssueCode.invalid_enum_value:
+      return { message: `expected one of ${issue.options.join(', ')}, got ${describeValue(ctx.data)}` };
+    case z.ZodIssueCode.invalid_literal:
+      return { message: `expected ${describeValue(issue.expected)}, got ${describeValue(ctx.data)}` };
+    case z.ZodIssueCode.too_small:
+      if (issue.type === 'array') return { message: `needs at least ${plural(issue.minimum, 'entry').replace(/entrys$/, 'entries')}` };
+      if (issue.type === 'string') return { message: issue.minimum === 1 ? 'must not be empty' : `must be at least ${plural(issue.minimum, 'character')} long` };
+      return { message: `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}, got ${describeValue(ctx.data)}` };
+    case z.ZodIssueCode.too_big:
+      if (issue.type === 'array') return { message: `allows at most ${plural(issue.maximum, 'entry').replace(/entrys$/, 'entries')}` };
+      if (issue.type === 'string') return { message: `must be at most ${plural(issue.maximum, 'character')} long` };
+      return { message: `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}, got ${describeValue(ctx.data)}` };
+    case z.ZodIssueCode.invalid_string:
+      return { message: `invalid value ${describeValue(ctx.data)}` };
+    case z.ZodIssueCode.invalid_union:
+    case z.ZodIssueCode.invalid_union_discriminator:
+      return { message: `${describeValue(ctx.data)} is not one of the accepted forms` };
+    default:
+      return { message: ctx.defaultError };
+  }
+};
+
+function explainIssue(issue: z.ZodIssue, schema: z.ZodTypeAny): YamlIssue[] {
+  if (issue.code === z.ZodIssueCode.unrecognized_keys) {
+    const expected = objectKeysAt(schema, issue.path);
+    const hint = expected.length > 0 ? ` (expected one of: ${expected.join(', ')})` : '';
+    return issue.keys.map((key) => ({
+      path: [...issue.path, key],
+      at: 'key',
+      message: withPath(issue.path, `unknown key "${key}"${hint}`),
+    }));
+  }
+  if (issue.code === z.ZodIssueCode.invalid_type && issue.received === z.ZodParsedType.undefined && issue.path.length > 0) {
+    // Point at the map the key belongs in: there is no node for something that is not there.
+    const parent = issue.path.slice(0, -1);
+    return [{ path: parent, message: withPath(parent, `missing required key "${String(issue.path.at(-1))}"`) }];
+  }
+  const params: unknown = issue.code === z.ZodIssueCode.custom ? issue.params : undefined;
+  const atKey = typeof params === 'object' && params !== null && 'at' in params && params.at === 'key';
+  return [{ path: issue.path, at: atKey ? 'key' : 'value', message: withPath(issue.path, issue.message) }];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schema at a path, to list the keys a map accepts.
+
+function unwrap(schema: z.ZodTypeAny): z.ZodTypeAny {
+  for (let s = schema; ; ) {
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap();
+    else if (s instanceof z.ZodDefault) s = s.removeDefault();
+    else if (s instanceof z.ZodEffects) s = s.innerType();
+    else if (s instanceof z.ZodPipeline) s = s._def.in;
+    else if (s instanceof z.ZodLazy) s = s.schema;
+    else if (s instanceof z.ZodCatch) s = s.removeCatch();
+    else if (s instanceof z.ZodBranded) s = s.unwrap();
+    else if (s instanceof z.ZodReadonly) s = s._def.innerType;
+    else return s;
+  }
+}
+
+function schemasAt(schema: z.ZodTypeAny, path: readonly PathSegment[]): z.ZodTypeAny[] {
+  let current = [schema];
+  for (const seg of path) {
+    current = current.flatMap((candidate) => childSchemas(unwrap(candidate), seg));
+  }
+  return current.map(unwrap);
+}
+
+function childSchemas(s: z.ZodTypeAny, seg: PathSegment): z.ZodTypeAny[] {
+  if (s instanceof z.ZodObject) {
+    const child: unknown = s.shape[String(seg)];
+    return child instanceof z.ZodType ? [child] : [];
+  }
+  if (s instanceof z.ZodArray) return [s.element];
+  if (s instanceof z.ZodRecord) return [s.valueSchema];
+  if (s instanceof z.ZodUnion || s instanceof z.ZodDiscriminatedUnion) {
+    const options: z.ZodTypeAny[] = [...s.options];
+    return options.flatMap((o) => childSchemas(unwrap(o), seg));
+  }
+  return [];
+}
+
+function objectKeysAt(schema: z.ZodTypeAny, path: readonly PathSegment[]): string[] {
+  const keys = schemasAt(schema, path).flatMap((s) => (s instanceof z.ZodObject ? Object.keys(s.shape) : []));
+  return [...new Set(keys)];
+}
