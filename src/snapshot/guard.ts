@@ -1,0 +1,52 @@
+import type { Snapshot } from './model';
+
+/**
+ * The guard against a broken upstream: an empty list is never taken as real, and a list
+ * that shrinks by more than `maxShrink` at once is held as suspect until it has persisted
+ * for `confirmPolls` polls and `confirmMs`. Pure: the caller keeps the Suspect between polls.
+ */
+export interface GuardOptions {
+  maxShrink: number;
+  confirmPolls: number;
+  confirmMs: number;
+}
+
+export const DEFAULT_GUARD: GuardOptions = { maxShrink: 0.2, confirmPolls: 5, confirmMs: 120_000 };
+
+export interface Suspect {
+  since: number;
+  polls: number;
+  /** Sizes before and after, as "coins/networks" or "tickers". */
+  before: string;
+  after: string;
+}
+
+export type Verdict =
+  | { verdict: 'accept'; confirmed?: Suspect }
+  | { verdict: 'empty' }
+  | { verdict: 'hold'; suspect: Suspect };
+
+type Part = 'coins' | 'tickers';
+
+function sizes(s: Snapshot, part: Part): number[] {
+  if (part === 'tickers') return [s.tickers.size];
+  let networks = 0;
+  for (const c of s.coins.values()) networks += c.networkList.length;
+  return [s.coins.size, networks];
+}
+
+/** Judges `next` against the last accepted snapshot for one part (coins or tickers). */
+export function judge(accepted: Snapshot, next: Snapshot, part: Part, suspect: Suspect | undefined, now: number, options: GuardOptions): Verdict {
+  const after = sizes(next, part);
+  if ((after[0] ?? 0) === 0) return { verdict: 'empty' };
+  const baseline = part === 'coins' ? accepted.coinsAt === null : accepted.tickersAt === null;
+  if (baseline) return { verdict: 'accept' };
+  const before = sizes(accepted, part);
+  const shrunk = before.some((b, i) => b > 0 && 1 - (after[i] ?? 0) / b > options.maxShrink);
+  if (!shrunk) return { verdict: 'accept' };
+  const held: Suspect = suspect
+    ? { ...suspect, polls: suspect.polls + 1, after: after.join('/') }
+    : { since: now, polls: 1, before: before.join('/'), after: after.join('/') };
+  if (held.polls >= options.confirmPolls && now - held.since >= options.confirmMs) return { verdict: 'accept', confirmed: held };
+  return { verdict: 'hold', suspect: held };
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Alert } from '../../src/alerts/alert';
+import type { Change } from '../../src/snapshot/changes';
+import { applyCoins, applyTickers } from '../../src/snapshot/merge';
+import { emptySnapshot } from '../../src/snapshot/model';
+import { StateStore } from '../../src/store/store';
+import { coinRecord, tickerRecord } from '../support/records';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spotwatch-store-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const alert: Alert = {
+  fingerprint: 'abcdef0123456789', ruleId: 'W:1', entity: 'USDT\u0000TRX',
+  labels: { alertname: 'W', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'TRX' },
+  annotations: { summary: 's' }, status: 'firing', activeAt: 1, startsAt: 1, endsAt: null, lastActiveAt: 2, lastNotifiedAt: 1, value: 1, event: false,
+};
+
+function change(i: number, over: Partial<Change> = {}): Change {
+  return { kind: 'withdraw_disabled', exchange: 'main', coin: 'USDT', network: 'TRX', before: true, after: false, at: 1000 + i, ...over };
+}
+
+describe('StateStore', () => {
+  it('gives back exactly what it was given after a reopen (a restart)', () => {
+    const snap = applyTickers(applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawIntegerMultiple: '1E-8' }])], issues: [] }, 10), { records: [tickerRecord('BTCUSDT')], issues: [] }, 20);
+    const store = StateStore.open(dir);
+    store.transaction(() => {
+      store.saveSnapshot(snap, 'coins');
+      store.saveSnapshot(snap, 'tickers');
+      store.saveAlerts('main', [alert]);
+      store.saveHistory('main', new Map([['BTCUSDT', { samples: [{ at: 5, price: 1.5 }], signature: 'x', unchangedSince: 5 }]]));
+    });
+    store.close();
+
+    const again = StateStore.open(dir);
+    expect(again.loadSnapshot('main')).toEqual(snap);
+    expect(again.loadSnapshot('other')).toBeUndefined();
+    expect([...again.loadAlerts().values()]).toEqual([alert]);
+    expect([...(again.loadHistory('main') ?? [])]).toEqual([['BTCUSDT', { samples: [{ at: 5, price: 1.5 }], signature: 'x', unchangedSince: 5 }]]);
+    again.close();
+  });
+
+  it('replaces the active alerts of one exchange only', () => {
+    const store = StateStore.open(dir);
+    const other = { ...alert, fingerprint: '1111111111111111', labels: { ...alert.labels, exchange: 'b' } };
+    store.saveAlerts('main', [alert]);
+    store.saveAlerts('b', [other]);
+    store.saveAlerts('main', []);
+    expect([...store.loadAlerts().keys()]).toEqual(['1111111111111111']);
+    store.close();
+  });
+
+  it('lists changes newest first, filtered and paged, and prunes old ones', () => {
+    const store = StateStore.open(dir);
+    store.appendChanges([change(1), change(2, { coin: 'BTC', network: 'BTC' }), change(3, { kind: 'deposit_desc_set', before: null, after: 'msg' }), change(4, { coin: undefined, network: undefined, symbol: 'X', kind: 'symbol_listed', before: null, after: '1' })]);
+    expect(store.queryChanges({ limit: 10 }).map((c) => c.id)).toEqual([4, 3, 2, 1]);
+    expect(store.queryChanges({ limit: 10, coin: 'USDT' }).map((c) => c.id)).toEqual([3, 1]);
+    expect(store.queryChanges({ limit: 10, kind: 'deposit_desc_set' })).toEqual([{ id: 3, ...change(3, { kind: 'deposit_desc_set', before: null, after: 'msg' }) }]);
+    expect(store.queryChanges({ limit: 2 }).map((c) => c.id)).toEqual([4, 3]);
+    expect(store.queryChanges({ limit: 2, before: 3 }).map((c) => c.id)).toEqual([2, 1]);
+    expect(store.queryChanges({ limit: 10, since: 1003 }).map((c) => c.id)).toEqual([4, 3]);
+    expect(store.queryChanges({ limit: 10, kind: 'symbol_listed' })[0]).toEqual({ id: 4, kind: 'symbol_listed', exchange: 'main', symbol: 'X', before: null, after: '1', at: 1004 });
+    expect(store.pruneChanges(1003)).toBe(2);
+    expect(store.queryChanges({ limit: 10 }).map((c) => c.id)).toEqual([4, 3]);
+    store.close();
+  });
+
+  it('moves a corrupt file aside, says so, and starts afresh', () => {
+    writeFileSync(join(dir, 'spotwatch.db'), 'this is not a database, just text that is long enough to have a header '.repeat(20));
+    const problems: string[] = [];
+    const store = StateStore.open(dir, (message, movedTo) => problems.push(`${message} -> ${movedTo.replace(dir, 'DIR')}`));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^file is not a database -> DIR\/spotwatch\.db\.corrupt-\d{4}-/);
+    expect(readdirSync(dir).filter((f) => f.includes('.corrupt-'))).toHaveLength(1);
+    expect(store.loadAlerts().size).toBe(0);
+    store.close();
+  });
+});
