@@ -1,0 +1,35 @@
+/** Defaults of the spotwatch config (DESIGN.md section 4), in output units: ms and bytes. */
+import { resolve } from 'node:path';
+
+export const DEFAULT_POLL_COINS_MS = 30_000;
+export const DEFAULT_POLL_TICKERS_MS = 10_000;
+export const DEFAULT_TIMEOUT_MS = 5_000;
+/** The spec's own budget for the reference exchange: 500 weight per 10 s per IP. */
+export const DEFAULT_WEIGHT_LIMIT_MAX = 500;
+export const DEFAULT_WEIGHT_LIMIT_WINDOW_MS = 10_000;
+/** A full coins answer at real scale is a few MiB; 32 MiB leaves room and still caps a runaway body. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_RETRIES_MAX = 2;
+export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
+export const DEFAULT_RETRY_MAX_DELAY_MS = 10_000;
+
+/** Loopback by default: metrics and the API are exposed on purpose, not by accident. */
+export const DEFAULT_LISTEN = '127.0.0.1:9464';
+/** Relative to the working directory (unlike rules_file), like Prometheus' --storage.tsdb.path. */
+export const DEFAULT_STATE_DIR = './data';
+export const DEFAULT_LOG_LEVEL = 'info';
+
+export const DEFAULT_GROUP_BY: readonly string[] = ['exchange', 'alertname'];
+export const DEFAULT_GROUP_WAIT_MS = 10_000;
+export const DEFAULT_GROUP_INTERVAL_MS = 60_000;
+export const DEFAULT_REPEAT_INTERVAL_MS = 4 * 3_600_000;
+export const DEFAULT_RECEIVER_TIMEOUT_MS = 10_000;
+/** Alertmanager forgets an alert that is not re-sent within its resolve_timeout (5m by default). */
+export const DEFAULT_ALERTMANAGER_RESEND_MS = 60_000;
+/** 0 = no limit, as Alertmanager's webhook_config.max_alerts. */
+export const DEFAULT_WEBHOOK_MAX_ALERTS = 0;
+/** With no receivers configured, alerts still go somewhere visible: the log. */
+export const DEFAULT_RECEIVER_NAME = 'log';
+
+/** The demo scenario shipped in config/scenarios; `../..` holds from both src/config and dist/config. */
+export const DEFAULT_SCENARIO_FILE = resolve(__dirname, '..', '..', 'config', 'scenarios', 'demo.yaml');
