@@ -14,7 +14,7 @@ const ALLOWED = {
   lib: [],
   snapshot: ['lib'],
   rules: ['snapshot', 'lib'],
-  alerts: ['rules', 'snapshot', 'lib'],
+  alerts: ['rules', 'snapshot', 'lib', 'notify/notifier.ts'],
   exchange: ['snapshot', 'lib'],
   config: ['lib'],
   simulator: ['lib', 'exchange/wire.ts'],
@@ -22,6 +22,7 @@ const ALLOWED = {
   store: ['alerts', 'rules', 'snapshot', 'lib'],
   metrics: ['exchange', 'alerts', 'rules', 'snapshot', 'lib'],
   poller: ['exchange', 'snapshot', 'lib'],
+  watch: ['poller', 'alerts', 'rules', 'snapshot', 'store', 'exchange', 'notify/notifier.ts', 'lib'],
   http: ['metrics', 'alerts', 'store', 'rules', 'snapshot', 'exchange', 'config', 'lib'],
 };
 

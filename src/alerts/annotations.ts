@@ -18,6 +18,8 @@ const DEFAULT_SUMMARY: Record<string, string> = {
   quote_volume: '{{symbol}} 24 h quote volume {{quote_volume}} beyond {{threshold}} ({{exchange}})',
   stale_for: '{{symbol}} ticker has not changed for {{value}} s ({{exchange}})',
   missing: '{{symbol}} is missing from the ticker answer ({{exchange}})',
+  upstream_anomaly: '{{exchange}} {{endpoint}} answer shrank from {{before}} to {{after}}: held as suspect',
+  exchange_down: '{{exchange}} {{endpoint}} polls failing: {{error}}',
 };
 const CHANGE_SUMMARY = '{{coin}}{{symbol}} {{network}}: {{kind}} ({{exchange}})';
 

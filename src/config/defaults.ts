@@ -18,6 +18,11 @@ export const DEFAULT_LISTEN = '127.0.0.1:9464';
 /** Relative to the working directory (unlike rules_file), like Prometheus' --storage.tsdb.path. */
 export const DEFAULT_STATE_DIR = './data';
 export const DEFAULT_LOG_LEVEL = 'info';
+export const DEFAULT_HISTORY_RETENTION_MS = 30 * 86_400_000;
+
+export const DEFAULT_GUARD_MAX_SHRINK = 0.2;
+export const DEFAULT_GUARD_CONFIRM_POLLS = 5;
+export const DEFAULT_GUARD_CONFIRM_MS = 120_000;
 
 export const DEFAULT_GROUP_BY: readonly string[] = ['exchange', 'alertname'];
 export const DEFAULT_GROUP_WAIT_MS = 10_000;

@@ -18,6 +18,10 @@ import { receiverKindIssue } from './checks';
 import {
   DEFAULT_ALERTMANAGER_RESEND_MS,
   DEFAULT_GROUP_BY,
+  DEFAULT_GUARD_CONFIRM_MS,
+  DEFAULT_GUARD_CONFIRM_POLLS,
+  DEFAULT_GUARD_MAX_SHRINK,
+  DEFAULT_HISTORY_RETENTION_MS,
   DEFAULT_GROUP_INTERVAL_MS,
   DEFAULT_GROUP_WAIT_MS,
   DEFAULT_LISTEN,
@@ -129,6 +133,18 @@ const retriesSchema = z
     }
   });
 
+/** The guard against a broken upstream: a sudden shrink is held until it persists. */
+const guardSchema = z
+  .object({
+    /** A list shrinking by more than this fraction at once is suspect. */
+    max_shrink: z.number().gt(0).lt(1).default(DEFAULT_GUARD_MAX_SHRINK),
+    /** ...and becomes real only after this many polls... */
+    confirm_polls: z.number().int().min(1).default(DEFAULT_GUARD_CONFIRM_POLLS),
+    /** ...and this long. */
+    confirm_for: withDefault(duration, DEFAULT_GUARD_CONFIRM_MS),
+  })
+  .strict();
+
 function exchangeSchema(file: FileResolver) {
   return z
     .object({
@@ -155,6 +171,7 @@ function exchangeSchema(file: FileResolver) {
       retries: retriesSchema.default({}),
       headers: headerMap.optional(),
       simulate: simulateSchema.optional(),
+      guard: guardSchema.default({}),
     })
     .strict()
     .transform(({ simulate, ...exchange }) => ({
@@ -304,11 +321,15 @@ export function configSchema(baseDir: string) {
           listen: hostPort.default(DEFAULT_LISTEN),
           /** When set, /api/v1/* and /-/reload require `Authorization: Bearer <token>`. */
           bearer_token: z.string().min(1).optional(),
+          /** How links in notifications reach this daemon (default: http://<listen>). */
+          external_url: httpUrl.optional(),
         })
         .strict()
         .default({}),
       // Relative to the working directory, not to this file: data belongs to the run, not to the config.
       state_dir: z.string().min(1).default(DEFAULT_STATE_DIR),
+      /** How long the history of changes is kept. */
+      history_retention: withDefault(positiveDuration, DEFAULT_HISTORY_RETENTION_MS),
       rules_file: filePath(file).optional(),
       log: z.object({ level: z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL) }).strict().default({}),
       notify: notifySchema(file).default({}),

@@ -24,7 +24,9 @@ export type Condition =
       below: number | undefined;
       /** Resolves only once back inside the threshold by this margin. */
       hysteresis: number;
-    };
+    }
+  /** Alerts spotwatch raises about the exchange itself (UpstreamAnomaly, ExchangeDown). */
+  | { type: 'builtin' };
 
 /** A compiled label matcher: label name and a test on its value. */
 export interface Matcher {

@@ -51,6 +51,7 @@ const DEFAULT_EXCHANGE = {
   symbols: [],
   max_body_bytes: 33_554_432,
   retries: { max: 2, base_delay: 500, max_delay: 10_000 },
+  guard: { max_shrink: 0.2, confirm_polls: 5, confirm_for: 120_000 },
 };
 
 const DEFAULT_NOTIFY = {
@@ -68,6 +69,7 @@ describe('parseConfig: valid files', () => {
       exchanges: [{ name: 'main', ...DEFAULT_EXCHANGE, simulate: { scenario: DEMO_SCENARIO } }],
       server: { listen: '127.0.0.1:9464' },
       state_dir: './data',
+      history_retention: 2_592_000_000,
       log: { level: 'info' },
       notify: DEFAULT_NOTIFY,
     });
@@ -78,6 +80,7 @@ describe('parseConfig: valid files', () => {
       exchanges: [{ name: 'main', base_url: 'http://127.0.0.1:8080', ...DEFAULT_EXCHANGE, simulate: undefined }],
       server: { listen: '127.0.0.1:9464' },
       state_dir: './data',
+      history_retention: 2_592_000_000,
       rules_file: '/etc/alerts.example.yaml',
       log: { level: 'info' },
       notify: {
@@ -165,6 +168,7 @@ notify:
           max_body_bytes: 524_288,
           retries: { max: 5, base_delay: 0, max_delay: 30_000 },
           headers: { 'X-Api-Key': 's3cret' },
+          guard: { max_shrink: 0.2, confirm_polls: 5, confirm_for: 120_000 },
           simulate: undefined,
         },
         {
@@ -175,6 +179,7 @@ notify:
       ],
       server: { listen: ':9464', bearer_token: 's3cret' },
       state_dir: '/var/lib/spotwatch',
+      history_retention: 2_592_000_000,
       rules_file: '/srv/alerts.yaml',
       log: { level: 'debug' },
       notify: {
@@ -278,10 +283,10 @@ describe('parseConfig: problems', () => {
       `${FILE}:3:1: YAML syntax error: Sequence item without - indicator`,
     ]],
     ['an unknown top-level key', `${MINIMAL}sever: { listen: ":1" }\n`, [
-      `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, rules_file, log, notify)`,
+      `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, notify)`,
     ]],
     ['an unknown key in an exchange', 'exchanges:\n  - name: main\n    pol: { coins: 30s }\n', [
-      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate)`,
+      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
     ]],
     ['an unknown key deeper down', 'exchanges:\n  - name: main\n    poll: { coins: 30s, ticker: 5s }\n', [
       `${FILE}:3:25: exchanges[0].poll: unknown key "ticker" (expected one of: coins, tickers)`,
@@ -394,14 +399,14 @@ notify:
 lgo: { level: info }
 `;
     expect(problems(text)).toEqual([
-      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate)`,
+      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
       `${FILE}:4:14: exchanges[0].timeout: invalid duration "30x" (use 500ms, 15s, 5m, 4h)`,
       `${FILE}:5:11: exchanges[1].name: duplicate exchange name "main" (first used by exchanges[0])`,
       `${FILE}:6:15: exchanges[1].base_url: environment variable EXCHANGE_URL is not set (write \${EXCHANGE_URL:-default} to give a default)`,
       `${FILE}:7:19: server.listen: invalid listen address "nowhere" (use HOST:PORT, e.g. 127.0.0.1:9464 or :9464)`,
       `${FILE}:12:7: notify.receivers[0].email: receiver "hook" has both webhook and email; list one receiver per kind`,
       `${FILE}:14:19: notify.routes[0].receivers[0]: unknown receiver "pager" (known: hook)`,
-      `${FILE}:15:1: unknown key "lgo" (expected one of: exchanges, server, state_dir, rules_file, log, notify)`,
+      `${FILE}:15:1: unknown key "lgo" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, notify)`,
     ]);
   });
 });

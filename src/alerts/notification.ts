@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { ZERO_TIME, type Delivery, type NotifiedAlert, type Notification } from '../notify/notifier';
+import type { Alert } from './alert';
+
+function iso(ms: number | null): string {
+  return ms === null ? ZERO_TIME : new Date(ms).toISOString();
+}
+
+export function toNotified(a: Alert, externalURL: string): NotifiedAlert {
+  return {
+    status: a.status === 'resolved' ? 'resolved' : 'firing',
+    labels: a.labels,
+    annotations: a.annotations,
+    startsAt: iso(a.startsAt ?? a.activeAt),
+    endsAt: a.status === 'resolved' ? iso(a.endsAt) : ZERO_TIME,
+    generatorURL: `${externalURL}/#${a.fingerprint}`,
+    fingerprint: a.fingerprint,
+  };
+}
+
+/** Label pairs shared by every map. */
+function common(maps: Record<string, string>[]): Record<string, string> {
+  const [first, ...rest] = maps;
+  if (first === undefined) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(first)) if (rest.every((m) => m[k] === v)) out[k] = v;
+  return out;
+}
+
+/** Alertmanager's group key form: `{}:{label="value",...}`. */
+export function groupKeyOf(route: string, groupLabels: Record<string, string>): string {
+  const pairs = Object.keys(groupLabels)
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(groupLabels[k])}`);
+  return `${route}:{${pairs.join(',')}}`;
+}
+
+/**
+ * The webhook body for one group: firing if any alert fires, as Alertmanager does. The
+ * idempotency key is derived from the content and `createdAt`, so it stays the same across
+ * retries and restarts of the same delivery.
+ */
+export function buildDelivery(receiver: string, groupLabels: Record<string, string>, alerts: readonly Alert[], externalURL: string, createdAt: number): Delivery {
+  const notified = alerts.map((a) => toNotified(a, externalURL));
+  const notification: Notification = {
+    version: '4',
+    groupKey: groupKeyOf('{}', groupLabels),
+    truncatedAlerts: 0,
+    status: notified.some((a) => a.status === 'firing') ? 'firing' : 'resolved',
+    receiver,
+    groupLabels,
+    commonLabels: common(notified.map((a) => a.labels)),
+    commonAnnotations: common(notified.map((a) => a.annotations)),
+    externalURL,
+    alerts: notified,
+  };
+  const key = createHash('sha256')
+    .update(`${receiver}\u0000${notification.groupKey}\u0000${createdAt}\u0000`)
+    .update(notified.map((a) => `${a.fingerprint}:${a.status}`).join(','))
+    .digest('hex')
+    .slice(0, 32);
+  return { notification, idempotencyKey: key };
+}
+
+/** Splits alerts into groups by the values of `groupBy` labels (missing labels group as empty). */
+export function groupAlerts(alerts: readonly Alert[], groupBy: readonly string[]): { labels: Record<string, string>; alerts: Alert[] }[] {
+  const groups = new Map<string, { labels: Record<string, string>; alerts: Alert[] }>();
+  for (const a of alerts) {
+    const labels: Record<string, string> = {};
+    for (const k of groupBy) {
+      const v = a.labels[k];
+      if (v !== undefined) labels[k] = v;
+    }
+    const key = JSON.stringify(groupBy.map((k) => labels[k] ?? null));
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, (g = { labels, alerts: [] }));
+    g.alerts.push(a);
+  }
+  return [...groups.values()];
+}

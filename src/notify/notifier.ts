@@ -1,0 +1,65 @@
+/**
+ * The one interface every receiver implements, and the one data model every receiver and
+ * template sees: the fields of Alertmanager's webhook body, version 4. Anything that
+ * consumes Alertmanager webhooks consumes spotwatch's unchanged.
+ */
+
+export interface NotifiedAlert {
+  status: 'firing' | 'resolved';
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** RFC 3339. */
+  startsAt: string;
+  /** RFC 3339; `0001-01-01T00:00:00Z` while firing, as Alertmanager sends it. */
+  endsAt: string;
+  generatorURL: string;
+  fingerprint: string;
+}
+
+export interface Notification {
+  version: '4';
+  groupKey: string;
+  truncatedAlerts: number;
+  status: 'firing' | 'resolved';
+  receiver: string;
+  groupLabels: Record<string, string>;
+  commonLabels: Record<string, string>;
+  commonAnnotations: Record<string, string>;
+  externalURL: string;
+  alerts: NotifiedAlert[];
+}
+
+/** What a delivery carries besides the body: a key that stays the same across retries. */
+export interface Delivery {
+  notification: Notification;
+  /** Stable across retries and restarts: receivers pass it on so the far end can drop duplicates. */
+  idempotencyKey: string;
+}
+
+/** Why a send failed; becomes a metric label. */
+export type FailureReason = 'client_error' | 'server_error' | 'rate_limited' | 'timeout' | 'connect' | 'other';
+
+/** A failed send. `retryable` says whether another attempt may succeed (the retry stage owns backoff). */
+export class NotifyError extends Error {
+  override readonly name = 'NotifyError';
+
+  constructor(
+    message: string,
+    readonly reason: FailureReason,
+    readonly retryable: boolean,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface Notifier {
+  readonly name: string;
+  readonly kind: 'webhook' | 'email' | 'alertmanager' | 'log';
+  /** Delivers or throws a NotifyError. */
+  send(delivery: Delivery, signal?: AbortSignal): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** Alertmanager's "zero time", used for endsAt of an alert that has not ended. */
+export const ZERO_TIME = '0001-01-01T00:00:00Z';

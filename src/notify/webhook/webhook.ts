@@ -1,0 +1,84 @@
+import { createHmac } from 'node:crypto';
+import { Agent, errors, type Dispatcher } from 'undici';
+import { NotifyError, type Delivery, type Notifier } from '../notifier';
+
+export interface WebhookOptions {
+  name: string;
+  url: string;
+  timeoutMs: number;
+  /** When set, `X-Spotwatch-Signature: sha256=<hex HMAC-SHA256 of the raw body>`. */
+  secret?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  /** Most alerts in one body (0: all); the rest are counted in truncatedAlerts. */
+  maxAlerts?: number | undefined;
+  dispatcher?: Dispatcher | undefined;
+}
+
+export const SIGNATURE_HEADER = 'x-spotwatch-signature';
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/** Signature of a raw body, as the receiving end should compute it to verify. */
+export function sign(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+/** The `webhook` receiver: POSTs the Alertmanager version 4 body. */
+export function webhookNotifier(options: WebhookOptions): Notifier {
+  const dispatcher = options.dispatcher ?? new Agent({ connections: 4, keepAliveTimeout: 10_000 });
+  const url = new URL(options.url);
+  return {
+    name: options.name,
+    kind: 'webhook',
+    async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
+      const max = options.maxAlerts ?? 0;
+      const body =
+        max > 0 && notification.alerts.length > max
+          ? { ...notification, alerts: notification.alerts.slice(0, max), truncatedAlerts: notification.truncatedAlerts + notification.alerts.length - max }
+          : notification;
+      const raw = JSON.stringify(body);
+      const headers: Record<string, string> = {
+        ...options.headers,
+        'content-type': 'application/json',
+        'user-agent': 'spotwatch',
+        [IDEMPOTENCY_HEADER]: idempotencyKey,
+      };
+      if (options.secret) headers[SIGNATURE_HEADER] = sign(options.secret, raw);
+      const timeout = AbortSignal.timeout(options.timeoutMs);
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await dispatcher.request({
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: 'POST',
+          headers,
+          body: raw,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+        });
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        throw transportError(err, options.timeoutMs);
+      }
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      const status = res.statusCode;
+      if (status >= 200 && status < 300) return;
+      const retryAfter = Number(res.headers['retry-after']);
+      if (status === 429) throw new NotifyError(`webhook answered HTTP 429`, 'rate_limited', true, Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined);
+      if (status >= 500) throw new NotifyError(`webhook answered HTTP ${status}`, 'server_error', true);
+      throw new NotifyError(`webhook answered HTTP ${status}`, 'client_error', false);
+    },
+    async close() {
+      if (options.dispatcher === undefined) await dispatcher.close();
+    },
+  };
+}
+
+function transportError(err: unknown, timeoutMs: number): NotifyError {
+  const name = err instanceof Error ? err.name : '';
+  if (name === 'TimeoutError' || name === 'AbortError' || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
+    return new NotifyError(`webhook did not answer within ${timeoutMs} ms`, 'timeout', true);
+  }
+  const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code ?? 'error';
+  return new NotifyError(`webhook unreachable (${code})`, 'connect', true);
+}

@@ -1,0 +1,180 @@
+import type { Alert } from '../alerts/alert';
+import { advance, indexBySlot, isActive, type Scope } from '../alerts/lifecycle';
+import type { Endpoint } from '../exchange/wire';
+import type { Logger } from '../lib/logger';
+import type { PollFailure, PollSuccess } from '../poller/exchange-poller';
+import { evaluateRules, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
+import { TickerHistory } from '../rules/history';
+import type { Rule } from '../rules/model';
+import type { Change } from '../snapshot/changes';
+import { diff } from '../snapshot/diff';
+import { DEFAULT_GUARD, judge, type GuardOptions, type Suspect } from '../snapshot/guard';
+import type { Snapshot } from '../snapshot/model';
+import type { StateStore } from '../store/store';
+import { builtinInstance, builtinRule, type BuiltinName } from './builtin';
+
+/** Consecutive failed polls of an endpoint before ExchangeDown fires. */
+export const DOWN_AFTER_FAILURES = 3;
+/** How often the ticker samples are written to the store. */
+const HISTORY_SAVE_MS = 60_000;
+
+export interface EngineOptions {
+  rules: Rule[];
+  store: StateStore;
+  logger: Logger;
+  /** Guard settings by exchange (DEFAULT_GUARD for an exchange not listed). */
+  guards: ReadonlyMap<string, GuardOptions>;
+  /** Watch lists by exchange, for `missing`. */
+  expectedSymbols: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Receives what must be told (firing, repeats, resolutions, events), in order. */
+  notify: (alerts: Alert[]) => void;
+  /** Told of every accepted change (metrics, logs). */
+  onChanges?: (exchange: string, changes: readonly Change[]) => void;
+}
+
+interface ExchangeState {
+  suspect: Partial<Record<Endpoint, Suspect>>;
+  failures: Record<Endpoint, number>;
+  history: TickerHistory;
+  historySavedAt: number;
+}
+
+/**
+ * The decisions of the watcher, poll by poll: guard, diff, rules, alert lifecycle, then
+ * state written in one transaction and notifications handed on. Every exchange's alerts
+ * live in one map (fingerprints are global), restored from the store at start, so a
+ * restart neither forgets what fires nor re-sends it.
+ */
+export class Engine {
+  private alerts: Map<string, Alert>;
+  private rules: Rule[];
+  private readonly exchanges = new Map<string, ExchangeState>();
+  private readonly builtins: Rule[] = (['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]);
+
+  constructor(private readonly options: EngineOptions) {
+    this.rules = options.rules;
+    this.alerts = options.store.loadAlerts();
+  }
+
+  /** The active alerts (pending and firing) of every exchange. */
+  activeAlerts(): ReadonlyMap<string, Alert> {
+    return this.alerts;
+  }
+
+  /** New rules (a reload): alerts of rules that are gone resolve at their exchange's next poll. */
+  setRules(rules: Rule[]): void {
+    this.rules = rules;
+    const keep = historyKeep(rules);
+    for (const s of this.exchanges.values()) s.history.setKeep(keep);
+  }
+
+  /** The snapshot to resume from after a restart (what changed meanwhile shows at the first poll). */
+  restore(exchange: string): Snapshot | undefined {
+    const state = this.state(exchange);
+    const samples = this.options.store.loadHistory(exchange);
+    if (samples !== undefined) for (const [k, v] of samples) state.history.symbols.set(k, v);
+    return this.options.store.loadSnapshot(exchange);
+  }
+
+  onSuccess(poll: PollSuccess): Snapshot {
+    const { exchange, endpoint, prev, next, at } = poll;
+    const state = this.state(exchange);
+    const verdict = judge(prev, next, endpoint, state.suspect[endpoint], at, this.options.guards.get(exchange) ?? DEFAULT_GUARD);
+    if (verdict.verdict === 'empty') {
+      this.onFailure({ exchange, endpoint, at, durationMs: poll.durationMs, error: { kind: 'schema', message: `${endpoint}: empty list, not taken as real` } });
+      return prev;
+    }
+    state.failures[endpoint] = 0;
+    if (verdict.verdict === 'hold') {
+      if (state.suspect[endpoint] === undefined) this.options.logger.warn({ exchange, endpoint, ...verdict.suspect }, 'answer shrank suddenly; held as suspect');
+      state.suspect[endpoint] = verdict.suspect;
+      this.judgeBuiltins(exchange, endpoint, at);
+      return prev;
+    }
+    if (verdict.confirmed) this.options.logger.warn({ exchange, endpoint, ...verdict.confirmed }, 'suspect answer persisted; taking it as real');
+    delete state.suspect[endpoint];
+
+    const changes = diff(prev, next);
+    if (endpoint === 'tickers') state.history.record(next.tickers.values(), at);
+    const bySlot = indexBySlot(this.alerts);
+    const evaluation = evaluateRules({
+      rules: this.rules,
+      domain: endpoint,
+      snapshot: next,
+      changes,
+      history: state.history,
+      expectedSymbols: this.options.expectedSymbols.get(exchange) ?? new Set(),
+      now: at,
+      wasActive: (ruleId, entity) => isActive(bySlot, ruleId, entity),
+    });
+    const inDomain = new Map(this.rules.filter((r) => ruleInDomain(r, endpoint)).map((r) => [r.id, r]));
+    const notify = this.apply(evaluation, { exchange, rules: inDomain, known: this.known() }, at);
+    notify.push(...this.builtinsNow(exchange, endpoint, at));
+
+    const store = this.options.store;
+    store.transaction(() => {
+      store.saveSnapshot(next, endpoint);
+      if (changes.length > 0) store.appendChanges(changes);
+      store.saveAlerts(exchange, this.alerts.values());
+      if (endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS) {
+        store.saveHistory(exchange, state.history.symbols);
+        state.historySavedAt = at;
+      }
+    });
+    if (changes.length > 0) this.options.onChanges?.(exchange, changes);
+    if (notify.length > 0) this.options.notify(notify);
+    return next;
+  }
+
+  onFailure(poll: Pick<PollFailure, 'exchange' | 'endpoint' | 'at' | 'durationMs'> & { error: { kind: string; message: string } }): void {
+    const state = this.state(poll.exchange);
+    state.failures[poll.endpoint] += 1;
+    this.judgeBuiltins(poll.exchange, poll.endpoint, poll.at, poll.error.message);
+  }
+
+  private judgeBuiltins(exchange: string, endpoint: Endpoint, at: number, error?: string): void {
+    const notify = this.builtinsNow(exchange, endpoint, at, error);
+    this.options.store.transaction(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
+    if (notify.length > 0) this.options.notify(notify);
+  }
+
+  /** Re-judges UpstreamAnomaly and ExchangeDown for one endpoint. */
+  private builtinsNow(exchange: string, endpoint: Endpoint, at: number, error?: string): Alert[] {
+    const state = this.state(exchange);
+    const active: Instance[] = [];
+    const rule = (name: BuiltinName): Rule => this.builtins.find((r) => r.id === `builtin:${name}:${endpoint}`) as Rule;
+    const suspect = state.suspect[endpoint];
+    if (suspect !== undefined) active.push(builtinInstance(rule('UpstreamAnomaly'), exchange, endpoint, { before: suspect.before, after: suspect.after }));
+    if (state.failures[endpoint] >= DOWN_AFTER_FAILURES) {
+      active.push(builtinInstance(rule('ExchangeDown'), exchange, endpoint, { error: error ?? 'failing', failures: state.failures[endpoint] }));
+    }
+    const scope: Scope = { exchange, rules: new Map([rule('UpstreamAnomaly'), rule('ExchangeDown')].map((r) => [r.id, r])), known: this.known() };
+    return this.apply({ active, events: [] }, scope, at);
+  }
+
+  private apply(evaluation: Evaluation, scope: Scope, at: number): Alert[] {
+    const result = advance(this.alerts, evaluation, scope, at);
+    this.alerts = result.alerts;
+    return result.notify;
+  }
+
+  private known(): Set<string> {
+    return new Set([...this.rules.map((r) => r.id), ...this.builtins.map((r) => r.id)]);
+  }
+
+  private state(exchange: string): ExchangeState {
+    let s = this.exchanges.get(exchange);
+    if (s === undefined) {
+      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.rules)), historySavedAt: 0 };
+      this.exchanges.set(exchange, s);
+    }
+    return s;
+  }
+}
+
+/** Samples are kept for the longest move_percent window (plus a margin). */
+function historyKeep(rules: readonly Rule[]): number {
+  let longest = 0;
+  for (const r of rules) if (r.condition.type === 'ticker' && r.condition.windowMs !== undefined) longest = Math.max(longest, r.condition.windowMs);
+  return longest === 0 ? 0 : longest + 60_000;
+}

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseRules } from '../../src/rules/load';
+import { STATES, TICKER_MEASURES } from '../../src/rules/model';
+import { CHANGE_KINDS } from '../../src/snapshot/changes';
+
+const ROOT = join(__dirname, '..', '..');
+
+describe('the shipped alerts.example.yaml', () => {
+  const result = parseRules(readFileSync(join(ROOT, 'alerts.example.yaml'), 'utf8'), 'alerts.example.yaml', {});
+
+  it('is valid', () => {
+    expect(result).toMatchObject({ ok: true });
+  });
+
+  it('has a rule for every state, every ticker measure and the change kinds a desk watches', () => {
+    if (!result.ok) throw new Error('invalid');
+    const states = new Set(result.rules.flatMap((r) => (r.condition.type === 'state' ? [r.condition.state] : [])));
+    const measures = new Set(result.rules.flatMap((r) => (r.condition.type === 'ticker' ? [r.condition.measure] : [])));
+    const kinds = new Set(result.rules.flatMap((r) => (r.condition.type === 'change' ? r.condition.kinds : [])));
+    expect([...states].sort()).toEqual([...STATES].sort());
+    expect([...measures].sort()).toEqual([...TICKER_MEASURES].sort());
+    // Flag flips are covered by the state rules (firing and resolving); every other change has an event rule.
+    const flagFlips = /^(deposit|withdraw)(_all)?_(disabled|enabled)$/;
+    expect([...kinds].sort()).toEqual(CHANGE_KINDS.filter((k) => !flagFlips.test(k)).sort());
+  });
+});
+
+describe('parseRules errors', () => {
+  it.each([
+    ['no condition', 'rules:\n  - alert: X\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change or ticker (found 0)']],
+    ['two conditions', 'rules:\n  - alert: X\n    state: withdraw_disabled\n    change: coin_listed\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change or ticker (found 2)']],
+    ['an unknown state', 'rules:\n  - alert: X\n    state: withdrawals_off\n', [
+      'r.yaml:3:12: rules[0].state: expected one of deposit_disabled, withdraw_disabled, deposit_desc_present, withdraw_desc_present, deposit_all_disabled, withdraw_all_disabled, got "withdrawals_off"',
+    ]],
+    ['a bad window', 'rules:\n  - alert: X\n    ticker: move_percent\n    window: 5 minutes\n    above: 3\n', [
+      'r.yaml:4:13: rules[0].window: invalid duration "5 minutes" (use 500ms, 15s, 5m, 4h)',
+    ]],
+    ['move_percent without a window', 'rules:\n  - alert: X\n    ticker: move_percent\n    above: 3\n', ['r.yaml:2:5: rules[0]: ticker: move_percent needs a window (e.g. window: 5m)']],
+    ['a threshold on a state rule', 'rules:\n  - alert: X\n    state: deposit_disabled\n    above: 3\n', ['r.yaml:4:12: rules[0].above: above applies only to ticker rules']],
+    ['an invalid regex', 'rules:\n  - alert: X\n    state: deposit_disabled\n    match: { coin: "/[/" }\n', [
+      'r.yaml:4:20: rules[0].match.coin: invalid pattern (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../)',
+    ]],
+    ['an unknown key, and a second rule\'s problem', 'rules:\n  - alert: X\n    state: deposit_disabled\n    severty: critical\n  - alert: "bad name"\n    state: deposit_disabled\n', [
+      'r.yaml:4:5: rules[0]: unknown key "severty" (expected one of: alert, match, severity, for, keep_firing_for, repeat_interval, labels, annotations, state, change, ticker, window, above, below, hysteresis)',
+      'r.yaml:5:12: rules[1].alert: alert names are letters, digits and _ (they become the alertname label)',
+    ]],
+  ])('%s', (_name, text, problems) => {
+    expect(parseRules(text, 'r.yaml', {})).toEqual({ ok: false, problems });
+  });
+});
