@@ -103,7 +103,8 @@ function tooLarge(options: GetOptions, detail: string): ExchangeError {
 function classify(err: unknown, options: GetOptions): ExchangeError {
   if (err instanceof ExchangeError) return err;
   const ep = options.endpoint;
-  if (err instanceof DeadlineError || (err instanceof Error && err.name === 'AbortError')) {
+  const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
+  if (err instanceof DeadlineError || name === 'AbortError' || name === 'TimeoutError') {
     return new ExchangeError('timeout', ep, `${ep}: no complete answer within ${options.timeoutMs} ms`);
   }
   const code = errorCode(err);
@@ -114,12 +115,15 @@ function classify(err: unknown, options: GetOptions): ExchangeError {
     else if (code !== undefined && code.startsWith('Z_')) kind = 'invalid_json'; // a broken gzip body
     return new ExchangeError(kind, ep, `${ep}: ${kind === 'timeout' ? 'timed out' : 'request failed'} (${code ?? 'error'})`);
   }
-  return new ExchangeError('connect', ep, `${ep}: request failed (${err instanceof Error ? err.message : String(err)})`);
+  return new ExchangeError('connect', ep, `${ep}: request failed (${String((err as { message?: unknown })?.message ?? err)})`);
 }
 
-/** The error's code, looking through `cause` (undici wraps socket errors). */
+/**
+ * The error's code, looking through `cause` (undici wraps socket errors). Duck-typed: Node's
+ * own errors may come from another realm, where instanceof Error fails.
+ */
 function errorCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code !== 'UND_ERR') return code;
   }

@@ -75,7 +75,8 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
 }
 
 function transportError(err: unknown, timeoutMs: number): NotifyError {
-  const name = err instanceof Error ? err.name : '';
+  // Duck-typed: DOMException and Node's own errors may come from another realm (instanceof fails).
+  const name = typeof err === 'object' && err !== null ? String((err as { name?: unknown }).name) : '';
   if (name === 'TimeoutError' || name === 'AbortError' || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
     return new NotifyError(`webhook did not answer within ${timeoutMs} ms`, 'timeout', true);
   }

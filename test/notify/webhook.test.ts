@@ -1,0 +1,113 @@
+import { createHmac } from 'node:crypto';
+import { buildDelivery } from '../../src/alerts/notification';
+import type { Alert } from '../../src/alerts/alert';
+import { NotifyError } from '../../src/notify/notifier';
+import { webhookNotifier } from '../../src/notify/webhook/webhook';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const firing: Alert = {
+  fingerprint: '0123456789abcdef', ruleId: 'r', entity: 'e',
+  labels: { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', kind: 'withdraw_disabled' },
+  annotations: { summary: 'USDT withdrawals closed on Tron(TRC20) (main)', description: 'Exchange message: <b>Maint</b>\r\nBcc: x', withdraw_desc: '<b>Maint</b>\r\nBcc: x' },
+  status: 'firing', activeAt: Date.UTC(2026, 0, 2, 3, 4, 5), startsAt: Date.UTC(2026, 0, 2, 3, 4, 5), endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: 1, event: false,
+};
+
+describe('webhook receiver', () => {
+  let receiver: WebhookReceiver;
+  beforeEach(async () => {
+    receiver = await new WebhookReceiver().start();
+  });
+  afterEach(() => receiver.stop());
+
+  it('posts the Alertmanager version 4 body, signed, with an idempotency key', async () => {
+    const hook = webhookNotifier({ name: 'hook', url: `${receiver.url}/hook?x=1`, timeoutMs: 2000, secret: 's3cret', headers: { 'X-Team': 'desk' } });
+    const delivery = buildDelivery('hook', { exchange: 'main', alertname: 'WithdrawDisabled' }, [firing], 'http://sw:9464', 1000);
+    await hook.send(delivery);
+    await hook.close?.();
+    expect(receiver.received).toHaveLength(1);
+    const got = receiver.received[0]!;
+    expect(got.method).toBe('POST');
+    expect(got.path).toBe('/hook?x=1');
+    expect(got.body).toEqual({
+      version: '4',
+      groupKey: '{}:{alertname="WithdrawDisabled",exchange="main"}',
+      truncatedAlerts: 0,
+      status: 'firing',
+      receiver: 'hook',
+      groupLabels: { exchange: 'main', alertname: 'WithdrawDisabled' },
+      commonLabels: firing.labels,
+      commonAnnotations: firing.annotations,
+      externalURL: 'http://sw:9464',
+      alerts: [
+        {
+          status: 'firing',
+          labels: firing.labels,
+          annotations: firing.annotations,
+          startsAt: '2026-01-02T03:04:05.000Z',
+          endsAt: '0001-01-01T00:00:00Z',
+          generatorURL: 'http://sw:9464/#0123456789abcdef',
+          fingerprint: '0123456789abcdef',
+        },
+      ],
+    });
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers['x-team']).toBe('desk');
+    expect(got.headers['idempotency-key']).toBe(delivery.idempotencyKey);
+    expect(got.headers['x-spotwatch-signature']).toBe(`sha256=${createHmac('sha256', 's3cret').update(got.raw).digest('hex')}`);
+  });
+
+  it('sends a resolved alert with the same fingerprint and its endsAt', async () => {
+    const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 2000 });
+    const resolved: Alert = { ...firing, status: 'resolved', endsAt: Date.UTC(2026, 0, 2, 4, 0, 0) };
+    await hook.send(buildDelivery('hook', {}, [resolved], 'http://sw', 1));
+    await hook.close?.();
+    const body = receiver.received[0]?.body as { status: string; alerts: { status: string; endsAt: string; fingerprint: string }[] };
+    expect(body.status).toBe('resolved');
+    expect(body.alerts.map((a) => [a.status, a.endsAt, a.fingerprint])).toEqual([['resolved', '2026-01-02T04:00:00.000Z', '0123456789abcdef']]);
+    expect(receiver.received[0]?.headers['x-spotwatch-signature']).toBeUndefined();
+  });
+
+  it('keeps the idempotency key of a delivery the same on every attempt', () => {
+    const a = buildDelivery('hook', { exchange: 'main' }, [firing], 'http://sw', 1000);
+    const b = buildDelivery('hook', { exchange: 'main' }, [firing], 'http://sw', 1000);
+    const later = buildDelivery('hook', { exchange: 'main' }, [firing], 'http://sw', 2000);
+    expect(a.idempotencyKey).toBe(b.idempotencyKey);
+    expect(a.idempotencyKey).not.toBe(later.idempotencyKey);
+    expect(a.idempotencyKey).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('truncates to max_alerts and counts the rest', async () => {
+    const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 2000, maxAlerts: 1 });
+    await hook.send(buildDelivery('hook', {}, [firing, { ...firing, fingerprint: 'ffffffffffffffff' }], 'http://sw', 1));
+    await hook.close?.();
+    const body = receiver.received[0]?.body as { truncatedAlerts: number; alerts: unknown[] };
+    expect([body.truncatedAlerts, body.alerts.length]).toEqual([1, 1]);
+  });
+
+  it.each([
+    [{ status: 500 }, 'server_error', true, undefined],
+    [{ status: 503 }, 'server_error', true, undefined],
+    [{ status: 429, retryAfter: '7' }, 'rate_limited', true, 7000],
+    [{ status: 400 }, 'client_error', false, undefined],
+    [{ status: 404 }, 'client_error', false, undefined],
+  ])('classifies an answer of %p', async (reply, reason, retryable, retryAfterMs) => {
+    receiver.replies.push(reply);
+    const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 2000 });
+    const err = await hook.send(buildDelivery('hook', {}, [firing], 'http://sw', 1)).catch((e: unknown) => e);
+    await hook.close?.();
+    expect(err).toBeInstanceOf(NotifyError);
+    expect(err).toMatchObject({ reason, retryable, retryAfterMs, message: `webhook answered HTTP ${reply.status}` });
+  });
+
+  it('classifies a timeout and a refused connection as retryable', async () => {
+    receiver.replies.push({ status: 200, delayMs: 1000 });
+    const slow = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 100 });
+    await expect(slow.send(buildDelivery('hook', {}, [firing], 'http://sw', 1))).rejects.toMatchObject({ reason: 'timeout', retryable: true });
+    await slow.close?.();
+    const url = receiver.url;
+    await receiver.stop();
+    const refused = webhookNotifier({ name: 'hook', url, timeoutMs: 1000 });
+    await expect(refused.send(buildDelivery('hook', {}, [firing], 'http://sw', 1))).rejects.toMatchObject({ reason: 'connect', retryable: true });
+    await refused.close?.();
+  });
+});
