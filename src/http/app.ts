@@ -4,17 +4,33 @@ import express, { type Express } from 'express';
 export interface HttpSource {
   /** True once every exchange has been polled successfully (both endpoints). */
   ready(): boolean;
+  metrics: {
+    contentType: string;
+    render(): Promise<string>;
+    renderGzip(): Promise<Buffer>;
+  };
 }
 
 export function createApp(source: HttpSource): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.disable('etag');
   app.get('/healthz', (_req, res) => {
     res.type('text/plain').send('ok\n');
   });
   app.get('/readyz', (_req, res) => {
     const ready = source.ready();
     res.status(ready ? 200 : 503).type('text/plain').send(ready ? 'ready\n' : 'not ready: not every exchange has been polled successfully\n');
+  });
+  app.get('/metrics', async (req, res) => {
+    res.setHeader('content-type', source.metrics.contentType);
+    res.setHeader('vary', 'accept-encoding');
+    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      res.setHeader('content-encoding', 'gzip');
+      res.end(await source.metrics.renderGzip());
+      return;
+    }
+    res.end(await source.metrics.render());
   });
   return app;
 }

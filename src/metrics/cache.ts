@@ -1,0 +1,43 @@
+import { gzipSync } from 'node:zlib';
+import type { Registry } from 'prom-client';
+import { assemble, renderNetworks, renderTickers, type FamilyLines, type SeriesFilter } from './exposition';
+import type { Snapshot } from '../snapshot/model';
+
+/**
+ * /metrics at exchange scale: the snapshot families are rendered (and gzipped) once when a
+ * poll changes them, so a scrape costs almost nothing; only the small registry of counters
+ * and process metrics is rendered per scrape. Gzip answers are two gzip members back to back,
+ * which every HTTP client decodes as one stream.
+ */
+export class Exposition {
+  private readonly parts = new Map<string, FamilyLines>();
+  private text: string | undefined;
+  private gzip: Buffer | undefined;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly keep: SeriesFilter = () => true,
+  ) {}
+
+  /** A new accepted snapshot of one part of one exchange. */
+  update(snapshot: Snapshot, part: 'coins' | 'tickers'): void {
+    const lines = part === 'coins' ? renderNetworks(snapshot, this.keep) : renderTickers(snapshot, this.keep);
+    this.parts.set(`${snapshot.exchange}\u0000${part}`, lines);
+    this.text = undefined;
+    this.gzip = undefined;
+  }
+
+  private snapshotText(): string {
+    this.text ??= assemble(this.parts.values());
+    return this.text;
+  }
+
+  async render(): Promise<string> {
+    return (await this.registry.metrics()) + this.snapshotText();
+  }
+
+  async renderGzip(): Promise<Buffer> {
+    this.gzip ??= gzipSync(this.snapshotText(), { level: 6 });
+    return Buffer.concat([gzipSync(await this.registry.metrics(), { level: 1 }), this.gzip]);
+  }
+}

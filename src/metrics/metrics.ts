@@ -1,0 +1,52 @@
+import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
+import { FAILURE_KINDS } from '../exchange/errors';
+import type { Endpoint } from '../exchange/wire';
+import { CHANGE_KINDS } from '../snapshot/changes';
+
+/**
+ * The low-cardinality metrics (per exchange, endpoint, rule, receiver), in a registry that is
+ * passed in, never the global one. The per-network and per-ticker families are rendered
+ * straight from the snapshot instead (see exposition.ts).
+ */
+export function createMetrics(registry: Registry) {
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+  return {
+    up: new Gauge({ name: 'spotwatch_up', help: '1 when the last poll of every endpoint of the exchange succeeded.', labelNames: ['exchange'], registers }),
+    pollDuration: new Histogram({
+      name: 'spotwatch_poll_duration_seconds',
+      help: 'Time of one poll, request and processing.',
+      labelNames: ['exchange', 'endpoint'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    pollErrors: new Counter({ name: 'spotwatch_poll_errors_total', help: 'Failed polls by kind.', labelNames: ['exchange', 'endpoint', 'kind'], registers }),
+    malformedRecords: new Counter({ name: 'spotwatch_malformed_records_total', help: 'Records that failed validation (their previous value was kept).', labelNames: ['exchange', 'endpoint'], registers }),
+    lastSuccess: new Gauge({ name: 'spotwatch_last_success_timestamp_seconds', help: 'When the endpoint was last polled successfully.', labelNames: ['exchange', 'endpoint'], registers }),
+    weightUsed: new Gauge({ name: 'spotwatch_request_weight_used', help: 'Request weight spent within the current window.', labelNames: ['exchange'], registers }),
+    coins: new Gauge({ name: 'spotwatch_coins', help: 'Coins listed by the exchange.', labelNames: ['exchange'], registers }),
+    changes: new Counter({ name: 'spotwatch_changes_total', help: 'Changes seen, by kind.', labelNames: ['exchange', 'kind'], registers }),
+    alertsFiring: new Gauge({ name: 'spotwatch_alerts_firing', help: 'Alerts firing, by rule.', labelNames: ['alertname', 'severity'], registers }),
+    notifications: new Counter({ name: 'spotwatch_notifications_total', help: 'Notification attempts by outcome.', labelNames: ['receiver', 'outcome'], registers }),
+    outboxPending: new Gauge({ name: 'spotwatch_outbox_pending', help: 'Notifications waiting to be delivered.', labelNames: ['receiver'], registers }),
+    reloadOk: new Gauge({ name: 'spotwatch_config_last_reload_successful', help: '1 when the last configuration load succeeded.', registers }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+const ENDPOINTS: readonly Endpoint[] = ['coins', 'tickers'];
+
+/** Known series start at zero, so rate() and absent() work from the first scrape. */
+export function initSeries(m: Metrics, exchanges: readonly string[], receivers: readonly string[]): void {
+  for (const exchange of exchanges) {
+    m.up.set({ exchange }, 0);
+    for (const endpoint of ENDPOINTS) for (const kind of FAILURE_KINDS) m.pollErrors.inc({ exchange, endpoint, kind }, 0);
+    for (const kind of CHANGE_KINDS) m.changes.inc({ exchange, kind }, 0);
+  }
+  for (const receiver of receivers) {
+    for (const outcome of ['success', 'failed', 'retry']) m.notifications.inc({ receiver, outcome }, 0);
+    m.outboxPending.set({ receiver }, 0);
+  }
+  m.reloadOk.set(1);
+}
