@@ -19,7 +19,7 @@ const ALLOWED = {
   config: ['lib'],
   simulator: ['lib', 'exchange/wire.ts'],
   notify: ['lib'],
-  store: ['alerts', 'rules', 'snapshot', 'lib'],
+  store: ['alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
   metrics: ['exchange', 'alerts', 'rules', 'snapshot', 'lib'],
   poller: ['exchange', 'snapshot', 'lib'],
   watch: ['poller', 'alerts', 'rules', 'snapshot', 'store', 'exchange', 'notify/notifier.ts', 'lib'],

@@ -40,11 +40,18 @@ export function groupKeyOf(route: string, groupLabels: Record<string, string>): 
  * idempotency key is derived from the content and `createdAt`, so it stays the same across
  * retries and restarts of the same delivery.
  */
-export function buildDelivery(receiver: string, groupLabels: Record<string, string>, alerts: readonly Alert[], externalURL: string, createdAt: number): Delivery {
+export function buildDelivery(
+  receiver: string,
+  groupLabels: Record<string, string>,
+  alerts: readonly Alert[],
+  externalURL: string,
+  createdAt: number,
+  groupKey = groupKeyOf('{}', groupLabels),
+): Delivery {
   const notified = alerts.map((a) => toNotified(a, externalURL));
   const notification: Notification = {
     version: '4',
-    groupKey: groupKeyOf('{}', groupLabels),
+    groupKey,
     truncatedAlerts: 0,
     status: notified.some((a) => a.status === 'firing') ? 'firing' : 'resolved',
     receiver,

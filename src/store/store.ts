@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Alert } from '../alerts/alert';
+import type { LogEntry } from '../alerts/dedup';
+import type { Silence } from '../alerts/silence';
+import type { Delivery } from '../notify/notifier';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Snapshot, TickerRecord } from '../snapshot/model';
@@ -22,7 +25,7 @@ export interface StoredChange extends Change {
   id: number;
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 /**
  * The daemon's state on disk: the last snapshot of each exchange, the active alerts, the
@@ -140,6 +143,88 @@ export class StateStore {
     return this.db.prepare('DELETE FROM changes WHERE at < ?').run(cutoff).changes;
   }
 
+  // --- Delivery: the outbox and the notification log -------------------------------------------
+
+  /** Deliveries and log entries in one transaction (see PipelinePort.commit). */
+  commitDeliveries(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined }[], now: number): void {
+    const insert = this.db.prepare('INSERT INTO outbox (receiver, body, created_at, next_at) VALUES (?, ?, ?, ?)');
+    const put = this.db.prepare('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
+    const drop = this.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
+    this.transaction(() => {
+      for (const i of items) {
+        if (i.delivery !== undefined) insert.run(i.receiver, JSON.stringify(i.delivery), now, now);
+        if (i.entry === undefined) drop.run(i.receiver, i.groupKey);
+        else put.run(i.receiver, i.groupKey, JSON.stringify(i.entry), i.entry.at);
+      }
+    });
+  }
+
+  logEntry(receiver: string, groupKey: string): LogEntry | undefined {
+    const row = this.db.prepare('SELECT body FROM nflog WHERE receiver = ? AND group_key = ?').get(receiver, groupKey) as { body: string } | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.body) as LogEntry);
+  }
+
+  /**
+   * The oldest pending deliveries of a receiver, in order, as long as they are due: a receiver
+   * is told in the order things happened, so one waiting for a retry holds back the rest.
+   */
+  dueDeliveries(receiver: string, now: number, limit: number): OutboxItem[] {
+    const rows = this.db
+      .prepare("SELECT id, receiver, body, created_at, attempts, next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT ?")
+      .all(receiver, limit) as { id: number; receiver: string; body: string; created_at: number; attempts: number; next_at: number }[];
+    const due = [];
+    for (const r of rows) {
+      if (r.next_at > now) break;
+      due.push({ id: r.id, receiver: r.receiver, delivery: JSON.parse(r.body) as Delivery, createdAt: r.created_at, attempts: r.attempts });
+    }
+    return due;
+  }
+
+  /** When the oldest pending delivery of a receiver is due, if any. */
+  nextDeliveryAt(receiver: string): number | undefined {
+    const row = this.db.prepare("SELECT next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT 1").get(receiver) as { next_at: number } | undefined;
+    return row?.next_at;
+  }
+
+  pendingDeliveries(receiver: string): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE receiver = ? AND state = 'pending'").get(receiver) as { n: number }).n;
+  }
+
+  deliveryDone(id: number, now: number): void {
+    this.db.prepare("UPDATE outbox SET state = 'done', finished_at = ?, body = '{}' WHERE id = ?").run(now, id);
+  }
+
+  deliveryRetry(id: number, attempts: number, nextAt: number, error: string): void {
+    this.db.prepare('UPDATE outbox SET attempts = ?, next_at = ?, last_error = ? WHERE id = ?').run(attempts, nextAt, error, id);
+  }
+
+  deliveryDead(id: number, attempts: number, error: string, now: number): void {
+    this.db.prepare("UPDATE outbox SET state = 'dead', attempts = ?, last_error = ?, finished_at = ? WHERE id = ?").run(attempts, error, now, id);
+  }
+
+  deadLetters(limit: number): DeadLetter[] {
+    const rows = this.db
+      .prepare("SELECT id, receiver, body, created_at, attempts, last_error, finished_at FROM outbox WHERE state = 'dead' ORDER BY id DESC LIMIT ?")
+      .all(limit) as { id: number; receiver: string; body: string; created_at: number; attempts: number; last_error: string; finished_at: number }[];
+    return rows.map((r) => ({ id: r.id, receiver: r.receiver, delivery: JSON.parse(r.body) as Delivery, createdAt: r.created_at, attempts: r.attempts, error: r.last_error, finishedAt: r.finished_at }));
+  }
+
+  /** Forgets finished deliveries and stale log entries older than `cutoff`. */
+  pruneDeliveries(cutoff: number): void {
+    this.db.prepare("DELETE FROM outbox WHERE state = 'done' AND finished_at < ?").run(cutoff);
+    this.db.prepare('DELETE FROM nflog WHERE at < ?').run(cutoff);
+  }
+
+  // --- Silences ---------------------------------------------------------------------------------
+
+  saveSilence(silence: Silence): void {
+    this.db.prepare('INSERT INTO silences (id, body, ends_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body, ends_at = excluded.ends_at').run(silence.id, JSON.stringify(silence), silence.endsAt);
+  }
+
+  loadSilences(): Silence[] {
+    return (this.db.prepare('SELECT body FROM silences ORDER BY ends_at').all() as { body: string }[]).map((r) => JSON.parse(r.body) as Silence);
+  }
+
   loadHistory(exchange: string): Map<string, SymbolHistory> | undefined {
     const row = this.db.prepare('SELECT body FROM history WHERE exchange = ?').get(exchange) as { body: string } | undefined;
     if (row === undefined) return undefined;
@@ -151,6 +236,20 @@ export class StateStore {
       .prepare('INSERT INTO history (exchange, body) VALUES (?, ?) ON CONFLICT (exchange) DO UPDATE SET body = excluded.body')
       .run(exchange, JSON.stringify([...symbols]));
   }
+}
+
+/** A delivery waiting in (or finished with) the outbox. */
+export interface OutboxItem {
+  id: number;
+  receiver: string;
+  delivery: Delivery;
+  createdAt: number;
+  attempts: number;
+}
+
+export interface DeadLetter extends OutboxItem {
+  error: string;
+  finishedAt: number;
 }
 
 function rowToChange(r: Record<string, unknown>): StoredChange {
@@ -198,6 +297,13 @@ function migrate(db: Database.Database): void {
     CREATE INDEX IF NOT EXISTS changes_coin ON changes (coin, id);
     CREATE INDEX IF NOT EXISTS changes_kind ON changes (kind, id);
     CREATE TABLE IF NOT EXISTS history (exchange TEXT PRIMARY KEY, body TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS outbox (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, receiver TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL, state TEXT NOT NULL DEFAULT 'pending',
+      last_error TEXT, finished_at INTEGER);
+    CREATE INDEX IF NOT EXISTS outbox_due ON outbox (receiver, state, next_at);
+    CREATE TABLE IF NOT EXISTS nflog (receiver TEXT NOT NULL, group_key TEXT NOT NULL, body TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (receiver, group_key));
+    CREATE TABLE IF NOT EXISTS silences (id TEXT PRIMARY KEY, body TEXT NOT NULL, ends_at INTEGER NOT NULL);
   `);
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }

@@ -1,0 +1,80 @@
+import type { Alert } from './alert';
+import { groupKeyOf } from './notification';
+import { groupLabels, routesFor, type RouteSpec } from './route';
+
+/** A group's alerts handed to the notification stages. */
+export interface Flush {
+  key: string;
+  route: RouteSpec;
+  labels: Record<string, string>;
+  /** Every alert currently in the group: firing ones, and resolved ones not yet told. */
+  alerts: Alert[];
+}
+
+interface Group {
+  key: string;
+  route: RouteSpec;
+  labels: Record<string, string>;
+  alerts: Map<string, Alert>;
+  nextFlushAt: number;
+}
+
+export interface CompiledRoutes {
+  routes: readonly RouteSpec[];
+  root: RouteSpec;
+}
+
+/**
+ * Aggregation groups, as in Alertmanager: an alert joins one group per route it takes
+ * (keyed by the route and its group_by labels). A new group is flushed after group_wait,
+ * then every group_interval while it has alerts; each flush carries every alert in the group.
+ * Resolved alerts and change events leave the group once flushed. Pure: time is passed in.
+ */
+export class Aggregator {
+  private readonly groups = new Map<string, Group>();
+
+  constructor(private routes: CompiledRoutes) {}
+
+  setRoutes(routes: CompiledRoutes): void {
+    this.routes = routes;
+  }
+
+  insert(alerts: readonly Alert[], now: number): void {
+    for (const a of alerts) {
+      for (const route of routesFor(a.labels, this.routes)) {
+        const labels = groupLabels(a.labels, route.groupBy);
+        const key = groupKeyOf(route.index < 0 ? '{}' : `{}/${route.index}`, labels);
+        let g = this.groups.get(key);
+        if (g === undefined) {
+          g = { key, route, labels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs };
+          this.groups.set(key, g);
+        }
+        g.alerts.set(a.fingerprint, a);
+      }
+    }
+  }
+
+  /** When the next group is due, if any. */
+  nextDue(): number | undefined {
+    let next: number | undefined;
+    for (const g of this.groups.values()) if (next === undefined || g.nextFlushAt < next) next = g.nextFlushAt;
+    return next;
+  }
+
+  /** The groups due at `now`; their resolved alerts and events are then dropped. */
+  due(now: number): Flush[] {
+    const out: Flush[] = [];
+    for (const g of this.groups.values()) {
+      if (g.nextFlushAt > now) continue;
+      out.push({ key: g.key, route: g.route, labels: g.labels, alerts: [...g.alerts.values()] });
+      for (const [fp, a] of g.alerts) if (a.status === 'resolved' || a.event) g.alerts.delete(fp);
+      if (g.alerts.size === 0) this.groups.delete(g.key);
+      else g.nextFlushAt = now + g.route.groupIntervalMs;
+    }
+    return out;
+  }
+
+  size(): number {
+    return this.groups.size;
+  }
+}

@@ -1,0 +1,101 @@
+import type { Logger } from '../lib/logger';
+import type { Delivery } from '../notify/notifier';
+import type { Alert } from './alert';
+import { decide, type LogEntry } from './dedup';
+import { Aggregator, type CompiledRoutes, type Flush } from './groups';
+import { compileInhibitRules, inhibited } from './inhibit';
+import { buildDelivery } from './notification';
+import type { Muter } from './silence';
+
+/** What the pipeline needs from storage: the notification log, and a durable hand-over. */
+export interface PipelinePort {
+  logEntry(receiver: string, groupKey: string): LogEntry | undefined;
+  /**
+   * Durably accepts the deliveries and the log entries together (one transaction): once this
+   * returns, a delivery is sent even across a crash, and the log says it was told.
+   */
+  commit(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined }[]): void;
+}
+
+export interface PipelineOptions {
+  routes: CompiledRoutes;
+  receivers: ReadonlyMap<string, { sendResolved: boolean }>;
+  inhibitRules: ReturnType<typeof compileInhibitRules>;
+  muter: Muter;
+  externalURL: string;
+  port: PipelinePort;
+  /** The engine's active alerts (sources of inhibition). */
+  activeAlerts: () => Iterable<Alert>;
+  logger: Logger;
+}
+
+/** How long change events stay sources of inhibition (a delisting mutes its networks). */
+const EVENT_MEMORY_MS = 15 * 60_000;
+
+/**
+ * Alertmanager's notification pipeline, in process: alerts join groups by route, and each due
+ * group goes through inhibition, silences, send_resolved and the notification log, per
+ * receiver, before it is committed to the outbox. Time is passed in.
+ */
+export class Pipeline {
+  private readonly aggregator: Aggregator;
+  private recentEvents: Alert[] = [];
+
+  constructor(private options: PipelineOptions) {
+    this.aggregator = new Aggregator(options.routes);
+  }
+
+  /** New routes, receivers or inhibit rules (a reload); groups in flight are kept. */
+  reconfigure(options: Partial<Pick<PipelineOptions, 'routes' | 'receivers' | 'inhibitRules' | 'externalURL'>>): void {
+    this.options = { ...this.options, ...options };
+    if (options.routes) this.aggregator.setRoutes(options.routes);
+  }
+
+  insert(alerts: readonly Alert[], now: number): void {
+    for (const a of alerts) if (a.event) this.recentEvents.push(a);
+    this.aggregator.insert(alerts, now);
+  }
+
+  nextDue(): number | undefined {
+    return this.aggregator.nextDue();
+  }
+
+  /** Flushes the groups due at `now`; returns how many deliveries were committed. */
+  tick(now: number): number {
+    this.recentEvents = this.recentEvents.filter((e) => now - (e.startsAt ?? 0) < EVENT_MEMORY_MS);
+    const flushes = this.aggregator.due(now);
+    if (flushes.length === 0) return 0;
+    const sources = [...this.options.activeAlerts(), ...this.recentEvents];
+    const items: Parameters<PipelinePort['commit']>[0][number][] = [];
+    for (const flush of flushes) for (const receiver of flush.route.receivers) {
+      const item = this.stage(flush, receiver, sources, now);
+      if (item !== undefined) items.push(item);
+    }
+    if (items.length > 0) this.options.port.commit(items);
+    return items.filter((i) => i.delivery !== undefined).length;
+  }
+
+  private stage(flush: Flush, receiver: string, sources: readonly Alert[], now: number) {
+    const settings = this.options.receivers.get(receiver);
+    if (settings === undefined) return undefined;
+    const alerts = flush.alerts.filter((a) => {
+      if (inhibited(a, sources, this.options.inhibitRules)) return false;
+      const muted = this.options.muter.mutedBy(a.labels, now);
+      if (muted !== undefined) this.options.logger.debug({ fingerprint: a.fingerprint, receiver, muted }, 'alert muted');
+      return muted === undefined;
+    });
+    const firing = alerts.filter((a) => a.status === 'firing').map((a) => a.fingerprint);
+    const resolved = alerts.filter((a) => a.status === 'resolved').map((a) => a.fingerprint);
+    const before = this.options.port.logEntry(receiver, flush.key);
+    const decision = decide(before, firing, resolved, settings.sendResolved, flush.route.repeatIntervalMs, now);
+    if (!decision.send && sameEntry(before, decision.entry)) return undefined;
+    const told = settings.sendResolved ? alerts : alerts.filter((a) => a.status === 'firing');
+    const delivery = decision.send && told.length > 0 ? buildDelivery(receiver, flush.labels, told, this.options.externalURL, now, flush.key) : undefined;
+    return { receiver, groupKey: flush.key, delivery, entry: decision.entry };
+  }
+}
+
+function sameEntry(a: LogEntry | undefined, b: LogEntry | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.at === b.at && a.firing.join() === b.firing.join() && a.resolved.join() === b.resolved.join();
+}

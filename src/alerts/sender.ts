@@ -1,0 +1,127 @@
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../lib/logger';
+import { sleep } from '../lib/sleep';
+import { NotifyError, type Delivery, type Notifier } from '../notify/notifier';
+
+/** The outbox as the sender sees it (the store implements it). */
+export interface OutboxPort {
+  dueDeliveries(receiver: string, now: number, limit: number): { id: number; delivery: Delivery; createdAt: number; attempts: number }[];
+  nextDeliveryAt(receiver: string): number | undefined;
+  deliveryDone(id: number, now: number): void;
+  deliveryRetry(id: number, attempts: number, nextAt: number, error: string): void;
+  deliveryDead(id: number, attempts: number, error: string, now: number): void;
+}
+
+export interface RetryPolicy {
+  baseMs: number;
+  maxMs: number;
+  /** A delivery older than this goes to the dead letters instead of another attempt. */
+  maxAgeMs: number;
+}
+
+export type Outcome = 'success' | 'retry' | 'failed';
+
+export interface SenderOptions {
+  notifier: Notifier;
+  port: OutboxPort;
+  policy: RetryPolicy;
+  clock: Clock;
+  random: () => number;
+  logger: Logger;
+  onOutcome?: (receiver: string, outcome: Outcome, reason?: string) => void;
+  /** Longest wait between looks at the outbox when nothing is due. */
+  idleMs?: number;
+}
+
+/** The delay before attempt `attempts + 1`: exponential with full jitter, capped. */
+export function retryDelay(attempts: number, policy: RetryPolicy, random: () => number): number {
+  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * Delivers one receiver's outbox, in order and on its own: retries with backoff and jitter what is worth
+ * retrying (5xx, 429 with Retry-After, timeouts, connection errors), sends other failures and
+ * deliveries past the maximum age to the dead letters. A receiver that is down delays only
+ * itself.
+ */
+export class Sender {
+  private readonly stopping = new AbortController();
+  private wakeUp = new AbortController();
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly options: SenderOptions) {}
+
+  get name(): string {
+    return this.options.notifier.name;
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Something new is in the outbox. */
+  wake(): void {
+    this.wakeUp.abort();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort(new Error('stopping'));
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const { port, clock, notifier } = this.options;
+    const idle = this.options.idleMs ?? 1_000;
+    while (!this.stopping.signal.aborted) {
+      this.wakeUp = new AbortController();
+      let items: ReturnType<OutboxPort['dueDeliveries']> = [];
+      try {
+        items = port.dueDeliveries(notifier.name, clock.now(), 20);
+      } catch (err) {
+        this.options.logger.error({ err, receiver: notifier.name }, 'cannot read the outbox');
+      }
+      let delivered = items.length > 0;
+      for (const item of items) {
+        if (this.stopping.signal.aborted) return;
+        // In order: a delivery waiting for a retry holds back the ones after it.
+        if (!(await this.attempt(item))) {
+          delivered = false;
+          break;
+        }
+      }
+      if (delivered) continue;
+      const next = port.nextDeliveryAt(notifier.name);
+      const wait = next === undefined ? idle : Math.max(0, Math.min(idle, next - clock.now()));
+      await sleep(wait, AbortSignal.any([this.stopping.signal, this.wakeUp.signal])).catch(() => undefined);
+    }
+  }
+
+  /** True when the delivery is finished with (sent, or dead): the next one may go. */
+  private async attempt(item: ReturnType<OutboxPort['dueDeliveries']>[number]): Promise<boolean> {
+    const { port, clock, notifier, policy, logger } = this.options;
+    const attempts = item.attempts + 1;
+    try {
+      await notifier.send(item.delivery, this.stopping.signal);
+      port.deliveryDone(item.id, clock.now());
+      this.options.onOutcome?.(notifier.name, 'success');
+      return true;
+    } catch (err) {
+      if (this.stopping.signal.aborted) return false; // still pending: sent again after the restart
+      const e = err instanceof NotifyError ? err : new NotifyError(err instanceof Error ? err.message : String(err), 'other', false);
+      const now = clock.now();
+      const tooOld = now - item.createdAt >= policy.maxAgeMs;
+      if (!e.retryable || tooOld) {
+        port.deliveryDead(item.id, attempts, e.message, now);
+        this.options.onOutcome?.(notifier.name, 'failed', e.reason);
+        logger.error({ receiver: notifier.name, reason: e.reason, attempts, groupKey: item.delivery.notification.groupKey, error: e.message }, tooOld ? 'delivery too old; moved to the dead letters' : 'delivery failed for good; moved to the dead letters');
+        return true;
+      }
+      const delay = e.retryAfterMs ?? retryDelay(attempts, policy, this.options.random);
+      port.deliveryRetry(item.id, attempts, now + delay, e.message);
+      this.options.onOutcome?.(notifier.name, 'retry', e.reason);
+      logger.warn({ receiver: notifier.name, reason: e.reason, attempts, retryInMs: delay, error: e.message }, 'delivery failed; will retry');
+      return false;
+    }
+  }
+}

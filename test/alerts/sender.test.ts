@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Alert } from '../../src/alerts/alert';
+import { buildDelivery } from '../../src/alerts/notification';
+import { Sender, type Outcome } from '../../src/alerts/sender';
+import { systemClock } from '../../src/lib/clock';
+import { silentLogger } from '../../src/lib/logger';
+import { webhookNotifier } from '../../src/notify/webhook/webhook';
+import { StateStore } from '../../src/store/store';
+import { waitFor } from '../support/wait';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const alert: Alert = {
+  fingerprint: '00000000000000aa', ruleId: 'r', entity: 'e', labels: { alertname: 'W', exchange: 'main', severity: 'critical' },
+  annotations: {}, status: 'firing', activeAt: 0, startsAt: 0, endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: 1, event: false,
+};
+
+describe('Sender', () => {
+  let dir: string;
+  let store: StateStore;
+  let receiver: WebhookReceiver;
+  let sender: Sender | undefined;
+  const outcomes: string[] = [];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'spotwatch-sender-'));
+    store = StateStore.open(dir);
+    receiver = await new WebhookReceiver().start();
+    outcomes.length = 0;
+  });
+  afterEach(async () => {
+    await sender?.stop();
+    await receiver.stop();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function start(maxAgeMs = 60_000): Sender {
+    sender = new Sender({
+      notifier: webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 1000 }),
+      port: store,
+      policy: { baseMs: 20, maxMs: 100, maxAgeMs },
+      clock: systemClock,
+      random: () => 0.5,
+      logger: silentLogger(),
+      onOutcome: (_r, o: Outcome, reason) => outcomes.push(reason ? `${o}:${reason}` : o),
+      idleMs: 50,
+    });
+    sender.start();
+    return sender;
+  }
+
+  function enqueue(n: number): void {
+    const now = Date.now();
+    store.commitDeliveries(
+      Array.from({ length: n }, (_, i) => ({ receiver: 'hook', groupKey: `g${i}`, delivery: buildDelivery('hook', { i: String(i) }, [alert], 'http://sw', now + i), entry: undefined })),
+      now,
+    );
+  }
+
+  it('keeps retrying a failing receiver, then delivers everything exactly once, in order', async () => {
+    receiver.replies.push(...Array.from({ length: 8 }, () => ({ status: 503 })));
+    enqueue(3);
+    start().wake();
+    await waitFor(() => receiver.received.length === 3 && store.pendingDeliveries('hook') === 0, 'all three delivered');
+    expect(receiver.received.map((r) => (r.body as { groupLabels: { i: string } }).groupLabels.i)).toEqual(['0', '1', '2']);
+    expect(new Set(receiver.received.map((r) => r.headers['idempotency-key'])).size).toBe(3);
+    expect(outcomes.filter((o) => o === 'success')).toHaveLength(3);
+    expect(outcomes.filter((o) => o.startsWith('retry'))).toHaveLength(8);
+  });
+
+  it('moves a delivery the receiver refuses (4xx) to the dead letters at once', async () => {
+    receiver.replies.push({ status: 400 });
+    enqueue(1);
+    start();
+    await waitFor(() => store.deadLetters(10).length === 1, 'a dead letter');
+    expect(store.deadLetters(10)[0]).toMatchObject({ receiver: 'hook', attempts: 1, error: 'webhook answered HTTP 400' });
+    expect(outcomes).toEqual(['failed:client_error']);
+    expect(store.pendingDeliveries('hook')).toBe(0);
+  });
+
+  it('gives up on a delivery older than the maximum age', async () => {
+    receiver.replies.push(...Array.from({ length: 100 }, () => ({ status: 500 })));
+    enqueue(1);
+    start(150);
+    await waitFor(() => store.deadLetters(10).length === 1, 'a dead letter');
+    expect(store.deadLetters(10)[0]?.error).toBe('webhook answered HTTP 500');
+    expect(outcomes[outcomes.length - 1]).toBe('failed:server_error');
+  });
+
+  it('leaves a delivery pending across a stop, and sends it after a restart', async () => {
+    receiver.replies.push({ status: 200, delayMs: 2000 });
+    enqueue(1);
+    start();
+    await waitFor(() => outcomes.length === 0 && store.pendingDeliveries('hook') === 1, 'in flight');
+    await sender?.stop();
+    expect(store.pendingDeliveries('hook')).toBe(1);
+    start();
+    await waitFor(() => store.pendingDeliveries('hook') === 0, 'delivered after the restart');
+    expect(receiver.received).toHaveLength(1);
+  });
+});
