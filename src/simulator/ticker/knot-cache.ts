@@ -1,0 +1,42 @@
+/**
+ * The knots around the two ends of a symbol's window, kept between answers: from one second to
+ * the next the same dozen knots are read again. Direct-mapped on 31 slots, so the two ends
+ * (1,440 or 1,445 knots apart, 14 or 19 slots apart) do not evict each other.
+ */
+import type { SimSymbol } from '../market/model';
+import { KNOT_MS, knotPrices } from './price-path';
+
+const SLOTS = 31;
+
+export interface KnotCache {
+  tags: Float64Array;
+  prices: Float64Array;
+}
+
+export function newKnotCache(): KnotCache {
+  return { tags: new Float64Array(SLOTS).fill(Number.NaN), prices: new Float64Array(SLOTS) };
+}
+
+export function clearKnotCache(cache: KnotCache): void {
+  cache.tags.fill(Number.NaN);
+}
+
+const one = (): Float64Array => new Float64Array(1);
+
+export function knotAt(s: SimSymbol, cache: KnotCache, k: number): number {
+  const slot = ((k % SLOTS) + SLOTS) % SLOTS;
+  if (cache.tags[slot] === k) return cache.prices[slot] as number;
+  const out = one();
+  knotPrices(s, k, 1, out);
+  cache.tags[slot] = k;
+  cache.prices[slot] = out[0] as number;
+  return out[0] as number;
+}
+
+/** Price at any millisecond: linear between the knots around it. */
+export function priceAt(s: SimSymbol, cache: KnotCache, t: number): number {
+  const k = Math.floor(t / KNOT_MS);
+  const f = (t - k * KNOT_MS) / KNOT_MS;
+  const a = knotAt(s, cache, k);
+  return f === 0 ? a : a + (knotAt(s, cache, k + 1) - a) * f;
+}
