@@ -1,0 +1,40 @@
+/** Applying one validated action to the running exchange. */
+import type { FaultBoard } from '../faults/board';
+import type { Market } from '../market/model';
+import { addNetwork, delistCoin, listCoin, removeNetwork, setCoin, setNetwork } from './apply-coins';
+import { delistSymbol, listSymbol, movePrice, setTicker } from './apply-symbols';
+import type { Action } from './schema';
+
+export interface ApplyContext {
+  market: Market;
+  faults: FaultBoard;
+  now: number;
+  /** The market's seed: a listed pair walks a path of its own, the same on every run. */
+  seed: number;
+}
+
+/** Throws ActionError when the action names something that does not exist. */
+export function applyAction(ctx: ApplyContext, action: Action): void {
+  const { market } = ctx;
+  switch (action.action) {
+    case 'set_network': return setNetwork(market, action);
+    case 'set_coin': return setCoin(market, action);
+    case 'list_coin': return listCoin(market, action);
+    case 'delist_coin': return delistCoin(market, action);
+    case 'add_network': return addNetwork(market, action);
+    case 'remove_network': return removeNetwork(market, action);
+    case 'list_symbol': return listSymbol(market, action, ctx.now, ctx.seed);
+    case 'delist_symbol': return delistSymbol(market, action);
+    case 'move_price': return movePrice(market, action, ctx.now);
+    case 'set_ticker': return setTicker(market, action);
+    case 'fault': {
+      const { action: _, ...spec } = action;
+      ctx.faults.add(spec);
+      return;
+    }
+    case 'clear_faults': {
+      ctx.faults.clear(action.endpoint);
+      return;
+    }
+  }
+}
