@@ -1,0 +1,59 @@
+import { systemClock, type Clock } from '../lib/clock';
+import { silentLogger, type Logger } from '../lib/logger';
+import type { Scenario } from './scenario/types';
+
+export interface SimulatorOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 8080; 0 picks a free port. */
+  port?: number;
+  /** Default 1: a seed names one exact market. */
+  seed?: number;
+  /** Default 4000 coins (about 8,000 networks and 3,500 symbols). */
+  coins?: number;
+  /** Timeline started when the simulator is created. */
+  scenario?: Scenario;
+  /** Default the system clock; a manual clock makes every answer reproducible. */
+  clock?: Clock;
+  /** Request weight per IP; default 500 per 10,000 ms. */
+  weightLimit?: { max: number; windowMs: number };
+  /** Requests refused in a row (429) before a ban (418); default 5. */
+  banAfter?: number;
+  /** Length of a ban; default 60,000 ms. */
+  banMs?: number;
+  /** Most entries accepted in `symbols`; default 100. */
+  symbolsCap?: number;
+  /** Default silent. */
+  logger?: Logger;
+}
+
+export const SIMULATOR_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8080,
+  seed: 1,
+  coins: 4000,
+  weightLimit: { max: 500, windowMs: 10_000 },
+  banAfter: 5,
+  banMs: 60_000,
+  symbolsCap: 100,
+} as const;
+
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'scenario'>> & { scenario: Scenario | undefined };
+
+export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
+  const coins = options.coins ?? SIMULATOR_DEFAULTS.coins;
+  if (!Number.isInteger(coins) || coins < 1) throw new RangeError(`coins must be a positive integer (got ${coins})`);
+  return {
+    host: options.host ?? SIMULATOR_DEFAULTS.host,
+    port: options.port ?? SIMULATOR_DEFAULTS.port,
+    seed: options.seed ?? SIMULATOR_DEFAULTS.seed,
+    coins,
+    scenario: options.scenario,
+    clock: options.clock ?? systemClock,
+    weightLimit: options.weightLimit ?? SIMULATOR_DEFAULTS.weightLimit,
+    banAfter: options.banAfter ?? SIMULATOR_DEFAULTS.banAfter,
+    banMs: options.banMs ?? SIMULATOR_DEFAULTS.banMs,
+    symbolsCap: options.symbolsCap ?? SIMULATOR_DEFAULTS.symbolsCap,
+    logger: options.logger ?? silentLogger(),
+  };
+}
