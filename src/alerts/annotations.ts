@@ -1,6 +1,6 @@
 import type { Instance } from '../rules/evaluate';
 import type { Rule } from '../rules/model';
-import { render, type TemplateFields } from '../rules/template';
+import { render, type TemplateFields } from '../lib/template';
 
 /** Defaults that read well in an e-mail subject or a chat message, per kind of condition. */
 const DEFAULT_SUMMARY: Record<string, string> = {

@@ -1,6 +1,6 @@
 import type { Alert } from './alert';
 import { groupKeyOf } from './notification';
-import { groupLabels, routesFor, type RouteSpec } from './route';
+import { groupLabels, routesFor, type CompiledRoutes, type RouteSpec } from './route';
 
 /** A group's alerts handed to the notification stages. */
 export interface Flush {
@@ -17,11 +17,6 @@ interface Group {
   labels: Record<string, string>;
   alerts: Map<string, Alert>;
   nextFlushAt: number;
-}
-
-export interface CompiledRoutes {
-  routes: readonly RouteSpec[];
-  root: RouteSpec;
 }
 
 /**
@@ -43,12 +38,12 @@ export class Aggregator {
     for (const a of alerts) {
       for (const route of routesFor(a.labels, this.routes)) {
         const labels = groupLabels(a.labels, route.groupBy);
-        const key = groupKeyOf(route.index < 0 ? '{}' : `{}/${route.index}`, labels);
+        const key = groupKeyOf(route.id, labels);
         let g = this.groups.get(key);
         if (g === undefined) {
           g = { key, route, labels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs };
           this.groups.set(key, g);
-        }
+        } else if (route.immediate) g.nextFlushAt = Math.min(g.nextFlushAt, now);
         g.alerts.set(a.fingerprint, a);
       }
     }

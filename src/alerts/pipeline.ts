@@ -2,9 +2,10 @@ import type { Logger } from '../lib/logger';
 import type { Delivery } from '../notify/notifier';
 import type { Alert } from './alert';
 import { decide, type LogEntry } from './dedup';
-import { Aggregator, type CompiledRoutes, type Flush } from './groups';
+import { Aggregator, type Flush } from './groups';
 import { compileInhibitRules, inhibited } from './inhibit';
 import { buildDelivery } from './notification';
+import type { CompiledRoutes } from './route';
 import type { Muter } from './silence';
 
 /** What the pipeline needs from storage: the notification log, and a durable hand-over. */

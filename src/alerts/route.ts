@@ -3,8 +3,8 @@ import type { Matcher } from '../rules/model';
 
 /** Timers and grouping of one route (the notify defaults where the route does not say). */
 export interface RouteSpec {
-  /** Position in notify.routes, or -1 for the root route. */
-  index: number;
+  /** Identity of the route in group keys: `{}` for the root, `{}/N` for notify.routes[N]. */
+  id: string;
   match: Matcher[];
   receivers: string[];
   continue: boolean;
@@ -12,6 +12,8 @@ export interface RouteSpec {
   groupWaitMs: number;
   groupIntervalMs: number;
   repeatIntervalMs: number;
+  /** A change to an alert is sent at the next tick rather than the next group_interval. */
+  immediate?: boolean;
 }
 
 export interface RouteInput {
@@ -32,9 +34,20 @@ export interface RouteDefaults {
   repeat_interval: number;
 }
 
-export function compileRoutes(routes: readonly RouteInput[], defaults: RouteDefaults): { routes: RouteSpec[]; root: RouteSpec } {
+/** Routes after compiling: each entry of notify.routes (and the root) may be several parts. */
+export interface CompiledRoutes {
+  routes: RouteSpec[][];
+  root: RouteSpec[];
+}
+
+/**
+ * Compiles notify.routes. Receivers that want every alert at once and again on an interval
+ * (Alertmanager pushes: `direct`, receiver name -> resend interval) get a part of their own in
+ * each route that names them: one group per alert, no wait, repeated every resend interval.
+ */
+export function compileRoutes(routes: readonly RouteInput[], defaults: RouteDefaults, direct: ReadonlyMap<string, number> = new Map()): CompiledRoutes {
   const root: RouteSpec = {
-    index: -1,
+    id: '{}',
     match: [],
     receivers: defaults.receivers,
     continue: false,
@@ -43,10 +56,9 @@ export function compileRoutes(routes: readonly RouteInput[], defaults: RouteDefa
     groupIntervalMs: defaults.group_interval,
     repeatIntervalMs: defaults.repeat_interval,
   };
-  return {
-    root,
-    routes: routes.map((r, index) => ({
-      index,
+  const compiled = routes.map(
+    (r, index): RouteSpec => ({
+      id: `{}/${index}`,
       match: Object.entries(r.match).map(([label, pattern]) => compileMatcher(label, pattern)),
       receivers: r.receivers,
       continue: r.continue,
@@ -54,23 +66,35 @@ export function compileRoutes(routes: readonly RouteInput[], defaults: RouteDefa
       groupWaitMs: r.group_wait ?? defaults.group_wait,
       groupIntervalMs: r.group_interval ?? defaults.group_interval,
       repeatIntervalMs: r.repeat_interval ?? defaults.repeat_interval,
-    })),
+    }),
+  );
+  const split = (r: RouteSpec): RouteSpec[] => {
+    const parts: RouteSpec[] = [];
+    const grouped = r.receivers.filter((n) => !direct.has(n));
+    if (grouped.length > 0) parts.push({ ...r, receivers: grouped });
+    for (const n of r.receivers) {
+      const resend = direct.get(n);
+      if (resend !== undefined) parts.push({ ...r, id: `${r.id}/${n}`, receivers: [n], groupBy: ['...'], groupWaitMs: 0, groupIntervalMs: resend, repeatIntervalMs: resend, immediate: true });
+    }
+    return parts;
   };
+  return { routes: compiled.map(split), root: split(root) };
 }
 
 /**
- * The routes an alert takes, as in Alertmanager: the first matching route, and further ones
- * while each matching route says `continue`. An alert that matches no route takes the root
- * route (every receiver), so no alert is dropped by a gap in the routes.
+ * The route parts an alert takes, as in Alertmanager: the first matching route, and further
+ * ones while each matching route says `continue`. An alert that matches no route takes the
+ * root route (every receiver), so no alert is dropped by a gap in the routes.
  */
-export function routesFor(labels: Readonly<Record<string, string>>, compiled: { routes: readonly RouteSpec[]; root: RouteSpec }): RouteSpec[] {
+export function routesFor(labels: Readonly<Record<string, string>>, compiled: CompiledRoutes): RouteSpec[] {
   const out: RouteSpec[] = [];
-  for (const r of compiled.routes) {
-    if (!matchesAll(r.match, labels)) continue;
-    out.push(r);
-    if (!r.continue) break;
+  for (const parts of compiled.routes) {
+    const first = parts[0];
+    if (first === undefined || !matchesAll(first.match, labels)) continue;
+    out.push(...parts);
+    if (!first.continue) break;
   }
-  return out.length > 0 ? out : [compiled.root];
+  return out.length > 0 ? out : compiled.root;
 }
 
 /** The labels an alert is grouped by on a route (`...` = all of them). */

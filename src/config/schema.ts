@@ -17,6 +17,9 @@ import {
 import { receiverKindIssue } from './checks';
 import {
   DEFAULT_ALERTMANAGER_RESEND_MS,
+  DEFAULT_DELIVERY_BASE_DELAY_MS,
+  DEFAULT_DELIVERY_MAX_AGE_MS,
+  DEFAULT_DELIVERY_MAX_DELAY_MS,
   DEFAULT_GROUP_BY,
   DEFAULT_GUARD_CONFIRM_MS,
   DEFAULT_GUARD_CONFIRM_POLLS,
@@ -289,6 +292,59 @@ const routeSchema = z
   })
   .strict();
 
+const matcherMap = z.record(labelName, matchPattern);
+
+/** Alertmanager's inhibit rule: a firing source mutes the targets that share the `equal` labels. */
+const inhibitRuleSchema = z
+  .object({
+    source_match: matcherMap,
+    target_match: matcherMap,
+    equal: z.array(labelName).default([]),
+  })
+  .strict();
+
+const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'use HH:MM (24-hour)');
+
+function validTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A silence written in the config: for a time span, or (maintenance) recurring every week. */
+const silenceSchema = z
+  .object({
+    matchers: matcherMap,
+    starts_at: z.string().datetime({ offset: true }),
+    ends_at: z.string().datetime({ offset: true }),
+    comment: z.string().default(''),
+  })
+  .strict();
+
+const maintenanceSchema = z
+  .object({
+    name: z.string().min(1),
+    matchers: matcherMap,
+    weekdays: z.array(z.enum(WEEKDAY_NAMES)).default([]),
+    start: clockTime,
+    end: clockTime,
+    time_zone: z.string().default('UTC').refine(validTimeZone, (tz) => ({ message: `unknown time zone ${describeValue(tz)} (use an IANA name like Europe/Berlin)` })),
+  })
+  .strict();
+
+const retrySchema = z
+  .object({
+    base_delay: withDefault(positiveDuration, DEFAULT_DELIVERY_BASE_DELAY_MS),
+    max_delay: withDefault(positiveDuration, DEFAULT_DELIVERY_MAX_DELAY_MS),
+    /** A notification not delivered within this goes to the dead letters. */
+    max_age: withDefault(positiveDuration, DEFAULT_DELIVERY_MAX_AGE_MS),
+  })
+  .strict();
+
 function notifySchema(file: FileResolver) {
   return z
     .object({
@@ -298,6 +354,11 @@ function notifySchema(file: FileResolver) {
       repeat_interval: withDefault(positiveDuration, DEFAULT_REPEAT_INTERVAL_MS),
       receivers: z.array(receiverSchema(file)).default([]),
       routes: z.array(routeSchema).default([]),
+      /** Added to the built-in rules (an unreachable exchange mutes its networks and tickers; a delisted coin, its networks). */
+      inhibit_rules: z.array(inhibitRuleSchema).default([]),
+      silences: z.array(silenceSchema).default([]),
+      maintenance: z.array(maintenanceSchema).default([]),
+      retry: retrySchema.default({}),
     })
     .strict()
     .transform((notify) => {

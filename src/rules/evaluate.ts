@@ -5,7 +5,7 @@ import type { TickerHistory } from './history';
 import { literalValues, matchesAll } from './match';
 import { measure } from './measure';
 import type { Condition, Rule, StateKind } from './model';
-import type { TemplateFields } from './template';
+import type { TemplateFields } from '../lib/template';
 
 /** Which part of a snapshot was just polled: state rules follow coins, ticker rules tickers. */
 export type Domain = 'coins' | 'tickers';

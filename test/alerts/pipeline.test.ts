@@ -31,10 +31,10 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function pipeline(opts: { routes?: RouteInput[]; receivers?: Record<string, boolean>; muter?: Muter; active?: Alert[] } = {}): Pipeline {
+function pipeline(opts: { routes?: RouteInput[]; receivers?: Record<string, boolean>; muter?: Muter; active?: Alert[]; direct?: Map<string, number> } = {}): Pipeline {
   const receivers = opts.receivers ?? { hook: true };
   return new Pipeline({
-    routes: compileRoutes(opts.routes ?? [], { receivers: Object.keys(receivers), group_by: ['exchange', 'alertname'], group_wait: 10 * S, group_interval: 60 * S, repeat_interval: 3_600 * S }),
+    routes: compileRoutes(opts.routes ?? [], { receivers: Object.keys(receivers), group_by: ['exchange', 'alertname'], group_wait: 10 * S, group_interval: 60 * S, repeat_interval: 3_600 * S }, opts.direct),
     receivers: new Map(Object.entries(receivers).map(([k, v]) => [k, { sendResolved: v }])),
     inhibitRules: compileInhibitRules(DEFAULT_INHIBIT_RULES),
     muter: opts.muter ?? new Muter(),
@@ -161,6 +161,21 @@ describe('Pipeline', () => {
     p.insert([alert('USDT'), alert('BTC'), alert('ETH')], 0);
     p.tick(10 * S);
     expect(outbox()).toEqual(['firing [fp-ETH-W:firing]']);
+  });
+
+  it('pushes to Alertmanager at once, one alert per push, again every resend interval, and the resolution', () => {
+    const p = pipeline({ receivers: { hook: true, am: true }, direct: new Map([['am', 60 * S]]) });
+    p.insert([alert('USDT'), alert('USDC')], 0);
+    expect(p.tick(0)).toBe(2);
+    expect(outbox('am')).toEqual(['firing [fp-USDT-W:firing]', 'firing [fp-USDC-W:firing]']);
+    expect(outbox('hook')).toEqual([]);
+    p.tick(10 * S);
+    expect(outbox('hook')).toEqual(['firing [fp-USDT-W:firing fp-USDC-W:firing]']);
+    expect(p.tick(59 * S)).toBe(0);
+    expect(p.tick(60 * S)).toBe(2);
+    p.insert([alert('USDT', { status: 'resolved', endsAt: 61 * S })], 61 * S);
+    p.tick(70 * S);
+    expect(outbox('am').slice(4)).toEqual(['resolved [fp-USDT-W:resolved]']);
   });
 
   it('after a restart (same store, alerts re-inserted) tells nothing twice', () => {

@@ -61,6 +61,10 @@ const DEFAULT_NOTIFY = {
   repeat_interval: 14_400_000,
   receivers: [{ name: 'log', send_resolved: true, kind: 'log', log: {} }],
   routes: [],
+  inhibit_rules: [],
+  silences: [],
+  maintenance: [],
+  retry: { base_delay: 1_000, max_delay: 300_000, max_age: 43_200_000 },
 };
 
 describe('parseConfig: valid files', () => {
@@ -228,6 +232,10 @@ notify:
           },
           { match: {}, receivers: ['console'], continue: false },
         ],
+        inhibit_rules: [],
+        silences: [],
+        maintenance: [],
+        retry: { base_delay: 1_000, max_delay: 300_000, max_age: 43_200_000 },
       },
     });
   });

@@ -1,0 +1,55 @@
+import { render, type TemplateFields } from '../lib/template';
+import type { Notification, NotifiedAlert } from './notifier';
+
+/**
+ * The one data model every receiver's templates see: the fields of the version 4 body,
+ * flattened (`status`, `receiver`, `groupKey`, `externalURL`, `count`, `firing`, `resolved`,
+ * `groupLabels.X`, `commonLabels.X`, `commonAnnotations.X`).
+ */
+export function notificationFields(n: Notification): TemplateFields {
+  const fields: Record<string, string | number> = {
+    status: n.status,
+    receiver: n.receiver,
+    groupKey: n.groupKey,
+    externalURL: n.externalURL,
+    count: n.alerts.length,
+    firing: n.alerts.filter((a) => a.status === 'firing').length,
+    resolved: n.alerts.filter((a) => a.status === 'resolved').length,
+  };
+  for (const [prefix, map] of [['groupLabels', n.groupLabels], ['commonLabels', n.commonLabels], ['commonAnnotations', n.commonAnnotations]] as const) {
+    for (const [k, v] of Object.entries(map)) fields[`${prefix}.${k}`] = v;
+  }
+  return fields;
+}
+
+export const DEFAULT_SUBJECT = '[spotwatch] {{status}}: {{groupLabels.alertname}} ({{count}}) {{groupLabels.exchange}}';
+
+/** Upstream text on one line: control characters (CR, LF...) become spaces. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}
+
+/** One line of text per alert: status, summary, where, since when, and the current message. */
+export function alertLine(a: NotifiedAlert): string {
+  return oneLine(rawAlertLine(a));
+}
+
+function rawAlertLine(a: NotifiedAlert): string {
+  const where = [a.labels.exchange, a.labels.coin, a.labels.network, a.labels.symbol].filter(Boolean).join(' / ');
+  const since = a.status === 'resolved' ? `resolved ${a.endsAt}` : `since ${a.startsAt}`;
+  const msg = a.annotations.withdraw_desc ?? a.annotations.deposit_desc;
+  return `${a.status === 'firing' ? 'FIRING' : 'RESOLVED'}  ${a.annotations.summary ?? a.labels.alertname ?? ''}  [${where}] ${since}${msg ? `  message: ${msg}` : ''}`;
+}
+
+/** A header value from a template: no CR, LF or other control characters, cut to a sane length. */
+export function headerText(template: string, fields: TemplateFields): string {
+  return oneLine(render(template, fields)).replace(/\s+/g, ' ').trim().slice(0, 250);
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Upstream text is hostile: every value that reaches HTML goes through this. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+}

@@ -1,0 +1,39 @@
+import type { Alert } from '../../src/alerts/alert';
+import { buildDelivery } from '../../src/alerts/notification';
+import { alertmanagerNotifier } from '../../src/notify/alertmanager/alertmanager';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const alert: Alert = {
+  fingerprint: '0123456789abcdef', ruleId: 'r', entity: 'e',
+  labels: { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT' },
+  annotations: { summary: 's' }, status: 'firing', activeAt: 0, startsAt: Date.UTC(2026, 0, 1), endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: 1, event: false,
+};
+
+describe('alertmanager receiver', () => {
+  let am: WebhookReceiver;
+  beforeEach(async () => {
+    am = await new WebhookReceiver().start();
+  });
+  afterEach(() => am.stop());
+
+  it('posts firing alerts without endsAt and resolved ones with it to /api/v2/alerts', async () => {
+    const n = alertmanagerNotifier({ name: 'am', url: `${am.url}/prefix/`, timeoutMs: 1000 });
+    await n.send(buildDelivery('am', {}, [alert, { ...alert, fingerprint: 'f2', status: 'resolved', endsAt: Date.UTC(2026, 0, 2) }], 'http://sw', 1));
+    await n.close?.();
+    expect(am.received[0]?.path).toBe('/prefix/api/v2/alerts');
+    expect(am.received[0]?.body).toEqual([
+      { labels: alert.labels, annotations: alert.annotations, startsAt: '2026-01-01T00:00:00.000Z', generatorURL: 'http://sw/#0123456789abcdef' },
+      { labels: alert.labels, annotations: alert.annotations, startsAt: '2026-01-01T00:00:00.000Z', endsAt: '2026-01-02T00:00:00.000Z', generatorURL: 'http://sw/#f2' },
+    ]);
+  });
+
+  it.each([
+    [500, 'server_error', true],
+    [400, 'client_error', false],
+  ])('classifies HTTP %p', async (status, reason, retryable) => {
+    am.replies.push({ status });
+    const n = alertmanagerNotifier({ name: 'am', url: am.url, timeoutMs: 1000 });
+    await expect(n.send(buildDelivery('am', {}, [alert], 'http://sw', 1))).rejects.toMatchObject({ reason, retryable });
+    await n.close?.();
+  });
+});
