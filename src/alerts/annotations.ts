@@ -8,8 +8,8 @@ const DEFAULT_SUMMARY: Record<string, string> = {
   withdraw_disabled: '{{coin}} withdrawals disabled on {{network}} ({{exchange}})',
   deposit_desc_present: '{{coin}} deposit message on {{network}} ({{exchange}}): {{deposit_desc}}',
   withdraw_desc_present: '{{coin}} withdrawal message on {{network}} ({{exchange}}): {{withdraw_desc}}',
-  deposit_all_disabled: '{{coin}} deposits disabled on every network ({{exchange}})',
-  withdraw_all_disabled: '{{coin}} withdrawals disabled on every network ({{exchange}})',
+  deposit_all_disabled: '{{coin}} deposits not open on every network ({{exchange}})',
+  withdraw_all_disabled: '{{coin}} withdrawals not open on every network ({{exchange}})',
   change_24h_percent: '{{symbol}} moved {{value}} % in 24 h ({{exchange}})',
   move_percent: '{{symbol}} moved {{value}} % within {{window}} ({{exchange}})',
   spread_bps: '{{symbol}} spread is {{value}} bps ({{exchange}})',
@@ -21,7 +21,11 @@ const DEFAULT_SUMMARY: Record<string, string> = {
   upstream_anomaly: '{{exchange}} {{endpoint}} answer shrank from {{before}} to {{after}}: held as suspect',
   exchange_down: '{{exchange}} {{endpoint}} polls failing: {{error}}',
 };
-const CHANGE_SUMMARY = '{{coin}}{{symbol}} {{network}}: {{kind}} ({{exchange}})';
+/** "USDT on Tron(TRC20): withdraw desc set (main)". */
+function changeSummary(f: TemplateFields): string {
+  const subject = f.coin ? `${String(f.coin)}${f.network ? ` on ${String(f.network)}` : ''}` : String(f.symbol ?? '');
+  return `${subject}: ${String(f.kind ?? '').replace(/_/g, ' ')} (${String(f.exchange ?? '')})`;
+}
 
 function description(kind: string, fields: TemplateFields): string {
   if (fields.before !== undefined || fields.after !== undefined) {
@@ -45,7 +49,7 @@ export function annotate(rule: Rule, instance: Instance): Record<string, string>
   const f = instance.fields;
   const kind = String(f.kind ?? '');
   const out: Record<string, string> = {
-    summary: render(rule.condition.type === 'change' ? CHANGE_SUMMARY : (DEFAULT_SUMMARY[kind] ?? '{{alertname}}'), { ...f, alertname: rule.alert }).replace(/\s+/g, ' ').trim(),
+    summary: (rule.condition.type === 'change' ? changeSummary(f) : render(DEFAULT_SUMMARY[kind] ?? '{{alertname}}', { ...f, alertname: rule.alert })).replace(/\s+/g, ' ').trim(),
     description: description(kind, f),
   };
   if (typeof f.deposit_desc === 'string') out.deposit_desc = f.deposit_desc;

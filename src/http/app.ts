@@ -1,4 +1,6 @@
 import express, { type Express } from 'express';
+import { apiRouter, type ApiSource } from './api';
+import { bearer } from './auth';
 
 /** What the HTTP surface reads from the running daemon. */
 export interface HttpSource {
@@ -9,6 +11,10 @@ export interface HttpSource {
     render(): Promise<string>;
     renderGzip(): Promise<Buffer>;
   };
+  api: ApiSource;
+  /** When set, /api and /-/ require `Authorization: Bearer <token>`. */
+  bearerToken?: string | undefined;
+  reload(): Promise<{ ok: true } | { ok: false; problems: string[] }>;
 }
 
 export function createApp(source: HttpSource): Express {
@@ -31,6 +37,17 @@ export function createApp(source: HttpSource): Express {
       return;
     }
     res.end(await source.metrics.render());
+  });
+  const auth = bearer(source.bearerToken);
+  app.use('/api/v1', auth, apiRouter(source.api));
+  app.post('/-/reload', auth, async (_req, res) => {
+    const result = await source.reload();
+    if (result.ok) res.json({ status: 'success' });
+    else res.status(400).json({ status: 'error', errors: result.problems });
+  });
+  app.use('/-/', auth);
+  app.use((_req, res) => {
+    res.status(404).json({ status: 'error', error: 'not found' });
   });
   return app;
 }

@@ -51,9 +51,14 @@ export class Engine {
   private readonly exchanges = new Map<string, ExchangeState>();
   private readonly builtins: Rule[] = (['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]);
 
-  constructor(private readonly options: EngineOptions) {
+  constructor(private options: EngineOptions) {
     this.rules = options.rules;
     this.alerts = options.store.loadAlerts();
+  }
+
+  /** New guard settings and watch lists (a reload). */
+  configure(parts: Pick<EngineOptions, 'guards' | 'expectedSymbols'>): void {
+    this.options = { ...this.options, ...parts };
   }
 
   /** The active alerts (pending and firing) of every exchange. */

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { checkConfigFile, pollOnce, runDaemon, runSimulator, testNotify, type Io } from './daemon';
+
+const USAGE = `usage: spotwatch <command> [options]
+
+commands:
+  run          [--config FILE]            watch the configured exchanges (the daemon)
+  simulate     [--listen HOST:PORT] [--scenario FILE] [--coins N] [--seed N]
+                                          serve the reference exchange
+  check-config [--config FILE]            check the config and its rules file
+  once         [--config FILE] [--json]   poll every exchange once and print what was seen
+  test-notify  --receiver NAME [--config FILE]
+                                          send a test notification through a receiver
+
+The config file is --config, else $SPOTWATCH_CONFIG, else config/spotwatch.yaml.`;
+
+class UsageError extends Error {}
+
+function configPath(values: { config?: string | undefined }, env: NodeJS.ProcessEnv): string {
+  return values.config ?? env.SPOTWATCH_CONFIG ?? 'config/spotwatch.yaml';
+}
+
+function int(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new UsageError(`--${name} takes a whole number, got "${text}"`);
+  return Number(text);
+}
+
+function listen(text: string | undefined): { host: string; port: number } | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(.*):(\d{1,5})$/.exec(text);
+  if (!m || Number(m[2]) > 65535) throw new UsageError(`--listen takes HOST:PORT, got "${text}"`);
+  return { host: (m[1] ?? '').replace(/^\[(.*)\]$/, '$1') || '0.0.0.0', port: Number(m[2]) };
+}
+
+/** Runs one command; resolves to the process exit code. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'run': {
+        const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' } } });
+        return await runDaemon(configPath(values, io.env), io);
+      }
+      case 'simulate': {
+        const { values } = parseArgs({
+          args: rest,
+          options: { listen: { type: 'string' }, scenario: { type: 'string' }, coins: { type: 'string' }, seed: { type: 'string' } },
+        });
+        return await runSimulator(
+          { listen: listen(values.listen), scenario: values.scenario, coins: int('coins', values.coins), seed: int('seed', values.seed) },
+          io,
+        );
+      }
+      case 'check-config': {
+        const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' } } });
+        return await checkConfigFile(configPath(values, io.env), io);
+      }
+      case 'once': {
+        const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' }, json: { type: 'boolean' } } });
+        return await pollOnce(configPath(values, io.env), { json: values.json ?? false }, io);
+      }
+      case 'test-notify': {
+        const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' }, receiver: { type: 'string' } } });
+        if (values.receiver === undefined) throw new UsageError('test-notify needs --receiver NAME');
+        return await testNotify(configPath(values, io.env), values.receiver, io);
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+      io.stderr.write(`spotwatch: ${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`spotwatch: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

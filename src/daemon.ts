@@ -1,0 +1,579 @@
+import type { Writable } from 'node:stream';
+import { Registry } from 'prom-client';
+import { Agent } from 'undici';
+import { DEFAULT_SCENARIO_FILE, loadConfigFile, type Config, type ExchangeConfig } from './config';
+import { fingerprint, type Alert } from './alerts/alert';
+import { buildDelivery } from './alerts/notification';
+import { buildNotifier, Delivery } from './delivery';
+import { NotifyError } from './notify/notifier';
+import { ExchangeClient } from './exchange/client';
+import { createApp } from './http/app';
+import { Exposition } from './metrics/cache';
+import { createMetrics, initSeries } from './metrics/metrics';
+import { listen, splitHostPort, type Listening } from './http/server';
+import { systemClock, type Clock } from './lib/clock';
+import { createLogger, type Logger } from './lib/logger';
+import { ExchangePoller, type PollFailure, type PollSuccess } from './poller/exchange-poller';
+import { loadRulesFile } from './rules/load';
+import type { Rule } from './rules/model';
+import type { Change } from './snapshot/changes';
+import type { GuardOptions } from './snapshot/guard';
+import type { Snapshot } from './snapshot/model';
+import { StateStore } from './store/store';
+import { Engine } from './watch/engine';
+import { loadScenarioFile, startSimulator, type RunningSimulator } from './simulator';
+
+/** The process's standard streams and environment, passed in so commands run in tests. */
+export interface Io {
+  stdout: Writable;
+  stderr: Writable;
+  env: NodeJS.ProcessEnv;
+}
+
+async function loadOrReport(path: string, io: Io): Promise<Config | undefined> {
+  const result = await loadConfigFile(path, io.env);
+  if (result.ok) return result.config;
+  for (const p of result.problems) io.stderr.write(`${p}\n`);
+  return undefined;
+}
+
+/** `spotwatch check-config`: the config and its rules file; every problem as FILE:LINE:COL: message. */
+export async function checkConfigFile(path: string, io: Io): Promise<number> {
+  const config = await loadOrReport(path, io);
+  if (config === undefined) return 1;
+  let rules: Rule[];
+  try {
+    rules = await loadRules(config, io.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    for (const p of err.problems) io.stderr.write(`${p}\n`);
+    return 1;
+  }
+  const n = (count: number, what: string): string => `${count} ${what}${count === 1 ? '' : 's'}`;
+  io.stdout.write(`${path}: ok (${n(config.exchanges.length, 'exchange')}, ${n(rules.length, 'rule')}, ${n(config.notify.receivers.length, 'receiver')})\n`);
+  return 0;
+}
+
+/** An exchange as the watcher reaches it: its base URL, and the embedded one to stop with it. */
+interface Target {
+  config: ExchangeConfig;
+  baseUrl: string;
+  embedded?: RunningSimulator;
+}
+
+async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, withScenario: boolean): Promise<Target> {
+  if (ex.base_url !== undefined) return { config: ex, baseUrl: ex.base_url };
+  const sim = ex.simulate;
+  const at = sim?.listen !== undefined ? splitHostPort(sim.listen) : { host: '127.0.0.1', port: 0 };
+  const scenario = withScenario ? await loadScenarioFile(sim?.scenario ?? DEFAULT_SCENARIO_FILE) : undefined;
+  const embedded = await startSimulator({
+    host: at.host,
+    port: at.port,
+    clock,
+    logger: logger.child({ component: 'simulator', exchange: ex.name }),
+    ...(sim?.coins !== undefined && { coins: sim.coins }),
+    ...(sim?.seed !== undefined && { seed: sim.seed }),
+    ...(scenario !== undefined && { scenario }),
+  });
+  logger.info({ exchange: ex.name, url: embedded.url }, 'started the embedded reference exchange');
+  return { config: ex, baseUrl: embedded.url, embedded };
+}
+
+function clientFor(target: Target, clock: Clock, dispatcher: Agent, logger: Logger): ExchangeClient {
+  const ex = target.config;
+  return new ExchangeClient({
+    exchange: ex.name,
+    baseUrl: target.baseUrl,
+    timeoutMs: ex.timeout,
+    maxBodyBytes: ex.max_body_bytes,
+    retries: { max: ex.retries.max, baseDelayMs: ex.retries.base_delay, maxDelayMs: ex.retries.max_delay },
+    weightLimit: { max: ex.weight_limit.max, windowMs: ex.weight_limit.window },
+    ...(ex.headers !== undefined && { headers: ex.headers }),
+    dispatcher,
+    clock,
+    onRetry: (err, attempt, delayMs) =>
+      logger.debug({ exchange: ex.name, endpoint: err.endpoint, kind: err.kind, attempt, delayMs }, 'retrying a failed request'),
+  });
+}
+
+function summary(s: Snapshot): { coins: number; networks: number; tickers: number } {
+  let networks = 0;
+  for (const c of s.coins.values()) networks += c.networkList.length;
+  return { coins: s.coins.size, networks, tickers: s.tickers.size };
+}
+
+export interface DaemonDeps {
+  clock?: Clock;
+  logger: Logger;
+  random?: () => number;
+}
+
+/** The watch lists by exchange, for the `missing` ticker condition. */
+function watchLists(config: Config): Map<string, Set<string>> {
+  return new Map(config.exchanges.map((e) => [e.name, new Set(e.symbols)]));
+}
+
+function guards(config: Config): Map<string, GuardOptions> {
+  return new Map(config.exchanges.map((e) => [e.name, { maxShrink: e.guard.max_shrink, confirmPolls: e.guard.confirm_polls, confirmMs: e.guard.confirm_for }]));
+}
+
+async function loadRules(config: Config, env: NodeJS.ProcessEnv): Promise<Rule[]> {
+  if (config.rules_file === undefined) return [];
+  const result = await loadRulesFile(config.rules_file, env);
+  if (!result.ok) throw new ConfigError(result.problems);
+  return result.rules;
+}
+
+/** A config or rules file that did not validate: every problem, as FILE:LINE:COL: message. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+interface Watched {
+  config: ExchangeConfig;
+  target: Target;
+  client: ExchangeClient;
+  poller: ExchangePoller;
+}
+
+const key = (exchange: string, endpoint: string): string => `${exchange}\u0000${endpoint}`;
+
+/** The composition root: builds every part from the config, and owns start, reload and stop. */
+export class Daemon {
+  /** Endpoints polled successfully at least once (readiness). */
+  private readonly ready = new Set<string>();
+  /** Endpoints whose last poll succeeded (spotwatch_up). */
+  private readonly healthy = new Set<string>();
+  /** The last poll of each exchange and endpoint, for /api/v1/state. */
+  private readonly lastPoll = new Map<string, { at: string; ok: boolean; kind?: string; error?: string }>();
+  private readonly watched = new Map<string, Watched>();
+  private http: Listening | undefined;
+  private store: StateStore | undefined;
+  private engine: Engine | undefined;
+  private delivery: Delivery | undefined;
+  private readonly pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
+  readonly registry = new Registry();
+  private readonly metrics = createMetrics(this.registry);
+  private readonly exposition = new Exposition(this.registry);
+
+  private constructor(
+    private config: Config,
+    private readonly deps: Required<DaemonDeps>,
+    private readonly source: { path?: string | undefined; env: NodeJS.ProcessEnv },
+  ) {}
+
+  /** Starts the daemon; `path` (the config file) makes reload possible. */
+  static async start(config: Config, deps: DaemonDeps, source: { path?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Daemon> {
+    const daemon = new Daemon(config, { clock: systemClock, random: Math.random, ...deps }, { path: source.path, env: source.env ?? process.env });
+    try {
+      await daemon.boot();
+    } catch (err) {
+      await daemon.stop();
+      throw err;
+    }
+    return daemon;
+  }
+
+  /** The address of the HTTP surface (metrics, health, API). */
+  get url(): string | undefined {
+    return this.http?.url;
+  }
+
+  private async boot(): Promise<void> {
+    const { clock, logger, random } = this.deps;
+    const rules = await loadRules(this.config, this.source.env);
+    this.store = StateStore.open(this.config.state_dir, (message, movedTo) =>
+      logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state'),
+    );
+    const store = this.store;
+    const { host, port } = splitHostPort(this.config.server.listen);
+    this.http = await listen(this.app(), host, port);
+    this.engine = new Engine({
+      rules,
+      store,
+      logger,
+      guards: guards(this.config),
+      expectedSymbols: watchLists(this.config),
+      notify: (alerts) => this.delivery?.insert(alerts),
+      onChanges: (exchange, changes) => this.onChanges(exchange, changes),
+    });
+    const engine = this.engine;
+    this.delivery = new Delivery(this.config, {
+      store,
+      clock,
+      random,
+      logger,
+      externalURL: this.http.url,
+      activeAlerts: () => engine.activeAlerts().values(),
+      onOutcome: (receiver, outcome) => this.metrics.notifications.inc({ receiver, outcome }),
+    });
+    // Alerts still firing from before a restart rejoin their groups; the notification log
+    // (also restored) keeps them from being told again, and repeats keep their rhythm.
+    this.delivery.insert([...engine.activeAlerts().values()].filter((a) => a.status === 'firing'));
+    this.delivery.start();
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers);
+    logger.info({ url: this.http.url, rules: rules.length, receivers: this.delivery.receivers }, 'serving /metrics, /healthz, /readyz, /api/v1');
+    this.pruneHistory();
+    for (const ex of this.config.exchanges) await this.startExchange(ex);
+  }
+
+  private app() {
+    return createApp({
+      ready: () => this.config.exchanges.every((e) => this.ready.has(key(e.name, 'coins')) && this.ready.has(key(e.name, 'tickers'))),
+      metrics: { contentType: this.registry.contentType, render: () => this.exposition.render(), renderGzip: () => this.exposition.renderGzip() },
+      bearerToken: this.config.server.bearer_token,
+      api: {
+        alerts: () => [...(this.engine?.activeAlerts().values() ?? [])],
+        changes: (q) => this.store?.queryChanges(q) ?? [],
+        state: () => this.state(),
+        deadLetters: (limit) => this.store?.deadLetters(limit) ?? [],
+        silences: {
+          list: () => this.store?.loadSilences() ?? [],
+          save: (silence) => {
+            this.store?.saveSilence(silence);
+            this.delivery?.refreshSilences();
+          },
+        },
+        now: () => this.deps.clock.now(),
+      },
+      reload: () => this.reload(),
+    });
+  }
+
+  private async startExchange(ex: ExchangeConfig): Promise<void> {
+    const { clock, logger, random } = this.deps;
+    const engine = this.engine as Engine;
+    const target = await reach(ex, clock, logger, true);
+    const client = clientFor(target, clock, this.pool, logger);
+    const initial = engine.restore(ex.name);
+    if (initial !== undefined) {
+      if (initial.coinsAt !== null) this.exposition.update(initial, 'coins');
+      if (initial.tickersAt !== null) this.exposition.update(initial, 'tickers');
+    }
+    const poller = new ExchangePoller({
+      exchange: ex.name,
+      client,
+      clock,
+      random,
+      intervals: { coins: ex.poll.coins, tickers: ex.poll.tickers },
+      symbols: ex.symbols,
+      ...(initial !== undefined && { initial }),
+      onSuccess: (poll) => this.onSuccess(poll),
+      onFailure: (poll) => this.onFailure(poll),
+      onBug: (err) => logger.error({ err, exchange: ex.name }, 'internal error during a poll'),
+    });
+    this.watched.set(ex.name, { config: ex, target, client, poller });
+    poller.start();
+  }
+
+  private async stopExchange(name: string): Promise<void> {
+    const w = this.watched.get(name);
+    if (w === undefined) return;
+    this.watched.delete(name);
+    await w.poller.stop();
+    await w.target.embedded?.close();
+    for (const endpoint of ['coins', 'tickers']) {
+      this.ready.delete(key(name, endpoint));
+      this.healthy.delete(key(name, endpoint));
+    }
+  }
+
+  /**
+   * Re-reads the config and the rules (SIGHUP, POST /-/reload). An invalid file is rejected
+   * with its problems and the old configuration stays in force; state, firing alerts and the
+   * outbox carry over.
+   */
+  async reload(): Promise<{ ok: true } | { ok: false; problems: string[] }> {
+    const { logger } = this.deps;
+    const fail = (problems: string[]): { ok: false; problems: string[] } => {
+      this.metrics.reloadOk.set(0);
+      for (const p of problems) logger.error({ problem: p }, 'reload rejected; the old configuration stays in force');
+      return { ok: false, problems };
+    };
+    if (this.source.path === undefined) return fail(['this daemon was started without a config file; nothing to reload']);
+    const loaded = await loadConfigFile(this.source.path, this.source.env);
+    if (!loaded.ok) return fail(loaded.problems);
+    let rules: Rule[];
+    try {
+      rules = await loadRules(loaded.config, this.source.env);
+    } catch (err) {
+      if (err instanceof ConfigError) return fail(err.problems);
+      throw err;
+    }
+    const next = loaded.config;
+    const old = this.config;
+    if (next.server.listen !== old.server.listen || next.state_dir !== old.state_dir) {
+      logger.warn('server.listen and state_dir take effect at the next restart');
+    }
+    this.config = { ...next, server: { ...next.server, listen: old.server.listen }, state_dir: old.state_dir };
+    this.engine?.setRules(rules);
+    this.engine?.configure({ guards: guards(this.config), expectedSymbols: watchLists(this.config) });
+    await this.delivery?.reconfigure(this.config);
+    const wanted = new Map(this.config.exchanges.map((e) => [e.name, e]));
+    for (const [name, w] of [...this.watched]) {
+      const e = wanted.get(name);
+      if (e === undefined || JSON.stringify(e) !== JSON.stringify(w.config)) await this.stopExchange(name);
+    }
+    for (const e of this.config.exchanges) if (!this.watched.has(e.name)) await this.startExchange(e);
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery?.receivers ?? []);
+    this.metrics.reloadOk.set(1);
+    logger.info({ rules: rules.length, exchanges: this.config.exchanges.length }, 'configuration reloaded');
+    return { ok: true };
+  }
+
+  /** What GET /api/v1/state shows: each exchange's health and what is closed right now. */
+  private state(): unknown {
+    const alerts = [...(this.engine?.activeAlerts().values() ?? [])];
+    return {
+      exchanges: this.config.exchanges.map((ex) => {
+        const snap = this.watched.get(ex.name)?.poller.snapshot();
+        const disabled = [];
+        let networks = 0;
+        for (const c of snap?.coins.values() ?? []) {
+          for (const n of c.networkList) {
+            networks++;
+            if (n.depositEnable && n.withdrawEnable) continue;
+            disabled.push({ coin: c.coin, network: n.network, depositEnable: n.depositEnable, withdrawEnable: n.withdrawEnable, depositDesc: n.depositDesc, withdrawDesc: n.withdrawDesc });
+          }
+        }
+        return {
+          name: ex.name,
+          up: this.healthy.has(key(ex.name, 'coins')) && this.healthy.has(key(ex.name, 'tickers')),
+          polls: { coins: this.lastPoll.get(key(ex.name, 'coins')) ?? null, tickers: this.lastPoll.get(key(ex.name, 'tickers')) ?? null },
+          coinsAt: snap?.coinsAt != null ? new Date(snap.coinsAt).toISOString() : null,
+          tickersAt: snap?.tickersAt != null ? new Date(snap.tickersAt).toISOString() : null,
+          coins: snap?.coins.size ?? 0,
+          networks,
+          tickers: snap?.tickers.size ?? 0,
+          alertsFiring: alerts.filter((a) => a.labels.exchange === ex.name && a.status === 'firing').length,
+          disabled,
+        };
+      }),
+    };
+  }
+
+  private pruneHistory(): void {
+    const now = this.deps.clock.now();
+    const removed = this.store?.pruneChanges(now - this.config.history_retention) ?? 0;
+    this.store?.pruneDeliveries(now - 7 * 86_400_000);
+    if (removed > 0) this.deps.logger.info({ removed }, 'pruned old changes from the history');
+  }
+
+  private onChanges(exchange: string, changes: readonly Change[]): void {
+    const logger = this.deps.logger;
+    for (const c of changes) this.metrics.changes.inc({ exchange, kind: c.kind });
+    for (const c of changes.slice(0, 50)) logger.info({ ...c, exchange }, 'change');
+    if (changes.length > 50) logger.info({ exchange, more: changes.length - 50 }, 'more changes not logged one by one');
+  }
+
+  private onSuccess(poll: PollSuccess): Snapshot {
+    const log = this.deps.logger;
+    for (const issue of poll.issues.slice(0, 5)) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, ...issue }, 'malformed record kept at its previous value');
+    const kept = (this.engine as Engine).onSuccess(poll);
+    const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
+    this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
+    if (poll.issues.length > 0) this.metrics.malformedRecords.inc(labels, poll.issues.length);
+    const accepted = kept === poll.next;
+    this.lastPoll.set(key(poll.exchange, poll.endpoint), { at: new Date(poll.at).toISOString(), ok: accepted });
+    if (accepted) {
+      this.ready.add(key(poll.exchange, poll.endpoint));
+      this.healthy.add(key(poll.exchange, poll.endpoint));
+      this.metrics.lastSuccess.set(labels, poll.at / 1000);
+      this.exposition.update(kept, poll.endpoint);
+      if (poll.endpoint === 'coins') this.metrics.coins.set({ exchange: poll.exchange }, kept.coins.size);
+    }
+    this.afterPoll(poll.exchange);
+    log.debug({ exchange: poll.exchange, endpoint: poll.endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues.length, ...summary(kept) }, 'poll ok');
+    return kept;
+  }
+
+  private onFailure(poll: PollFailure): void {
+    this.deps.logger.warn({ exchange: poll.exchange, endpoint: poll.endpoint, kind: poll.error.kind, ms: poll.durationMs, error: poll.error.message }, 'poll failed');
+    const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
+    this.metrics.pollErrors.inc({ ...labels, kind: poll.error.kind });
+    this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
+    this.healthy.delete(key(poll.exchange, poll.endpoint));
+    this.lastPoll.set(key(poll.exchange, poll.endpoint), { at: new Date(poll.at).toISOString(), ok: false, kind: poll.error.kind, error: poll.error.message });
+    this.engine?.onFailure({ ...poll, error: { kind: poll.error.kind, message: poll.error.message } });
+    this.afterPoll(poll.exchange);
+  }
+
+  /** Gauges that follow every poll, successful or not. */
+  private afterPoll(exchange: string): void {
+    const up = this.healthy.has(key(exchange, 'coins')) && this.healthy.has(key(exchange, 'tickers'));
+    this.metrics.up.set({ exchange }, up ? 1 : 0);
+    this.metrics.weightUsed.set({ exchange }, this.watched.get(exchange)?.client.usedWeight() ?? 0);
+    this.metrics.alertsFiring.reset();
+    for (const a of this.engine?.activeAlerts().values() ?? []) {
+      if (a.status === 'firing') this.metrics.alertsFiring.inc({ alertname: a.labels.alertname ?? '', severity: a.labels.severity ?? '' });
+    }
+    for (const r of this.delivery?.receivers ?? []) this.metrics.outboxPending.set({ receiver: r }, this.store?.pendingDeliveries(r) ?? 0);
+  }
+
+  /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.watched.keys()].map((name) => this.stopExchange(name)));
+    await this.delivery?.stop();
+    await this.http?.close();
+    this.store?.close();
+    await this.pool.close();
+  }
+}
+
+/** `spotwatch run`: the daemon, until SIGTERM or SIGINT. */
+export async function runDaemon(path: string, io: Io): Promise<number> {
+  const config = await loadOrReport(path, io);
+  if (config === undefined) return 1;
+  const logger = createLogger({ level: config.log.level });
+  let daemon: Daemon;
+  try {
+    daemon = await Daemon.start(config, { logger }, { path, env: io.env });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    for (const p of err.problems) io.stderr.write(`${p}\n`);
+    return 1;
+  }
+  const onHangup = (): void => {
+    logger.info('SIGHUP: reloading the configuration');
+    void daemon.reload();
+  };
+  await new Promise<void>((done) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      logger.info({ signal }, 'stopping');
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      done();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGHUP', onHangup);
+  });
+  process.off('SIGHUP', onHangup);
+  // A stop that hangs must not outlive the 10 s a supervisor gives.
+  const force = setTimeout(() => {
+    logger.error('stop took longer than 9 s; exiting');
+    process.exit(1);
+  }, 9_000);
+  force.unref();
+  await daemon.stop();
+  clearTimeout(force);
+  return 0;
+}
+
+/** `spotwatch simulate`: the reference exchange, until SIGTERM or SIGINT. */
+export async function runSimulator(
+  options: { listen?: { host: string; port: number } | undefined; scenario?: string | undefined; coins?: number | undefined; seed?: number | undefined },
+  io: Io,
+): Promise<number> {
+  const logger = createLogger();
+  const scenario = options.scenario !== undefined ? await loadScenarioFile(options.scenario) : undefined;
+  const sim = await startSimulator({
+    host: options.listen?.host ?? '127.0.0.1',
+    port: options.listen?.port ?? 8080,
+    logger,
+    ...(options.coins !== undefined && { coins: options.coins }),
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(scenario !== undefined && { scenario }),
+  });
+  io.stdout.write(`reference exchange listening on ${sim.url}\n`);
+  await new Promise<void>((done) => {
+    process.once('SIGTERM', () => done());
+    process.once('SIGINT', () => done());
+  });
+  await sim.close();
+  return 0;
+}
+
+/** `spotwatch once`: every exchange polled once; `--json` prints the exact records. */
+export async function pollOnce(path: string, options: { json: boolean }, io: Io): Promise<number> {
+  const config = await loadOrReport(path, io);
+  if (config === undefined) return 1;
+  const logger = createLogger({ level: config.log.level });
+  const dispatcher = new Agent({ connections: 2 });
+  const report: unknown[] = [];
+  let failed = 0;
+  try {
+    for (const ex of config.exchanges) {
+      const target = await reach(ex, systemClock, logger, false);
+      const client = clientFor(target, systemClock, dispatcher, logger);
+      try {
+        const coins = await client.fetchCoins();
+        const tickers = await client.fetchTickers(ex.symbols);
+        for (const issue of [...coins.issues, ...tickers.issues]) logger.warn({ exchange: ex.name, ...issue }, 'malformed record left out');
+        report.push({ name: ex.name, coins: coins.records, tickers: tickers.records });
+        if (!options.json) {
+          const networks = coins.records.reduce((n, c) => n + c.networkList.length, 0);
+          const closed = coins.records.flatMap((c) => c.networkList).filter((n) => !n.depositEnable || !n.withdrawEnable).length;
+          io.stdout.write(
+            `${ex.name}: ${coins.records.length} coins, ${networks} networks (${closed} with deposits or withdrawals closed), ${tickers.records.length} tickers` +
+              `${coins.issues.length + tickers.issues.length > 0 ? `, ${coins.issues.length + tickers.issues.length} malformed records` : ''}\n`,
+          );
+        }
+      } catch (err) {
+        failed++;
+        const message = err instanceof Error ? err.message : String(err);
+        const kind = err instanceof Error && 'kind' in err ? String(err.kind) : 'error';
+        io.stderr.write(`${ex.name}: poll failed (${kind}): ${message}\n`);
+        report.push({ name: ex.name, error: { kind, message } });
+      } finally {
+        await target.embedded?.close();
+      }
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  if (options.json) await write(io.stdout, `${JSON.stringify({ exchanges: report })}\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+/**
+ * `spotwatch test-notify`: a clearly marked test notification through the receiver's real
+ * path (template, transport, server); prints success or the exact error.
+ */
+export async function testNotify(path: string, receiverName: string, io: Io): Promise<number> {
+  const config = await loadOrReport(path, io);
+  if (config === undefined) return 1;
+  const r = config.notify.receivers.find((x) => x.name === receiverName);
+  if (r === undefined) {
+    io.stderr.write(`no receiver named "${receiverName}" (configured: ${config.notify.receivers.map((x) => x.name).join(', ')})\n`);
+    return 1;
+  }
+  const logger = createLogger({ level: config.log.level });
+  const notifier = buildNotifier(r, logger);
+  const now = Date.now();
+  const labels = { alertname: 'SpotwatchTestNotification', exchange: 'test', severity: 'info' };
+  const alert: Alert = {
+    fingerprint: fingerprint(labels, String(now)),
+    ruleId: 'test',
+    entity: 'test',
+    labels,
+    annotations: { summary: 'spotwatch test notification: ignore me', description: `Sent by spotwatch test-notify to receiver ${receiverName}.` },
+    status: 'firing',
+    activeAt: now,
+    startsAt: now,
+    endsAt: null,
+    lastActiveAt: now,
+    lastNotifiedAt: now,
+    value: null,
+    event: true,
+  };
+  const externalURL = config.server.external_url ?? `http://${config.server.listen}`;
+  try {
+    await notifier.send(buildDelivery(r.name, { alertname: labels.alertname }, [alert], externalURL, now));
+    io.stdout.write(`test notification delivered to ${r.name} (${r.kind})\n`);
+    return 0;
+  } catch (err) {
+    const reason = err instanceof NotifyError ? ` [${err.reason}${err.retryable ? ', would be retried' : ''}]` : '';
+    io.stderr.write(`test notification to ${r.name} (${r.kind}) failed${reason}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await notifier.close?.();
+  }
+}
+
+function write(stream: Writable, text: string): Promise<void> {
+  return new Promise((done, fail) => stream.write(text, (err) => (err ? fail(err) : done())));
+}

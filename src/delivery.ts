@@ -1,0 +1,192 @@
+import type { Alert } from './alerts/alert';
+import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from './alerts/inhibit';
+import { Pipeline } from './alerts/pipeline';
+import { compileRoutes } from './alerts/route';
+import { Sender, type Outcome } from './alerts/sender';
+import { Muter, WEEKDAYS, type MaintenanceWindow, type Silence } from './alerts/silence';
+import type { Config, ReceiverConfig } from './config';
+import type { Clock } from './lib/clock';
+import type { Logger } from './lib/logger';
+import { alertmanagerNotifier } from './notify/alertmanager/alertmanager';
+import { emailNotifier } from './notify/email/email';
+import { logNotifier } from './notify/log/log';
+import type { Notifier } from './notify/notifier';
+import { webhookNotifier } from './notify/webhook/webhook';
+import type { StateStore } from './store/store';
+
+/** Builds a receiver from its config: the one place that knows every kind. */
+export function buildNotifier(r: ReceiverConfig, logger: Logger): Notifier {
+  switch (r.kind) {
+    case 'webhook':
+      return webhookNotifier({ name: r.name, url: r.webhook.url, timeoutMs: r.webhook.timeout, secret: r.webhook.secret, headers: r.webhook.headers, maxAlerts: r.webhook.max_alerts });
+    case 'email':
+      return emailNotifier({
+        name: r.name,
+        smtpUrl: r.email.smtp_url,
+        from: r.email.from,
+        to: r.email.to,
+        subject: r.email.subject,
+        username: r.email.username,
+        password: r.email.password,
+        passwordFile: r.email.password_file,
+        requireTls: r.email.require_tls,
+        tls: r.email.tls ? { rejectUnauthorized: r.email.tls.reject_unauthorized, caFile: r.email.tls.ca_file } : undefined,
+        timeoutMs: r.email.timeout,
+      });
+    case 'alertmanager':
+      return alertmanagerNotifier({ name: r.name, url: r.alertmanager.url, timeoutMs: r.alertmanager.timeout });
+    case 'log':
+      return logNotifier(r.name, logger.child({ component: 'notify' }));
+  }
+}
+
+function toMinutes(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+}
+
+function matchersOf(map: Record<string, string>): { label: string; pattern: string }[] {
+  return Object.entries(map).map(([label, pattern]) => ({ label, pattern }));
+}
+
+export function configSilences(config: Config): Silence[] {
+  return config.notify.silences.map((s, i) => ({
+    id: `config-${i}`,
+    matchers: matchersOf(s.matchers),
+    startsAt: Date.parse(s.starts_at),
+    endsAt: Date.parse(s.ends_at),
+    comment: s.comment,
+    createdBy: 'config',
+  }));
+}
+
+export function maintenanceWindows(config: Config): MaintenanceWindow[] {
+  return config.notify.maintenance.map((w) => ({
+    name: w.name,
+    matchers: matchersOf(w.matchers),
+    weekdays: w.weekdays.map((d) => WEEKDAYS.indexOf(d)),
+    startMinute: toMinutes(w.start),
+    endMinute: toMinutes(w.end),
+    timeZone: w.time_zone,
+  }));
+}
+
+export interface DeliveryDeps {
+  store: StateStore;
+  clock: Clock;
+  random: () => number;
+  logger: Logger;
+  externalURL: string;
+  activeAlerts: () => Iterable<Alert>;
+  onOutcome: (receiver: string, outcome: Outcome, reason?: string) => void;
+}
+
+/**
+ * Everything between the engine and the receivers: the pipeline (routes, groups, inhibition,
+ * silences, notification log), the durable outbox, and one sender per receiver.
+ */
+export class Delivery {
+  readonly muter = new Muter();
+  private pipeline: Pipeline;
+  private senders: Sender[] = [];
+  private notifiers: Notifier[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private config: Config,
+    private readonly deps: DeliveryDeps,
+  ) {
+    this.pipeline = new Pipeline({ ...this.pipelineParts(config), muter: this.muter, port: this.port(), activeAlerts: deps.activeAlerts, logger: deps.logger });
+    this.refreshSilences();
+    this.startSenders(config);
+  }
+
+  get receivers(): string[] {
+    return this.config.notify.receivers.map((r) => r.name);
+  }
+
+  /** New alerts from the engine: into their groups, and out at once where nothing waits. */
+  insert(alerts: readonly Alert[]): void {
+    const now = this.deps.clock.now();
+    this.pipeline.insert(alerts, now);
+    this.tick();
+  }
+
+  /** Flushes due groups; runs on a timer and after every insert. */
+  tick(): void {
+    try {
+      if (this.pipeline.tick(this.deps.clock.now()) > 0) for (const s of this.senders) s.wake();
+    } catch (err) {
+      this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
+    }
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => this.tick(), 250);
+  }
+
+  /** Silences changed (API or config): what mutes from now on. */
+  refreshSilences(): void {
+    this.muter.setSilences([...configSilences(this.config), ...this.deps.store.loadSilences()]);
+    this.muter.setWindows(maintenanceWindows(this.config));
+  }
+
+  /** A reload: new routes, receivers, inhibit rules and silences; the outbox and groups stay. */
+  async reconfigure(config: Config): Promise<void> {
+    this.config = config;
+    this.pipeline.reconfigure(this.pipelineParts(config));
+    this.refreshSilences();
+    await this.stopSenders();
+    this.startSenders(config);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.stopSenders();
+  }
+
+  private pipelineParts(config: Config) {
+    const n = config.notify;
+    const direct = new Map(n.receivers.flatMap((r) => (r.kind === 'alertmanager' ? [[r.name, r.alertmanager.resend_interval] as const] : [])));
+    return {
+      routes: compileRoutes(n.routes, { receivers: n.receivers.map((r) => r.name), group_by: n.group_by, group_wait: n.group_wait, group_interval: n.group_interval, repeat_interval: n.repeat_interval }, direct),
+      receivers: new Map(n.receivers.map((r) => [r.name, { sendResolved: r.send_resolved }])),
+      inhibitRules: compileInhibitRules([...DEFAULT_INHIBIT_RULES, ...n.inhibit_rules]),
+      externalURL: config.server.external_url ?? this.deps.externalURL,
+    };
+  }
+
+  private port() {
+    const { store, clock } = this.deps;
+    return {
+      logEntry: (receiver: string, key: string) => store.logEntry(receiver, key),
+      commit: (items: Parameters<StateStore['commitDeliveries']>[0]) => store.commitDeliveries(items, clock.now()),
+    };
+  }
+
+  private startSenders(config: Config): void {
+    const { retry } = config.notify;
+    this.notifiers = config.notify.receivers.map((r) => buildNotifier(r, this.deps.logger));
+    this.senders = this.notifiers.map(
+      (notifier) =>
+        new Sender({
+          notifier,
+          port: this.deps.store,
+          policy: { baseMs: retry.base_delay, maxMs: retry.max_delay, maxAgeMs: retry.max_age },
+          clock: this.deps.clock,
+          random: this.deps.random,
+          logger: this.deps.logger,
+          onOutcome: this.deps.onOutcome,
+        }),
+    );
+    for (const s of this.senders) s.start();
+  }
+
+  private async stopSenders(): Promise<void> {
+    await Promise.all(this.senders.map((s) => s.stop()));
+    await Promise.all(this.notifiers.map((n) => n.close?.()));
+    this.senders = [];
+    this.notifiers = [];
+  }
+}
