@@ -6,6 +6,9 @@
 import type { SimSymbol } from '../market/model';
 import { KNOT_MS, knotPrices } from './price-path';
 
+/** Globals read once: see market/hash.ts (global lookups are slow under jest's vm context). */
+const { floor } = Math;
+
 const SLOTS = 31;
 
 export interface KnotCache {
@@ -35,7 +38,7 @@ export function knotAt(s: SimSymbol, cache: KnotCache, k: number): number {
 
 /** Price at any millisecond: linear between the knots around it. */
 export function priceAt(s: SimSymbol, cache: KnotCache, t: number): number {
-  const k = Math.floor(t / KNOT_MS);
+  const k = floor(t / KNOT_MS);
   const f = (t - k * KNOT_MS) / KNOT_MS;
   const a = knotAt(s, cache, k);
   return f === 0 ? a : a + (knotAt(s, cache, k + 1) - a) * f;

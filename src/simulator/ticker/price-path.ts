@@ -7,6 +7,9 @@
 import { signedHash } from '../market/hash';
 import type { PriceMove, SimSymbol } from '../market/model';
 
+/** Globals read once: see market/hash.ts (global lookups are slow under jest's vm context). */
+const { floor, min, exp, max, round } = Math;
+
 export const KNOT_MS = 60_000;
 
 /** Periods in knots and log-amplitudes, roughly Brownian (amplitude ~ sqrt(period)). */
@@ -31,11 +34,11 @@ function noiseRun(seed: number, from: number, count: number, out: Float64Array):
     const end = from + count;
     let k = from;
     while (k < end) {
-      const cell = Math.floor(k / period);
+      const cell = floor(k / period);
       const a = signedHash(s, cell);
       const b = signedHash(s, cell + 1);
       const cellStart = cell * period;
-      const stop = Math.min(end, cellStart + period);
+      const stop = min(end, cellStart + period);
       for (; k < stop; k++) {
         const f = (k - cellStart) / period;
         out[k - from] = (out[k - from] as number) + amplitude * (a + (b - a) * f * f * (3 - 2 * f));
@@ -62,7 +65,7 @@ export function knotPrices(s: SimSymbol, from: number, count: number, out: Float
   let anchor = 0;
   let first = Number.NEGATIVE_INFINITY;
   if (s.listedAt !== null) {
-    first = Math.floor(s.listedAt / KNOT_MS) + 1;
+    first = floor(s.listedAt / KNOT_MS) + 1;
     const one = new Float64Array(1);
     noiseRun(s.seed, first, 1, one);
     anchor = one[0] as number;
@@ -70,12 +73,12 @@ export function knotPrices(s: SimSymbol, from: number, count: number, out: Float
   for (let n = 0; n < count; n++) {
     const k = from + n;
     const walk = k <= first ? 0 : (out[n] as number) - anchor;
-    const price = s.basePrice * Math.exp(s.volatility * walk);
+    const price = s.basePrice * exp(s.volatility * walk);
     out[n] = s.moves.length === 0 ? price : price * moveFactor(s.moves, k * KNOT_MS);
   }
 }
 
 /** Integer ticks of 10^-priceDecimals, never below one tick. */
 export function toTicks(s: SimSymbol, price: number): number {
-  return Math.max(1, Math.round(price * s.tickScale));
+  return max(1, round(price * s.tickScale));
 }

@@ -9,6 +9,11 @@ import { unitHash } from '../market/hash';
 import type { JsonValue, SimSymbol } from '../market/model';
 import { DAY_MS, type WindowStats } from './window';
 
+/** Globals read once: see market/hash.ts (global lookups are slow under jest's vm context). */
+const { max, round, floor } = Math;
+const { stringify } = JSON;
+const toBigInt = BigInt;
+
 const RATIO_PLACES = 6;
 const SPREAD_SALT = 0x61c88647;
 const BID_SALT = 0x7f4a7c15;
@@ -16,15 +21,15 @@ const QTY_SALT = 0x94d049bb;
 
 /** Book top at second `second`: bid <= last <= ask, bid at least one tick. */
 function bookTop(s: SimSymbol, lastTicks: number, second: number): { bid: number; ask: number; bidQty: number; askQty: number } {
-  const spread = Math.max(1, Math.round(lastTicks * s.spread * (0.5 + unitHash(s.seed ^ SPREAD_SALT, second))));
-  const gap = Math.floor(spread * unitHash(s.seed ^ BID_SALT, second));
-  const bid = Math.max(1, lastTicks - gap);
+  const spread = max(1, round(lastTicks * s.spread * (0.5 + unitHash(s.seed ^ SPREAD_SALT, second))));
+  const gap = floor(spread * unitHash(s.seed ^ BID_SALT, second));
+  const bid = max(1, lastTicks - gap);
   const typicalQty = s.bucketVolumeUnits / 50;
   return {
     bid,
     ask: bid + spread,
-    bidQty: Math.max(1, Math.round(typicalQty * (0.05 + 2 * unitHash(s.seed ^ QTY_SALT, second)))),
-    askQty: Math.max(1, Math.round(typicalQty * (0.05 + 2 * unitHash(s.seed ^ QTY_SALT, second + 1)))),
+    bidQty: max(1, round(typicalQty * (0.05 + 2 * unitHash(s.seed ^ QTY_SALT, second)))),
+    askQty: max(1, round(typicalQty * (0.05 + 2 * unitHash(s.seed ^ QTY_SALT, second + 1)))),
   };
 }
 
@@ -32,10 +37,10 @@ export function renderTicker(s: SimSymbol, stats: WindowStats, closeTime: number
   // Decimal and integer texts need no JSON escaping; only the symbol goes through stringify.
   const price = (ticks: number): string => formatScaled(ticks, s.priceDecimals);
   const qty = (units: number): string => formatScaled(units, s.qtyDecimals);
-  const top = bookTop(s, stats.lastTicks, Math.floor(closeTime / 1000));
+  const top = bookTop(s, stats.lastTicks, floor(closeTime / 1000));
   const change = stats.lastTicks - stats.openTicks;
-  const ratio = formatRatio(BigInt(change), BigInt(stats.openTicks), RATIO_PLACES);
-  const json = `{"symbol":${JSON.stringify(s.symbol)},"priceChange":"${price(change)}","priceChangePercent":"${ratio}",`
+  const ratio = formatRatio(toBigInt(change), toBigInt(stats.openTicks), RATIO_PLACES);
+  const json = `{"symbol":${stringify(s.symbol)},"priceChange":"${price(change)}","priceChangePercent":"${ratio}",`
     + `"lastPrice":"${price(stats.lastTicks)}","bidPrice":"${price(top.bid)}","bidQty":"${qty(top.bidQty)}",`
     + `"askPrice":"${price(top.ask)}","askQty":"${qty(top.askQty)}","openPrice":"${price(stats.openTicks)}",`
     + `"highPrice":"${price(stats.highTicks)}","lowPrice":"${price(stats.lowTicks)}","volume":"${qty(stats.volumeUnits)}",`

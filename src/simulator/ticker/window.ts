@@ -9,6 +9,10 @@ import type { SimSymbol } from '../market/model';
 import { clearKnotCache, knotAt, newKnotCache, priceAt, type KnotCache } from './knot-cache';
 import { KNOT_MS, knotPrices, toTicks } from './price-path';
 
+/** Globals read once: see market/hash.ts (global lookups are slow under jest's vm context). */
+const { min, max, floor, round, ceil } = Math;
+const INFINITY = Number.POSITIVE_INFINITY;
+
 export const DAY_MS = 86_400_000;
 const BUCKET_MS = 300_000;
 const KNOTS_PER_BUCKET = BUCKET_MS / KNOT_MS;
@@ -57,7 +61,7 @@ export function newWindowCache(): WindowCache {
 /** Share of bucket j that lies after the listing (all of it for symbols that exist from the start). */
 function listedShare(s: SimSymbol, j: number): number {
   if (s.listedAt === null) return 1;
-  return Math.min(1, Math.max(0, ((j + 1) * BUCKET_MS - s.listedAt) / BUCKET_MS));
+  return min(1, max(0, ((j + 1) * BUCKET_MS - s.listedAt) / BUCKET_MS));
 }
 
 function activity(s: SimSymbol, j: number): number {
@@ -65,12 +69,12 @@ function activity(s: SimSymbol, j: number): number {
 }
 
 function bucketVolume(s: SimSymbol, j: number): number {
-  return Math.floor(s.bucketVolumeUnits * activity(s, j));
+  return floor(s.bucketVolumeUnits * activity(s, j));
 }
 
 function bucketTrades(s: SimSymbol, j: number): number {
   const a = activity(s, j);
-  return a === 0 ? 0 : Math.max(1, Math.round(s.bucketTrades * a));
+  return a === 0 ? 0 : max(1, round(s.bucketTrades * a));
 }
 
 /** Quote units per (qty unit x price): computed once per run, Math.pow is costly in the fill loop. */
@@ -101,7 +105,7 @@ function fillBuckets(s: SimSymbol, cache: WindowCache, from: number, to: number)
     knotPrices(s, j * KNOTS_PER_BUCKET, prices.length, prices);
     for (let b = 0; b < buckets; b++) {
       let high = 0;
-      let low = Number.POSITIVE_INFINITY;
+      let low = INFINITY;
       for (let i = 0; i < KNOTS_PER_BUCKET; i++) {
         const ticks = toTicks(s, prices[b * KNOTS_PER_BUCKET + i] as number);
         if (ticks > high) high = ticks;
@@ -110,7 +114,7 @@ function fillBuckets(s: SimSymbol, cache: WindowCache, from: number, to: number)
       const slot = slotOf(j + b);
       cache.high[slot] = high;
       cache.low[slot] = low;
-      cache.quote[slot] = Math.round(bucketVolume(s, j + b) * (prices[b * KNOTS_PER_BUCKET + 2] as number) * scale);
+      cache.quote[slot] = round(bucketVolume(s, j + b) * (prices[b * KNOTS_PER_BUCKET + 2] as number) * scale);
       cache.tags[slot] = j + b;
     }
     j = end + 1;
@@ -120,11 +124,11 @@ function fillBuckets(s: SimSymbol, cache: WindowCache, from: number, to: number)
 function aggregate(s: SimSymbol, cache: WindowCache, first: number, last: number): WindowCache['agg'] {
   if (cache.aggFirst === first && cache.aggLast === last) return cache.agg;
   fillBuckets(s, cache, first - 1, last);
-  const agg = { high: 0, low: Number.POSITIVE_INFINITY, volume: 0, quote: 0, count: 0 };
+  const agg = { high: 0, low: INFINITY, volume: 0, quote: 0, count: 0 };
   for (let j = first; j <= last; j++) {
     const slot = slotOf(j);
-    agg.high = Math.max(agg.high, cache.high[slot] as number);
-    agg.low = Math.min(agg.low, cache.low[slot] as number);
+    agg.high = max(agg.high, cache.high[slot] as number);
+    agg.low = min(agg.low, cache.low[slot] as number);
     agg.quote += cache.quote[slot] as number;
     agg.volume += bucketVolume(s, j);
     agg.count += bucketTrades(s, j);
@@ -144,8 +148,8 @@ export function windowStats(s: SimSymbol, cache: WindowCache, t: number): Window
     cache.version = s.version;
   }
   const start = t - DAY_MS;
-  const first = Math.ceil(start / BUCKET_MS);
-  const last = Math.floor(t / BUCKET_MS) - 1;
+  const first = ceil(start / BUCKET_MS);
+  const last = floor(t / BUCKET_MS) - 1;
   const agg = aggregate(s, cache, first, last);
   const lead = first - 1;
   const leadShare = (first * BUCKET_MS - start) / BUCKET_MS;
@@ -154,8 +158,8 @@ export function windowStats(s: SimSymbol, cache: WindowCache, t: number): Window
 
   const openTicks = toTicks(s, priceAt(s, cache.knots, start));
   const lastTicks = toTicks(s, priceAt(s, cache.knots, t));
-  let high = Math.max(agg.high, openTicks, lastTicks);
-  let low = Math.min(agg.low, openTicks, lastTicks);
+  let high = max(agg.high, openTicks, lastTicks);
+  let low = min(agg.low, openTicks, lastTicks);
   const consider = (k: number): void => {
     const ticks = toTicks(s, knotAt(s, cache.knots, k));
     if (ticks > high) high = ticks;
@@ -166,14 +170,14 @@ export function windowStats(s: SimSymbol, cache: WindowCache, t: number): Window
 
   const leadQuote = leadShare > 0 ? (cache.quote[slotOf(lead)] as number) : 0;
   const trailVolume = bucketVolume(s, trail);
-  const trailQuote = Math.round(trailVolume * knotAt(s, cache.knots, trail * KNOTS_PER_BUCKET + 2) * quoteScale(s));
+  const trailQuote = round(trailVolume * knotAt(s, cache.knots, trail * KNOTS_PER_BUCKET + 2) * quoteScale(s));
   return {
     openTicks,
     lastTicks,
     highTicks: high,
     lowTicks: low,
-    volumeUnits: agg.volume + Math.floor(bucketVolume(s, lead) * leadShare) + Math.floor(trailVolume * trailShare),
-    quoteUnits: agg.quote + Math.round(leadQuote * leadShare) + Math.round(trailQuote * trailShare),
-    count: agg.count + Math.floor(bucketTrades(s, lead) * leadShare) + Math.floor(bucketTrades(s, trail) * trailShare),
+    volumeUnits: agg.volume + floor(bucketVolume(s, lead) * leadShare) + floor(trailVolume * trailShare),
+    quoteUnits: agg.quote + round(leadQuote * leadShare) + round(trailQuote * trailShare),
+    count: agg.count + floor(bucketTrades(s, lead) * leadShare) + floor(bucketTrades(s, trail) * trailShare),
   };
 }
