@@ -46,7 +46,10 @@ export function retryDelay(attempts: number, policy: RetryPolicy, random: () => 
  * itself.
  */
 export class Sender {
+  /** Set at stop: no new attempt starts. */
   private readonly stopping = new AbortController();
+  /** Set when the grace period runs out: the attempt in flight is abandoned. */
+  private readonly abandon = new AbortController();
   private wakeUp = new AbortController();
   private loop: Promise<void> | undefined;
 
@@ -65,9 +68,16 @@ export class Sender {
     this.wakeUp.abort();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Lets the attempt in flight finish (so an acknowledged delivery is marked done and never
+   * sent again), up to `graceMs`; then abandons it, leaving it pending for the next start.
+   */
+  async stop(graceMs = 5_000): Promise<void> {
     this.stopping.abort(new Error('stopping'));
+    if (this.loop === undefined) return;
+    const timer = setTimeout(() => this.abandon.abort(new Error('stopping')), graceMs);
     await this.loop;
+    clearTimeout(timer);
   }
 
   private async run(): Promise<void> {
@@ -102,12 +112,12 @@ export class Sender {
     const { port, clock, notifier, policy, logger } = this.options;
     const attempts = item.attempts + 1;
     try {
-      await notifier.send(item.delivery, this.stopping.signal);
+      await notifier.send(item.delivery, this.abandon.signal);
       port.deliveryDone(item.id, clock.now());
       this.options.onOutcome?.(notifier.name, 'success');
       return true;
     } catch (err) {
-      if (this.stopping.signal.aborted) return false; // still pending: sent again after the restart
+      if (this.abandon.signal.aborted) return false; // still pending: sent again after the restart
       const e = err instanceof NotifyError ? err : new NotifyError(err instanceof Error ? err.message : String(err), 'other', false);
       const now = clock.now();
       const tooOld = now - item.createdAt >= policy.maxAgeMs;

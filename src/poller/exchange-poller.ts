@@ -41,9 +41,10 @@ export interface PollerOptions {
   initial?: Snapshot;
   /**
    * Decides what a successful answer means and returns the snapshot to keep (the same
-   * `next`, or the previous one while an answer is held as suspect).
+   * `next`, or the previous one while an answer is held as suspect). Synchronous, so the
+   * other endpoint's loop cannot slip in between reading and replacing the snapshot.
    */
-  onSuccess: (poll: PollSuccess) => Snapshot | Promise<Snapshot>;
+  onSuccess: (poll: PollSuccess) => Snapshot;
   onFailure: (poll: PollFailure) => void | Promise<void>;
   /** A fault of spotwatch itself (not of the exchange) during a poll: logged, and the loop goes on. */
   onBug: (err: unknown) => void;
@@ -87,20 +88,24 @@ export class ExchangePoller {
     const { clock, client, exchange } = this.options;
     const started = clock.now();
     try {
-      const prev = this.current;
+      // Fetch first, then merge into the snapshot as it is now: the other endpoint's loop may
+      // have replaced it while this request was in flight.
       let next: Snapshot;
       let answer: { issues: RecordIssue[]; bytes: number };
+      let prev: Snapshot;
       if (endpoint === 'coins') {
         const coins = await client.fetchCoins(signal);
+        prev = this.current;
         next = applyCoins(prev, coins, clock.now());
         answer = coins;
       } else {
         const tickers = await client.fetchTickers(this.options.symbols, signal);
+        prev = this.current;
         next = applyTickers(prev, tickers, clock.now());
         answer = tickers;
       }
       const at = clock.now();
-      this.current = await this.options.onSuccess({
+      this.current = this.options.onSuccess({
         exchange, endpoint, prev, next, issues: answer.issues, at, durationMs: at - started, bytes: answer.bytes,
       });
     } catch (err) {

@@ -45,8 +45,10 @@ export class TickerHistory {
       if (this.keepMs <= 0 || !Number.isFinite(price)) continue;
       const s = h.samples;
       const last = s[s.length - 1];
-      if (last !== undefined && now - last.at < spacing && s.length > 1) {
-        // Too close to the previous sample: move the newest instead of adding one.
+      const beforeLast = s[s.length - 2];
+      if (last !== undefined && beforeLast !== undefined && now - beforeLast.at < spacing) {
+        // The newest sample is still within `spacing` of the one before it: move it forward
+        // instead of adding one, so kept samples stay about `spacing` apart.
         last.at = now;
         last.price = price;
       } else s.push({ at: now, price });
