@@ -52,12 +52,12 @@ export interface ControlDeps {
 
 export function createControl(deps: ControlDeps): SimulatorControl {
   const { market, faults, clock, logger } = deps;
-  const ctx = (): Parameters<typeof applyAction>[0] => ({ market, faults, now: clock.now(), seed: deps.seed });
+  const ctx = (now = clock.now()): Parameters<typeof applyAction>[0] => ({ market, faults, now, seed: deps.seed });
   const runner = deps.scenario === undefined
     ? undefined
-    : createScenarioRunner(deps.scenario, clock.now(), (step) => {
+    : createScenarioRunner(deps.scenario, clock.now(), (step, dueAt) => {
       try {
-        applyAction(ctx(), step.action);
+        applyAction(ctx(dueAt), step.action);
         logger.info({ where: step.where, action: step.action.action }, 'scenario step applied');
       } catch (err) {
         if (!(err instanceof ActionError)) throw err;
@@ -86,7 +86,7 @@ export function createControl(deps: ControlDeps): SimulatorControl {
       if (!v.ok) throw new ActionError(v.issues.map(formatIssue));
       if (v.value.action !== 'fault') throw new ActionError(['not a fault']);
       const { action: _, ...spec } = v.value;
-      return faults.add(spec);
+      return faults.add(spec, clock.now());
     },
     clearFaults: (endpoint) => faults.clear(endpoint),
     tick: () => runner?.tick(clock.now()) ?? 0,

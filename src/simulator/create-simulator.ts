@@ -38,7 +38,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(ADMIN_PREFIX, createAdminRouter(control, o.logger));
+  // Due scenario steps first, on the admin API too, so /-/sim/state never lags the timeline.
+  const tickFirst = (_req: Request, _res: Response, next: NextFunction): void => {
+    control.tick();
+    next();
+  };
+  app.use(ADMIN_PREFIX, tickFirst, createAdminRouter(control, o.logger));
   app.use((req, res) => api(req, res));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     o.logger.error({ err }, 'request failed');

@@ -8,6 +8,7 @@ import type { Action } from './schema';
 export interface ApplyContext {
   market: Market;
   faults: FaultBoard;
+  /** When the action takes effect: now, or a scenario step's due time (a tick may run late). */
   now: number;
   /** The market's seed: a listed pair walks a path of its own, the same on every run. */
   seed: number;
@@ -29,7 +30,7 @@ export function applyAction(ctx: ApplyContext, action: Action): void {
     case 'set_ticker': return setTicker(market, action);
     case 'fault': {
       const { action: _, ...spec } = action;
-      ctx.faults.add(spec);
+      ctx.faults.add(spec, ctx.now);
       return;
     }
     case 'clear_faults': {

@@ -52,7 +52,7 @@ export const ACTION_SCHEMAS = {
   delist_symbol: z.object({ symbol: code }).strict(),
   move_price: z.object({
     symbol: code,
-    percent: z.number().gt(-100, 'must be above -100').lte(100_000, 'must be at most 100000'),
+    percent: z.number().gt(-100).lte(100_000),
     over: duration,
   }).strict(),
   set_ticker: z.object({

@@ -41,6 +41,10 @@ export function fromZodIssues(issues: readonly ZodIssue[], input: unknown, prefi
     } else if (issue.code === 'invalid_type') {
       const expected = issue.expected === 'integer' ? 'an integer' : issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`;
       out.push({ path, message: `must be ${expected} (got ${JSON.stringify(valueAt(input, issue.path)) ?? issue.received})` });
+    } else if (issue.code === 'too_small' && issue.type === 'number') {
+      out.push({ path, message: `must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)} (got ${JSON.stringify(valueAt(input, issue.path))})` });
+    } else if (issue.code === 'too_big' && issue.type === 'number') {
+      out.push({ path, message: `must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)} (got ${JSON.stringify(valueAt(input, issue.path))})` });
     } else {
       out.push({ path, message: issue.message });
     }

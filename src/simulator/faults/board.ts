@@ -15,7 +15,8 @@ export interface ActiveFault {
 }
 
 export interface FaultBoard {
-  add(spec: FaultSpec): number;
+  /** A fault that starts at `now` (its `for` runs from then). */
+  add(spec: FaultSpec, now: number): number;
   /** `coins` / `tickers`: remove the faults added for that endpoint; `all` or nothing: remove every fault. */
   clear(endpoint?: FaultEndpoint): number;
   /** The fault that answers this request, counting it; undefined when the endpoint behaves. */
@@ -31,8 +32,7 @@ export function createFaultBoard(clock: Clock): FaultBoard {
     faults = faults.filter((f) => (f.expiresAt === null || now < f.expiresAt) && f.remaining !== 0);
   };
   return {
-    add: (spec) => {
-      const now = clock.now();
+    add: (spec, now) => {
       const id = nextId++;
       faults.push({
         id, spec, addedAt: now,

@@ -19,7 +19,8 @@ export interface ScenarioRunner {
   status(now: number): ScenarioStatus;
 }
 
-export function createScenarioRunner(scenario: Scenario, startedAt: number, run: (step: ScenarioStep) => void): ScenarioRunner {
+/** `run` gets each step with its due time, which effects are anchored at, however late the tick. */
+export function createScenarioRunner(scenario: Scenario, startedAt: number, run: (step: ScenarioStep, dueAt: number) => void): ScenarioRunner {
   const { steps, repeat } = scenario;
   let cycle = 0;
   let index = 0;
@@ -41,11 +42,12 @@ export function createScenarioRunner(scenario: Scenario, startedAt: number, run:
           index = 0;
         }
         const step = steps[index] as ScenarioStep;
-        if ((repeat === null ? 0 : cycle * repeat) + step.at > elapsed) break;
+        const due = (repeat === null ? 0 : cycle * repeat) + step.at;
+        if (due > elapsed) break;
         index += 1;
         ran += 1;
         applied += 1;
-        run(step);
+        run(step, startedAt + due);
       }
       return ran;
     },

@@ -1,10 +1,10 @@
 /**
- * The knots around the two ends of a symbol's window, kept between answers: from one second to
- * the next the same dozen knots are read again. Direct-mapped on 31 slots, so the two ends
+ * The knots around the two ends of a symbol's window (the walk alone, moves apart), kept between
+ * answers: from one second to the next the same dozen knots are read again. Direct-mapped on 31 slots, so the two ends
  * (1,440 or 1,445 knots apart, 14 or 19 slots apart) do not evict each other.
  */
 import type { SimSymbol } from '../market/model';
-import { KNOT_MS, knotPrices } from './price-path';
+import { baseKnots, KNOT_MS, moveFactor } from './price-path';
 
 /** Globals read once: see market/hash.ts (global lookups are slow under jest's vm context). */
 const { floor } = Math;
@@ -24,22 +24,27 @@ export function clearKnotCache(cache: KnotCache): void {
   cache.tags.fill(Number.NaN);
 }
 
-const one = (): Float64Array => new Float64Array(1);
-
-export function knotAt(s: SimSymbol, cache: KnotCache, k: number): number {
+function baseAt(s: SimSymbol, cache: KnotCache, k: number): number {
   const slot = ((k % SLOTS) + SLOTS) % SLOTS;
   if (cache.tags[slot] === k) return cache.prices[slot] as number;
-  const out = one();
-  knotPrices(s, k, 1, out);
+  const out = new Float64Array(1);
+  baseKnots(s, k, 1, out);
   cache.tags[slot] = k;
   cache.prices[slot] = out[0] as number;
   return out[0] as number;
 }
 
-/** Price at any millisecond: linear between the knots around it. */
+/** Price at knot k, moves included. */
+export function knotAt(s: SimSymbol, cache: KnotCache, k: number): number {
+  const base = baseAt(s, cache, k);
+  return s.moves.length === 0 ? base : base * moveFactor(s, k * KNOT_MS);
+}
+
+/** Price at any millisecond: the walk linear between the knots around it, times the moves at that instant. */
 export function priceAt(s: SimSymbol, cache: KnotCache, t: number): number {
   const k = floor(t / KNOT_MS);
   const f = (t - k * KNOT_MS) / KNOT_MS;
-  const a = knotAt(s, cache, k);
-  return f === 0 ? a : a + (knotAt(s, cache, k + 1) - a) * f;
+  const a = baseAt(s, cache, k);
+  const base = f === 0 ? a : a + (baseAt(s, cache, k + 1) - a) * f;
+  return s.moves.length === 0 ? base : base * moveFactor(s, t);
 }

@@ -1,14 +1,17 @@
 /**
- * A symbol's price as a pure function of time. The path is piecewise linear between knots one
- * minute apart; a knot's price is the anchor times exp(fractal noise) times any scripted moves.
- * Being linear between knots, the highest and lowest price over any interval lies on a knot or
- * an end of the interval, so the 24-hour high and low are exact without sampling every second.
+ * A symbol's price as a pure function of time: a walk, piecewise linear between knots one minute
+ * apart (a knot's price is the anchor times exp(fractal noise)), times the factor of any scripted
+ * moves at that instant. Being linear between knots, the walk's highest and lowest price over an
+ * interval lie on a knot or an end of the interval, so the 24-hour high and low come from knots
+ * and the window's two ends, without sampling every second. (While a move runs, the price between
+ * two knots can pass them by a hair; open and last are always inside high and low.)
  */
 import { signedHash } from '../market/hash';
-import type { PriceMove, SimSymbol } from '../market/model';
+import type { SimSymbol } from '../market/model';
 
 /** Globals read once: see market/hash.ts (global lookups are slow under jest's vm context). */
 const { floor, min, exp, max, round } = Math;
+const INFINITY = Number.POSITIVE_INFINITY;
 
 export const KNOT_MS = 60_000;
 
@@ -47,9 +50,10 @@ function noiseRun(seed: number, from: number, count: number, out: Float64Array):
   }
 }
 
-function moveFactor(moves: readonly PriceMove[], t: number): number {
+/** The product of every scripted move at time t: 1 before a move starts, its factor once it is over. */
+export function moveFactor(s: SimSymbol, t: number): number {
   let factor = 1;
-  for (const m of moves) {
+  for (const m of s.moves) {
     if (t <= m.startMs) continue;
     factor *= t >= m.startMs + m.overMs ? m.factor : m.factor ** ((t - m.startMs) / m.overMs);
   }
@@ -57,13 +61,14 @@ function moveFactor(moves: readonly PriceMove[], t: number): number {
 }
 
 /**
- * Prices of `count` consecutive knots from knot `from` (knot k is at k * KNOT_MS). A listed
- * symbol holds its listing price until the first knot after listing, then walks from there.
+ * The walk alone, without scripted moves, at `count` consecutive knots from knot `from` (knot k
+ * is at k * KNOT_MS). A listed symbol holds its listing price until the first knot after
+ * listing, then walks from there.
  */
-export function knotPrices(s: SimSymbol, from: number, count: number, out: Float64Array): void {
+export function baseKnots(s: SimSymbol, from: number, count: number, out: Float64Array): void {
   noiseRun(s.seed, from, count, out);
   let anchor = 0;
-  let first = Number.NEGATIVE_INFINITY;
+  let first = -INFINITY;
   if (s.listedAt !== null) {
     first = floor(s.listedAt / KNOT_MS) + 1;
     const one = new Float64Array(1);
@@ -71,11 +76,19 @@ export function knotPrices(s: SimSymbol, from: number, count: number, out: Float
     anchor = one[0] as number;
   }
   for (let n = 0; n < count; n++) {
-    const k = from + n;
-    const walk = k <= first ? 0 : (out[n] as number) - anchor;
-    const price = s.basePrice * exp(s.volatility * walk);
-    out[n] = s.moves.length === 0 ? price : price * moveFactor(s.moves, k * KNOT_MS);
+    const walk = from + n <= first ? 0 : (out[n] as number) - anchor;
+    out[n] = s.basePrice * exp(s.volatility * walk);
   }
+}
+
+/**
+ * Prices at knots, moves included. Moves scale the price at every instant (not only at knots),
+ * so a move starting mid-minute does not shift the price already shown.
+ */
+export function knotPrices(s: SimSymbol, from: number, count: number, out: Float64Array): void {
+  baseKnots(s, from, count, out);
+  if (s.moves.length === 0) return;
+  for (let n = 0; n < count; n++) out[n] = (out[n] as number) * moveFactor(s, (from + n) * KNOT_MS);
 }
 
 /** Integer ticks of 10^-priceDecimals, never below one tick. */
