@@ -8,12 +8,20 @@ import type { Clock } from '../lib/clock';
 export class WeightBudget {
   private readonly spent: { at: number; weight: number }[] = [];
   private blockedUntil = 0;
+  /**
+   * The window as the client counts it: a little longer than the exchange's, because the
+   * exchange stamps a request when it arrives, later than we did, and a request that was slow
+   * to arrive leaves its window later there than here.
+   */
+  private readonly windowMs: number;
 
   constructor(
     private readonly max: number,
-    private readonly windowMs: number,
+    windowMs: number,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.windowMs = windowMs + Math.max(100, Math.round(windowMs * 0.05));
+  }
 
   /** Weight spent within the current window. */
   used(): number {

@@ -10,11 +10,11 @@ describe('WeightBudget', () => {
     clock.advance(1_000);
     expect(budget.tryTake(5)).toBe(0);
     clock.advance(1_000);
-    expect(budget.tryTake(5)).toBe(8_000); // the first 5 leave the window at t=10s
+    expect(budget.tryTake(5)).toBe(8_500); // the first 5 leave the window at t=10.5s (10 s plus a 5 % margin)
     expect(budget.used()).toBe(10);
     expect(budget.tryTake(2)).toBe(0);
     expect(budget.used()).toBe(12);
-    clock.set(10_000);
+    clock.set(10_500);
     expect(budget.used()).toBe(7);
     expect(budget.tryTake(5)).toBe(0);
   });
