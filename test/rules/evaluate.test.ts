@@ -152,7 +152,7 @@ rules:
       startsAt: 5000,
       endsAt: null,
       labels: { alertname: 'MaintenanceMessage', exchange: 'main', severity: 'info', coin: 'USDT', network: 'Tron(TRC20)', kind: 'withdraw_desc_set' },
-      annotations: { summary: 'USDT Tron(TRC20): withdraw_desc_set (main)', description: 'withdraw desc set: (none) -> Maint', withdraw_desc: 'Maint' },
+      annotations: { summary: 'USDT on Tron(TRC20): withdraw desc set (main)', description: 'withdraw desc set: (none) -> Maint', withdraw_desc: 'Maint' },
     });
     expect(h.alerts.size).toBe(0);
   });
