@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { killAll, spotwatch } from '../support/process';
+
+jest.setTimeout(60_000);
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spotwatch-cli-'));
+});
+afterAll(async () => {
+  await killAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `spotwatch simulate` on a free port and returns its URL. */
+async function simulate(args: string[]): Promise<string> {
+  const sim = spotwatch(['simulate', '--listen', '127.0.0.1:0', ...args]);
+  const [, url] = await sim.output(/reference exchange listening on (http:\/\/\S+)/);
+  return url as string;
+}
+
+describe('spotwatch once --json', () => {
+  it('prints the exact snapshot: spec field names, decimals as the exact text received', async () => {
+    writeFileSync(
+      join(dir, 'multiples.yaml'),
+      `name: multiples
+steps:
+  - at: 0s
+    action: set_network
+    coin: USDT
+    network: Tron(TRC20)
+    set: { withdrawIntegerMultiple: "1E-8", withdrawFee: "1.50", withdrawDesc: "Wallet maintenance" , withdrawEnable: false }
+  - at: 0s
+    action: set_network
+    coin: USDT
+    network: SOL
+    set: { withdrawIntegerMultiple: { string: "1" } }
+`,
+    );
+    const url = await simulate(['--coins', '30', '--seed', '4', '--scenario', join(dir, 'multiples.yaml')]);
+    const raw = await (await fetch(`${url}/api/v3/coins`)).text();
+    expect(raw).toContain('"withdrawIntegerMultiple":1E-8');
+    expect(raw).toContain('"withdrawIntegerMultiple":"1"');
+
+    writeFileSync(join(dir, 'once.yaml'), `exchanges:\n  - name: sim\n    base_url: ${url}\n    symbols: [BTCUSDT, ETHUSDT]\n`);
+    const once = spotwatch(['once', '--json', '--config', join(dir, 'once.yaml')]);
+    expect(await once.exit()).toBe(0);
+    const doc = JSON.parse(once.stdout) as { exchanges: { name: string; coins: { coin: string; networkList: Record<string, unknown>[] }[]; tickers: Record<string, unknown>[] }[] };
+    expect(doc.exchanges.map((e) => e.name)).toEqual(['sim']);
+    const ex = doc.exchanges[0]!;
+    const usdt = ex.coins.find((c) => c.coin === 'USDT')!;
+    expect(Object.keys(usdt)).toEqual(['coin', 'name', 'depositAllEnable', 'withdrawAllEnable', 'networkList']);
+    const trc = usdt.networkList.find((n) => n.network === 'Tron(TRC20)')!;
+    expect(Object.keys(trc)).toEqual([
+      'network', 'coin', 'name', 'isDefault', 'depositEnable', 'withdrawEnable', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin',
+      'withdrawIntegerMultiple', 'minConfirm', 'withdrawTag', 'depositDust', 'contractAddress', 'contractAddressUrl', 'depositDesc', 'withdrawDesc',
+    ]);
+    expect(trc).toMatchObject({ withdrawIntegerMultiple: '1E-8', withdrawFee: '1.50', withdrawEnable: false, withdrawDesc: 'Wallet maintenance', depositDesc: null });
+    expect(usdt.networkList.find((n) => n.network === 'SOL')?.withdrawIntegerMultiple).toBe('1');
+    expect(typeof trc.minConfirm).toBe('number');
+
+    // Every network and ticker value equals what the exchange itself serves, byte for byte.
+    const wire = JSON.parse(raw.replace(/"withdrawIntegerMultiple":([-0-9.eE+]+)/g, '"withdrawIntegerMultiple":"$1"')) as { coin: string; networkList: unknown[] }[];
+    expect(ex.coins.map((c) => c.networkList)).toEqual(wire.map((c) => c.networkList));
+    expect(ex.tickers.map((t) => t.symbol)).toEqual(['BTCUSDT', 'ETHUSDT']);
+    expect(Object.keys(ex.tickers[0]!)).toEqual([
+      'symbol', 'priceChange', 'priceChangePercent', 'lastPrice', 'bidPrice', 'bidQty', 'askPrice', 'askQty', 'openPrice',
+      'highPrice', 'lowPrice', 'volume', 'quoteVolume', 'openTime', 'closeTime', 'count',
+    ]);
+  });
+
+  it('prints a short summary without --json, and exits 1 naming the failure when an exchange is down', async () => {
+    const url = await simulate(['--coins', '20']);
+    writeFileSync(join(dir, 'two.yaml'), `exchanges:\n  - name: up\n    base_url: ${url}\n  - name: down\n    base_url: http://127.0.0.1:1\n    retries: { max: 0 }\n`);
+    const once = spotwatch(['once', '--config', join(dir, 'two.yaml')]);
+    expect(await once.exit()).toBe(1);
+    expect(once.stdout).toMatch(/^up: 20 coins, \d+ networks \(\d+ with deposits or withdrawals closed\), \d+ tickers\n$/);
+    expect(once.stderr).toContain('down: poll failed (connect)');
+  });
+});
+
+describe('spotwatch check-config', () => {
+  it('accepts the shipped default config', async () => {
+    const check = spotwatch(['check-config', '--config', 'config/spotwatch.yaml']);
+    expect(await check.exit()).toBe(0);
+    expect(check.stdout).toBe('config/spotwatch.yaml: ok (1 exchange, 20 rules, 1 receiver)\n');
+  });
+
+  it('lists every problem of a bad config and its rules file with positions, and exits 1', async () => {
+    writeFileSync(join(dir, 'bad.yaml'), 'exchanges:\n  - name: main\n    poll: { coins: 30x }\nsever: 1\n');
+    const check = spotwatch(['check-config', '--config', join(dir, 'bad.yaml')]);
+    expect(await check.exit()).toBe(1);
+    expect(check.stderr.trim().split('\n')).toEqual([
+      `${join(dir, 'bad.yaml')}:3:20: exchanges[0].poll.coins: invalid duration "30x" (use 500ms, 15s, 5m, 4h)`,
+      `${join(dir, 'bad.yaml')}:4:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, notify)`,
+    ]);
+    writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: X\n    state: nope\n');
+    writeFileSync(join(dir, 'good.yaml'), 'exchanges:\n  - name: main\nrules_file: rules.yaml\n');
+    const rules = spotwatch(['check-config', '--config', join(dir, 'good.yaml')]);
+    expect(await rules.exit()).toBe(1);
+    expect(rules.stderr).toMatch(/rules\.yaml:3:12: rules\[0\]\.state: expected one of deposit_disabled/);
+  });
+
+  it('explains a wrong command line', async () => {
+    const bad = spotwatch(['simulate', '--coins', 'many']);
+    expect(await bad.exit()).toBe(2);
+    expect(bad.stderr).toContain('--coins takes a whole number, got "many"');
+  });
+});
