@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// npm run bench: figures for one poll's processing at exchange scale, as medians and ratios.
+// Absolute times on a busy 2-core machine are noisy; the ratios are what to compare.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const dist = (p) => require(join(process.cwd(), 'dist', p));
+const { renderCoinsBody, renderTickersBody } = dist('simulator/index.js');
+const { parseJsonKeepingDecimals } = dist('exchange/decimal.js');
+const { validateCoins, validateTickers } = dist('exchange/validate.js');
+const { applyCoins, applyTickers } = dist('snapshot/merge.js');
+const { emptySnapshot } = dist('snapshot/model.js');
+const { diff } = dist('snapshot/diff.js');
+const { evaluateRules } = dist('rules/evaluate.js');
+const { TickerHistory } = dist('rules/history.js');
+const { loadRulesFile } = dist('rules/load.js');
+const { advance, indexBySlot, isActive } = dist('alerts/lifecycle.js');
+const { renderNetworks, renderTickers, assemble } = dist('metrics/exposition.js');
+const { StateStore } = dist('store/store.js');
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function time(fn) {
+  const samples = [];
+  fn(); // warm-up
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    fn();
+    samples.push(performance.now() - t);
+  }
+  return median(samples);
+}
+
+const rules = await loadRulesFile(join(process.cwd(), 'alerts.example.yaml'), {});
+if (!rules.ok) throw new Error(rules.problems.join('\n'));
+
+function pollCost(coins) {
+  const coinsBody = renderCoinsBody({ coins, seed: 1 });
+  const now = Date.UTC(2026, 0, 1);
+  const tickersBody = renderTickersBody({ coins, seed: 1, now });
+  const dir = mkdtempSync(join(tmpdir(), 'spotwatch-bench-'));
+  const store = StateStore.open(dir);
+  const history = new TickerHistory(6 * 60_000);
+  const base = applyTickers(applyCoins(emptySnapshot('bench'), validateCoins(JSON.parse(coinsBody)), now - 30_000), validateTickers(JSON.parse(tickersBody)), now - 30_000);
+  let alerts = new Map();
+
+  const bare = time(() => {
+    JSON.parse(coinsBody);
+    JSON.parse(tickersBody);
+  });
+  const parseValidate = time(() => {
+    validateCoins(parseJsonKeepingDecimals(coinsBody));
+    validateTickers(parseJsonKeepingDecimals(tickersBody));
+  });
+  const full = time(() => {
+    let next = applyCoins(base, validateCoins(parseJsonKeepingDecimals(coinsBody)), now);
+    next = applyTickers(next, validateTickers(parseJsonKeepingDecimals(tickersBody)), now);
+    const changes = diff(base, next);
+    history.record(next.tickers.values(), now);
+    for (const domain of ['coins', 'tickers']) {
+      const bySlot = indexBySlot(alerts);
+      const ev = evaluateRules({ rules: rules.rules, domain, snapshot: next, changes, history, expectedSymbols: new Set(), now, wasActive: (r, e) => isActive(bySlot, r, e) });
+      alerts = advance(alerts, ev, { exchange: 'bench', rules: new Map(rules.rules.map((r) => [r.id, r])), known: new Set(rules.rules.map((r) => r.id)) }, now).alerts;
+    }
+    assemble([renderNetworks(next, () => true), renderTickers(next, () => true)]);
+    store.transaction(() => {
+      store.saveSnapshot(next, 'coins');
+      store.saveSnapshot(next, 'tickers');
+      store.saveAlerts('bench', alerts.values());
+    });
+  });
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+  let networks = 0;
+  for (const c of base.coins.values()) networks += c.networkList.length;
+  return { coins, networks, symbols: base.tickers.size, mb: (coinsBody.length + tickersBody.length) / 1e6, bare, parseValidate, full };
+}
+
+const rows = [pollCost(4000), pollCost(16000)];
+console.log(`spotwatch bench — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; median of ${RUNS} runs\n`);
+console.log('| coins | networks | symbols | body MB | JSON.parse ms | parse+validate ms | ratio | whole poll ms | ratio |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(`| ${r.coins} | ${r.networks} | ${r.symbols} | ${r.mb.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.parseValidate.toFixed(1)} | ${(r.parseValidate / r.bare).toFixed(2)} | ${r.full.toFixed(1)} | ${(r.full / r.bare).toFixed(2)} |`);
+}
+console.log('\nwhole poll = parse, validate, merge, diff, rules (alerts.example.yaml), alert lifecycle, metrics exposition, state written to SQLite.');
