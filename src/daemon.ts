@@ -16,7 +16,8 @@ import { createLogger, type Logger } from './lib/logger';
 import { ExchangePoller, type PollFailure, type PollSuccess } from './poller/exchange-poller';
 import { loadRulesFile } from './rules/load';
 import type { Rule } from './rules/model';
-import type { Change } from './snapshot/changes';
+import type { Change, ChangeKind } from './snapshot/changes';
+import type { StatusView } from './http/status-page';
 import type { GuardOptions } from './snapshot/guard';
 import type { Snapshot } from './snapshot/model';
 import { StateStore } from './store/store';
@@ -240,7 +241,51 @@ export class Daemon {
         now: () => this.deps.clock.now(),
       },
       reload: () => this.reload(),
+      statusView: () => this.statusView(),
     });
+  }
+
+  /** The status page's data: health, what is closed and since when, what fires, what changed. */
+  private statusView(): StatusView {
+    const now = this.deps.clock.now();
+    const alerts = [...(this.engine?.activeAlerts().values() ?? [])].filter((a) => a.status === 'firing');
+    const store = this.store;
+    const since = (exchange: string, coin: string, network: string, kinds: ChangeKind[]): number | null => {
+      let latest: number | null = null;
+      for (const kind of kinds) {
+        const c = store?.queryChanges({ exchange, coin, network, kind, limit: 1 })[0];
+        if (c !== undefined && (latest === null || c.at > latest)) latest = c.at;
+      }
+      return latest;
+    };
+    const disabled: StatusView['disabled'] = [];
+    for (const ex of this.config.exchanges) {
+      for (const c of this.watched.get(ex.name)?.poller.snapshot().coins.values() ?? []) {
+        for (const n of c.networkList) {
+          if (n.depositEnable && n.withdrawEnable) continue;
+          const kinds: ChangeKind[] = [...(n.depositEnable ? [] : ['deposit_disabled' as const]), ...(n.withdrawEnable ? [] : ['withdraw_disabled' as const])];
+          disabled.push({
+            exchange: ex.name, coin: c.coin, network: n.network, deposit: n.depositEnable, withdraw: n.withdrawEnable,
+            since: since(ex.name, c.coin, n.network, kinds),
+            message: [n.withdrawEnable ? null : n.withdrawDesc, n.depositEnable ? null : n.depositDesc].filter((m) => m).join(' / ') || null,
+          });
+          if (disabled.length >= 1000) break;
+        }
+      }
+    }
+    const show = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+    const state = this.state() as { exchanges: StatusView['exchanges'] };
+    return {
+      generatedAt: now,
+      exchanges: state.exchanges,
+      disabled,
+      alerts: alerts.map((a) => ({ severity: a.labels.severity ?? '', alertname: a.labels.alertname ?? '', summary: a.annotations.summary ?? '', since: a.activeAt })),
+      changes: (store?.queryChanges({ limit: 50 }) ?? []).map((c) => ({
+        at: c.at, exchange: c.exchange, kind: c.kind,
+        subject: [c.coin, c.network, c.symbol].filter(Boolean).join(' / '),
+        before: show(c.before), after: show(c.after),
+      })),
+    };
   }
 
   private async startExchange(ex: ExchangeConfig): Promise<void> {

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import express, { type Express } from 'express';
 import { apiRouter, type ApiSource } from './api';
 import { bearer } from './auth';
+import { renderStatusPage, type StatusView } from './status-page';
 
 /** What the HTTP surface reads from the running daemon. */
 export interface HttpSource {
@@ -15,12 +17,20 @@ export interface HttpSource {
   /** When set, /api and /-/ require `Authorization: Bearer <token>`. */
   bearerToken?: string | undefined;
   reload(): Promise<{ ok: true } | { ok: false; problems: string[] }>;
+  statusView(): StatusView;
 }
 
 export function createApp(source: HttpSource): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  app.get('/', (_req, res) => {
+    // Only our own inline script runs, whatever an exchange's text might try.
+    const nonce = randomBytes(16).toString('base64');
+    res.setHeader('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'`);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.type('html').send(renderStatusPage(source.statusView(), nonce));
+  });
   app.get('/healthz', (_req, res) => {
     res.type('text/plain').send('ok\n');
   });

@@ -47,9 +47,4 @@ export function headerText(template: string, fields: TemplateFields): string {
   return oneLine(render(template, fields)).replace(/\s+/g, ' ').trim().slice(0, 250);
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Upstream text is hostile: every value that reaches HTML goes through this. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
-}
+export { escapeHtml } from '../lib/html';

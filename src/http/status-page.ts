@@ -1,0 +1,101 @@
+import { escapeHtml as h } from '../lib/html';
+
+/** What the status page shows; the daemon fills it from its state, alerts and change history. */
+export interface StatusView {
+  generatedAt: number;
+  exchanges: {
+    name: string;
+    up: boolean;
+    polls: Record<'coins' | 'tickers', { at: string; ok: boolean; kind?: string; error?: string } | null>;
+    coins: number;
+    networks: number;
+    tickers: number;
+    alertsFiring: number;
+  }[];
+  disabled: { exchange: string; coin: string; network: string; deposit: boolean; withdraw: boolean; since: number | null; message: string | null }[];
+  alerts: { severity: string; alertname: string; summary: string; since: number | null }[];
+  changes: { at: number; exchange: string; kind: string; subject: string; before: string; after: string }[];
+}
+
+function time(ms: number | null): string {
+  return ms === null ? '—' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+function table(head: string[], rows: string[][], empty: string): string {
+  if (rows.length === 0) return `<p class="empty">${h(empty)}</p>`;
+  return `<div class="scroll"><table><thead><tr>${head.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>
+${rows.map((r) => `<tr>${r.join('')}</tr>`).join('\n')}
+</tbody></table></div>`;
+}
+
+/** A cell of text (escaped); `cls` for a CSS class. */
+function td(text: string, cls?: string): string {
+  return `<td${cls ? ` class="${cls}"` : ''}>${h(text)}</td>`;
+}
+
+function poll(p: StatusView['exchanges'][number]['polls']['coins']): string {
+  if (p === null) return td('not yet', 'muted');
+  return p.ok ? td(`ok ${time(Date.parse(p.at))}`, 'ok') : td(`${p.kind ?? 'failed'} ${time(Date.parse(p.at))}`, 'bad');
+}
+
+/** The status page: plain HTML rendered on the server, every upstream text escaped, refreshing itself. */
+export function renderStatusPage(v: StatusView, nonce: string): string {
+  const exchanges = table(
+    ['exchange', 'health', 'coins poll', 'tickers poll', 'coins', 'networks', 'tickers', 'alerts firing'],
+    v.exchanges.map((e) => [td(e.name), td(e.up ? 'up' : 'down', e.up ? 'ok' : 'bad'), poll(e.polls.coins), poll(e.polls.tickers), td(String(e.coins)), td(String(e.networks)), td(String(e.tickers)), td(String(e.alertsFiring))]),
+    'No exchange configured.',
+  );
+  const disabled = table(
+    ['exchange', 'coin', 'network', 'deposits', 'withdrawals', 'since', 'message'],
+    v.disabled.map((d) => [td(d.exchange), td(d.coin), td(d.network), td(d.deposit ? 'open' : 'closed', d.deposit ? 'ok' : 'bad'), td(d.withdraw ? 'open' : 'closed', d.withdraw ? 'ok' : 'bad'), td(time(d.since)), td(d.message ?? '', 'msg')]),
+    'Every network is open for deposits and withdrawals.',
+  );
+  const alerts = table(
+    ['severity', 'alert', 'summary', 'since'],
+    v.alerts.map((a) => [td(a.severity, `sev-${a.severity.replace(/[^a-z]/g, '')}`), td(a.alertname), td(a.summary, 'msg'), td(time(a.since))]),
+    'No alert is firing.',
+  );
+  const changes = table(
+    ['time', 'exchange', 'change', 'where', 'before', 'after'],
+    v.changes.map((c) => [td(time(c.at)), td(c.exchange), td(c.kind), td(c.subject), td(c.before, 'msg'), td(c.after, 'msg')]),
+    'No change seen yet.',
+  );
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>spotwatch</title>
+<style>
+  body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 12px; max-width: 1200px; color: #1b1b1b; background: #fafafa; }
+  h1 { font-size: 1.3rem; margin: 0 0 4px; } h2 { font-size: 1.05rem; margin: 20px 0 6px; }
+  .meta { color: #666; font-size: .85rem; }
+  .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+  table { border-collapse: collapse; width: 100%; font-size: .9rem; background: #fff; }
+  th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
+  th { background: #f0f0f0; font-weight: 600; white-space: nowrap; }
+  td.msg { max-width: 420px; overflow-wrap: anywhere; }
+  .ok { color: #1a7f37; } .bad { color: #c62828; font-weight: 600; } .muted, .empty { color: #777; }
+  .sev-critical { color: #c62828; font-weight: 600; } .sev-warning { color: #b26a00; } .sev-info { color: #1565c0; }
+  @media (max-width: 600px) { body { padding: 6px; } th, td { padding: 4px 5px; font-size: .8rem; } }
+</style>
+</head>
+<body>
+<h1>spotwatch</h1>
+<p class="meta">Generated ${h(time(v.generatedAt))}; refreshes every 10 s. <a href="/metrics">metrics</a> · <a href="/api/v1/state">state (JSON)</a></p>
+<h2 id="exchanges">Exchanges</h2>
+${exchanges}
+<h2 id="disabled">Networks with deposits or withdrawals closed (${v.disabled.length})</h2>
+${disabled}
+<h2 id="alerts">Alerts firing (${v.alerts.length})</h2>
+${alerts}
+<h2 id="changes">Recent changes</h2>
+${changes}
+<script nonce="${h(nonce)}">
+  // Refresh while the page is visible; a hidden tab does not poll.
+  setInterval(function () { if (!document.hidden) location.reload(); }, 10000);
+</script>
+</body>
+</html>
+`;
+}
