@@ -209,13 +209,16 @@ export class Daemon {
       logger,
       externalURL: this.http.url,
       activeAlerts: () => engine.activeAlerts().values(),
-      onOutcome: (receiver, outcome) => this.metrics.notifications.inc({ receiver, outcome }),
+      onOutcome: (receiver, outcome, _reason, latencyMs) => {
+        this.metrics.notifications.inc({ receiver, outcome });
+        if (latencyMs !== undefined) this.metrics.notificationLatency.observe({ receiver }, latencyMs / 1000);
+      },
     });
     // Alerts still firing from before a restart rejoin their groups; the notification log
     // (also restored) keeps them from being told again, and repeats keep their rhythm.
     this.delivery.insert([...engine.activeAlerts().values()].filter((a) => a.status === 'firing'));
     this.delivery.start();
-    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers);
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers, rules);
     logger.info({ url: this.http.url, rules: rules.length, receivers: this.delivery.receivers }, 'serving /metrics, /healthz, /readyz, /api/v1');
     this.pruneHistory();
     for (const ex of this.config.exchanges) await this.startExchange(ex);
@@ -363,7 +366,7 @@ export class Daemon {
       if (e === undefined || JSON.stringify(e) !== JSON.stringify(w.config)) await this.stopExchange(name);
     }
     for (const e of this.config.exchanges) if (!this.watched.has(e.name)) await this.startExchange(e);
-    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery?.receivers ?? []);
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery?.receivers ?? [], rules);
     this.metrics.reloadOk.set(1);
     logger.info({ rules: rules.length, exchanges: this.config.exchanges.length }, 'configuration reloaded');
     return { ok: true };
@@ -451,10 +454,17 @@ export class Daemon {
     const up = this.healthy.has(key(exchange, 'coins')) && this.healthy.has(key(exchange, 'tickers'));
     this.metrics.up.set({ exchange }, up ? 1 : 0);
     this.metrics.weightUsed.set({ exchange }, this.watched.get(exchange)?.client.usedWeight() ?? 0);
-    this.metrics.alertsFiring.reset();
+    const firing = new Map<string, { alertname: string; severity: string; n: number }>();
+    for (const r of this.engine?.rules() ?? []) firing.set(`${r.alert}\u0000${r.severity}`, { alertname: r.alert, severity: r.severity, n: 0 });
     for (const a of this.engine?.activeAlerts().values() ?? []) {
-      if (a.status === 'firing') this.metrics.alertsFiring.inc({ alertname: a.labels.alertname ?? '', severity: a.labels.severity ?? '' });
+      if (a.status !== 'firing') continue;
+      const k = `${a.labels.alertname ?? ''}\u0000${a.labels.severity ?? ''}`;
+      const entry = firing.get(k) ?? { alertname: a.labels.alertname ?? '', severity: a.labels.severity ?? '', n: 0 };
+      entry.n += 1;
+      firing.set(k, entry);
     }
+    this.metrics.alertsFiring.reset();
+    for (const f of firing.values()) this.metrics.alertsFiring.set({ alertname: f.alertname, severity: f.severity }, f.n);
     for (const r of this.delivery?.receivers ?? []) this.metrics.outboxPending.set({ receiver: r }, this.store?.pendingDeliveries(r) ?? 0);
   }
 

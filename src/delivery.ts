@@ -78,7 +78,7 @@ export interface DeliveryDeps {
   logger: Logger;
   externalURL: string;
   activeAlerts: () => Iterable<Alert>;
-  onOutcome: (receiver: string, outcome: Outcome, reason?: string) => void;
+  onOutcome: (receiver: string, outcome: Outcome, reason?: string, latencyMs?: number) => void;
 }
 
 /**

@@ -28,7 +28,8 @@ export interface SenderOptions {
   clock: Clock;
   random: () => number;
   logger: Logger;
-  onOutcome?: (receiver: string, outcome: Outcome, reason?: string) => void;
+  /** Told of every attempt; `latencyMs` (on success) is the time since the delivery entered the outbox. */
+  onOutcome?: (receiver: string, outcome: Outcome, reason?: string, latencyMs?: number) => void;
   /** Longest wait between looks at the outbox when nothing is due. */
   idleMs?: number;
 }
@@ -113,8 +114,9 @@ export class Sender {
     const attempts = item.attempts + 1;
     try {
       await notifier.send(item.delivery, this.abandon.signal);
-      port.deliveryDone(item.id, clock.now());
-      this.options.onOutcome?.(notifier.name, 'success');
+      const done = clock.now();
+      port.deliveryDone(item.id, done);
+      this.options.onOutcome?.(notifier.name, 'success', undefined, done - item.createdAt);
       return true;
     } catch (err) {
       if (this.abandon.signal.aborted) return false; // still pending: sent again after the restart

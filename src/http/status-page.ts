@@ -74,7 +74,8 @@ export function renderStatusPage(v: StatusView, nonce: string): string {
   table { border-collapse: collapse; width: 100%; font-size: .9rem; background: #fff; }
   th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
   th { background: #f0f0f0; font-weight: 600; white-space: nowrap; }
-  td.msg { max-width: 420px; overflow-wrap: anywhere; }
+  td.msg { min-width: 14em; max-width: 420px; overflow-wrap: anywhere; }
+  td { white-space: nowrap; } td.msg { white-space: normal; }
   .ok { color: #1a7f37; } .bad { color: #c62828; font-weight: 600; } .muted, .empty { color: #777; }
   .sev-critical { color: #c62828; font-weight: 600; } .sev-warning { color: #b26a00; } .sev-info { color: #1565c0; }
   @media (max-width: 600px) { body { padding: 6px; } th, td { padding: 4px 5px; font-size: .8rem; } }

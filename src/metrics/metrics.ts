@@ -28,6 +28,13 @@ export function createMetrics(registry: Registry) {
     changes: new Counter({ name: 'spotwatch_changes_total', help: 'Changes seen, by kind.', labelNames: ['exchange', 'kind'], registers }),
     alertsFiring: new Gauge({ name: 'spotwatch_alerts_firing', help: 'Alerts firing, by rule.', labelNames: ['alertname', 'severity'], registers }),
     notifications: new Counter({ name: 'spotwatch_notifications_total', help: 'Notification attempts by outcome.', labelNames: ['receiver', 'outcome'], registers }),
+    notificationLatency: new Histogram({
+      name: 'spotwatch_notification_latency_seconds',
+      help: 'From a notification entering the outbox to the receiver acknowledging it (retries included).',
+      labelNames: ['receiver'],
+      buckets: [0.05, 0.25, 1, 5, 15, 60, 300, 1800, 7200],
+      registers,
+    }),
     outboxPending: new Gauge({ name: 'spotwatch_outbox_pending', help: 'Notifications waiting to be delivered.', labelNames: ['receiver'], registers }),
     reloadOk: new Gauge({ name: 'spotwatch_config_last_reload_successful', help: '1 when the last configuration load succeeded.', registers }),
   };
@@ -38,14 +45,19 @@ export type Metrics = ReturnType<typeof createMetrics>;
 const ENDPOINTS: readonly Endpoint[] = ['coins', 'tickers'];
 
 /** Known series start at zero, so rate() and absent() work from the first scrape. */
-export function initSeries(m: Metrics, exchanges: readonly string[], receivers: readonly string[]): void {
+export function initSeries(m: Metrics, exchanges: readonly string[], receivers: readonly string[], rules: readonly { alert: string; severity: string }[] = []): void {
+  for (const r of rules) m.alertsFiring.set({ alertname: r.alert, severity: r.severity }, 0);
   for (const exchange of exchanges) {
     m.up.set({ exchange }, 0);
-    for (const endpoint of ENDPOINTS) for (const kind of FAILURE_KINDS) m.pollErrors.inc({ exchange, endpoint, kind }, 0);
+    for (const endpoint of ENDPOINTS) {
+      for (const kind of FAILURE_KINDS) m.pollErrors.inc({ exchange, endpoint, kind }, 0);
+      m.pollDuration.zero({ exchange, endpoint });
+    }
     for (const kind of CHANGE_KINDS) m.changes.inc({ exchange, kind }, 0);
   }
   for (const receiver of receivers) {
     for (const outcome of ['success', 'failed', 'retry']) m.notifications.inc({ receiver, outcome }, 0);
+    m.notificationLatency.zero({ receiver });
     m.outboxPending.set({ receiver }, 0);
   }
   m.reloadOk.set(1);

@@ -47,18 +47,23 @@ interface ExchangeState {
  */
 export class Engine {
   private alerts: Map<string, Alert>;
-  private rules: Rule[];
+  private ruleList: Rule[];
   private readonly exchanges = new Map<string, ExchangeState>();
   private readonly builtins: Rule[] = (['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]);
 
   constructor(private options: EngineOptions) {
-    this.rules = options.rules;
+    this.ruleList = options.rules;
     this.alerts = options.store.loadAlerts();
   }
 
   /** New guard settings and watch lists (a reload). */
   configure(parts: Pick<EngineOptions, 'guards' | 'expectedSymbols'>): void {
     this.options = { ...this.options, ...parts };
+  }
+
+  /** The rules in force, built-in ones included. */
+  rules(): readonly Rule[] {
+    return [...this.ruleList, ...this.builtins];
   }
 
   /** The active alerts (pending and firing) of every exchange. */
@@ -68,7 +73,7 @@ export class Engine {
 
   /** New rules (a reload): alerts of rules that are gone resolve at their exchange's next poll. */
   setRules(rules: Rule[]): void {
-    this.rules = rules;
+    this.ruleList = rules;
     const keep = historyKeep(rules);
     for (const s of this.exchanges.values()) s.history.setKeep(keep);
   }
@@ -103,7 +108,7 @@ export class Engine {
     if (endpoint === 'tickers') state.history.record(next.tickers.values(), at);
     const bySlot = indexBySlot(this.alerts);
     const evaluation = evaluateRules({
-      rules: this.rules,
+      rules: this.ruleList,
       domain: endpoint,
       snapshot: next,
       changes,
@@ -112,7 +117,7 @@ export class Engine {
       now: at,
       wasActive: (ruleId, entity) => isActive(bySlot, ruleId, entity),
     });
-    const inDomain = new Map(this.rules.filter((r) => ruleInDomain(r, endpoint)).map((r) => [r.id, r]));
+    const inDomain = new Map(this.ruleList.filter((r) => ruleInDomain(r, endpoint)).map((r) => [r.id, r]));
     const notify = this.apply(evaluation, { exchange, rules: inDomain, known: this.known() }, at);
     notify.push(...this.builtinsNow(exchange, endpoint, at));
 
@@ -164,13 +169,13 @@ export class Engine {
   }
 
   private known(): Set<string> {
-    return new Set([...this.rules.map((r) => r.id), ...this.builtins.map((r) => r.id)]);
+    return new Set([...this.ruleList.map((r) => r.id), ...this.builtins.map((r) => r.id)]);
   }
 
   private state(exchange: string): ExchangeState {
     let s = this.exchanges.get(exchange);
     if (s === undefined) {
-      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.rules)), historySavedAt: 0 };
+      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), historySavedAt: 0 };
       this.exchanges.set(exchange, s);
     }
     return s;

@@ -1,7 +1,7 @@
 /** Actions on coins and networks: what `/api/v3/coins` shows changes, and its version moves. */
 import { findChain } from '../catalog/chains';
 import type { Market, SimCoin, SimNetwork } from '../market/model';
-import { touchCoins } from '../market/model';
+import { touchCoin } from '../market/model';
 import { ActionError } from './action-error';
 import type { Action, NetworkPatch } from './schema';
 
@@ -42,17 +42,18 @@ function patchNetwork(coin: SimCoin, target: SimNetwork, patch: NetworkPatch): v
 export function setNetwork(market: Market, a: Of<'set_network'>): void {
   const coin = coinOf(market, a.coin);
   patchNetwork(coin, networkOf(coin, a.network), a.set);
-  touchCoins(market);
+  touchCoin(market, coin);
 }
 
 export function setCoin(market: Market, a: Of<'set_coin'>): void {
-  coinOf(market, a.coin).name = a.set.name;
-  touchCoins(market);
+  const coin = coinOf(market, a.coin);
+  coin.name = a.set.name;
+  touchCoin(market, coin);
 }
 
 export function listCoin(market: Market, a: Of<'list_coin'>): void {
   if (market.coins.has(a.coin)) throw new ActionError([`coin ${a.coin} is already listed`]);
-  const coin: SimCoin = { coin: a.coin, name: a.name, networks: [] };
+  const coin: SimCoin = { coin: a.coin, name: a.name, networks: [], version: 0 };
   for (const { network, isDefault: _, ...patch } of a.networks) {
     const n = defaultNetwork(network);
     coin.networks.push(n);
@@ -63,7 +64,7 @@ export function listCoin(market: Market, a: Of<'list_coin'>): void {
     n.isDefault = i === Math.max(0, chosen);
   });
   market.coins.set(coin.coin, coin);
-  touchCoins(market);
+  touchCoin(market, coin);
 }
 
 /** A delisted coin takes its trading pairs with it: every base and quote is a listed coin. */
@@ -71,7 +72,7 @@ export function delistCoin(market: Market, a: Of<'delist_coin'>): void {
   coinOf(market, a.coin);
   market.coins.delete(a.coin);
   for (const s of [...market.symbols.values()]) if (s.base === a.coin || s.quote === a.coin) market.symbols.delete(s.symbol);
-  touchCoins(market);
+  market.coinsVersion += 1;
   market.symbolsVersion += 1;
 }
 
@@ -81,7 +82,7 @@ export function addNetwork(market: Market, a: Of<'add_network'>): void {
   const n = defaultNetwork(a.network);
   coin.networks.push(n);
   patchNetwork(coin, n, a.set ?? {});
-  touchCoins(market);
+  touchCoin(market, coin);
 }
 
 /** Removing the default network hands the default to the first one left. */
@@ -91,5 +92,5 @@ export function removeNetwork(market: Market, a: Of<'remove_network'>): void {
   if (coin.networks.length === 1) throw new ActionError([`network "${a.network}" is the last of ${a.coin}; delist the coin instead`]);
   coin.networks = coin.networks.filter((x) => x !== n);
   if (n.isDefault) (coin.networks[0] as SimNetwork).isDefault = true;
-  touchCoins(market);
+  touchCoin(market, coin);
 }

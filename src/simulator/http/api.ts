@@ -53,7 +53,7 @@ function tickersReply(deps: ApiDeps, params: URLSearchParams): Reply {
   const query = parseTickerQuery(params, deps.symbolsCap);
   if (query.kind === 'error') return errorReply(400, query.code, query.msg);
   const closeTime = alignCloseTime(deps.clock.now());
-  if (query.kind === 'all') return { status: 200, body: deps.tickers.all(closeTime), records: undefined };
+  if (query.kind === 'all') return { status: 200, body: deps.tickers.all(closeTime) };
   const names = query.kind === 'one' ? [query.symbol] : query.symbols;
   const symbols = names.map((n) => deps.market.symbols.get(n));
   if (symbols.some((s) => s === undefined)) return errorReply(400, ERROR_CODES.invalidSymbol, TICKER_MESSAGES.invalidSymbol);
@@ -62,9 +62,13 @@ function tickersReply(deps: ApiDeps, params: URLSearchParams): Reply {
   return { status: 200, body: Buffer.from(`[${records.join(',')}]`), records };
 }
 
-/** The all-tickers answer comes from its cached body; its records are split out only for the malformed fault. */
-function withRecords(reply: Reply): Reply {
-  if (reply.status !== 200 || reply.records !== undefined || reply.single === true) return reply;
+/**
+ * Cached array answers carry no records; the malformed fault needs them: coins are rendered
+ * again (a parse would lose the exact withdrawIntegerMultiple text), tickers split out.
+ */
+function withRecords(deps: ApiDeps, endpoint: Endpoint, reply: Reply): Reply {
+  if (reply.status !== 200 || reply.records !== undefined) return reply;
+  if (endpoint === 'coins') return { ...reply, records: deps.coins.records() };
   const parsed = JSON.parse(reply.body.toString()) as unknown[];
   return { ...reply, records: parsed.map((r) => JSON.stringify(r)) };
 }
@@ -89,7 +93,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
       return send(res, 405, errorBody(ERROR_CODES.unknownPath, `Method ${req.method ?? ''} not allowed on ${url.pathname}; use GET.`), { ...headers, allow: ALLOW });
     }
     const reply = (): Reply => (endpoint === 'coins'
-      ? { status: 200, body: deps.coins.body(), records: deps.coins.records() }
+      ? { status: 200, body: deps.coins.body() }
       : tickersReply(deps, url.searchParams));
     const proceed = (): void => {
       const r = reply();
@@ -97,6 +101,6 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
     };
     const fault = deps.faults.take(endpoint);
     if (fault === undefined) return proceed();
-    respondWithFault(fault, { res, endpoint, headers, reply: () => withRecords(reply()), proceed, live: deps.live });
+    respondWithFault(fault, { res, endpoint, headers, reply: () => withRecords(deps, endpoint, reply()), proceed, live: deps.live });
   };
 }

@@ -51,6 +51,7 @@ function fromKnown(known: KnownCoin): SimCoin {
   return {
     coin: known.coin,
     name: known.name,
+    version: 0,
     networks: known.networks.map((n, i) => ({
       network: n.network, name: n.name, isDefault: i === 0, depositEnable: n.deposit, withdrawEnable: n.withdraw,
       withdrawFee: n.fee, withdrawMin: n.min, withdrawInternalMin: n.internalMin,
@@ -92,7 +93,7 @@ function generatedCoin(random: Random, coin: string, price: number): SimCoin {
     n.isDefault = i === 0;
     giveStatus(random, n);
   });
-  return { coin, name, networks };
+  return { coin, name, networks, version: 0 };
 }
 
 /** Distinct chains, weighted by how common each is for tokens. */

@@ -33,6 +33,8 @@ export interface SimCoin {
   coin: string;
   name: string;
   networks: SimNetwork[];
+  /** Bumped on every change of this coin or its networks, so only it is rendered again. */
+  version: number;
 }
 
 /** A scheduled drift of a symbol's price: by `factor` spread evenly (in log space) over `overMs`. */
@@ -83,7 +85,8 @@ export interface Market {
   symbolsVersion: number;
 }
 
-export function touchCoins(market: Market): void {
+export function touchCoin(market: Market, coin: SimCoin): void {
+  coin.version += 1;
   market.coinsVersion += 1;
 }
 

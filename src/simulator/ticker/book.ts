@@ -5,7 +5,7 @@
  */
 import type { Market, SimSymbol } from '../market/model';
 import { renderTicker } from './render';
-import { newWindowCache, windowStats, type WindowCache } from './window';
+import { newScratch, newWindowCache, windowStats, type WindowCache } from './window';
 
 const ALIGN_MS = 1_000;
 
@@ -30,6 +30,7 @@ export function alignCloseTime(now: number): number {
 
 export function createTickerBook(market: Market): TickerBook {
   const entries = new Map<SimSymbol, Entry>();
+  const scratch = newScratch();
   let prunedAt = market.symbolsVersion;
   let allCache = { closeTime: Number.NaN, version: -1, body: Buffer.alloc(0) };
 
@@ -48,7 +49,7 @@ export function createTickerBook(market: Market): TickerBook {
       entries.set(s, entry);
     }
     if (entry.closeTime !== closeTime || entry.version !== s.version) {
-      entry.json = renderTicker(s, windowStats(s, entry.window, closeTime), closeTime);
+      entry.json = renderTicker(s, windowStats(s, entry.window, closeTime, scratch), closeTime);
       entry.closeTime = closeTime;
       entry.version = s.version;
     }

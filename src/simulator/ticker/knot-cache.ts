@@ -11,26 +11,24 @@ const { floor } = Math;
 
 const SLOTS = 31;
 
-export interface KnotCache {
-  tags: Float64Array;
-  prices: Float64Array;
-}
+/** Slot i holds knot index at [i] and its price at [SLOTS + i]: one allocation per symbol. */
+export type KnotCache = Float64Array;
 
 export function newKnotCache(): KnotCache {
-  return { tags: new Float64Array(SLOTS).fill(Number.NaN), prices: new Float64Array(SLOTS) };
+  return new Float64Array(2 * SLOTS).fill(Number.NaN, 0, SLOTS);
 }
 
 export function clearKnotCache(cache: KnotCache): void {
-  cache.tags.fill(Number.NaN);
+  cache.fill(Number.NaN, 0, SLOTS);
 }
 
 function baseAt(s: SimSymbol, cache: KnotCache, k: number): number {
   const slot = ((k % SLOTS) + SLOTS) % SLOTS;
-  if (cache.tags[slot] === k) return cache.prices[slot] as number;
+  if (cache[slot] === k) return cache[SLOTS + slot] as number;
   const out = new Float64Array(1);
   baseKnots(s, k, 1, out);
-  cache.tags[slot] = k;
-  cache.prices[slot] = out[0] as number;
+  cache[slot] = k;
+  cache[SLOTS + slot] = out[0] as number;
   return out[0] as number;
 }
 

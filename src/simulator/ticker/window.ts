@@ -21,6 +21,7 @@ const RING = 290;
 const VOLUME_SALT = 0x3c6ef372;
 /** Tag of an empty ring slot: no bucket of the next few thousand years has this index. */
 const NO_BUCKET = -2_147_483_648;
+const UINT32_MAX = 0xffff_ffff;
 
 export interface WindowStats {
   openTicks: number;
@@ -32,13 +33,18 @@ export interface WindowStats {
   count: number;
 }
 
+/**
+ * 3,500 symbols x 290 buckets: the rings are most of the simulator's memory, so they are narrow.
+ * High and low are exact integer ticks in 32 bits (widened to 64 if a price ever outgrows them);
+ * quote volume only has to be plausible, and a 32-bit float of an integer is still an integer.
+ */
 export interface WindowCache {
   version: number;
   knots: KnotCache;
   tags: Int32Array;
-  high: Float64Array;
-  low: Float64Array;
-  quote: Float64Array;
+  high: Uint32Array | Float64Array;
+  low: Uint32Array | Float64Array;
+  quote: Float32Array;
   aggFirst: number;
   aggLast: number;
   agg: { high: number; low: number; volume: number; quote: number; count: number };
@@ -49,9 +55,9 @@ export function newWindowCache(): WindowCache {
     version: -1,
     knots: newKnotCache(),
     tags: new Int32Array(RING).fill(NO_BUCKET),
-    high: new Float64Array(RING),
-    low: new Float64Array(RING),
-    quote: new Float64Array(RING),
+    high: new Uint32Array(RING),
+    low: new Uint32Array(RING),
+    quote: new Float32Array(RING),
     aggFirst: Number.NaN,
     aggLast: Number.NaN,
     agg: { high: 0, low: 0, volume: 0, quote: 0, count: 0 },
@@ -90,7 +96,7 @@ function slotOf(j: number): number {
  * Compute the missing buckets of [from, to] (all wholly in the past), in runs: a run of
  * consecutive knots is much cheaper than the same knots one by one (see knotPrices).
  */
-function fillBuckets(s: SimSymbol, cache: WindowCache, from: number, to: number): void {
+function fillBuckets(s: SimSymbol, cache: WindowCache, from: number, to: number, scratch: Float64Array): void {
   let j = from;
   while (j <= to) {
     if (cache.tags[slotOf(j)] === j) {
@@ -99,31 +105,35 @@ function fillBuckets(s: SimSymbol, cache: WindowCache, from: number, to: number)
     }
     let end = j;
     while (end < to && cache.tags[slotOf(end + 1)] !== end + 1) end++;
-    const buckets = end - j + 1;
-    const prices = new Float64Array(buckets * KNOTS_PER_BUCKET);
+    const buckets = min(end - j + 1, RING);
+    end = j + buckets - 1;
     const scale = quoteScale(s);
-    knotPrices(s, j * KNOTS_PER_BUCKET, prices.length, prices);
+    knotPrices(s, j * KNOTS_PER_BUCKET, buckets * KNOTS_PER_BUCKET, scratch);
     for (let b = 0; b < buckets; b++) {
       let high = 0;
       let low = INFINITY;
       for (let i = 0; i < KNOTS_PER_BUCKET; i++) {
-        const ticks = toTicks(s, prices[b * KNOTS_PER_BUCKET + i] as number);
+        const ticks = toTicks(s, scratch[b * KNOTS_PER_BUCKET + i] as number);
         if (ticks > high) high = ticks;
         if (ticks < low) low = ticks;
       }
       const slot = slotOf(j + b);
+      if (high > UINT32_MAX && cache.high instanceof Uint32Array) {
+        cache.high = Float64Array.from(cache.high);
+        cache.low = Float64Array.from(cache.low);
+      }
       cache.high[slot] = high;
       cache.low[slot] = low;
-      cache.quote[slot] = round(bucketVolume(s, j + b) * (prices[b * KNOTS_PER_BUCKET + 2] as number) * scale);
+      cache.quote[slot] = round(bucketVolume(s, j + b) * (scratch[b * KNOTS_PER_BUCKET + 2] as number) * scale);
       cache.tags[slot] = j + b;
     }
     j = end + 1;
   }
 }
 
-function aggregate(s: SimSymbol, cache: WindowCache, first: number, last: number): WindowCache['agg'] {
+function aggregate(s: SimSymbol, cache: WindowCache, first: number, last: number, scratch: Float64Array): WindowCache['agg'] {
   if (cache.aggFirst === first && cache.aggLast === last) return cache.agg;
-  fillBuckets(s, cache, first - 1, last);
+  fillBuckets(s, cache, first - 1, last, scratch);
   const agg = { high: 0, low: INFINITY, volume: 0, quote: 0, count: 0 };
   for (let j = first; j <= last; j++) {
     const slot = slotOf(j);
@@ -139,8 +149,16 @@ function aggregate(s: SimSymbol, cache: WindowCache, first: number, last: number
   return agg;
 }
 
+/**
+ * Knots of one fill run: held by the caller and reused, because the first answer fills every
+ * symbol's window at once and a fresh array per symbol is 40 MB of garbage in one burst.
+ */
+export function newScratch(): Float64Array {
+  return new Float64Array(RING * KNOTS_PER_BUCKET);
+}
+
 /** Stats of the window [t - 24 h, t]. */
-export function windowStats(s: SimSymbol, cache: WindowCache, t: number): WindowStats {
+export function windowStats(s: SimSymbol, cache: WindowCache, t: number, scratch: Float64Array): WindowStats {
   if (cache.version !== s.version) {
     cache.tags.fill(NO_BUCKET);
     clearKnotCache(cache.knots);
@@ -150,7 +168,7 @@ export function windowStats(s: SimSymbol, cache: WindowCache, t: number): Window
   const start = t - DAY_MS;
   const first = ceil(start / BUCKET_MS);
   const last = floor(t / BUCKET_MS) - 1;
-  const agg = aggregate(s, cache, first, last);
+  const agg = aggregate(s, cache, first, last, scratch);
   const lead = first - 1;
   const leadShare = (first * BUCKET_MS - start) / BUCKET_MS;
   const trail = last + 1;
