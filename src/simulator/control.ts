@@ -5,7 +5,7 @@
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { ActionError } from './actions/action-error';
-import { applyAction } from './actions/apply';
+import { applyAction, type ApplyContext } from './actions/apply';
 import type { FaultEndpoint, FaultKind } from './actions/faults-schema';
 import { formatIssue, validateAction, validateActions } from './actions/validate';
 import type { FaultBoard } from './faults/board';
@@ -52,7 +52,7 @@ export interface ControlDeps {
 
 export function createControl(deps: ControlDeps): SimulatorControl {
   const { market, faults, clock, logger } = deps;
-  const ctx = (now = clock.now()): Parameters<typeof applyAction>[0] => ({ market, faults, now, seed: deps.seed });
+  const ctx = (now = clock.now()): ApplyContext => ({ market, faults, now, seed: deps.seed });
   const runner = deps.scenario === undefined
     ? undefined
     : createScenarioRunner(deps.scenario, clock.now(), (step, dueAt) => {

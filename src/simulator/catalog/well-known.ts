@@ -181,7 +181,7 @@ export const WELL_KNOWN_COINS: readonly KnownCoin[] = [
   { coin: 'WBTC', name: 'Wrapped Bitcoin', usd: 65000, networks: [token(ERC20, '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', '0.00005', '0.0001', '1E-8')] },
 ];
 
-/** Quote assets of generated pairs, besides USDT. */
+/** Pairs of well-known coins besides their USDT pair. */
 export const KNOWN_EXTRA_PAIRS: readonly string[] = [
   'BTCUSDC', 'ETHUSDC', 'SOLUSDC', 'ETHBTC', 'BNBBTC', 'SOLBTC', 'XRPBTC', 'LTCBTC',
 ];

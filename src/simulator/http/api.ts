@@ -54,10 +54,12 @@ function tickersReply(deps: ApiDeps, params: URLSearchParams): Reply {
   if (query.kind === 'error') return errorReply(400, query.code, query.msg);
   const closeTime = alignCloseTime(deps.clock.now());
   if (query.kind === 'all') return { status: 200, body: deps.tickers.all(closeTime) };
-  const names = query.kind === 'one' ? [query.symbol] : query.symbols;
-  const symbols = names.map((n) => deps.market.symbols.get(n));
-  if (symbols.some((s) => s === undefined)) return errorReply(400, ERROR_CODES.invalidSymbol, TICKER_MESSAGES.invalidSymbol);
-  const records = symbols.map((s) => deps.tickers.one(s as NonNullable<typeof s>, closeTime));
+  const records: string[] = [];
+  for (const name of query.kind === 'one' ? [query.symbol] : query.symbols) {
+    const s = deps.market.symbols.get(name);
+    if (s === undefined) return errorReply(400, ERROR_CODES.invalidSymbol, TICKER_MESSAGES.invalidSymbol);
+    records.push(deps.tickers.one(s, closeTime));
+  }
   if (query.kind === 'one') return { status: 200, body: Buffer.from(records[0] as string), records, single: true };
   return { status: 200, body: Buffer.from(`[${records.join(',')}]`), records };
 }
