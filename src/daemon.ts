@@ -9,6 +9,8 @@ import { NotifyError } from './notify/notifier';
 import { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
+import type { SeriesFilter } from './metrics/exposition';
+import { compileMatcher } from './rules/match';
 import { createMetrics, initSeries } from './metrics/metrics';
 import { listen, splitHostPort, type Listening } from './http/server';
 import { systemClock, type Clock } from './lib/clock';
@@ -109,6 +111,16 @@ export interface DaemonDeps {
   random?: () => number;
 }
 
+/** metrics.include / metrics.exclude as one test on coin, network and symbol names. */
+function seriesFilter(config: Config): SeriesFilter {
+  const compile = (m: Partial<Record<'coin' | 'network' | 'symbol', string>>) =>
+    new Map(Object.entries(m).map(([label, pattern]) => [label, compileMatcher(label, pattern)]));
+  const include = compile(config.metrics.include);
+  const exclude = compile(config.metrics.exclude);
+  if (include.size === 0 && exclude.size === 0) return () => true;
+  return (label, value) => (include.get(label)?.test(value) ?? true) && !(exclude.get(label)?.test(value) ?? false);
+}
+
 /** The watch lists by exchange, for the `missing` ticker condition. */
 function watchLists(config: Config): Map<string, Set<string>> {
   return new Map(config.exchanges.map((e) => [e.name, new Set(e.symbols)]));
@@ -158,13 +170,15 @@ export class Daemon {
   private readonly pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
   readonly registry = new Registry();
   private readonly metrics = createMetrics(this.registry);
-  private readonly exposition = new Exposition(this.registry);
+  private readonly exposition: Exposition;
 
   private constructor(
     private config: Config,
     private readonly deps: Required<DaemonDeps>,
     private readonly source: { path?: string | undefined; env: NodeJS.ProcessEnv },
-  ) {}
+  ) {
+    this.exposition = new Exposition(this.registry, seriesFilter(config));
+  }
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
   static async start(config: Config, deps: DaemonDeps, source: { path?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Daemon> {
@@ -357,6 +371,7 @@ export class Daemon {
       logger.warn('server.listen and state_dir take effect at the next restart');
     }
     this.config = { ...next, server: { ...next.server, listen: old.server.listen }, state_dir: old.state_dir };
+    this.exposition.setFilter(seriesFilter(this.config));
     this.engine?.setRules(rules);
     this.engine?.configure({ guards: guards(this.config), expectedSymbols: watchLists(this.config) });
     await this.delivery?.reconfigure(this.config);

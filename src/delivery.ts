@@ -18,7 +18,16 @@ import type { StateStore } from './store/store';
 export function buildNotifier(r: ReceiverConfig, logger: Logger): Notifier {
   switch (r.kind) {
     case 'webhook':
-      return webhookNotifier({ name: r.name, url: r.webhook.url, timeoutMs: r.webhook.timeout, secret: r.webhook.secret, headers: r.webhook.headers, maxAlerts: r.webhook.max_alerts });
+      return webhookNotifier({
+        name: r.name,
+        url: r.webhook.url,
+        timeoutMs: r.webhook.timeout,
+        secret: r.webhook.secret,
+        headers: r.webhook.headers,
+        maxAlerts: r.webhook.max_alerts,
+        bodyTemplate: r.webhook.body_template,
+        contentType: r.webhook.content_type,
+      });
     case 'email':
       return emailNotifier({
         name: r.name,

@@ -199,6 +199,10 @@ const webhookSchema = z
     secret: z.string().min(1).optional(),
     headers: headerMap.optional(),
     max_alerts: z.number().int().min(0).default(DEFAULT_WEBHOOK_MAX_ALERTS),
+    /** A body of your own instead of the version 4 body: a template over the notification's fields (values JSON-escaped). */
+    body_template: z.string().min(1).optional(),
+    /** Content-Type of a templated body. */
+    content_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, 'use a media type such as application/json').optional(),
   })
   .strict();
 
@@ -393,6 +397,14 @@ export function configSchema(baseDir: string) {
       history_retention: withDefault(positiveDuration, DEFAULT_HISTORY_RETENTION_MS),
       rules_file: filePath(file).optional(),
       log: z.object({ level: z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL) }).strict().default({}),
+      /** Which coins, networks and symbols get per-network and per-ticker series (cardinality). */
+      metrics: z
+        .object({
+          include: z.object({ coin: matchPattern, network: matchPattern, symbol: matchPattern }).partial().strict().default({}),
+          exclude: z.object({ coin: matchPattern, network: matchPattern, symbol: matchPattern }).partial().strict().default({}),
+        })
+        .strict()
+        .default({}),
       notify: notifySchema(file).default({}),
     })
     .strict();

@@ -16,8 +16,13 @@ export class Exposition {
 
   constructor(
     private readonly registry: Registry,
-    private readonly keep: SeriesFilter = () => true,
+    private keep: SeriesFilter = () => true,
   ) {}
+
+  /** New include/exclude filters (a reload): applied from each exchange's next poll. */
+  setFilter(keep: SeriesFilter): void {
+    this.keep = keep;
+  }
 
   /** A new accepted snapshot of one part of one exchange. */
   update(snapshot: Snapshot, part: 'coins' | 'tickers'): void {

@@ -75,6 +75,7 @@ describe('parseConfig: valid files', () => {
       state_dir: './data',
       history_retention: 2_592_000_000,
       log: { level: 'info' },
+      metrics: { include: {}, exclude: {} },
       notify: DEFAULT_NOTIFY,
     });
   });
@@ -87,6 +88,7 @@ describe('parseConfig: valid files', () => {
       history_retention: 2_592_000_000,
       rules_file: '/etc/alerts.example.yaml',
       log: { level: 'info' },
+      metrics: { include: {}, exclude: {} },
       notify: {
         ...DEFAULT_NOTIFY,
         receivers: [
@@ -186,6 +188,7 @@ notify:
       history_retention: 2_592_000_000,
       rules_file: '/srv/alerts.yaml',
       log: { level: 'debug' },
+      metrics: { include: {}, exclude: {} },
       notify: {
         group_by: ['...'],
         group_wait: 0,
@@ -291,7 +294,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:3:1: YAML syntax error: Sequence item without - indicator`,
     ]],
     ['an unknown top-level key', `${MINIMAL}sever: { listen: ":1" }\n`, [
-      `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, notify)`,
+      `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify)`,
     ]],
     ['an unknown key in an exchange', 'exchanges:\n  - name: main\n    pol: { coins: 30s }\n', [
       `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
@@ -300,7 +303,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:3:25: exchanges[0].poll: unknown key "ticker" (expected one of: coins, tickers)`,
     ]],
     ['an unknown key in a receiver kind', `${MINIMAL}notify:\n  receivers:\n    - name: h\n      webhook: { url: "http://h", retries: 3 }\n`, [
-      `${FILE}:6:35: notify.receivers[0].webhook: unknown key "retries" (expected one of: url, timeout, secret, headers, max_alerts)`,
+      `${FILE}:6:35: notify.receivers[0].webhook: unknown key "retries" (expected one of: url, timeout, secret, headers, max_alerts, body_template, content_type)`,
     ]],
     ['a wrong type', 'exchanges:\n  - name: main\n    symbols: BTCUSDT\n', [
       `${FILE}:3:14: exchanges[0].symbols: expected a list, got "BTCUSDT"`,
@@ -414,7 +417,7 @@ lgo: { level: info }
       `${FILE}:7:19: server.listen: invalid listen address "nowhere" (use HOST:PORT, e.g. 127.0.0.1:9464 or :9464)`,
       `${FILE}:12:7: notify.receivers[0].email: receiver "hook" has both webhook and email; list one receiver per kind`,
       `${FILE}:14:19: notify.routes[0].receivers[0]: unknown receiver "pager" (known: hook)`,
-      `${FILE}:15:1: unknown key "lgo" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, notify)`,
+      `${FILE}:15:1: unknown key "lgo" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify)`,
     ]);
   });
 });

@@ -171,7 +171,7 @@ describe('the status page in headless Chromium', () => {
     const cells = await row.locator('td').allTextContents();
     expect(cells.slice(0, 5)).toEqual(['e2e', 'USDT', 'Tron(TRC20)', 'open', 'closed']);
     expect(cells[6]).toBe(HOSTILE);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
     expect(await page.locator('#disabled + .scroll b').count()).toBe(0);
     expect(await page.locator('h2#alerts').textContent()).toMatch(/^Alerts firing \(\d+\)$/);
     mkdirSync(join(ROOT, 'test-output'), { recursive: true });

@@ -111,3 +111,24 @@ describe('webhook receiver', () => {
     await refused.close?.();
   });
 });
+
+describe('webhook body template', () => {
+  it('renders a body of your own, with upstream text escaped for JSON', async () => {
+    const receiver = await new WebhookReceiver().start();
+    const hook = webhookNotifier({
+      name: 'chat',
+      url: receiver.url,
+      timeoutMs: 2000,
+      bodyTemplate: '{"text":"{{status}}: {{commonAnnotations.summary}} ({{count}})","detail":"{{alerts_text}}","alerts":{{alerts_json}}}',
+    });
+    const hostile: Alert = { ...firing, annotations: { ...firing.annotations, summary: 'say "hi"\n\\ <b>' } };
+    await hook.send(buildDelivery('chat', {}, [hostile], 'http://sw', 1));
+    await hook.close?.();
+    await receiver.stop();
+    const body = receiver.received[0]?.body as { text: string; detail: string; alerts: { fingerprint: string }[] };
+    expect(body.text).toBe('firing: say "hi"\n\\ <b> (1)');
+    expect(body.detail).toMatch(/^FIRING {2}say "hi" \\ <b> {2}\[main \/ USDT \/ Tron\(TRC20\)\] since 2026-01-02T03:04:05.000Z {2}message: <b>Maint<\/b> Bcc: x$/);
+    expect(body.alerts.map((a) => a.fingerprint)).toEqual(['0123456789abcdef']);
+    expect(receiver.received[0]?.headers['content-type']).toBe('application/json');
+  });
+});

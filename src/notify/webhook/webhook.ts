@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Agent, errors, type Dispatcher } from 'undici';
-import { NotifyError, type Delivery, type Notifier } from '../notifier';
+import { render } from '../../lib/template';
+import { NotifyError, type Delivery, type Notification, type Notifier } from '../notifier';
+import { alertLine, notificationFields } from '../text';
 
 export interface WebhookOptions {
   name: string;
@@ -12,6 +14,26 @@ export interface WebhookOptions {
   /** Most alerts in one body (0: all); the rest are counted in truncatedAlerts. */
   maxAlerts?: number | undefined;
   dispatcher?: Dispatcher | undefined;
+  /**
+   * A body of your own instead of the version 4 body: a template over the notification's fields
+   * (see notify/text.ts), every value JSON-escaped so it is safe inside a JSON string, plus
+   * `{{alerts_text}}` (one line per alert) and `{{alerts_json}}` (the alerts as a JSON array).
+   */
+  bodyTemplate?: string | undefined;
+  contentType?: string | undefined;
+}
+
+/** The templated body: values escaped for a JSON string, `alerts_json` inserted as JSON. */
+export function templatedBody(template: string, n: Notification): string {
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(notificationFields(n))) fields[k] = jsonEscape(String(v ?? ''));
+  fields.alerts_text = jsonEscape(n.alerts.map(alertLine).join('\n'));
+  const json = JSON.stringify(n.alerts);
+  return render(template, { ...fields, alerts_json: '\u0000ALERTS\u0000' }).split('\u0000ALERTS\u0000').join(json);
+}
+
+function jsonEscape(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
 }
 
 export const SIGNATURE_HEADER = 'x-spotwatch-signature';
@@ -35,10 +57,10 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
         max > 0 && notification.alerts.length > max
           ? { ...notification, alerts: notification.alerts.slice(0, max), truncatedAlerts: notification.truncatedAlerts + notification.alerts.length - max }
           : notification;
-      const raw = JSON.stringify(body);
+      const raw = options.bodyTemplate !== undefined ? templatedBody(options.bodyTemplate, body) : JSON.stringify(body);
       const headers: Record<string, string> = {
         ...options.headers,
-        'content-type': 'application/json',
+        'content-type': options.contentType ?? 'application/json',
         'user-agent': 'spotwatch',
         [IDEMPOTENCY_HEADER]: idempotencyKey,
       };
