@@ -1,7 +1,8 @@
 /** Two projects: `unit` (npm test: unit and in-process integration tests, nothing beyond
- * npm ci) and `e2e` (npm run test:e2e: real Prometheus, Alertmanager, Chromium, child processes). */
+ * npm ci) and `e2e` (npm run test:e2e: real Prometheus, Alertmanager, Chromium, child processes).
+ * ts-jest only transpiles (isolatedModules): `tsc --noEmit` checks the types, once, in pretest. */
 const transform = {
-  '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false, tsconfig: { module: 'commonjs', target: 'es2022', esModuleInterop: true, sourceMap: true } }],
 };
 const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
 module.exports = {

@@ -53,7 +53,8 @@ export class StateStore {
       const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       renameSync(file, aside);
       for (const ext of ['-wal', '-shm']) if (existsSync(file + ext)) renameSync(file + ext, aside + ext);
-      onProblem(err instanceof Error ? err.message : String(err), aside);
+      // Duck-typed: the driver's errors may come from another realm, where instanceof Error fails.
+      onProblem(String((err as { message?: unknown } | null)?.message ?? err), aside);
       return new StateStore(openChecked(file));
     }
   }
