@@ -19,7 +19,8 @@ const { evaluateRules } = dist('rules/evaluate.js');
 const { TickerHistory } = dist('rules/history.js');
 const { loadRulesFile } = dist('rules/load.js');
 const { advance, indexBySlot, isActive } = dist('alerts/lifecycle.js');
-const { renderNetworks, renderTickers, assemble } = dist('metrics/exposition.js');
+const { Exposition } = dist('metrics/cache.js');
+const { Registry } = require('prom-client');
 const { StateStore } = dist('store/store.js');
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -47,6 +48,10 @@ function pollCost(coins) {
   const coinsBody = renderCoinsBody({ coins, seed: 1 });
   const now = Date.UTC(2026, 0, 1);
   const tickersBody = renderTickersBody({ coins, seed: 1, now });
+  // Two ticker answers 5 s apart: prices move between polls, as they do on an exchange.
+  const tickerBodies = [tickersBody, renderTickersBody({ coins, seed: 1, now: now + 5_000 })];
+  let turn = 0;
+  const exposition = new Exposition(new Registry());
   const dir = mkdtempSync(join(tmpdir(), 'spotwatch-bench-'));
   const store = StateStore.open(dir);
   const history = new TickerHistory(6 * 60_000);
@@ -61,22 +66,25 @@ function pollCost(coins) {
     validateCoins(parseJsonKeepingDecimals(coinsBody));
     validateTickers(parseJsonKeepingDecimals(tickersBody));
   });
+  let prev = base;
   const full = time(() => {
-    let next = applyCoins(base, validateCoins(parseJsonKeepingDecimals(coinsBody)), now);
-    next = applyTickers(next, validateTickers(parseJsonKeepingDecimals(tickersBody)), now);
-    const changes = diff(base, next);
+    const body = tickerBodies[turn++ % 2];
+    let next = applyCoins(prev, validateCoins(parseJsonKeepingDecimals(coinsBody)), now);
+    next = applyTickers(next, validateTickers(parseJsonKeepingDecimals(body)), now);
+    const changes = diff(prev, next);
     history.record(next.tickers.values(), now);
     for (const domain of ['coins', 'tickers']) {
       const bySlot = indexBySlot(alerts);
       const ev = evaluateRules({ rules: rules.rules, domain, snapshot: next, changes, history, expectedSymbols: new Set(), now, wasActive: (r, e) => isActive(bySlot, r, e) });
       alerts = advance(alerts, ev, { exchange: 'bench', rules: new Map(rules.rules.map((r) => [r.id, r])), known: new Set(rules.rules.map((r) => r.id)) }, now).alerts;
     }
-    assemble([renderNetworks(next, () => true), renderTickers(next, () => true)]);
+    exposition.update(next, 'coins');
+    exposition.update(next, 'tickers');
     store.transaction(() => {
-      store.saveSnapshot(next, 'coins');
-      store.saveSnapshot(next, 'tickers');
+      if (next.coins !== prev.coins) store.saveSnapshot(next, 'coins');
       store.saveAlerts('bench', alerts.values());
     });
+    prev = next;
   });
   store.close();
   rmSync(dir, { recursive: true, force: true });
@@ -92,4 +100,5 @@ console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(`| ${r.coins} | ${r.networks} | ${r.symbols} | ${r.mb.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.parseValidate.toFixed(1)} | ${(r.parseValidate / r.bare).toFixed(2)} | ${r.full.toFixed(1)} | ${(r.full / r.bare).toFixed(2)} |`);
 }
-console.log('\nwhole poll = parse, validate, merge, diff, rules (alerts.example.yaml), alert lifecycle, metrics exposition, state written to SQLite.');
+console.log('\nwhole poll = one coins and one tickers answer: parse, validate, merge, diff, rules (alerts.example.yaml), alert');
+console.log('lifecycle, metrics exposition (changed records only), state written to SQLite (as the daemon does).');

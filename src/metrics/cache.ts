@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { Registry } from 'prom-client';
-import { assemble, renderNetworks, renderTickers, type FamilyLines, type SeriesFilter } from './exposition';
+import { assemble, renderNetworks, renderTickers, type FamilyLines, type RenderCache, type SeriesFilter } from './exposition';
 import type { Snapshot } from '../snapshot/model';
 
 /**
@@ -11,6 +11,8 @@ import type { Snapshot } from '../snapshot/model';
  */
 export class Exposition {
   private readonly parts = new Map<string, FamilyLines>();
+  /** Per-record lines; a new filter starts a new cache. */
+  private cache: RenderCache = new WeakMap();
   private text: string | undefined;
   private gzip: Buffer | undefined;
 
@@ -22,11 +24,12 @@ export class Exposition {
   /** New include/exclude filters (a reload): applied from each exchange's next poll. */
   setFilter(keep: SeriesFilter): void {
     this.keep = keep;
+    this.cache = new WeakMap();
   }
 
   /** A new accepted snapshot of one part of one exchange. */
   update(snapshot: Snapshot, part: 'coins' | 'tickers'): void {
-    const lines = part === 'coins' ? renderNetworks(snapshot, this.keep) : renderTickers(snapshot, this.keep);
+    const lines = part === 'coins' ? renderNetworks(snapshot, this.keep, this.cache) : renderTickers(snapshot, this.keep, this.cache);
     this.parts.set(`${snapshot.exchange}\u0000${part}`, lines);
     this.text = undefined;
     this.gzip = undefined;

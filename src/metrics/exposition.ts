@@ -44,6 +44,10 @@ class Lines {
   add(name: FamilyName, labels: string, value: number): void {
     (this.by[name] ??= []).push(`${name}${labels} ${num(value)}\n`);
   }
+  /** Lines already rendered for one record. */
+  addAll(lines: FamilyLines): void {
+    for (const [k, v] of Object.entries(lines)) (this.by[k as FamilyName] ??= []).push(v);
+  }
   done(): FamilyLines {
     const out: FamilyLines = {};
     for (const [k, v] of Object.entries(this.by)) out[k as FamilyName] = v.join('');
@@ -51,48 +55,68 @@ class Lines {
   }
 }
 
+/**
+ * Lines rendered per record, reused while the record object is the same (merge keeps the
+ * previous object of an unchanged coin or ticker), so a poll renders only what changed.
+ */
+export type RenderCache = WeakMap<object, FamilyLines>;
+
+function cached<T extends object>(cache: RenderCache | undefined, record: T, render: (r: T, out: Lines) => void): FamilyLines {
+  const hit = cache?.get(record);
+  if (hit !== undefined) return hit;
+  const out = new Lines();
+  render(record, out);
+  const lines = out.done();
+  cache?.set(record, lines);
+  return lines;
+}
+
 /** A filter on coin, network and symbol names, to bound cardinality. */
 export type SeriesFilter = (label: 'coin' | 'network' | 'symbol', value: string) => boolean;
 
-export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter): FamilyLines {
+export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter, cache?: RenderCache): FamilyLines {
   const out = new Lines();
   const ex = esc(snapshot.exchange);
   for (const c of snapshot.coins.values()) {
     if (!keep('coin', c.coin)) continue;
-    const coin = esc(c.coin);
-    for (const n of c.networkList) {
-      if (!keep('network', n.network)) continue;
-      const l = `{exchange="${ex}",coin="${coin}",network="${esc(n.network)}"}`;
-      out.add('spotwatch_network_deposit_enabled', l, n.depositEnable ? 1 : 0);
-      out.add('spotwatch_network_withdraw_enabled', l, n.withdrawEnable ? 1 : 0);
-      const fee = decimalToNumber(n.withdrawFee);
-      if (fee !== undefined) out.add('spotwatch_network_withdraw_fee', l, fee);
-      const min = decimalToNumber(n.withdrawMin);
-      if (min !== undefined) out.add('spotwatch_network_withdraw_min', l, min);
-      const dl = l.slice(0, -1);
-      out.add('spotwatch_network_desc_present', `${dl},direction="deposit"}`, blankToNull(n.depositDesc) === null ? 0 : 1);
-      out.add('spotwatch_network_desc_present', `${dl},direction="withdraw"}`, blankToNull(n.withdrawDesc) === null ? 0 : 1);
-    }
+    out.addAll(cached(cache, c, (coinRecord, lines) => {
+      const coin = esc(coinRecord.coin);
+      for (const n of coinRecord.networkList) {
+        if (!keep('network', n.network)) continue;
+        const l = `{exchange="${ex}",coin="${coin}",network="${esc(n.network)}"}`;
+        lines.add('spotwatch_network_deposit_enabled', l, n.depositEnable ? 1 : 0);
+        lines.add('spotwatch_network_withdraw_enabled', l, n.withdrawEnable ? 1 : 0);
+        const fee = decimalToNumber(n.withdrawFee);
+        if (fee !== undefined) lines.add('spotwatch_network_withdraw_fee', l, fee);
+        const min = decimalToNumber(n.withdrawMin);
+        if (min !== undefined) lines.add('spotwatch_network_withdraw_min', l, min);
+        const dl = l.slice(0, -1);
+        lines.add('spotwatch_network_desc_present', `${dl},direction="deposit"}`, blankToNull(n.depositDesc) === null ? 0 : 1);
+        lines.add('spotwatch_network_desc_present', `${dl},direction="withdraw"}`, blankToNull(n.withdrawDesc) === null ? 0 : 1);
+      }
+    }));
   }
   return out.done();
 }
 
-export function renderTickers(snapshot: Snapshot, keep: SeriesFilter): FamilyLines {
+export function renderTickers(snapshot: Snapshot, keep: SeriesFilter, cache?: RenderCache): FamilyLines {
   const out = new Lines();
   const ex = esc(snapshot.exchange);
   for (const t of snapshot.tickers.values()) {
     if (!keep('symbol', t.symbol)) continue;
-    const l = `{exchange="${ex}",symbol="${esc(t.symbol)}"}`;
-    const last = decimalToNumber(t.lastPrice);
-    if (last !== undefined) out.add('spotwatch_ticker_last_price', l, last);
-    const open = decimalToNumber(t.openPrice);
-    if (last !== undefined && open !== undefined && open !== 0) out.add('spotwatch_ticker_price_change_ratio', l, (last - open) / open);
-    const bid = decimalToNumber(t.bidPrice);
-    const ask = decimalToNumber(t.askPrice);
-    if (bid !== undefined && ask !== undefined && bid > 0 && ask > 0) out.add('spotwatch_ticker_spread_ratio', l, (ask - bid) / ((ask + bid) / 2));
-    const qv = decimalToNumber(t.quoteVolume);
-    if (qv !== undefined) out.add('spotwatch_ticker_quote_volume', l, qv);
-    if (t.closeTime !== null) out.add('spotwatch_ticker_close_timestamp_seconds', l, t.closeTime / 1000);
+    out.addAll(cached(cache, t, (tk, lines) => {
+      const l = `{exchange="${ex}",symbol="${esc(tk.symbol)}"}`;
+      const last = decimalToNumber(tk.lastPrice);
+      if (last !== undefined) lines.add('spotwatch_ticker_last_price', l, last);
+      const open = decimalToNumber(tk.openPrice);
+      if (last !== undefined && open !== undefined && open !== 0) lines.add('spotwatch_ticker_price_change_ratio', l, (last - open) / open);
+      const bid = decimalToNumber(tk.bidPrice);
+      const ask = decimalToNumber(tk.askPrice);
+      if (bid !== undefined && ask !== undefined && bid > 0 && ask > 0) lines.add('spotwatch_ticker_spread_ratio', l, (ask - bid) / ((ask + bid) / 2));
+      const qv = decimalToNumber(tk.quoteVolume);
+      if (qv !== undefined) lines.add('spotwatch_ticker_quote_volume', l, qv);
+      if (tk.closeTime !== null) lines.add('spotwatch_ticker_close_timestamp_seconds', l, tk.closeTime / 1000);
+    }));
   }
   return out.done();
 }

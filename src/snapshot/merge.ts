@@ -14,14 +14,42 @@ export interface Answer<T> {
  */
 export function applyCoins(prev: Snapshot, answer: Answer<CoinRecord>, at: number): Snapshot {
   const coins = new Map<string, CoinRecord>();
-  for (const c of answer.records) coins.set(c.coin, c);
+  // An unchanged coin keeps its previous object: everything downstream (diff, metrics,
+  // state) can then skip it by identity, which is most of an exchange on most polls.
+  let unchanged = answer.records.length === prev.coins.size;
+  for (const c of answer.records) {
+    const old = prev.coins.get(c.coin);
+    if (old !== undefined && sameCoin(old, c)) coins.set(c.coin, old);
+    else {
+      coins.set(c.coin, c);
+      unchanged = false;
+    }
+  }
   const keepAllCoins = answer.issues.some((i) => i.entity === 'coin' && i.coin === undefined);
   for (const issue of answer.issues) {
     if (issue.entity === 'coin' && issue.coin !== undefined) keepCoin(prev, coins, issue.coin);
     if (issue.entity === 'network' && issue.coin !== undefined) keepNetworks(prev, coins, issue.coin, issue.network);
   }
   if (keepAllCoins) for (const c of prev.coins.keys()) keepCoin(prev, coins, c);
+  if (unchanged && answer.issues.length === 0 && coins.size === prev.coins.size && prev.coinsAt !== null) return { ...prev, coinsAt: at };
   return { ...prev, coins, coinsAt: at };
+}
+
+const NETWORK_KEYS: readonly (keyof NetworkRecord)[] = [
+  'network', 'coin', 'name', 'isDefault', 'depositEnable', 'withdrawEnable', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin',
+  'withdrawIntegerMultiple', 'minConfirm', 'withdrawTag', 'depositDust', 'contractAddress', 'contractAddressUrl', 'depositDesc', 'withdrawDesc',
+];
+
+/** Field-by-field equality of two coin records (text for text: this is about identity, not value). */
+export function sameCoin(a: CoinRecord, b: CoinRecord): boolean {
+  if (a.coin !== b.coin || a.name !== b.name || a.depositAllEnable !== b.depositAllEnable || a.withdrawAllEnable !== b.withdrawAllEnable) return false;
+  if (a.networkList.length !== b.networkList.length) return false;
+  for (let i = 0; i < a.networkList.length; i++) {
+    const x = a.networkList[i] as NetworkRecord;
+    const y = b.networkList[i] as NetworkRecord;
+    for (const k of NETWORK_KEYS) if (x[k] !== y[k]) return false;
+  }
+  return true;
 }
 
 function keepCoin(prev: Snapshot, coins: Map<string, CoinRecord>, coin: string): void {
@@ -47,13 +75,26 @@ function keepNetworks(prev: Snapshot, coins: Map<string, CoinRecord>, coin: stri
  */
 export function applyTickers(prev: Snapshot, answer: Answer<TickerRecord>, at: number): Snapshot {
   const tickers = new Map<string, TickerRecord>();
-  for (const t of answer.records) tickers.set(t.symbol, t);
+  for (const t of answer.records) {
+    const old = prev.tickers.get(t.symbol);
+    tickers.set(t.symbol, old !== undefined && sameTicker(old, t) ? old : t);
+  }
   const keepAll = answer.issues.some((i) => i.symbol === undefined);
   for (const issue of answer.issues) {
     if (issue.symbol !== undefined) keepTicker(prev, tickers, issue.symbol);
   }
   if (keepAll) for (const s of prev.tickers.keys()) keepTicker(prev, tickers, s);
   return { ...prev, tickers, tickersAt: at };
+}
+
+const TICKER_KEYS: readonly (keyof TickerRecord)[] = [
+  'symbol', 'priceChange', 'priceChangePercent', 'lastPrice', 'bidPrice', 'bidQty', 'askPrice', 'askQty', 'openPrice',
+  'highPrice', 'lowPrice', 'volume', 'quoteVolume', 'openTime', 'closeTime', 'count',
+];
+
+function sameTicker(a: TickerRecord, b: TickerRecord): boolean {
+  for (const k of TICKER_KEYS) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 function keepTicker(prev: Snapshot, tickers: Map<string, TickerRecord>, symbol: string): void {

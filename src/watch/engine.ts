@@ -17,6 +17,8 @@ import { builtinInstance, builtinRule, type BuiltinName } from './builtin';
 export const DOWN_AFTER_FAILURES = 3;
 /** How often the ticker samples are written to the store. */
 const HISTORY_SAVE_MS = 60_000;
+/** How often an unchanged ticker list is written to the store. */
+const TICKERS_SAVE_MS = 60_000;
 
 export interface EngineOptions {
   rules: Rule[];
@@ -37,6 +39,7 @@ interface ExchangeState {
   failures: Record<Endpoint, number>;
   history: TickerHistory;
   historySavedAt: number;
+  tickersSavedAt: number;
 }
 
 /**
@@ -122,8 +125,12 @@ export class Engine {
     notify.push(...this.builtinsNow(exchange, endpoint, at));
 
     const store = this.options.store;
+    // Coins are written when they changed; tickers when a symbol came or went (so a restart
+    // does not report it again) and otherwise once a minute (their prices are not state).
+    const saveSnapshot = endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : changes.length > 0 || at - state.tickersSavedAt >= TICKERS_SAVE_MS;
+    if (endpoint === 'tickers' && saveSnapshot) state.tickersSavedAt = at;
     store.transaction(() => {
-      store.saveSnapshot(next, endpoint);
+      if (saveSnapshot) store.saveSnapshot(next, endpoint);
       if (changes.length > 0) store.appendChanges(changes);
       store.saveAlerts(exchange, this.alerts.values());
       if (endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS) {
@@ -175,7 +182,7 @@ export class Engine {
   private state(exchange: string): ExchangeState {
     let s = this.exchanges.get(exchange);
     if (s === undefined) {
-      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), historySavedAt: 0 };
+      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), historySavedAt: 0, tickersSavedAt: 0 };
       this.exchanges.set(exchange, s);
     }
     return s;
