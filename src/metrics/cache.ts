@@ -13,6 +13,8 @@ export class Exposition {
   private readonly parts = new Map<string, FamilyLines>();
   /** Per-record lines; a new filter starts a new cache. */
   private cache: RenderCache = new WeakMap();
+  /** The record map each part was last rendered from. */
+  private readonly rendered = new Map<string, object>();
   private text: string | undefined;
   private gzip: Buffer | undefined;
 
@@ -25,12 +27,18 @@ export class Exposition {
   setFilter(keep: SeriesFilter): void {
     this.keep = keep;
     this.cache = new WeakMap();
+    this.rendered.clear();
   }
 
   /** A new accepted snapshot of one part of one exchange. */
   update(snapshot: Snapshot, part: 'coins' | 'tickers'): void {
+    // The same map as last time (merge keeps it when nothing changed): nothing to render.
+    const source = part === 'coins' ? snapshot.coins : snapshot.tickers;
+    const key = `${snapshot.exchange}\u0000${part}`;
+    if (this.rendered.get(key) === source) return;
+    this.rendered.set(key, source);
     const lines = part === 'coins' ? renderNetworks(snapshot, this.keep, this.cache) : renderTickers(snapshot, this.keep, this.cache);
-    this.parts.set(`${snapshot.exchange}\u0000${part}`, lines);
+    this.parts.set(key, lines);
     this.text = undefined;
     this.gzip = undefined;
   }

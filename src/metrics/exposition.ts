@@ -39,86 +39,90 @@ export type FamilyName = keyof typeof SNAPSHOT_FAMILIES;
 /** Sample lines of each family for one exchange and one part (each line ends with a newline). */
 export type FamilyLines = Partial<Record<FamilyName, string>>;
 
-class Lines {
-  readonly by: Partial<Record<FamilyName, string[]>> = {};
-  add(name: FamilyName, labels: string, value: number): void {
-    (this.by[name] ??= []).push(`${name}${labels} ${num(value)}\n`);
-  }
-  /** Lines already rendered for one record. */
-  addAll(lines: FamilyLines): void {
-    for (const [k, v] of Object.entries(lines)) (this.by[k as FamilyName] ??= []).push(v);
-  }
-  done(): FamilyLines {
-    const out: FamilyLines = {};
-    for (const [k, v] of Object.entries(this.by)) out[k as FamilyName] = v.join('');
-    return out;
-  }
-}
-
 /**
  * Lines rendered per record, reused while the record object is the same (merge keeps the
  * previous object of an unchanged coin or ticker), so a poll renders only what changed.
+ * A record's entry holds one string per family of its part, in the order below.
  */
-export type RenderCache = WeakMap<object, FamilyLines>;
+export type RenderCache = WeakMap<object, string[]>;
 
-function cached<T extends object>(cache: RenderCache | undefined, record: T, render: (r: T, out: Lines) => void): FamilyLines {
-  const hit = cache?.get(record);
-  if (hit !== undefined) return hit;
-  const out = new Lines();
-  render(record, out);
-  const lines = out.done();
-  cache?.set(record, lines);
-  return lines;
+const NETWORK_FAMILIES = [
+  'spotwatch_network_deposit_enabled',
+  'spotwatch_network_withdraw_enabled',
+  'spotwatch_network_withdraw_fee',
+  'spotwatch_network_withdraw_min',
+  'spotwatch_network_desc_present',
+] as const satisfies readonly FamilyName[];
+
+const TICKER_FAMILIES = [
+  'spotwatch_ticker_last_price',
+  'spotwatch_ticker_price_change_ratio',
+  'spotwatch_ticker_spread_ratio',
+  'spotwatch_ticker_quote_volume',
+  'spotwatch_ticker_close_timestamp_seconds',
+] as const satisfies readonly FamilyName[];
+
+/** Appends each record's lines (rendered, or from the cache) to its family's list. */
+function collect<T extends object>(families: readonly FamilyName[], records: Iterable<T>, include: (r: T) => boolean, render: (r: T) => string[], cache?: RenderCache): FamilyLines {
+  const parts: string[][] = families.map(() => []);
+  for (const r of records) {
+    if (!include(r)) continue;
+    let lines = cache?.get(r);
+    if (lines === undefined) {
+      lines = render(r);
+      cache?.set(r, lines);
+    }
+    for (let i = 0; i < parts.length; i++) if (lines[i] !== '') (parts[i] as string[]).push(lines[i] as string);
+  }
+  const out: FamilyLines = {};
+  families.forEach((name, i) => {
+    out[name] = (parts[i] as string[]).join('');
+  });
+  return out;
 }
 
 /** A filter on coin, network and symbol names, to bound cardinality. */
 export type SeriesFilter = (label: 'coin' | 'network' | 'symbol', value: string) => boolean;
 
 export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter, cache?: RenderCache): FamilyLines {
-  const out = new Lines();
   const ex = esc(snapshot.exchange);
-  for (const c of snapshot.coins.values()) {
-    if (!keep('coin', c.coin)) continue;
-    out.addAll(cached(cache, c, (coinRecord, lines) => {
-      const coin = esc(coinRecord.coin);
-      for (const n of coinRecord.networkList) {
-        if (!keep('network', n.network)) continue;
-        const l = `{exchange="${ex}",coin="${coin}",network="${esc(n.network)}"}`;
-        lines.add('spotwatch_network_deposit_enabled', l, n.depositEnable ? 1 : 0);
-        lines.add('spotwatch_network_withdraw_enabled', l, n.withdrawEnable ? 1 : 0);
-        const fee = decimalToNumber(n.withdrawFee);
-        if (fee !== undefined) lines.add('spotwatch_network_withdraw_fee', l, fee);
-        const min = decimalToNumber(n.withdrawMin);
-        if (min !== undefined) lines.add('spotwatch_network_withdraw_min', l, min);
-        const dl = l.slice(0, -1);
-        lines.add('spotwatch_network_desc_present', `${dl},direction="deposit"}`, blankToNull(n.depositDesc) === null ? 0 : 1);
-        lines.add('spotwatch_network_desc_present', `${dl},direction="withdraw"}`, blankToNull(n.withdrawDesc) === null ? 0 : 1);
-      }
-    }));
-  }
-  return out.done();
+  return collect(NETWORK_FAMILIES, snapshot.coins.values(), (c) => keep('coin', c.coin), (c) => {
+    const lines = ['', '', '', '', ''];
+    const coin = esc(c.coin);
+    for (const n of c.networkList) {
+      if (!keep('network', n.network)) continue;
+      const l = `{exchange="${ex}",coin="${coin}",network="${esc(n.network)}"}`;
+      lines[0] += `spotwatch_network_deposit_enabled${l} ${n.depositEnable ? 1 : 0}\n`;
+      lines[1] += `spotwatch_network_withdraw_enabled${l} ${n.withdrawEnable ? 1 : 0}\n`;
+      const fee = decimalToNumber(n.withdrawFee);
+      if (fee !== undefined) lines[2] += `spotwatch_network_withdraw_fee${l} ${num(fee)}\n`;
+      const min = decimalToNumber(n.withdrawMin);
+      if (min !== undefined) lines[3] += `spotwatch_network_withdraw_min${l} ${num(min)}\n`;
+      const dl = l.slice(0, -1);
+      lines[4] += `spotwatch_network_desc_present${dl},direction="deposit"} ${blankToNull(n.depositDesc) === null ? 0 : 1}\n`;
+      lines[4] += `spotwatch_network_desc_present${dl},direction="withdraw"} ${blankToNull(n.withdrawDesc) === null ? 0 : 1}\n`;
+    }
+    return lines;
+  }, cache);
 }
 
 export function renderTickers(snapshot: Snapshot, keep: SeriesFilter, cache?: RenderCache): FamilyLines {
-  const out = new Lines();
   const ex = esc(snapshot.exchange);
-  for (const t of snapshot.tickers.values()) {
-    if (!keep('symbol', t.symbol)) continue;
-    out.addAll(cached(cache, t, (tk, lines) => {
-      const l = `{exchange="${ex}",symbol="${esc(tk.symbol)}"}`;
-      const last = decimalToNumber(tk.lastPrice);
-      if (last !== undefined) lines.add('spotwatch_ticker_last_price', l, last);
-      const open = decimalToNumber(tk.openPrice);
-      if (last !== undefined && open !== undefined && open !== 0) lines.add('spotwatch_ticker_price_change_ratio', l, (last - open) / open);
-      const bid = decimalToNumber(tk.bidPrice);
-      const ask = decimalToNumber(tk.askPrice);
-      if (bid !== undefined && ask !== undefined && bid > 0 && ask > 0) lines.add('spotwatch_ticker_spread_ratio', l, (ask - bid) / ((ask + bid) / 2));
-      const qv = decimalToNumber(tk.quoteVolume);
-      if (qv !== undefined) lines.add('spotwatch_ticker_quote_volume', l, qv);
-      if (tk.closeTime !== null) lines.add('spotwatch_ticker_close_timestamp_seconds', l, tk.closeTime / 1000);
-    }));
-  }
-  return out.done();
+  return collect(TICKER_FAMILIES, snapshot.tickers.values(), (t) => keep('symbol', t.symbol), (t) => {
+    const lines = ['', '', '', '', ''];
+    const l = `{exchange="${ex}",symbol="${esc(t.symbol)}"}`;
+    const last = decimalToNumber(t.lastPrice);
+    if (last !== undefined) lines[0] = `spotwatch_ticker_last_price${l} ${num(last)}\n`;
+    const open = decimalToNumber(t.openPrice);
+    if (last !== undefined && open !== undefined && open !== 0) lines[1] = `spotwatch_ticker_price_change_ratio${l} ${num((last - open) / open)}\n`;
+    const bid = decimalToNumber(t.bidPrice);
+    const ask = decimalToNumber(t.askPrice);
+    if (bid !== undefined && ask !== undefined && bid > 0 && ask > 0) lines[2] = `spotwatch_ticker_spread_ratio${l} ${num((ask - bid) / ((ask + bid) / 2))}\n`;
+    const qv = decimalToNumber(t.quoteVolume);
+    if (qv !== undefined) lines[3] = `spotwatch_ticker_quote_volume${l} ${num(qv)}\n`;
+    if (t.closeTime !== null) lines[4] = `spotwatch_ticker_close_timestamp_seconds${l} ${num(t.closeTime / 1000)}\n`;
+    return lines;
+  }, cache);
 }
 
 /** Every family, with the lines of every exchange and part, as one exposition text. */
