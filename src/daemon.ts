@@ -240,7 +240,8 @@ export class Daemon {
 
   private app() {
     return createApp({
-      ready: () => this.config.exchanges.every((e) => this.ready.has(key(e.name, 'coins')) && this.ready.has(key(e.name, 'tickers'))),
+      // Ready: every exchange polled successfully, and none down now (its polls failing in a row).
+      ready: () => this.config.exchanges.every((e) => this.ready.has(key(e.name, 'coins')) && this.ready.has(key(e.name, 'tickers')) && !(this.engine?.isDown(e.name) ?? false)),
       metrics: { contentType: this.registry.contentType, render: () => this.exposition.render(), renderGzip: () => this.exposition.renderGzip() },
       bearerToken: this.config.server.bearer_token,
       api: {
@@ -435,11 +436,20 @@ export class Daemon {
   private onSuccess(poll: PollSuccess): Snapshot {
     const log = this.deps.logger;
     for (const issue of poll.issues.slice(0, 5)) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, ...issue }, 'malformed record kept at its previous value');
-    const kept = (this.engine as Engine).onSuccess(poll);
+    const { snapshot: kept, outcome } = (this.engine as Engine).onSuccess(poll);
     const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
     this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
     if (poll.issues.length > 0) this.metrics.malformedRecords.inc(labels, poll.issues.length);
-    const accepted = kept === poll.next;
+    if (outcome === 'empty') {
+      // An empty list is never taken as real: a failure of that poll, of kind `schema`.
+      this.deps.logger.warn({ exchange: poll.exchange, endpoint: poll.endpoint }, 'poll failed: empty list, not taken as real');
+      this.metrics.pollErrors.inc({ ...labels, kind: 'schema' });
+      this.healthy.delete(key(poll.exchange, poll.endpoint));
+      this.lastPoll.set(key(poll.exchange, poll.endpoint), { at: new Date(poll.at).toISOString(), ok: false, kind: 'schema', error: `${poll.endpoint}: empty list` });
+      this.afterPoll(poll.exchange);
+      return kept;
+    }
+    const accepted = outcome === 'accepted';
     this.lastPoll.set(key(poll.exchange, poll.endpoint), { at: new Date(poll.at).toISOString(), ok: accepted });
     if (accepted) {
       this.ready.add(key(poll.exchange, poll.endpoint));

@@ -69,6 +69,12 @@ export class Engine {
     return [...this.ruleList, ...this.builtins];
   }
 
+  /** Whether an endpoint of the exchange has failed DOWN_AFTER_FAILURES polls in a row. */
+  isDown(exchange: string): boolean {
+    const f = this.exchanges.get(exchange)?.failures;
+    return f !== undefined && (f.coins >= DOWN_AFTER_FAILURES || f.tickers >= DOWN_AFTER_FAILURES);
+  }
+
   /** The active alerts (pending and firing) of every exchange. */
   activeAlerts(): ReadonlyMap<string, Alert> {
     return this.alerts;
@@ -89,20 +95,24 @@ export class Engine {
     return this.options.store.loadSnapshot(exchange);
   }
 
-  onSuccess(poll: PollSuccess): Snapshot {
+  /**
+   * Judges an answer and returns the snapshot to keep, and what became of the answer:
+   * accepted, held as suspect, or refused as empty (a failure of that poll).
+   */
+  onSuccess(poll: PollSuccess): { snapshot: Snapshot; outcome: 'accepted' | 'held' | 'empty' } {
     const { exchange, endpoint, prev, next, at } = poll;
     const state = this.state(exchange);
     const verdict = judge(prev, next, endpoint, state.suspect[endpoint], at, this.options.guards.get(exchange) ?? DEFAULT_GUARD);
     if (verdict.verdict === 'empty') {
       this.onFailure({ exchange, endpoint, at, durationMs: poll.durationMs, error: { kind: 'schema', message: `${endpoint}: empty list, not taken as real` } });
-      return prev;
+      return { snapshot: prev, outcome: 'empty' };
     }
     state.failures[endpoint] = 0;
     if (verdict.verdict === 'hold') {
       if (state.suspect[endpoint] === undefined) this.options.logger.warn({ exchange, endpoint, ...verdict.suspect }, 'answer shrank suddenly; held as suspect');
       state.suspect[endpoint] = verdict.suspect;
       this.judgeBuiltins(exchange, endpoint, at);
-      return prev;
+      return { snapshot: prev, outcome: 'held' };
     }
     if (verdict.confirmed) this.options.logger.warn({ exchange, endpoint, ...verdict.confirmed }, 'suspect answer persisted; taking it as real');
     delete state.suspect[endpoint];
@@ -140,7 +150,7 @@ export class Engine {
     });
     if (changes.length > 0) this.options.onChanges?.(exchange, changes);
     if (notify.length > 0) this.options.notify(notify);
-    return next;
+    return { snapshot: next, outcome: 'accepted' };
   }
 
   onFailure(poll: Pick<PollFailure, 'exchange' | 'endpoint' | 'at' | 'durationMs'> & { error: { kind: string; message: string } }): void {

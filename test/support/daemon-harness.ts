@@ -34,7 +34,7 @@ export interface WebhookBody {
  * The reference exchange, a daemon watching it with fast polls, and a real webhook receiver:
  * the stack an end-to-end test of the watcher drives. `yaml` adds to the generated config.
  */
-export async function stack(rules: string, options: { coins?: number; extraConfig?: string; server?: string } = {}): Promise<Stack> {
+export async function stack(rules: string, options: { coins?: number; extraConfig?: string; server?: string; exchange?: string } = {}): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'spotwatch-stack-'));
   const sim = await startSimulator({ port: 0, coins: options.coins ?? 40, seed: 11, logger: silentLogger() });
   const hook = await new WebhookReceiver().start();
@@ -47,6 +47,7 @@ export async function stack(rules: string, options: { coins?: number; extraConfi
     base_url: ${sim.url}
     poll: { coins: 150ms, tickers: 150ms }
     retries: { max: 0 }
+${options.exchange ?? ''}
 server: ${options.server ?? '{ listen: "127.0.0.1:0" }'}
 state_dir: ${join(dir, 'data')}
 rules_file: rules.yaml
