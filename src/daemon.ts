@@ -22,7 +22,7 @@ import type { Change, ChangeKind } from './snapshot/changes';
 import type { StatusView } from './http/status-page';
 import type { GuardOptions } from './snapshot/guard';
 import type { Snapshot } from './snapshot/model';
-import { StateStore } from './store/store';
+import { StateStore, StoreError } from './store/store';
 import { Engine } from './watch/engine';
 import { loadScenarioFile, startSimulator, type RunningSimulator } from './simulator';
 
@@ -512,6 +512,10 @@ export async function runDaemon(path: string, io: Io): Promise<number> {
   try {
     daemon = await Daemon.start(config, { logger }, { path, env: io.env });
   } catch (err) {
+    if (err instanceof StoreError) {
+      io.stderr.write(`spotwatch: ${err.message}\n`);
+      return 1;
+    }
     if (!(err instanceof ConfigError)) throw err;
     for (const p of err.problems) io.stderr.write(`${p}\n`);
     return 1;

@@ -72,7 +72,15 @@ export class Pipeline {
       const item = this.stage(flush, receiver, sources, now);
       if (item !== undefined) items.push(item);
     }
-    if (items.length > 0) this.options.port.commit(items);
+    if (items.length > 0) {
+      try {
+        this.options.port.commit(items);
+      } catch (err) {
+        // Not durable, so not sent: the groups come back and are tried at the next tick.
+        for (const flush of flushes) this.aggregator.insert(flush.alerts, now);
+        throw err;
+      }
+    }
     return items.filter((i) => i.delivery !== undefined).length;
   }
 

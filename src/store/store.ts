@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Alert } from '../alerts/alert';
@@ -27,6 +27,11 @@ export interface StoredChange extends Change {
 
 const SCHEMA_VERSION = 2;
 
+/** The store cannot be used at all (its directory is missing rights, say): a clear error at start. */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+}
+
 /**
  * The daemon's state on disk: the last snapshot of each exchange, the active alerts, the
  * ticker samples the windows need, and the history of changes. SQLite in WAL mode: every
@@ -44,8 +49,13 @@ export class StateStore {
   }
 
   static open(dir: string, onProblem: (message: string, movedTo: string) => void = () => undefined): StateStore {
-    mkdirSync(dir, { recursive: true });
     const file = join(dir, 'spotwatch.db');
+    try {
+      mkdirSync(dir, { recursive: true });
+      accessSync(dir, constants.W_OK);
+    } catch (err) {
+      throw new StoreError(`cannot use state_dir ${dir}: ${String((err as { code?: unknown })?.code ?? (err as { message?: unknown })?.message ?? err)} (it must be a writable directory)`);
+    }
     try {
       return new StateStore(openChecked(file));
     } catch (err) {

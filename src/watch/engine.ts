@@ -32,6 +32,8 @@ export interface EngineOptions {
   notify: (alerts: Alert[]) => void;
   /** Told of every accepted change (metrics, logs). */
   onChanges?: (exchange: string, changes: readonly Change[]) => void;
+  /** Told of every failed write to the store (metrics). */
+  onStoreError?: () => void;
 }
 
 interface ExchangeState {
@@ -52,6 +54,7 @@ export class Engine {
   private alerts: Map<string, Alert>;
   private ruleList: Rule[];
   private readonly exchanges = new Map<string, ExchangeState>();
+  private storeFailing = false;
   private readonly builtins: Rule[] = (['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]);
 
   constructor(private options: EngineOptions) {
@@ -139,7 +142,7 @@ export class Engine {
     // does not report it again) and otherwise once a minute (their prices are not state).
     const saveSnapshot = endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : changes.length > 0 || at - state.tickersSavedAt >= TICKERS_SAVE_MS;
     if (endpoint === 'tickers' && saveSnapshot) state.tickersSavedAt = at;
-    store.transaction(() => {
+    this.write(() => {
       if (saveSnapshot) store.saveSnapshot(next, endpoint);
       if (changes.length > 0) store.appendChanges(changes);
       store.saveAlerts(exchange, this.alerts.values());
@@ -159,9 +162,26 @@ export class Engine {
     this.judgeBuiltins(poll.exchange, poll.endpoint, poll.at, poll.error.message);
   }
 
+  /**
+   * Writes state in one transaction. A store that cannot be written (disk full, read-only)
+   * is logged once per streak and does not stop the watcher: notifications still go out
+   * (a restart might repeat one; none is lost), and writing resumes when the disk does.
+   */
+  private write(fn: () => void): void {
+    try {
+      this.options.store.transaction(fn);
+      if (this.storeFailing) this.options.logger.info('state store writable again');
+      this.storeFailing = false;
+    } catch (err) {
+      if (!this.storeFailing) this.options.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot write the state store; watching and notifying go on');
+      this.storeFailing = true;
+      this.options.onStoreError?.();
+    }
+  }
+
   private judgeBuiltins(exchange: string, endpoint: Endpoint, at: number, error?: string): void {
     const notify = this.builtinsNow(exchange, endpoint, at, error);
-    this.options.store.transaction(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
+    this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
     if (notify.length > 0) this.options.notify(notify);
   }
 

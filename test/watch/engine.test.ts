@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Alert } from '../../src/alerts/alert';
+import { createLogger } from '../../src/lib/logger';
+import { DEFAULT_GUARD } from '../../src/snapshot/guard';
+import { applyCoins } from '../../src/snapshot/merge';
+import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
+import { StateStore } from '../../src/store/store';
+import { Engine } from '../../src/watch/engine';
+import { coinRecord } from '../support/records';
+import { rulesFrom } from '../support/rules-harness';
+import { Writable } from 'node:stream';
+
+describe('Engine when the state store cannot be written', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps watching and notifying, says so once, and writes again when it can', () => {
+    const real = StateStore.open(dir);
+    let full = false;
+    // A disk that fills up cannot be made here; this store refuses writes while `full`.
+    const store = Object.create(real) as StateStore;
+    store.transaction = <T>(fn: () => T): T => {
+      if (full) throw new Error('database or disk is full');
+      return real.transaction(fn);
+    };
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
+    const told: Alert[] = [];
+    const engine = new Engine({
+      rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'),
+      store,
+      logger,
+      guards: new Map([['main', DEFAULT_GUARD]]),
+      expectedSymbols: new Map(),
+      notify: (a) => told.push(...a),
+    });
+    const snap = (disabled: boolean, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled }])], issues: [] }, at);
+    const poll = (prev: Snapshot, next: Snapshot, at: number) => engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+
+    const first = snap(false, 1);
+    expect(poll(emptySnapshot('main'), first, 1).outcome).toBe('accepted');
+    full = true;
+    const second = snap(true, 2);
+    expect(poll(first, second, 2).outcome).toBe('accepted');
+    const third = snap(true, 3);
+    poll(second, third, 3);
+    expect(told.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['firing W']);
+    expect(lines.filter((l) => l.includes('cannot write the state store'))).toHaveLength(1);
+    full = false;
+    poll(third, snap(true, 4), 4);
+    expect(lines.filter((l) => l.includes('state store writable again'))).toHaveLength(1);
+    expect([...real.loadAlerts().values()].map((a) => a.labels.alertname)).toEqual(['W']);
+    real.close();
+  });
+});
