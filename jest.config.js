@@ -2,7 +2,7 @@
  * npm ci) and `e2e` (npm run test:e2e: real Prometheus, Alertmanager, Chromium, child processes).
  * ts-jest only transpiles (isolatedModules): `tsc --noEmit` checks the types, once, in pretest. */
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false, tsconfig: { module: 'commonjs', target: 'es2022', esModuleInterop: true, sourceMap: true } }],
+  '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { module: 'commonjs', target: 'es2022', esModuleInterop: true, sourceMap: true, isolatedModules: true } }],
 };
 const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
 module.exports = {

@@ -60,6 +60,8 @@ export async function get(options: GetOptions): Promise<GetResult> {
 
 async function readBody(response: Dispatcher.ResponseData, options: GetOptions): Promise<{ text: string; bytes: number }> {
   const cap = options.maxBodyBytes;
+  // Destroying the body below must not become an unhandled 'error' event.
+  response.body.on('error', () => undefined);
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > cap) {
     response.body.destroy();
