@@ -100,5 +100,12 @@ console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(`| ${r.coins} | ${r.networks} | ${r.symbols} | ${r.mb.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.parseValidate.toFixed(1)} | ${(r.parseValidate / r.bare).toFixed(2)} | ${r.full.toFixed(1)} | ${(r.full / r.bare).toFixed(2)} |`);
 }
+if (process.env.BENCH_SYSTEM !== '0') {
+  const { systemBench } = await import('./system.mjs');
+  const sys = await systemBench({ log: () => undefined });
+  console.log('\n| system figure | | | |');
+  console.log('|---|---|---|---|');
+  for (const r of sys) console.log(`| ${r.join(' | ')} |`);
+}
 console.log('\nwhole poll = one coins and one tickers answer: parse, validate, merge, diff, rules (alerts.example.yaml), alert');
 console.log('lifecycle, metrics exposition (changed records only), state written to SQLite (as the daemon does).');

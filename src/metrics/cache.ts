@@ -39,8 +39,9 @@ export class Exposition {
     this.rendered.set(key, source);
     const lines = part === 'coins' ? renderNetworks(snapshot, this.keep, this.cache) : renderTickers(snapshot, this.keep, this.cache);
     this.parts.set(key, lines);
-    this.text = undefined;
-    this.gzip = undefined;
+    // Rendered here, in the poll, so no scrape ever waits for it.
+    this.text = assemble(this.parts.values());
+    this.gzip = gzipSync(this.text, { level: 1 });
   }
 
   private snapshotText(): string {
@@ -48,12 +49,16 @@ export class Exposition {
     return this.text;
   }
 
+  private snapshotGzip(): Buffer {
+    this.gzip ??= gzipSync(this.snapshotText(), { level: 1 });
+    return this.gzip;
+  }
+
   async render(): Promise<string> {
     return (await this.registry.metrics()) + this.snapshotText();
   }
 
   async renderGzip(): Promise<Buffer> {
-    this.gzip ??= gzipSync(this.snapshotText(), { level: 6 });
-    return Buffer.concat([gzipSync(await this.registry.metrics(), { level: 1 }), this.gzip]);
+    return Buffer.concat([gzipSync(await this.registry.metrics(), { level: 1 }), this.snapshotGzip()]);
   }
 }

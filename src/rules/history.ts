@@ -29,9 +29,15 @@ export class TickerHistory {
     this.keepMs = keepMs;
   }
 
-  record(tickers: Iterable<TickerRecord>, now: number): void {
+  /**
+   * Records a poll's tickers. `wanted` limits it to the symbols some rule measures over time
+   * (move_percent, stale_for): at 14,000 symbols, samples of every symbol would cost hundreds
+   * of megabytes for nothing.
+   */
+  record(tickers: Iterable<TickerRecord>, now: number, wanted: (symbol: string) => boolean = () => true): void {
     const spacing = this.keepMs / 120;
     for (const t of tickers) {
+      if (!wanted(t.symbol)) continue;
       const price = Number(t.lastPrice);
       const signature = `${t.lastPrice}|${t.count ?? ''}|${t.volume ?? ''}`;
       let h = this.symbols.get(t.symbol);

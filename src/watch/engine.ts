@@ -5,6 +5,7 @@ import type { Logger } from '../lib/logger';
 import type { PollFailure, PollSuccess } from '../poller/exchange-poller';
 import { evaluateRules, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
 import { TickerHistory } from '../rules/history';
+import { matchesAll } from '../rules/match';
 import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
 import { diff } from '../snapshot/diff';
@@ -42,6 +43,8 @@ interface ExchangeState {
   history: TickerHistory;
   historySavedAt: number;
   tickersSavedAt: number;
+  /** Per symbol: does any rule need its samples? (Cleared when the rules change.) */
+  sampled: Map<string, boolean>;
 }
 
 /**
@@ -87,7 +90,10 @@ export class Engine {
   setRules(rules: Rule[]): void {
     this.ruleList = rules;
     const keep = historyKeep(rules);
-    for (const s of this.exchanges.values()) s.history.setKeep(keep);
+    for (const s of this.exchanges.values()) {
+      s.history.setKeep(keep);
+      s.sampled.clear();
+    }
   }
 
   /** The snapshot to resume from after a restart (what changed meanwhile shows at the first poll). */
@@ -121,7 +127,7 @@ export class Engine {
     delete state.suspect[endpoint];
 
     const changes = diff(prev, next);
-    if (endpoint === 'tickers') state.history.record(next.tickers.values(), at);
+    if (endpoint === 'tickers') state.history.record(next.tickers.values(), at, (symbol) => this.sampled(exchange, symbol, state));
     const bySlot = indexBySlot(this.alerts);
     const evaluation = evaluateRules({
       rules: this.ruleList,
@@ -185,6 +191,18 @@ export class Engine {
     if (notify.length > 0) this.options.notify(notify);
   }
 
+  /** Whether a rule measures this symbol over time (move_percent, stale_for): decided once per symbol. */
+  private sampled(exchange: string, symbol: string, state: ExchangeState): boolean {
+    let yes = state.sampled.get(symbol);
+    if (yes === undefined) {
+      yes = this.ruleList.some(
+        (r) => r.condition.type === 'ticker' && (r.condition.measure === 'move_percent' || r.condition.measure === 'stale_for') && matchesAll(r.match, { exchange, symbol, kind: r.condition.measure }),
+      );
+      state.sampled.set(symbol, yes);
+    }
+    return yes;
+  }
+
   /** Re-judges UpstreamAnomaly and ExchangeDown for one endpoint. */
   private builtinsNow(exchange: string, endpoint: Endpoint, at: number, error?: string): Alert[] {
     const state = this.state(exchange);
@@ -212,7 +230,7 @@ export class Engine {
   private state(exchange: string): ExchangeState {
     let s = this.exchanges.get(exchange);
     if (s === undefined) {
-      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), historySavedAt: 0, tickersSavedAt: 0 };
+      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), historySavedAt: 0, tickersSavedAt: 0, sampled: new Map() };
       this.exchanges.set(exchange, s);
     }
     return s;
