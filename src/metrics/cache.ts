@@ -1,4 +1,5 @@
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip, gzipSync } from 'node:zlib';
 import type { Registry } from 'prom-client';
 import { assemble, renderNetworks, renderTickers, type FamilyLines, type RenderCache, type SeriesFilter } from './exposition';
 import type { Snapshot } from '../snapshot/model';
@@ -9,6 +10,8 @@ import type { Snapshot } from '../snapshot/model';
  * and process metrics is rendered per scrape. Gzip answers are two gzip members back to back,
  * which every HTTP client decodes as one stream.
  */
+const gzipAsync = promisify(gzip) as (text: string, options: { level: number }) => Promise<Buffer>;
+
 export class Exposition {
   private readonly parts = new Map<string, FamilyLines>();
   /** Per-record lines; a new filter starts a new cache. */
@@ -16,7 +19,7 @@ export class Exposition {
   /** The record map each part was last rendered from. */
   private readonly rendered = new Map<string, object>();
   private text: string | undefined;
-  private gzip: Buffer | undefined;
+  private gzip: Promise<Buffer> | undefined;
 
   constructor(
     private readonly registry: Registry,
@@ -39,9 +42,11 @@ export class Exposition {
     this.rendered.set(key, source);
     const lines = part === 'coins' ? renderNetworks(snapshot, this.keep, this.cache) : renderTickers(snapshot, this.keep, this.cache);
     this.parts.set(key, lines);
-    // Rendered here, in the poll, so no scrape ever waits for it.
+    // Rendered here, in the poll, so no scrape waits for it; compressed on libuv's thread
+    // pool, off the event loop.
     this.text = assemble(this.parts.values());
-    this.gzip = gzipSync(this.text, { level: 1 });
+    this.gzip = gzipAsync(this.text, { level: 1 });
+    this.gzip.catch(() => undefined);
   }
 
   private snapshotText(): string {
@@ -49,8 +54,8 @@ export class Exposition {
     return this.text;
   }
 
-  private snapshotGzip(): Buffer {
-    this.gzip ??= gzipSync(this.snapshotText(), { level: 1 });
+  private snapshotGzip(): Promise<Buffer> {
+    this.gzip ??= gzipAsync(this.snapshotText(), { level: 1 });
     return this.gzip;
   }
 
@@ -59,6 +64,7 @@ export class Exposition {
   }
 
   async renderGzip(): Promise<Buffer> {
-    return Buffer.concat([gzipSync(await this.registry.metrics(), { level: 1 }), this.snapshotGzip()]);
+    const big = await this.snapshotGzip();
+    return Buffer.concat([gzipSync(await this.registry.metrics(), { level: 1 }), big]);
   }
 }
