@@ -4,30 +4,16 @@
  * rendered bodies can be cached until something changes.
  */
 
+import type { WireNetwork } from '../../exchange/wire';
+
 /** `withdrawIntegerMultiple` keeps its exact text; `asString` emits it as a JSON string instead of a number. */
 export interface IntegerMultiple {
   text: string;
   asString: boolean;
 }
 
-export interface SimNetwork {
-  network: string;
-  name: string;
-  isDefault: boolean;
-  depositEnable: boolean;
-  withdrawEnable: boolean;
-  withdrawFee: string;
-  withdrawMin: string;
-  withdrawInternalMin: string | null;
-  withdrawIntegerMultiple: IntegerMultiple;
-  minConfirm: number;
-  withdrawTag: boolean;
-  depositDust: string;
-  contractAddress: string;
-  contractAddressUrl: string;
-  depositDesc: string | null;
-  withdrawDesc: string | null;
-}
+/** A network as the reference exchange holds it: the wire fields, with the multiple's exact text. */
+export type SimNetwork = Omit<WireNetwork, 'coin' | 'withdrawIntegerMultiple'> & { withdrawIntegerMultiple: IntegerMultiple };
 
 export interface SimCoin {
   coin: string;
