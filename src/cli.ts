@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { parseHostPort, type HostPort } from './lib/host-port';
 import { checkConfigFile, pollOnce, runDaemon, runSimulator, testNotify, type Io } from './daemon';
 
 const USAGE = `usage: spotwatch <command> [options]
@@ -27,11 +28,11 @@ function int(name: string, text: string | undefined): number | undefined {
   return Number(text);
 }
 
-function listen(text: string | undefined): { host: string; port: number } | undefined {
+function listen(text: string | undefined): HostPort | undefined {
   if (text === undefined) return undefined;
-  const m = /^(.*):(\d{1,5})$/.exec(text);
-  if (!m || Number(m[2]) > 65535) throw new UsageError(`--listen takes HOST:PORT, got "${text}"`);
-  return { host: (m[1] ?? '').replace(/^\[(.*)\]$/, '$1') || '0.0.0.0', port: Number(m[2]) };
+  const hp = parseHostPort(text);
+  if (hp === undefined) throw new UsageError(`--listen takes HOST:PORT, got "${text}"`);
+  return hp;
 }
 
 /** Runs one command; resolves to the process exit code. */

@@ -12,7 +12,8 @@ import { Exposition } from './metrics/cache';
 import type { SeriesFilter } from './metrics/exposition';
 import { compileMatcher } from './rules/match';
 import { createMetrics, initSeries } from './metrics/metrics';
-import { listen, splitHostPort, type Listening } from './http/server';
+import { listen, type Listening } from './http/server';
+import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/logger';
 import { ExchangePoller, type PollFailure, type PollSuccess } from './poller/exchange-poller';
@@ -67,10 +68,10 @@ interface Target {
 async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, withScenario: boolean): Promise<Target> {
   if (ex.base_url !== undefined) return { config: ex, baseUrl: ex.base_url };
   const sim = ex.simulate;
-  const at = sim?.listen !== undefined ? splitHostPort(sim.listen) : { host: '127.0.0.1', port: 0 };
+  const at = (sim?.listen !== undefined ? parseHostPort(sim.listen) : undefined) ?? { host: '127.0.0.1', port: 0 };
   const scenario = withScenario ? await loadScenarioFile(sim?.scenario ?? DEFAULT_SCENARIO_FILE) : undefined;
   const embedded = await startSimulator({
-    host: at.host,
+    host: at.host || '0.0.0.0',
     port: at.port,
     clock,
     logger: logger.child({ component: 'simulator', exchange: ex.name }),
@@ -204,7 +205,8 @@ export class Daemon {
       logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state'),
     );
     const store = this.store;
-    const { host, port } = splitHostPort(this.config.server.listen);
+    // Validated by the config schema.
+    const { host, port } = parseHostPort(this.config.server.listen) ?? { host: '127.0.0.1', port: 9464 };
     this.http = await listen(this.app(), host, port);
     this.engine = new Engine({
       rules,
@@ -555,7 +557,7 @@ export async function runSimulator(
   const logger = createLogger();
   const scenario = options.scenario !== undefined ? await loadScenarioFile(options.scenario) : undefined;
   const sim = await startSimulator({
-    host: options.listen?.host ?? '127.0.0.1',
+    host: options.listen === undefined ? '127.0.0.1' : options.listen.host || '0.0.0.0',
     port: options.listen?.port ?? 8080,
     logger,
     ...(options.coins !== undefined && { coins: options.coins }),

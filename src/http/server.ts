@@ -8,10 +8,10 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Listens on HOST:PORT (port 0: any free port) and closes every connection on close. */
+/** Listens on HOST:PORT (port 0: any free port; an empty host: every interface) and closes every connection on close. */
 export function listen(app: Express, host: string, port: number): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server: Server = app.listen(port, host);
+    const server: Server = host === '' ? app.listen(port) : app.listen(port, host);
     server.once('error', reject);
     server.once('listening', () => {
       server.off('error', reject);
@@ -28,11 +28,4 @@ export function listen(app: Express, host: string, port: number): Promise<Listen
       });
     });
   });
-}
-
-/** Splits HOST:PORT; `[::1]:9464` for IPv6. */
-export function splitHostPort(text: string): { host: string; port: number } {
-  const m = /^(.*):(\d{1,5})$/.exec(text);
-  if (!m) throw new Error(`not HOST:PORT: ${text}`);
-  return { host: (m[1] ?? '').replace(/^\[(.*)\]$/, '$1') || '0.0.0.0', port: Number(m[2]) };
 }
