@@ -20,7 +20,10 @@ COPY config ./config
 RUN ln -s /app/dist/cli.js /usr/local/bin/spotwatch && chmod +x /app/dist/cli.js \
   && mkdir -p /data && chown node:node /data
 USER node
-ENV SPOTWATCH_CONFIG=/app/config/spotwatch.yaml
+# The default config reads these: listen on every interface (publish the port), state in /data.
+ENV SPOTWATCH_CONFIG=/app/config/spotwatch.yaml \
+    SPOTWATCH_LISTEN=0.0.0.0:9464 \
+    SPOTWATCH_STATE_DIR=/data
 VOLUME ["/data"]
 EXPOSE 9464
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
