@@ -47,7 +47,7 @@ export function renderStatusPage(v: StatusView, nonce: string): string {
   );
   const disabled = table(
     ['exchange', 'coin', 'network', 'deposits', 'withdrawals', 'since', 'message'],
-    v.disabled.map((d) => [td(d.exchange), td(d.coin), td(d.network), td(d.deposit ? 'open' : 'closed', d.deposit ? 'ok' : 'bad'), td(d.withdraw ? 'open' : 'closed', d.withdraw ? 'ok' : 'bad'), td(time(d.since)), td(d.message ?? '', 'msg')]),
+    v.disabled.map((d) => [td(d.exchange), td(d.coin), td(d.network), td(d.deposit ? 'open' : 'closed', d.deposit ? 'ok' : 'bad'), td(d.withdraw ? 'open' : 'closed', d.withdraw ? 'ok' : 'bad'), td(d.since === null ? 'before watching began' : time(d.since), d.since === null ? 'muted' : undefined), td(d.message ?? '', 'msg')]),
     'Every network is open for deposits and withdrawals.',
   );
   const alerts = table(
