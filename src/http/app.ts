@@ -11,7 +11,7 @@ export interface HttpSource {
   metrics: {
     contentType: string;
     render(): Promise<string>;
-    renderGzip(): Promise<Buffer>;
+    renderGzip(): Promise<Buffer[]>;
   };
   api: ApiSource;
   /** When set, /api and /-/ require `Authorization: Bearer <token>`. */
@@ -43,7 +43,10 @@ export function createApp(source: HttpSource): Express {
     res.setHeader('vary', 'accept-encoding');
     if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
       res.setHeader('content-encoding', 'gzip');
-      res.end(await source.metrics.renderGzip());
+      const parts = await source.metrics.renderGzip();
+      res.setHeader('content-length', String(parts.reduce((n, p) => n + p.length, 0)));
+      for (const p of parts) res.write(p);
+      res.end();
       return;
     }
     res.end(await source.metrics.render());

@@ -59,12 +59,24 @@ export class Exposition {
     return this.gzip;
   }
 
-  async render(): Promise<string> {
-    return (await this.registry.metrics()) + this.snapshotText();
+  /** The registry's text, kept for half a second: concurrent scrapes share one rendering. */
+  private small: { at: number; text: Promise<string>; gzip?: Buffer } | undefined;
+
+  private registryText(): { text: Promise<string>; entry: NonNullable<Exposition['small']> } {
+    const now = Date.now();
+    if (this.small === undefined || now - this.small.at > 500) this.small = { at: now, text: this.registry.metrics() };
+    return { text: this.small.text, entry: this.small };
   }
 
-  async renderGzip(): Promise<Buffer> {
+  async render(): Promise<string> {
+    return (await this.registryText().text) + this.snapshotText();
+  }
+
+  /** Two gzip members, to be sent one after the other (every HTTP client reads them as one stream). */
+  async renderGzip(): Promise<Buffer[]> {
     const big = await this.snapshotGzip();
-    return Buffer.concat([gzipSync(await this.registry.metrics(), { level: 1 }), big]);
+    const { text, entry } = this.registryText();
+    entry.gzip ??= gzipSync(await text, { level: 1 });
+    return [entry.gzip, big];
   }
 }

@@ -64,6 +64,6 @@ describe('snapshot exposition', () => {
     const plain = await exposition.render();
     expect(plain).toContain('spotwatch_up{exchange="main"} 1\n');
     expect(plain).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 110\n');
-    expect(gunzipSync(await exposition.renderGzip()).toString()).toBe(plain);
+    expect(gunzipSync(Buffer.concat(await exposition.renderGzip())).toString()).toBe(plain);
   });
 });
