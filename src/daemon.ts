@@ -169,6 +169,7 @@ export class Daemon {
   private engine: Engine | undefined;
   private delivery: Delivery | undefined;
   private readonly pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
+  private pruneTimer: NodeJS.Timeout | undefined;
   readonly registry = new Registry();
   private readonly metrics = createMetrics(this.registry);
   private readonly exposition: Exposition;
@@ -237,6 +238,9 @@ export class Daemon {
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers, rules);
     logger.info({ url: this.http.url, rules: rules.length, receivers: this.delivery.receivers }, 'serving /metrics, /healthz, /readyz, /api/v1');
     this.pruneHistory();
+    // Retention holds for a daemon that runs for months, not only across restarts.
+    this.pruneTimer = setInterval(() => this.pruneHistory(), 3_600_000);
+    this.pruneTimer.unref();
     for (const ex of this.config.exchanges) await this.startExchange(ex);
   }
 
@@ -423,9 +427,13 @@ export class Daemon {
 
   private pruneHistory(): void {
     const now = this.deps.clock.now();
-    const removed = this.store?.pruneChanges(now - this.config.history_retention) ?? 0;
-    this.store?.pruneDeliveries(now - 7 * 86_400_000);
-    if (removed > 0) this.deps.logger.info({ removed }, 'pruned old changes from the history');
+    try {
+      const removed = this.store?.pruneChanges(now - this.config.history_retention) ?? 0;
+      this.store?.pruneDeliveries(now - 7 * 86_400_000);
+      if (removed > 0) this.deps.logger.info({ removed }, 'pruned old changes from the history');
+    } catch (err) {
+      this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'could not prune the history');
+    }
   }
 
   private onChanges(exchange: string, changes: readonly Change[]): void {
@@ -497,6 +505,7 @@ export class Daemon {
 
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
   async stop(): Promise<void> {
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
     await Promise.all([...this.watched.keys()].map((name) => this.stopExchange(name)));
     await this.delivery?.stop();
     await this.http?.close();
