@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfigFile } from '../../src/config';
 import { Daemon } from '../../src/daemon';
 import { silentLogger } from '../../src/lib/logger';
-import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { startSimulator } from '../../src/simulator';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
