@@ -233,6 +233,7 @@ export class Daemon {
     });
     // Alerts still firing from before a restart rejoin their groups; the notification log
     // (also restored) keeps them from being told again, and repeats keep their rhythm.
+    this.delivery.resume();
     this.delivery.insert([...engine.activeAlerts().values()].filter((a) => a.status === 'firing'));
     this.delivery.start();
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers, rules);

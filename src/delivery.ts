@@ -116,8 +116,24 @@ export class Delivery {
 
   /** New alerts from the engine: into their groups, and out at once where nothing waits. */
   insert(alerts: readonly Alert[]): void {
+    if (alerts.length === 0) return;
     const now = this.deps.clock.now();
-    this.pipeline.insert(alerts, now);
+    let ids: number[] | undefined;
+    try {
+      ids = this.deps.store.addPending(alerts);
+    } catch (err) {
+      this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+    }
+    this.pipeline.insert(alerts, now, ids);
+    this.tick();
+  }
+
+  /** After a restart: what was handed over but not yet committed to the outbox. */
+  resume(): void {
+    const pending = this.deps.store.loadPending();
+    if (pending.length === 0) return;
+    this.deps.logger.info({ pending: pending.length }, 'resuming notifications that were waiting in their groups');
+    this.pipeline.insert(pending.map((p) => p.alert), this.deps.clock.now(), pending.map((p) => p.id));
     this.tick();
   }
 
@@ -170,7 +186,7 @@ export class Delivery {
     const { store, clock } = this.deps;
     return {
       logEntry: (receiver: string, key: string) => store.logEntry(receiver, key),
-      commit: (items: Parameters<StateStore['commitDeliveries']>[0]) => store.commitDeliveries(items, clock.now()),
+      commit: (items: Parameters<StateStore['commitDeliveries']>[0], done: readonly number[]) => store.commitDeliveries(items, clock.now(), done),
     };
   }
 

@@ -34,8 +34,12 @@ export class Aggregator {
     this.routes = routes;
   }
 
-  insert(alerts: readonly Alert[], now: number): void {
+  /** Puts each alert in its groups; returns, per alert, the keys of the groups it joined. */
+  insert(alerts: readonly Alert[], now: number): string[][] {
+    const joined: string[][] = [];
     for (const a of alerts) {
+      const keys: string[] = [];
+      joined.push(keys);
       for (const route of routesFor(a.labels, this.routes)) {
         const labels = groupLabels(a.labels, route.groupBy);
         const key = groupKeyOf(route.id, labels);
@@ -45,8 +49,10 @@ export class Aggregator {
           this.groups.set(key, g);
         } else if (route.immediate) g.nextFlushAt = Math.min(g.nextFlushAt, now);
         g.alerts.set(a.fingerprint, a);
+        keys.push(key);
       }
     }
+    return joined;
   }
 
   /** When the next group is due, if any. */

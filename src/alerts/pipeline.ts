@@ -15,7 +15,7 @@ export interface PipelinePort {
    * Durably accepts the deliveries and the log entries together (one transaction): once this
    * returns, a delivery is sent even across a crash, and the log says it was told.
    */
-  commit(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined }[]): void;
+  commit(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined }[], donePending: readonly number[]): void;
 }
 
 export interface PipelineOptions {
@@ -41,6 +41,12 @@ const EVENT_MEMORY_MS = 15 * 60_000;
 export class Pipeline {
   private readonly aggregator: Aggregator;
   private recentEvents: Alert[] = [];
+  /**
+   * Alerts written to the store's pending list on arrival, by pending id, with the groups
+   * they still wait in: once every one of those groups has been committed, the pending row
+   * goes, in the same transaction. A crash before that re-inserts them at the next start.
+   */
+  private readonly pending = new Map<number, Set<string>>();
 
   constructor(private options: PipelineOptions) {
     this.aggregator = new Aggregator(options.routes);
@@ -52,9 +58,15 @@ export class Pipeline {
     if (options.routes) this.aggregator.setRoutes(options.routes);
   }
 
-  insert(alerts: readonly Alert[], now: number): void {
+  /** `pendingIds[i]`, when given, is the store's pending row of `alerts[i]`. */
+  insert(alerts: readonly Alert[], now: number, pendingIds?: readonly number[]): void {
     for (const a of alerts) if (a.event) this.recentEvents.push(a);
-    this.aggregator.insert(alerts, now);
+    const joined = this.aggregator.insert(alerts, now);
+    if (pendingIds === undefined) return;
+    joined.forEach((keys, i) => {
+      const id = pendingIds[i];
+      if (id !== undefined) this.pending.set(id, new Set(keys));
+    });
   }
 
   nextDue(): number | undefined {
@@ -66,21 +78,26 @@ export class Pipeline {
     this.recentEvents = this.recentEvents.filter((e) => now - (e.startsAt ?? 0) < EVENT_MEMORY_MS);
     const flushes = this.aggregator.due(now);
     if (flushes.length === 0) return 0;
+    const flushed = new Set(flushes.map((f) => f.key));
+    const done: number[] = [];
+    for (const [id, keys] of this.pending) if ([...keys].every((k) => flushed.has(k))) done.push(id);
     const sources = [...this.options.activeAlerts(), ...this.recentEvents];
     const items: Parameters<PipelinePort['commit']>[0][number][] = [];
     for (const flush of flushes) for (const receiver of flush.route.receivers) {
       const item = this.stage(flush, receiver, sources, now);
       if (item !== undefined) items.push(item);
     }
-    if (items.length > 0) {
+    if (items.length > 0 || done.length > 0) {
       try {
-        this.options.port.commit(items);
+        this.options.port.commit(items, done);
       } catch (err) {
         // Not durable, so not sent: the groups come back and are tried at the next tick.
         for (const flush of flushes) this.aggregator.insert(flush.alerts, now);
         throw err;
       }
     }
+    for (const id of done) this.pending.delete(id);
+    for (const keys of this.pending.values()) for (const k of flushed) keys.delete(k);
     return items.filter((i) => i.delivery !== undefined).length;
   }
 

@@ -25,7 +25,7 @@ export interface StoredChange extends Change {
   id: number;
 }
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /** The store cannot be used at all (its directory is missing rights, say): a clear error at start. */
 export class StoreError extends Error {
@@ -157,7 +157,8 @@ export class StateStore {
   // --- Delivery: the outbox and the notification log -------------------------------------------
 
   /** Deliveries and log entries in one transaction (see PipelinePort.commit). */
-  commitDeliveries(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined }[], now: number): void {
+  commitDeliveries(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined }[], now: number, donePending: readonly number[] = []): void {
+    const unpend = this.db.prepare('DELETE FROM pending WHERE id = ?');
     const insert = this.db.prepare('INSERT INTO outbox (receiver, body, created_at, next_at) VALUES (?, ?, ?, ?)');
     const put = this.db.prepare('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
     const drop = this.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
@@ -167,7 +168,22 @@ export class StateStore {
         if (i.entry === undefined) drop.run(i.receiver, i.groupKey);
         else put.run(i.receiver, i.groupKey, JSON.stringify(i.entry), i.entry.at);
       }
+      for (const id of donePending) unpend.run(id);
     });
+  }
+
+  /**
+   * Alerts handed to the delivery pipeline, kept until their groups are committed to the
+   * outbox (commitDeliveries removes them): a crash while they wait in group_wait loses nothing.
+   * Returns their ids, in order.
+   */
+  addPending(alerts: readonly Alert[]): number[] {
+    const insert = this.db.prepare('INSERT INTO pending (body) VALUES (?)');
+    return this.transaction(() => alerts.map((a) => Number(insert.run(JSON.stringify(a)).lastInsertRowid)));
+  }
+
+  loadPending(): { id: number; alert: Alert }[] {
+    return (this.db.prepare('SELECT id, body FROM pending ORDER BY id').all() as { id: number; body: string }[]).map((r) => ({ id: r.id, alert: JSON.parse(r.body) as Alert }));
   }
 
   logEntry(receiver: string, groupKey: string): LogEntry | undefined {
@@ -315,6 +331,7 @@ function migrate(db: Database.Database): void {
     CREATE INDEX IF NOT EXISTS outbox_due ON outbox (receiver, state, next_at);
     CREATE TABLE IF NOT EXISTS nflog (receiver TEXT NOT NULL, group_key TEXT NOT NULL, body TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (receiver, group_key));
     CREATE TABLE IF NOT EXISTS silences (id TEXT PRIMARY KEY, body TEXT NOT NULL, ends_at INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS pending (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);
   `);
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }

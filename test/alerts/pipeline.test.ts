@@ -39,7 +39,7 @@ function pipeline(opts: { routes?: RouteInput[]; receivers?: Record<string, bool
     inhibitRules: compileInhibitRules(DEFAULT_INHIBIT_RULES),
     muter: opts.muter ?? new Muter(),
     externalURL: 'http://sw',
-    port: { logEntry: (r, k) => store.logEntry(r, k), commit: (items) => store.commitDeliveries(items, 0) },
+    port: { logEntry: (r, k) => store.logEntry(r, k), commit: (items, done) => store.commitDeliveries(items, 0, done) },
     activeAlerts: () => opts.active ?? [],
     logger: silentLogger(),
   });
@@ -187,5 +187,32 @@ describe('Pipeline', () => {
     expect(again.tick(30 * S)).toBe(0);
     again.insert([alert('USDT', { status: 'resolved', endsAt: 40 * S })], 40 * S);
     expect(again.tick(90 * S)).toBe(1);
+  });
+});
+
+describe('Pipeline pending list', () => {
+  it('keeps an alert pending until every group it joined is committed, then drops it in the same commit', () => {
+    const p = pipeline({ receivers: { hook: true, am: true }, direct: new Map([['am', 60 * S]]) });
+    const a = alert('USDT');
+    const ids = store.addPending([a]);
+    p.insert([a], 0, ids);
+    p.tick(0); // the Alertmanager part has no wait; the grouped part waits 10 s
+    expect(store.loadPending().map((x) => x.id)).toEqual(ids);
+    p.tick(10 * S);
+    expect(store.loadPending()).toEqual([]);
+  });
+
+  it('re-inserted after a crash, pending alerts are told (once) to a new pipeline on the same store', () => {
+    const first = pipeline();
+    const ev = alert('X', { event: true, fingerprint: 'ev1', startsAt: 0 }, { alertname: 'Listing', kind: 'coin_listed' });
+    first.insert([ev], 0, store.addPending([ev]));
+    // crash: nothing flushed
+    const second = pipeline();
+    const pending = store.loadPending();
+    expect(pending.map((x) => x.alert.fingerprint)).toEqual(['ev1']);
+    second.insert(pending.map((x) => x.alert), 20 * S, pending.map((x) => x.id));
+    second.tick(30 * S);
+    expect(outbox()).toEqual(['firing [ev1:firing]']);
+    expect(store.loadPending()).toEqual([]);
   });
 });

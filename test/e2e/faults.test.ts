@@ -63,11 +63,11 @@ describe('upstream faults from the reference exchange', () => {
       tickers: await metric('spotwatch_poll_errors_total', `exchange="main",endpoint="tickers",kind="${kind}"`),
     };
     s.sim.control.resetLimits();
-    s.sim.control.addFault({ ...fault, endpoint: 'all', count: 8 });
+    s.sim.control.addFault({ ...fault, endpoint: 'all' }); // until cleared below
     await waitFor(async () => (await metric('spotwatch_poll_errors_total', `exchange="main",endpoint="coins",kind="${kind}"`)) >= before.coins + 3, `3 coins failures of kind ${kind}`, 60_000);
     await waitFor(async () => (await metric('spotwatch_poll_errors_total', `exchange="main",endpoint="tickers",kind="${kind}"`)) > before.tickers, `a tickers failure of kind ${kind}`, 60_000);
     // Three failures in a row: the exchange is down, and /readyz says so.
-    expect((await fetch(`${url}/readyz`)).status).toBe(503);
+    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 503, '/readyz to say 503', 30_000);
     expect(await metric('spotwatch_up', 'exchange="main"')).toBe(0);
     s.sim.control.clearFaults();
     s.sim.control.resetLimits();
