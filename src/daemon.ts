@@ -387,6 +387,7 @@ export class Daemon {
     for (const [name, w] of [...this.watched]) {
       const e = wanted.get(name);
       if (e === undefined || JSON.stringify(e) !== JSON.stringify(w.config)) await this.stopExchange(name);
+      if (e === undefined) this.engine?.dropExchange(name, this.deps.clock.now());
     }
     for (const e of this.config.exchanges) if (!this.watched.has(e.name)) await this.startExchange(e);
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery?.receivers ?? [], rules);

@@ -13,7 +13,7 @@ export type Domain = 'coins' | 'tickers';
 /** A rule's condition holding for one thing (a network, a coin, a symbol) right now. */
 export interface Instance {
   rule: Rule;
-  /** The thing within the rule: stable across polls (exchange, coin, network, symbol). */
+  /** The thing within the rule, stable across polls: exchange, then coin, network or symbol. */
   entity: string;
   /** Labels that identify it (alertname, exchange, severity, coin/network/symbol/kind, rule labels). */
   labels: Record<string, string>;
@@ -108,7 +108,7 @@ function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, out
       if (!matchesAll(rule.match, { exchange, ...where })) continue;
       out.push({
         rule,
-        entity: coin.coin,
+        entity: `${exchange}\u0000${coin.coin}`,
         labels: baseLabels(rule, exchange, where),
         fields: { exchange, kind: state, coin: coin.coin, coin_name: coin.name },
         value: 1,
@@ -121,7 +121,7 @@ function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, out
       if (!matchesAll(rule.match, { exchange, ...where })) continue;
       out.push({
         rule,
-        entity: `${coin.coin}\u0000${n.network}`,
+        entity: `${exchange}\u0000${coin.coin}\u0000${n.network}`,
         labels: baseLabels(rule, exchange, where),
         fields: { exchange, kind: state, ...networkFields(coin, n) },
         value: 1,
@@ -159,7 +159,7 @@ function evaluateTicker(rule: Rule, c: TickerCondition, input: EvaluationInput, 
       if (input.snapshot.tickers.has(symbol) || !matchesAll(rule.match, { exchange, symbol, kind: 'missing' })) continue;
       out.push({
         rule,
-        entity: symbol,
+        entity: `${exchange}\u0000${symbol}`,
         labels: baseLabels(rule, exchange, { symbol, kind: 'missing' }),
         fields: { exchange, kind: 'missing', symbol },
         value: 1,
@@ -171,11 +171,11 @@ function evaluateTicker(rule: Rule, c: TickerCondition, input: EvaluationInput, 
     if (!matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })) continue;
     const value = measure(c.measure, t, input.now, input.history, c.windowMs);
     if (value === undefined) continue;
-    const { holds, threshold } = beyond(c, value, input.wasActive(rule.id, t.symbol));
+    const { holds, threshold } = beyond(c, value, input.wasActive(rule.id, `${exchange}\u0000${t.symbol}`));
     if (!holds) continue;
     out.push({
       rule,
-      entity: t.symbol,
+      entity: `${exchange}\u0000${t.symbol}`,
       labels: baseLabels(rule, exchange, { symbol: t.symbol, kind: c.measure }),
       fields: { exchange, kind: c.measure, ...tickerFields(t), value: round(value), threshold, window: c.windowMs !== undefined ? `${c.windowMs / 1000}s` : undefined },
       value,
@@ -201,7 +201,7 @@ function evaluateChanges(rule: Rule, kinds: readonly string[], input: Evaluation
     const net = ch.network !== undefined ? coin?.networkList.find((n) => n.network === ch.network) : undefined;
     out.push({
       rule,
-      entity: `${ch.coin ?? ''}\u0000${ch.network ?? ''}\u0000${ch.symbol ?? ''}\u0000${ch.kind}\u0000${ch.at}`,
+      entity: `${exchange}\u0000${ch.coin ?? ''}\u0000${ch.network ?? ''}\u0000${ch.symbol ?? ''}\u0000${ch.kind}\u0000${ch.at}`,
       labels: baseLabels(rule, exchange, where),
       fields: {
         exchange,

@@ -25,7 +25,7 @@ export function builtinRule(name: BuiltinName, endpoint: Endpoint): Rule {
 export function builtinInstance(rule: Rule, exchange: string, endpoint: Endpoint, fields: Record<string, string | number>): Instance {
   return {
     rule,
-    entity: endpoint,
+    entity: `${exchange}\u0000${endpoint}`,
     labels: { alertname: rule.alert, exchange, severity: rule.severity, endpoint },
     fields: { exchange, endpoint, kind: rule.alert === 'UpstreamAnomaly' ? 'upstream_anomaly' : 'exchange_down', ...fields },
     value: 1,

@@ -96,6 +96,14 @@ export class Engine {
     }
   }
 
+  /** An exchange no longer watched (a reload removed it): its alerts resolve, its state goes. */
+  dropExchange(exchange: string, now: number): void {
+    const notify = this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known: new Set() }, now);
+    this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
+    this.exchanges.delete(exchange);
+    if (notify.length > 0) this.options.notify(notify);
+  }
+
   /** The snapshot to resume from after a restart (what changed meanwhile shows at the first poll). */
   restore(exchange: string): Snapshot | undefined {
     const state = this.state(exchange);

@@ -49,11 +49,23 @@ notify:
       expect(metrics).toContain('spotwatch_coins{exchange="alpha"} 20');
       expect(metrics).toContain('spotwatch_coins{exchange="beta"} 25');
 
+      // The same network closing on both exchanges is two alerts, one per exchange.
+      const closed = { action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: false } };
+      a.control.apply(closed);
+      b.control.apply(closed);
+      const firing = (): string[] =>
+        hook.received.map((r) => r.body as { alerts: { status: string; labels: Record<string, string>; fingerprint: string }[] }).flatMap((x) => x.alerts).filter((x) => x.labels.alertname === 'W' && x.status === 'firing').map((x) => `${x.labels.exchange}:${x.fingerprint}`);
+      await waitFor(() => firing().length === 2, 'one alert per exchange');
+      const [fa, fb] = firing().sort();
+      expect([fa?.split(':')[0], fb?.split(':')[0]]).toEqual(['alpha', 'beta']);
+      expect(fa?.split(':')[1]).not.toBe(fb?.split(':')[1]);
+
+      // Beta fails; alpha goes on: its network reopening resolves alpha's alert only.
       b.control.addFault({ kind: 'http_500', endpoint: 'all' });
-      a.control.apply({ action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: false } });
-      await waitFor(() => hook.received.some((r) => JSON.stringify(r.body).includes('"alertname":"W"')), 'the alert on alpha while beta fails');
-      const w = hook.received.map((r) => r.body as { alerts: { labels: Record<string, string> }[] }).flatMap((x) => x.alerts).filter((x) => x.labels.alertname === 'W');
-      expect(w.map((x) => x.labels.exchange)).toEqual(['alpha']);
+      a.control.apply({ ...closed, set: { withdrawEnable: true } });
+      await waitFor(() => hook.received.some((r) => (r.body as { status: string }).status === 'resolved'), 'alpha resolved while beta fails');
+      const resolved = hook.received.map((r) => r.body as { alerts: { status: string; labels: Record<string, string> }[] }).flatMap((x) => x.alerts).filter((x) => x.status === 'resolved');
+      expect(resolved.map((x) => x.labels.exchange)).toEqual(['alpha']);
       await waitFor(async () => (await (await fetch(`${url}/metrics`)).text()).includes('spotwatch_up{exchange="beta"} 0'), 'beta down');
       expect(await (await fetch(`${url}/metrics`)).text()).toContain('spotwatch_up{exchange="alpha"} 1');
     } finally {

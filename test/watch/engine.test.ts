@@ -58,3 +58,31 @@ describe('Engine when the state store cannot be written', () => {
     real.close();
   });
 });
+
+describe('Engine.dropExchange', () => {
+  it('resolves the alerts of an exchange that is no longer watched, and only those', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
+    const store = StateStore.open(dir);
+    const told: Alert[] = [];
+    const engine = new Engine({
+      rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'),
+      store,
+      logger: createLogger({ level: 'silent' }),
+      guards: new Map(),
+      expectedSymbols: new Map(),
+      notify: (a) => told.push(...a),
+    });
+    for (const exchange of ['a', 'b']) {
+      const next = applyCoins(emptySnapshot(exchange), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: false }])], issues: [] }, 1);
+      engine.onSuccess({ exchange, endpoint: 'coins', prev: emptySnapshot(exchange), next, issues: [], at: 1, durationMs: 1, bytes: 1 });
+    }
+    expect(told.map((a) => `${a.status} ${a.labels.exchange}`)).toEqual(['firing a', 'firing b']);
+    told.length = 0;
+    engine.dropExchange('a', 5);
+    expect(told.map((a) => `${a.status} ${a.labels.exchange}`)).toEqual(['resolved a']);
+    expect([...engine.activeAlerts().values()].map((a) => a.labels.exchange)).toEqual(['b']);
+    expect([...store.loadAlerts().values()].map((a) => a.labels.exchange)).toEqual(['b']);
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
