@@ -16,11 +16,3 @@ export function parseDuration(text: string): number | undefined {
   }
   return end === s.length ? Math.round(total) : undefined;
 }
-
-export function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
-  if (ms % 1_000 === 0) return `${ms / 1_000}s`;
-  return `${ms}ms`;
-}

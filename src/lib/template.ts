@@ -13,8 +13,3 @@ export function render(template: string, fields: TemplateFields): string {
     return v === null || v === undefined ? '' : String(v);
   });
 }
-
-/** Field names a template uses, for validation. */
-export function fieldsOf(template: string): string[] {
-  return [...template.matchAll(FIELD)].map((m) => m[1] as string);
-}

@@ -79,8 +79,3 @@ export interface Snapshot {
 export function emptySnapshot(exchange: string): Snapshot {
   return { exchange, coinsAt: null, tickersAt: null, coins: new Map(), tickers: new Map() };
 }
-
-/** The key of a network across the snapshot: coin and network name. */
-export function networkKey(coin: string, network: string): string {
-  return `${coin}\u0000${network}`;
-}

@@ -28,12 +28,13 @@ describe('alertmanager receiver', () => {
   });
 
   it.each([
-    [500, 'server_error', true],
-    [400, 'client_error', false],
-  ])('classifies HTTP %p', async (status, reason, retryable) => {
-    am.replies.push({ status });
+    [500, 'server_error', true, undefined],
+    [400, 'client_error', false, undefined],
+    [429, 'rate_limited', true, 4000],
+  ])('classifies HTTP %p', async (status, reason, retryable, retryAfterMs) => {
+    am.replies.push({ status, retryAfter: '4' });
     const n = alertmanagerNotifier({ name: 'am', url: am.url, timeoutMs: 1000 });
-    await expect(n.send(buildDelivery('am', {}, [alert], 'http://sw', 1))).rejects.toMatchObject({ reason, retryable });
+    await expect(n.send(buildDelivery('am', {}, [alert], 'http://sw', 1))).rejects.toMatchObject({ reason, retryable, retryAfterMs, message: `Alertmanager answered HTTP ${status}` });
     await n.close?.();
   });
 });

@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
-import { NotifyError, ZERO_TIME, type Delivery, type Notifier } from '../notifier';
+import { statusError, transportError } from '../http-errors';
+import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
 
 export interface AlertmanagerOptions {
   name: string;
@@ -32,6 +33,7 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
       }));
       const timeout = AbortSignal.timeout(options.timeoutMs);
       let status: number;
+      let retryAfter: string | string[] | undefined;
       try {
         const res = await dispatcher.request({
           origin: base.origin,
@@ -42,17 +44,14 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
         status = res.statusCode;
+        retryAfter = res.headers['retry-after'];
         await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        const name = typeof err === 'object' && err !== null ? String((err as { name?: unknown }).name) : '';
-        if (name === 'TimeoutError' || name === 'AbortError') throw new NotifyError(`Alertmanager did not answer within ${options.timeoutMs} ms`, 'timeout', true);
-        throw new NotifyError(`Alertmanager unreachable (${String((err as { code?: unknown })?.code ?? (err as { cause?: { code?: unknown } })?.cause?.code ?? 'error')})`, 'connect', true);
+        throw transportError('Alertmanager', err, options.timeoutMs);
       }
       if (status >= 200 && status < 300) return;
-      if (status === 429) throw new NotifyError('Alertmanager answered HTTP 429', 'rate_limited', true);
-      if (status >= 500) throw new NotifyError(`Alertmanager answered HTTP ${status}`, 'server_error', true);
-      throw new NotifyError(`Alertmanager answered HTTP ${status}`, 'client_error', false);
+      throw statusError('Alertmanager', status, retryAfter);
     },
     async close() {
       if (options.dispatcher === undefined) await dispatcher.close();

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { Agent, errors, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { render } from '../../lib/template';
-import { NotifyError, type Delivery, type Notification, type Notifier } from '../notifier';
+import { statusError, transportError } from '../http-errors';
+import type { Delivery, Notification, Notifier } from '../notifier';
 import { alertLine, notificationFields } from '../text';
 
 export interface WebhookOptions {
@@ -80,28 +81,15 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
         });
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        throw transportError(err, options.timeoutMs);
+        throw transportError('webhook', err, options.timeoutMs);
       }
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       const status = res.statusCode;
       if (status >= 200 && status < 300) return;
-      const retryAfter = Number(res.headers['retry-after']);
-      if (status === 429) throw new NotifyError(`webhook answered HTTP 429`, 'rate_limited', true, Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined);
-      if (status >= 500) throw new NotifyError(`webhook answered HTTP ${status}`, 'server_error', true);
-      throw new NotifyError(`webhook answered HTTP ${status}`, 'client_error', false);
+      throw statusError('webhook', status, res.headers['retry-after']);
     },
     async close() {
       if (options.dispatcher === undefined) await dispatcher.close();
     },
   };
-}
-
-function transportError(err: unknown, timeoutMs: number): NotifyError {
-  // Duck-typed: DOMException and Node's own errors may come from another realm (instanceof fails).
-  const name = typeof err === 'object' && err !== null ? String((err as { name?: unknown }).name) : '';
-  if (name === 'TimeoutError' || name === 'AbortError' || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
-    return new NotifyError(`webhook did not answer within ${timeoutMs} ms`, 'timeout', true);
-  }
-  const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code ?? 'error';
-  return new NotifyError(`webhook unreachable (${code})`, 'connect', true);
 }

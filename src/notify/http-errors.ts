@@ -1,0 +1,26 @@
+import { errors } from 'undici';
+import { NotifyError } from './notifier';
+
+/**
+ * How an HTTP receiver's failure is classified, for every receiver that speaks HTTP
+ * (webhook, Alertmanager): 5xx, 429 (with its Retry-After), timeouts and connection errors
+ * are worth retrying; other answers are not. `who` names the far end in the message.
+ */
+export function statusError(who: string, status: number, retryAfter: string | string[] | undefined): NotifyError {
+  if (status === 429) {
+    const seconds = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    return new NotifyError(`${who} answered HTTP 429`, 'rate_limited', true, Number.isFinite(seconds) ? seconds * 1000 : undefined);
+  }
+  if (status >= 500) return new NotifyError(`${who} answered HTTP ${status}`, 'server_error', true);
+  return new NotifyError(`${who} answered HTTP ${status}`, 'client_error', false);
+}
+
+export function transportError(who: string, err: unknown, timeoutMs: number): NotifyError {
+  // Duck-typed: DOMException and Node's own errors may come from another realm (instanceof fails).
+  const name = typeof err === 'object' && err !== null ? String((err as { name?: unknown }).name) : '';
+  if (name === 'TimeoutError' || name === 'AbortError' || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
+    return new NotifyError(`${who} did not answer within ${timeoutMs} ms`, 'timeout', true);
+  }
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  return new NotifyError(`${who} unreachable (${String(e?.cause?.code ?? e?.code ?? 'error')})`, 'connect', true);
+}
