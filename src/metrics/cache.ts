@@ -1,25 +1,46 @@
 import { promisify } from 'node:util';
-import { gzip, gzipSync } from 'node:zlib';
+import { gunzip, gzip, gzipSync } from 'node:zlib';
 import type { Registry } from 'prom-client';
-import { assemble, renderNetworks, renderTickers, type FamilyLines, type RenderCache, type SeriesFilter } from './exposition';
+import { familyHeader, NETWORK_FAMILIES, renderNetworks, renderTickers, TICKER_FAMILIES, type FamilyName, type RenderCache, type SeriesFilter } from './exposition';
 import type { Snapshot } from '../snapshot/model';
 
 /**
- * /metrics at exchange scale: the snapshot families are rendered (and gzipped) once when a
- * poll changes them, so a scrape costs almost nothing; only the small registry of counters
- * and process metrics is rendered per scrape. Gzip answers are two gzip members back to back,
- * which every HTTP client decodes as one stream.
+ * /metrics at exchange scale. The snapshot families (tens of thousands of series) are
+ * rendered when a poll changes them, and kept only compressed: one gzip member per family
+ * and exchange. A gzip answer is members back to back, which every HTTP client decodes as
+ * one stream, so a scrape just writes the stored members in exposition order (every
+ * family's header, then that family's samples of each exchange) after the small registry
+ * of counters and process metrics, the only part rendered per scrape. A ticker poll
+ * re-encodes only its own exchange's ticker families, never the larger network families,
+ * and no full exposition text is ever held in memory.
  */
 const gzipAsync = promisify(gzip) as (text: string, options: { level: number }) => Promise<Buffer>;
+const gunzipAsync = promisify(gunzip) as (data: Buffer) => Promise<Buffer>;
+
+const LEVEL = { level: 1 };
+const EMPTY: Promise<Buffer> = Promise.resolve(Buffer.alloc(0));
+
+type Part = 'coins' | 'tickers';
+
+const FAMILIES: Record<Part, readonly FamilyName[]> = { coins: NETWORK_FAMILIES, tickers: TICKER_FAMILIES };
+
+/** A family's header, compressed once. */
+const HEADERS = new Map<FamilyName, Buffer>(
+  [...NETWORK_FAMILIES, ...TICKER_FAMILIES].map((name) => [name, gzipSync(familyHeader(name), LEVEL)]),
+);
+
+interface Rendered {
+  /** The record map the members were rendered from. */
+  source: object;
+  /** One member per family of the part, in family order. */
+  members: Promise<Buffer>[];
+}
 
 export class Exposition {
-  private readonly parts = new Map<string, FamilyLines>();
+  /** Per part, per exchange (in the order exchanges first appeared). */
+  private readonly parts: Record<Part, Map<string, Rendered>> = { coins: new Map(), tickers: new Map() };
   /** Per-record lines; a new filter starts a new cache. */
   private cache: RenderCache = new WeakMap();
-  /** The record map each part was last rendered from. */
-  private readonly rendered = new Map<string, object>();
-  private text: string | undefined;
-  private gzip: Promise<Buffer> | undefined;
 
   constructor(
     private readonly registry: Registry,
@@ -30,33 +51,25 @@ export class Exposition {
   setFilter(keep: SeriesFilter): void {
     this.keep = keep;
     this.cache = new WeakMap();
-    this.rendered.clear();
+    for (const part of Object.values(this.parts)) for (const r of part.values()) r.source = {};
   }
 
   /** A new accepted snapshot of one part of one exchange. */
-  update(snapshot: Snapshot, part: 'coins' | 'tickers'): void {
+  update(snapshot: Snapshot, part: Part): void {
     // The same map as last time (merge keeps it when nothing changed): nothing to render.
     const source = part === 'coins' ? snapshot.coins : snapshot.tickers;
-    const key = `${snapshot.exchange}\u0000${part}`;
-    if (this.rendered.get(key) === source) return;
-    this.rendered.set(key, source);
+    const previous = this.parts[part].get(snapshot.exchange);
+    if (previous?.source === source) return;
     const lines = part === 'coins' ? renderNetworks(snapshot, this.keep, this.cache) : renderTickers(snapshot, this.keep, this.cache);
-    this.parts.set(key, lines);
-    // Rendered here, in the poll, so no scrape waits for it; compressed on libuv's thread
-    // pool, off the event loop.
-    this.text = assemble(this.parts.values());
-    this.gzip = gzipAsync(this.text, { level: 1 });
-    this.gzip.catch(() => undefined);
-  }
-
-  private snapshotText(): string {
-    this.text ??= assemble(this.parts.values());
-    return this.text;
-  }
-
-  private snapshotGzip(): Promise<Buffer> {
-    this.gzip ??= gzipAsync(this.snapshotText(), { level: 1 });
-    return this.gzip;
+    // Compressed on libuv's thread pool, off the event loop; no scrape waits for rendering.
+    const members = FAMILIES[part].map((name) => {
+      const text = lines[name] ?? '';
+      if (text === '') return EMPTY;
+      const member = gzipAsync(text, LEVEL);
+      member.catch(() => undefined);
+      return member;
+    });
+    this.parts[part].set(snapshot.exchange, { source, members });
   }
 
   /** The registry's text, kept for half a second: concurrent scrapes share one rendering. */
@@ -68,15 +81,30 @@ export class Exposition {
     return { text: this.small.text, entry: this.small };
   }
 
-  async render(): Promise<string> {
-    return (await this.registryText().text) + this.snapshotText();
+  /** The snapshot families' members in exposition order. */
+  private async snapshotMembers(): Promise<Buffer[]> {
+    const out: Promise<Buffer>[] = [];
+    for (const part of ['coins', 'tickers'] as const) {
+      const exchanges = [...this.parts[part].values()];
+      FAMILIES[part].forEach((name, i) => {
+        out.push(Promise.resolve(HEADERS.get(name) as Buffer));
+        for (const r of exchanges) out.push(r.members[i] as Promise<Buffer>);
+      });
+    }
+    return (await Promise.all(out)).filter((b) => b.length > 0);
   }
 
-  /** Two gzip members, to be sent one after the other (every HTTP client reads them as one stream). */
+  /** The whole exposition as text, for a scraper that does not take gzip. */
+  async render(): Promise<string> {
+    const [registry, members] = await Promise.all([this.registryText().text, this.snapshotMembers()]);
+    return registry + (await gunzipAsync(Buffer.concat(members))).toString('utf8');
+  }
+
+  /** Gzip members, to be sent one after the other (every HTTP client reads them as one stream). */
   async renderGzip(): Promise<Buffer[]> {
-    const big = await this.snapshotGzip();
+    const members = await this.snapshotMembers();
     const { text, entry } = this.registryText();
-    entry.gzip ??= gzipSync(await text, { level: 1 });
-    return [entry.gzip, big];
+    entry.gzip ??= gzipSync(await text, LEVEL);
+    return [entry.gzip, ...members];
   }
 }

@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import { Registry, Gauge } from 'prom-client';
 import { Exposition } from '../../src/metrics/cache';
-import { assemble, renderNetworks, renderTickers } from '../../src/metrics/exposition';
+import type { SeriesFilter } from '../../src/metrics/exposition';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
-import { emptySnapshot } from '../../src/snapshot/model';
+import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
 import { coinRecord, tickerRecord } from '../support/records';
 
 const snap = applyTickers(
@@ -16,10 +16,36 @@ const snap = applyTickers(
   2,
 );
 
+/** The exposition of the given snapshots, as a scraper without gzip reads it. */
+async function text(snapshots: Snapshot[], keep?: SeriesFilter): Promise<string> {
+  const exposition = new Exposition(new Registry(), keep);
+  for (const s of snapshots) {
+    exposition.update(s, 'coins');
+    exposition.update(s, 'tickers');
+  }
+  return exposition.render();
+}
+
+/** Each sample's family is the one its TYPE line opened, and each family is declared once. */
+function expectGrouped(exposition: string): void {
+  const declared: string[] = [];
+  let current = '';
+  for (const line of exposition.split('\n')) {
+    const type = /^# TYPE (\S+) /.exec(line);
+    if (type) {
+      declared.push(type[1] as string);
+      current = type[1] as string;
+    } else if (line !== '' && !line.startsWith('#')) {
+      expect(line.slice(0, line.search(/[{ ]/))).toBe(current);
+    }
+  }
+  expect(new Set(declared).size).toBe(declared.length);
+}
+
 describe('snapshot exposition', () => {
-  it('renders every network family with exact labels and values; messages never become labels', () => {
-    const text = assemble([renderNetworks(snap, () => true)]);
-    const lines = text.split('\n').filter((l) => l.startsWith('spotwatch_network_') && l.includes('USDT'));
+  it('renders every network family with exact labels and values; messages never become labels', async () => {
+    const out = await text([snap]);
+    const lines = out.split('\n').filter((l) => l.startsWith('spotwatch_network_') && l.includes('USDT'));
     expect(lines).toEqual([
       'spotwatch_network_deposit_enabled{exchange="main",coin="USDT",network="Tron(TRC20)"} 1',
       'spotwatch_network_withdraw_enabled{exchange="main",coin="USDT",network="Tron(TRC20)"} 0',
@@ -28,13 +54,13 @@ describe('snapshot exposition', () => {
       'spotwatch_network_desc_present{exchange="main",coin="USDT",network="Tron(TRC20)",direction="deposit"} 0',
       'spotwatch_network_desc_present{exchange="main",coin="USDT",network="Tron(TRC20)",direction="withdraw"} 1',
     ]);
-    expect(text).not.toContain('maint');
-    expect(text).toContain('coin="A\\"B\\\\C"');
+    expect(out).not.toContain('maint');
+    expect(out).toContain('coin="A\\"B\\\\C"');
+    expect(out).toContain('# HELP spotwatch_network_withdraw_fee Withdrawal fee, in units of the coin.\n# TYPE spotwatch_network_withdraw_fee gauge\n');
   });
 
-  it('renders ticker families from openPrice and lastPrice', () => {
-    const text = assemble([renderTickers(snap, () => true)]);
-    expect(text.split('\n').filter((l) => l.startsWith('spotwatch_ticker_'))).toEqual([
+  it('renders ticker families from openPrice and lastPrice', async () => {
+    expect((await text([snap])).split('\n').filter((l) => l.startsWith('spotwatch_ticker_'))).toEqual([
       'spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 110',
       'spotwatch_ticker_price_change_ratio{exchange="main",symbol="BTCUSDT"} 0.1',
       'spotwatch_ticker_spread_ratio{exchange="main",symbol="BTCUSDT"} 0.01818181818181818',
@@ -43,16 +69,25 @@ describe('snapshot exposition', () => {
     ]);
   });
 
-  it('declares each family once, whatever the number of exchanges', () => {
-    const other = applyCoins(emptySnapshot('other'), { records: [coinRecord('BTC', [{ network: 'BTC' }])], issues: [] }, 1);
-    const text = assemble([renderNetworks(snap, () => true), renderNetworks(other, () => true)]);
-    expect(text.match(/# TYPE spotwatch_network_deposit_enabled gauge/g)).toHaveLength(1);
-    expect(text).toContain('spotwatch_network_deposit_enabled{exchange="other",coin="BTC",network="BTC"} 1');
+  it('declares each family once and keeps its samples together, whatever the number of exchanges', async () => {
+    const other = applyTickers(
+      applyCoins(emptySnapshot('other'), { records: [coinRecord('BTC', [{ network: 'BTC' }])], issues: [] }, 1),
+      { records: [tickerRecord('ETHBTC', { lastPrice: '0.05' })], issues: [] },
+      1,
+    );
+    const out = await text([snap, other]);
+    expectGrouped(out);
+    expect(out.match(/# TYPE spotwatch_network_deposit_enabled gauge/g)).toHaveLength(1);
+    expect(out).toContain(
+      'spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 110\nspotwatch_ticker_last_price{exchange="other",symbol="ETHBTC"} 0.05\n',
+    );
+    expect(out).toContain('spotwatch_network_deposit_enabled{exchange="other",coin="BTC",network="BTC"} 1');
   });
 
-  it('filters series to bound cardinality', () => {
-    const text = assemble([renderNetworks(snap, (label, value) => label !== 'coin' || value === 'USDT')]);
-    expect(text).not.toContain('A\\"B');
+  it('filters series to bound cardinality', async () => {
+    const out = await text([snap], (label, value) => label !== 'coin' || value === 'USDT');
+    expect(out).not.toContain('A\\"B');
+    expect(out).toContain('coin="USDT"');
   });
 
   it('serves the registry and the cached families, plain and gzipped to the same text', async () => {
@@ -65,5 +100,32 @@ describe('snapshot exposition', () => {
     expect(plain).toContain('spotwatch_up{exchange="main"} 1\n');
     expect(plain).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 110\n');
     expect(gunzipSync(Buffer.concat(await exposition.renderGzip())).toString()).toBe(plain);
+    expectGrouped(plain);
+  });
+
+  it('a ticker poll re-encodes only the ticker families; an unchanged answer re-encodes nothing', async () => {
+    const exposition = new Exposition(new Registry());
+    exposition.update(snap, 'coins');
+    exposition.update(snap, 'tickers');
+    const before = await exposition.renderGzip();
+    const moved = applyTickers(snap, { records: [tickerRecord('BTCUSDT', { openPrice: '100', lastPrice: '120' })], issues: [] }, 3);
+    exposition.update(moved, 'coins'); // the same coin map: nothing to do
+    exposition.update(moved, 'tickers');
+    const after = await exposition.renderGzip();
+    // Registry member first, then 5 network headers and members, then the ticker families.
+    expect(after).toHaveLength(before.length);
+    for (let i = 1; i <= 10; i++) expect(after[i]).toBe(before[i]);
+    expect(after[12]).not.toBe(before[12]);
+    expect(gunzipSync(Buffer.concat(after)).toString()).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 120\n');
+  });
+
+  it('a new filter applies from the next poll, even of an unchanged answer', async () => {
+    const exposition = new Exposition(new Registry());
+    exposition.update(snap, 'coins');
+    exposition.setFilter((label, value) => label !== 'coin' || value !== 'USDT');
+    exposition.update(snap, 'coins');
+    const out = await exposition.render();
+    expect(out).not.toContain('coin="USDT"');
+    expect(out).toContain('coin="A\\"B\\\\C"');
   });
 });
