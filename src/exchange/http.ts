@@ -84,7 +84,12 @@ async function readBody(response: Dispatcher.ResponseData, options: GetOptions):
     }
     chunks.push(buf);
   }
-  return { text: Buffer.concat(chunks, size).toString('utf8'), bytes: wire };
+  // One copy at a time: the chunks go as soon as they are joined, the joined bytes as soon
+  // as they are text (at 16,000 coins a coin list is 16 MB, and three copies of it at once
+  // were a third of the daemon's peak memory).
+  const joined = Buffer.concat(chunks, size);
+  chunks.length = 0;
+  return { text: joined.toString('utf8'), bytes: wire };
 }
 
 function decoded(body: Readable, encoding: string | string[] | undefined): Readable {
