@@ -78,21 +78,29 @@ export class ExchangeClient {
     return this.budget.used();
   }
 
-  async fetchCoins(signal?: AbortSignal): Promise<FetchResult<CoinRecord>> {
+  /**
+   * The coin list. `previous` (the coins of the last snapshot) lets unchanged coins come back
+   * as their previous objects (see validateCoins).
+   */
+  async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>): Promise<FetchResult<CoinRecord>> {
     const res = await this.request('coins', COINS_PATH, signal);
-    return { ...this.decode('coins', res, validateCoins), bytes: res.bytes, requests: 1 };
+    return { ...this.decode('coins', res, (body) => validateCoins(body, previous)), bytes: res.bytes, requests: 1 };
   }
 
-  /** Tickers of the watch list in the order given, or of every symbol when the list is empty. */
-  async fetchTickers(symbols: readonly string[], signal?: AbortSignal): Promise<FetchResult<TickerRecord>> {
-    if (symbols.length === 0) return this.fetchAllTickers(signal);
+  /**
+   * Tickers of the watch list in the order given, or of every symbol when the list is empty;
+   * `previous` as for fetchCoins.
+   */
+  async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
+    const validate = (body: unknown): Parsed<TickerRecord> => validateTickers(body, previous);
+    if (symbols.length === 0) return this.fetchAllTickers(validate, signal);
     const cap = this.options.symbolsCap ?? DEFAULT_SYMBOLS_CAP;
     const result: FetchResult<TickerRecord> = { records: [], issues: [], bytes: 0, requests: 0 };
     for (let i = 0; i < symbols.length; i += cap) {
       const chunk = symbols.slice(i, i + cap);
       try {
         const res = await this.request('tickers', `${TICKER_PATH}?symbols=${encodeURIComponent(JSON.stringify(chunk))}`, signal);
-        const parsed = this.decode('tickers', res, validateTickers);
+        const parsed = this.decode('tickers', res, validate);
         result.records.push(...parsed.records);
         result.issues.push(...parsed.issues);
         result.bytes += res.bytes;
@@ -101,7 +109,7 @@ export class ExchangeClient {
         // A watched symbol the exchange no longer knows fails its whole request; one request
         // for every symbol tells which are there (the rest are "missing", not an error).
         if (err instanceof ExchangeError && err.kind === 'http_4xx' && err.code === '-1121') {
-          return this.watchListFromAll(symbols, result, signal);
+          return this.watchListFromAll(symbols, result, validate, signal);
         }
         throw err;
       }
@@ -114,17 +122,18 @@ export class ExchangeClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private async fetchAllTickers(signal?: AbortSignal): Promise<FetchResult<TickerRecord>> {
+  private async fetchAllTickers(validate: (body: unknown) => Parsed<TickerRecord>, signal?: AbortSignal): Promise<FetchResult<TickerRecord>> {
     const res = await this.request('tickers', TICKER_PATH, signal);
-    return { ...this.decode('tickers', res, validateTickers), bytes: res.bytes, requests: 1 };
+    return { ...this.decode('tickers', res, validate), bytes: res.bytes, requests: 1 };
   }
 
   private async watchListFromAll(
     symbols: readonly string[],
     sofar: FetchResult<TickerRecord>,
+    validate: (body: unknown) => Parsed<TickerRecord>,
     signal?: AbortSignal,
   ): Promise<FetchResult<TickerRecord>> {
-    const all = await this.fetchAllTickers(signal);
+    const all = await this.fetchAllTickers(validate, signal);
     const bySymbol = new Map(all.records.map((t) => [t.symbol, t]));
     const records: TickerRecord[] = [];
     for (const s of symbols) {

@@ -126,8 +126,96 @@ function keyOf(o: unknown, key: string): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** The coin list (`GET /api/v3/coins`). */
-export function validateCoins(body: unknown): Parsed<CoinRecord> {
+/*
+ * Reuse of previous records. Given the records of the previous answer, a raw record whose
+ * every field is exactly what its previous record holds gives back that previous object,
+ * without building a new one: most of a coin list is unchanged from poll to poll, and the
+ * merge, the diff, the metrics and the state store all skip an unchanged record by identity.
+ * The checks below accept only the plain cases (a string that is the same string, a boolean
+ * that is the same boolean, null or absent for null); anything else takes the full path,
+ * so a reused record is always the one the full path would have built.
+ */
+
+function sameText(v: unknown, old: string | null): boolean {
+  return typeof v === 'string' ? v === old : v == null && old === null;
+}
+
+/** As sameText, for a decimal (an empty string reads as null, a number as its shortest text). */
+function sameDecimal(v: unknown, old: string | null): boolean {
+  if (typeof v === 'string') return v === '' ? old === null : v === old;
+  if (typeof v === 'number') return old !== null && String(v) === old;
+  return v == null && old === null;
+}
+
+function sameFlag(v: unknown, old: boolean | null): boolean {
+  if (typeof v === 'boolean') return v === old;
+  if (v === 'true' || v === 'false') return (v === 'true') === old;
+  return v == null && old === null;
+}
+
+function sameInt(v: unknown, old: number | null): boolean {
+  if (typeof v === 'number') return v === old;
+  // The full path reads at most 15 digits from a string.
+  if (typeof v === 'string') return old !== null && v.length <= 15 && v === String(old);
+  return v == null && old === null;
+}
+
+function sameNetwork(o: Json, old: NetworkRecord): boolean {
+  const coin = o.coin;
+  return (
+    o.network === old.network &&
+    (typeof coin === 'string' || coin == null) &&
+    sameText(o.name, old.name) &&
+    (o.isDefault == null ? !old.isDefault : sameFlag(o.isDefault, old.isDefault)) &&
+    o.depositEnable != null && sameFlag(o.depositEnable, old.depositEnable) &&
+    o.withdrawEnable != null && sameFlag(o.withdrawEnable, old.withdrawEnable) &&
+    sameDecimal(o.withdrawFee, old.withdrawFee) &&
+    sameDecimal(o.withdrawMin, old.withdrawMin) &&
+    sameDecimal(o.withdrawInternalMin, old.withdrawInternalMin) &&
+    sameDecimal(o.withdrawIntegerMultiple, old.withdrawIntegerMultiple) &&
+    sameInt(o.minConfirm, old.minConfirm) &&
+    sameFlag(o.withdrawTag, old.withdrawTag) &&
+    sameDecimal(o.depositDust, old.depositDust) &&
+    sameText(o.contractAddress, old.contractAddress) &&
+    sameText(o.contractAddressUrl, old.contractAddressUrl) &&
+    sameText(o.depositDesc, old.depositDesc) &&
+    sameText(o.withdrawDesc, old.withdrawDesc)
+  );
+}
+
+/** The "all networks" flag as the full path reads it: given, or derived from the networks. */
+function sameAllFlag(v: unknown, old: boolean, derived: () => boolean): boolean {
+  return v == null ? old === derived() : sameFlag(v, old);
+}
+
+function sameCoinAsRaw(o: Json, old: CoinRecord): boolean {
+  const nets = o.networkList;
+  if (!sameText(o.name, old.name) || !Array.isArray(nets) || nets.length !== old.networkList.length) return false;
+  for (let j = 0; j < nets.length; j++) {
+    const n: unknown = nets[j];
+    if (!isObject(n) || !sameNetwork(n, old.networkList[j] as NetworkRecord)) return false;
+  }
+  return (
+    sameAllFlag(o.depositAllEnable, old.depositAllEnable, () => old.networkList.every((n) => n.depositEnable)) &&
+    sameAllFlag(o.withdrawAllEnable, old.withdrawAllEnable, () => old.networkList.every((n) => n.withdrawEnable))
+  );
+}
+
+const TICKER_DECIMAL_KEYS = [
+  'priceChange', 'priceChangePercent', 'lastPrice', 'bidPrice', 'bidQty', 'askPrice', 'askQty', 'openPrice',
+  'highPrice', 'lowPrice', 'volume', 'quoteVolume',
+] as const;
+
+function sameTickerAsRaw(o: Json, old: TickerRecord): boolean {
+  for (const k of TICKER_DECIMAL_KEYS) if (!sameDecimal(o[k], old[k])) return false;
+  return sameInt(o.openTime, old.openTime) && sameInt(o.closeTime, old.closeTime) && sameInt(o.count, old.count);
+}
+
+/**
+ * The coin list (`GET /api/v3/coins`). `previous` (the coins of the last snapshot) lets an
+ * unchanged coin come back as its previous object; the result is the same without it.
+ */
+export function validateCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
   const list = listOf(body, 'coins');
   const records: CoinRecord[] = [];
   const issues: RecordIssue[] = [];
@@ -139,6 +227,12 @@ export function validateCoins(body: unknown): Parsed<CoinRecord> {
       if (!isObject(item)) throw new FieldError(`coin is ${describe(item)}, not an object`);
       const coin = requiredStr(item, 'coin');
       if (seen.has(coin)) throw new FieldError('coin appears twice in the list');
+      const old = previous?.get(coin);
+      if (old !== undefined && sameCoinAsRaw(item, old)) {
+        seen.add(coin);
+        records.push(old);
+        continue;
+      }
       const nets = item.networkList;
       if (!Array.isArray(nets)) throw new FieldError('networkList is not a list');
       const networkList: NetworkRecord[] = [];
@@ -203,8 +297,9 @@ function readTicker(o: Json): TickerRecord {
 /**
  * Tickers (`GET /api/v3/market/ticker/24hr`). A single object (the `symbol=` form) is read
  * as a list of one, and so is the one-element array some deployments send instead.
+ * `previous` works as for validateCoins.
  */
-export function validateTickers(body: unknown): Parsed<TickerRecord> {
+export function validateTickers(body: unknown, previous?: ReadonlyMap<string, TickerRecord>): Parsed<TickerRecord> {
   const list = isObject(body) && typeof body.symbol === 'string' ? [body] : listOf(body, 'tickers');
   const records: TickerRecord[] = [];
   const issues: RecordIssue[] = [];
@@ -213,7 +308,8 @@ export function validateTickers(body: unknown): Parsed<TickerRecord> {
     const item = list[i];
     try {
       if (!isObject(item)) throw new FieldError(`ticker is ${describe(item)}, not an object`);
-      const record = readTicker(item);
+      const old = typeof item.symbol === 'string' ? previous?.get(item.symbol) : undefined;
+      const record = old !== undefined && sameTickerAsRaw(item, old) ? old : readTicker(item);
       if (seen.has(record.symbol)) throw new FieldError('symbol appears twice in the list');
       seen.add(record.symbol);
       records.push(record);

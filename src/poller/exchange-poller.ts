@@ -94,12 +94,12 @@ export class ExchangePoller {
       let answer: { issues: RecordIssue[]; bytes: number };
       let prev: Snapshot;
       if (endpoint === 'coins') {
-        const coins = await client.fetchCoins(signal);
+        const coins = await client.fetchCoins(signal, this.current.coins);
         prev = this.current;
         next = applyCoins(prev, coins, clock.now());
         answer = coins;
       } else {
-        const tickers = await client.fetchTickers(this.options.symbols, signal);
+        const tickers = await client.fetchTickers(this.options.symbols, signal, this.current.tickers);
         prev = this.current;
         next = applyTickers(prev, tickers, clock.now());
         answer = tickers;

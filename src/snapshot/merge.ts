@@ -42,6 +42,7 @@ const NETWORK_KEYS: readonly (keyof NetworkRecord)[] = [
 
 /** Field-by-field equality of two coin records (text for text: this is about identity, not value). */
 export function sameCoin(a: CoinRecord, b: CoinRecord): boolean {
+  if (a === b) return true;
   if (a.coin !== b.coin || a.name !== b.name || a.depositAllEnable !== b.depositAllEnable || a.withdrawAllEnable !== b.withdrawAllEnable) return false;
   if (a.networkList.length !== b.networkList.length) return false;
   for (let i = 0; i < a.networkList.length; i++) {
@@ -93,6 +94,7 @@ const TICKER_KEYS: readonly (keyof TickerRecord)[] = [
 ];
 
 function sameTicker(a: TickerRecord, b: TickerRecord): boolean {
+  if (a === b) return true;
   for (const k of TICKER_KEYS) if (a[k] !== b[k]) return false;
   return true;
 }
