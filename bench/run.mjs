@@ -69,8 +69,9 @@ function pollCost(coins) {
   let prev = base;
   const full = time(() => {
     const body = tickerBodies[turn++ % 2];
-    let next = applyCoins(prev, validateCoins(parseJsonKeepingDecimals(coinsBody)), now);
-    next = applyTickers(next, validateTickers(parseJsonKeepingDecimals(body)), now);
+    // As the daemon does: the previous records let unchanged ones be reused as they are.
+    let next = applyCoins(prev, validateCoins(parseJsonKeepingDecimals(coinsBody), prev.coins), now);
+    next = applyTickers(next, validateTickers(parseJsonKeepingDecimals(body), prev.tickers), now);
     const changes = diff(prev, next);
     history.record(next.tickers.values(), now);
     for (const domain of ['coins', 'tickers']) {

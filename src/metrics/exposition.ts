@@ -23,6 +23,26 @@ function num(n: number): string {
   return String(n);
 }
 
+const PLAIN_DECIMAL = /^-?\d{1,20}(?:\.\d{1,20})?$/;
+
+/**
+ * A finite decimal's sample value: a plain decimal as the exchange wrote it (every parser of
+ * the format reads it, and it spares formatting a float, the most expensive step of
+ * rendering), anything else (exponents, a sign, a bare point) as the float's shortest text.
+ */
+function sampleValue(text: string, value: number): string {
+  return PLAIN_DECIMAL.test(text) ? text : num(value);
+}
+
+/** Milliseconds as seconds, exactly, without formatting a float (the same text as the float's shortest form up to the year 5000). */
+function seconds(ms: number): string {
+  if (ms < 0) return num(ms / 1000);
+  const whole = Math.floor(ms / 1000);
+  const rest = ms - whole * 1000;
+  if (rest === 0) return String(whole);
+  return `${whole}.${String(rest).padStart(3, '0').replace(/0+$/, '')}`;
+}
+
 /** The families rendered from snapshots, with their help text, in exposition order. */
 export const SNAPSHOT_FAMILIES = {
   spotwatch_network_deposit_enabled: '1 when deposits are enabled on the network.',
@@ -101,9 +121,9 @@ export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter, cache?: R
       deposit.push('spotwatch_network_deposit_enabled', l, n.depositEnable ? ' 1\n' : ' 0\n');
       withdraw.push('spotwatch_network_withdraw_enabled', l, n.withdrawEnable ? ' 1\n' : ' 0\n');
       const f = decimalToNumber(n.withdrawFee);
-      if (f !== undefined) fee.push('spotwatch_network_withdraw_fee', l, ' ', num(f), '\n');
+      if (f !== undefined) fee.push('spotwatch_network_withdraw_fee', l, ' ', sampleValue(n.withdrawFee as string, f), '\n');
       const m = decimalToNumber(n.withdrawMin);
-      if (m !== undefined) min.push('spotwatch_network_withdraw_min', l, ' ', num(m), '\n');
+      if (m !== undefined) min.push('spotwatch_network_withdraw_min', l, ' ', sampleValue(n.withdrawMin as string, m), '\n');
       const dl = l.slice(0, -1);
       desc.push('spotwatch_network_desc_present', dl, blankToNull(n.depositDesc) === null ? ',direction="deposit"} 0\n' : ',direction="deposit"} 1\n');
       desc.push('spotwatch_network_desc_present', dl, blankToNull(n.withdrawDesc) === null ? ',direction="withdraw"} 0\n' : ',direction="withdraw"} 1\n');
@@ -119,15 +139,15 @@ export function renderTickers(snapshot: Snapshot, keep: SeriesFilter, cache?: Re
     const lines = ['', '', '', '', ''];
     const l = `{exchange="${ex}",symbol="${esc(t.symbol)}"} `;
     const last = decimalToNumber(t.lastPrice);
-    if (last !== undefined) lines[0] = ['spotwatch_ticker_last_price', l, num(last), '\n'].join('');
+    if (last !== undefined) lines[0] = ['spotwatch_ticker_last_price', l, sampleValue(t.lastPrice, last), '\n'].join('');
     const open = decimalToNumber(t.openPrice);
     if (last !== undefined && open !== undefined && open !== 0) lines[1] = ['spotwatch_ticker_price_change_ratio', l, num((last - open) / open), '\n'].join('');
     const bid = decimalToNumber(t.bidPrice);
     const ask = decimalToNumber(t.askPrice);
     if (bid !== undefined && ask !== undefined && bid > 0 && ask > 0) lines[2] = ['spotwatch_ticker_spread_ratio', l, num((ask - bid) / ((ask + bid) / 2)), '\n'].join('');
     const qv = decimalToNumber(t.quoteVolume);
-    if (qv !== undefined) lines[3] = ['spotwatch_ticker_quote_volume', l, num(qv), '\n'].join('');
-    if (t.closeTime !== null) lines[4] = ['spotwatch_ticker_close_timestamp_seconds', l, num(t.closeTime / 1000), '\n'].join('');
+    if (qv !== undefined) lines[3] = ['spotwatch_ticker_quote_volume', l, sampleValue(t.quoteVolume as string, qv), '\n'].join('');
+    if (t.closeTime !== null) lines[4] = ['spotwatch_ticker_close_timestamp_seconds', l, seconds(t.closeTime), '\n'].join('');
     return lines;
   }, cache);
 }

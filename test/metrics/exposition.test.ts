@@ -129,3 +129,22 @@ describe('snapshot exposition', () => {
     expect(out).toContain('coin="A\\"B\\\\C"');
   });
 });
+
+describe('sample values', () => {
+  const value = async (over: Parameters<typeof tickerRecord>[1]): Promise<string[]> => {
+    const s = applyTickers(emptySnapshot('main'), { records: [tickerRecord('X', { openPrice: null, bidPrice: null, askPrice: null, ...over })], issues: [] }, 1);
+    return (await text([s])).split('\n').filter((l) => l.startsWith('spotwatch_ticker_')).map((l) => l.slice(l.indexOf('} ') + 2));
+  };
+
+  it('keeps a plain decimal as written and formats anything else as a float', async () => {
+    expect(await value({ lastPrice: '0.00012300', quoteVolume: '12', closeTime: null })).toEqual(['0.00012300', '12']);
+    expect(await value({ lastPrice: '1E-7', quoteVolume: '+5', closeTime: null })).toEqual(['1e-7', '5']);
+    expect(await value({ lastPrice: '.5', quoteVolume: '7.', closeTime: null })).toEqual(['0.5', '7']);
+  });
+
+  it('gives closeTime in seconds exactly as the float would print', async () => {
+    for (const ms of [0, 1, 10, 999, 1000, 1_700_000_000_000, 1_700_000_000_120, 1_700_000_000_123, 1_700_000_000_005, 8_640_000_000_000_000, -1_500]) {
+      expect((await value({ lastPrice: '1', quoteVolume: null, closeTime: ms }))[1]).toBe(String(ms / 1000));
+    }
+  });
+});
