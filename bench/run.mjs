@@ -63,15 +63,15 @@ function pollCost(coins) {
     JSON.parse(tickersBody);
   });
   const parseValidate = time(() => {
-    validateCoins(parseJsonKeepingDecimals(coinsBody));
-    validateTickers(parseJsonKeepingDecimals(tickersBody));
+    validateCoins(parseJsonKeepingDecimals(coinsBody, 'coins'));
+    validateTickers(parseJsonKeepingDecimals(tickersBody, 'tickers'));
   });
   let prev = base;
   const full = time(() => {
     const body = tickerBodies[turn++ % 2];
     // As the daemon does: the previous records let unchanged ones be reused as they are.
-    let next = applyCoins(prev, validateCoins(parseJsonKeepingDecimals(coinsBody), prev.coins), now);
-    next = applyTickers(next, validateTickers(parseJsonKeepingDecimals(body), prev.tickers), now);
+    let next = applyCoins(prev, validateCoins(parseJsonKeepingDecimals(coinsBody, 'coins'), prev.coins), now);
+    next = applyTickers(next, validateTickers(parseJsonKeepingDecimals(body, 'tickers'), prev.tickers), now);
     const changes = diff(prev, next);
     history.record(next.tickers.values(), now);
     for (const domain of ['coins', 'tickers']) {

@@ -148,7 +148,7 @@ export class ExchangeClient {
   private decode<T>(endpoint: Endpoint, res: GetResult, validate: (body: unknown) => Parsed<T>): Parsed<T> {
     let body: unknown;
     try {
-      body = parseJsonKeepingDecimals(res.text);
+      body = parseJsonKeepingDecimals(res.text, endpoint);
     } catch {
       throw new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
     }

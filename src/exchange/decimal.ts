@@ -5,22 +5,32 @@
  * so the value keeps exactly the characters the exchange sent.
  */
 
-/** Keys whose values are decimals (spec sections 2.2 and 2.3). */
-export const DECIMAL_KEYS = [
-  'withdrawIntegerMultiple', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin', 'depositDust',
+/** Keys whose values are decimals, in a network (spec section 2.2) and in a ticker (2.3). */
+export const NETWORK_DECIMAL_KEYS = ['withdrawIntegerMultiple', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin', 'depositDust'] as const;
+export const TICKER_DECIMAL_KEYS = [
   'priceChange', 'priceChangePercent', 'lastPrice', 'bidPrice', 'bidQty', 'askPrice', 'askQty',
   'openPrice', 'highPrice', 'lowPrice', 'volume', 'quoteVolume',
 ] as const;
+export const DECIMAL_KEYS = [...NETWORK_DECIMAL_KEYS, ...TICKER_DECIMAL_KEYS] as const;
 
-/** A JSON number (RFC 8259 grammar) under one of the decimal keys. */
-const BARE_DECIMAL = new RegExp(
-  `"(${DECIMAL_KEYS.join('|')})"(\\s*:\\s*)(-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`,
-  'g',
-);
+/** A JSON number (RFC 8259 grammar) under one of the keys. */
+function bareDecimal(keys: readonly string[]): RegExp {
+  return new RegExp(
+    `"(${keys.join('|')})"(\\s*:\\s*)(-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`,
+    'g',
+  );
+}
 
-/** JSON.parse, with the numbers under decimal keys turned into strings holding their exact text. */
-export function parseJsonKeepingDecimals(text: string): unknown {
-  return JSON.parse(text.replace(BARE_DECIMAL, '"$1"$2"$3"'));
+/** Per answer, only its own keys: a shorter alternation is a faster scan of a large body. */
+const BARE_DECIMAL = { coins: bareDecimal(NETWORK_DECIMAL_KEYS), tickers: bareDecimal(TICKER_DECIMAL_KEYS), any: bareDecimal(DECIMAL_KEYS) };
+
+/**
+ * JSON.parse, with the numbers under decimal keys turned into strings holding their exact
+ * text: the keys of the given answer (numbers under other keys are left as numbers), or of
+ * both.
+ */
+export function parseJsonKeepingDecimals(text: string, answer: 'coins' | 'tickers' | 'any' = 'any'): unknown {
+  return JSON.parse(text.replace(BARE_DECIMAL[answer], '"$1"$2"$3"'));
 }
 
 const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

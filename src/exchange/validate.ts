@@ -1,4 +1,4 @@
-import { readDecimal } from './decimal';
+import { readDecimal, TICKER_DECIMAL_KEYS } from './decimal';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 
 /**
@@ -200,11 +200,6 @@ function sameCoinAsRaw(o: Json, old: CoinRecord): boolean {
     sameAllFlag(o.withdrawAllEnable, old.withdrawAllEnable, () => old.networkList.every((n) => n.withdrawEnable))
   );
 }
-
-const TICKER_DECIMAL_KEYS = [
-  'priceChange', 'priceChangePercent', 'lastPrice', 'bidPrice', 'bidQty', 'askPrice', 'askQty', 'openPrice',
-  'highPrice', 'lowPrice', 'volume', 'quoteVolume',
-] as const;
 
 function sameTickerAsRaw(o: Json, old: TickerRecord): boolean {
   for (const k of TICKER_DECIMAL_KEYS) if (!sameDecimal(o[k], old[k])) return false;

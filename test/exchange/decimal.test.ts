@@ -32,6 +32,13 @@ describe('parseJsonKeepingDecimals', () => {
     expect(parseJsonKeepingDecimals(`{"withdrawIntegerMultiple":${raw}}`)).toEqual({ withdrawIntegerMultiple: text });
   });
 
+  it('quotes only the keys of the answer it reads', () => {
+    const body = '{"withdrawFee":1E-8,"withdrawIntegerMultiple":0.10,"lastPrice":2.50,"quoteVolume":1e3}';
+    expect(parseJsonKeepingDecimals(body, 'coins')).toEqual({ withdrawFee: '1E-8', withdrawIntegerMultiple: '0.10', lastPrice: 2.5, quoteVolume: 1000 });
+    expect(parseJsonKeepingDecimals(body, 'tickers')).toEqual({ withdrawFee: 1e-8, withdrawIntegerMultiple: 0.1, lastPrice: '2.50', quoteVolume: '1e3' });
+    expect(parseJsonKeepingDecimals(body)).toEqual({ withdrawFee: '1E-8', withdrawIntegerMultiple: '0.10', lastPrice: '2.50', quoteVolume: '1e3' });
+  });
+
   it('leaves numbers under other keys as numbers', () => {
     expect(parseJsonKeepingDecimals('{"minConfirm":12,"openTime":1700000000000,"count":3}')).toEqual({
       minConfirm: 12,
