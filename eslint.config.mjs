@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-output/', 'jest.config.js'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-output/', 'jest.config.js', 'bench/.ccxt/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -25,6 +25,17 @@ const { StateStore } = dist('store/store.js');
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 
+// ccxt, for the side-by-side figure: only where `npm run bench:ccxt` put it (bench/.ccxt),
+// never a dependency of the daemon. Its Binance class reads this interface's payloads.
+function loadCcxt() {
+  try {
+    return createRequire(join(process.cwd(), 'bench', '.ccxt', 'package.json'))('ccxt');
+  } catch {
+    return undefined;
+  }
+}
+const ccxt = loadCcxt();
+
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
@@ -66,6 +77,16 @@ function pollCost(coins) {
     validateCoins(parseJsonKeepingDecimals(coinsBody, 'coins'));
     validateTickers(parseJsonKeepingDecimals(tickersBody, 'tickers'));
   });
+  // What a user would otherwise script: JSON.parse and ccxt's parsers, nothing more (no
+  // diff, rules, metrics or state).
+  let ccxtParse;
+  if (ccxt !== undefined) {
+    const binance = new ccxt.binance();
+    ccxtParse = time(() => {
+      binance.parseCurrenciesCustom(JSON.parse(coinsBody));
+      binance.parseTickers(JSON.parse(tickersBody));
+    });
+  }
   let prev = base;
   const full = time(() => {
     const body = tickerBodies[turn++ % 2];
@@ -91,7 +112,7 @@ function pollCost(coins) {
   rmSync(dir, { recursive: true, force: true });
   let networks = 0;
   for (const c of base.coins.values()) networks += c.networkList.length;
-  return { coins, networks, symbols: base.tickers.size, mb: (coinsBody.length + tickersBody.length) / 1e6, bare, parseValidate, full };
+  return { coins, networks, symbols: base.tickers.size, mb: (coinsBody.length + tickersBody.length) / 1e6, bare, parseValidate, full, ccxtParse };
 }
 
 const rows = [pollCost(4000), pollCost(16000)];
@@ -100,6 +121,16 @@ console.log('| coins | networks | symbols | body MB | JSON.parse ms | parse+vali
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(`| ${r.coins} | ${r.networks} | ${r.symbols} | ${r.mb.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.parseValidate.toFixed(1)} | ${(r.parseValidate / r.bare).toFixed(2)} | ${r.full.toFixed(1)} | ${(r.full / r.bare).toFixed(2)} |`);
+}
+console.log('');
+if (ccxt !== undefined) {
+  console.log(`| coins | JSON.parse ms | ccxt ${ccxt.version} binance parsers ms | ratio | spotwatch whole poll ms | ratio | spotwatch / ccxt |`);
+  console.log('|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.coins} | ${r.bare.toFixed(1)} | ${r.ccxtParse.toFixed(1)} | ${(r.ccxtParse / r.bare).toFixed(2)} | ${r.full.toFixed(1)} | ${(r.full / r.bare).toFixed(2)} | ${(r.full / r.ccxtParse).toFixed(2)} |`);
+  }
+} else {
+  console.log('ccxt comparison not run: `npm run bench:ccxt` installs ccxt in bench/.ccxt (never a dependency) and runs the bench.');
 }
 if (process.env.BENCH_SYSTEM !== '0') {
   const { systemBench } = await import('./system.mjs');
