@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { parseHostPort, type HostPort } from './lib/host-port';
-import { checkConfigFile, pollOnce, runDaemon, runSimulator, testNotify, type Io } from './daemon';
+import { checkConfigFile, pollOnce, runDaemon, runSimulator, testNotify, type Io } from './commands';
 
 const USAGE = `usage: spotwatch <command> [options]
 

@@ -1,11 +1,7 @@
-import type { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { Agent } from 'undici';
 import { DEFAULT_SCENARIO_FILE, loadConfigFile, type Config, type ExchangeConfig } from './config';
-import { fingerprint, type Alert } from './alerts/alert';
-import { buildDelivery } from './alerts/notification';
-import { buildNotifier, Delivery } from './delivery';
-import { NotifyError } from './notify/notifier';
+import { Delivery } from './delivery';
 import { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
@@ -15,7 +11,7 @@ import { createMetrics, initSeries } from './metrics/metrics';
 import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
-import { createLogger, type Logger } from './lib/logger';
+import type { Logger } from './lib/logger';
 import { ExchangePoller, type PollFailure, type PollSuccess } from './poller/exchange-poller';
 import { loadRulesFile } from './rules/load';
 import type { Rule } from './rules/model';
@@ -23,49 +19,18 @@ import type { Change, ChangeKind } from './snapshot/changes';
 import type { StatusView } from './http/status-page';
 import type { GuardOptions } from './snapshot/guard';
 import type { Snapshot } from './snapshot/model';
-import { StateStore, StoreError } from './store/store';
+import { StateStore } from './store/store';
 import { Engine } from './watch/engine';
 import { loadScenarioFile, startSimulator, type RunningSimulator } from './simulator';
 
-/** The process's standard streams and environment, passed in so commands run in tests. */
-export interface Io {
-  stdout: Writable;
-  stderr: Writable;
-  env: NodeJS.ProcessEnv;
-}
-
-async function loadOrReport(path: string, io: Io): Promise<Config | undefined> {
-  const result = await loadConfigFile(path, io.env);
-  if (result.ok) return result.config;
-  for (const p of result.problems) io.stderr.write(`${p}\n`);
-  return undefined;
-}
-
-/** `spotwatch check-config`: the config and its rules file; every problem as FILE:LINE:COL: message. */
-export async function checkConfigFile(path: string, io: Io): Promise<number> {
-  const config = await loadOrReport(path, io);
-  if (config === undefined) return 1;
-  let rules: Rule[];
-  try {
-    rules = await loadRules(config, io.env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    for (const p of err.problems) io.stderr.write(`${p}\n`);
-    return 1;
-  }
-  const n = (count: number, what: string): string => `${count} ${what}${count === 1 ? '' : 's'}`;
-  io.stdout.write(`${path}: ok (${n(config.exchanges.length, 'exchange')}, ${n(rules.length, 'rule')}, ${n(config.notify.receivers.length, 'receiver')})\n`);
-  return 0;
-}
-
 /** An exchange as the watcher reaches it: its base URL, and the embedded one to stop with it. */
-interface Target {
+export interface Target {
   config: ExchangeConfig;
   baseUrl: string;
   embedded?: RunningSimulator;
 }
 
-async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, withScenario: boolean): Promise<Target> {
+export async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, withScenario: boolean): Promise<Target> {
   if (ex.base_url !== undefined) return { config: ex, baseUrl: ex.base_url };
   const sim = ex.simulate;
   const at = (sim?.listen !== undefined ? parseHostPort(sim.listen) : undefined) ?? { host: '127.0.0.1', port: 0 };
@@ -83,7 +48,7 @@ async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, withScena
   return { config: ex, baseUrl: embedded.url, embedded };
 }
 
-function clientFor(target: Target, clock: Clock, dispatcher: Agent, logger: Logger): ExchangeClient {
+export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logger: Logger): ExchangeClient {
   const ex = target.config;
   return new ExchangeClient({
     exchange: ex.name,
@@ -131,7 +96,7 @@ function guards(config: Config): Map<string, GuardOptions> {
   return new Map(config.exchanges.map((e) => [e.name, { maxShrink: e.guard.max_shrink, confirmPolls: e.guard.confirm_polls, confirmMs: e.guard.confirm_for }]));
 }
 
-async function loadRules(config: Config, env: NodeJS.ProcessEnv): Promise<Rule[]> {
+export async function loadRules(config: Config, env: NodeJS.ProcessEnv): Promise<Rule[]> {
   if (config.rules_file === undefined) return [];
   const result = await loadRulesFile(config.rules_file, env);
   if (!result.ok) throw new ConfigError(result.problems);
@@ -514,163 +479,4 @@ export class Daemon {
     this.store?.close();
     await this.pool.close();
   }
-}
-
-/** `spotwatch run`: the daemon, until SIGTERM or SIGINT. */
-export async function runDaemon(path: string, io: Io): Promise<number> {
-  const config = await loadOrReport(path, io);
-  if (config === undefined) return 1;
-  const logger = createLogger({ level: config.log.level });
-  let daemon: Daemon;
-  try {
-    daemon = await Daemon.start(config, { logger }, { path, env: io.env });
-  } catch (err) {
-    if (err instanceof StoreError) {
-      io.stderr.write(`spotwatch: ${err.message}\n`);
-      return 1;
-    }
-    if (!(err instanceof ConfigError)) throw err;
-    for (const p of err.problems) io.stderr.write(`${p}\n`);
-    return 1;
-  }
-  const onHangup = (): void => {
-    logger.info('SIGHUP: reloading the configuration');
-    void daemon.reload();
-  };
-  await new Promise<void>((done) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      logger.info({ signal }, 'stopping');
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-      done();
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-    process.on('SIGHUP', onHangup);
-  });
-  process.off('SIGHUP', onHangup);
-  // A stop that hangs must not outlive the 10 s a supervisor gives.
-  const force = setTimeout(() => {
-    logger.error('stop took longer than 9 s; exiting');
-    process.exit(1);
-  }, 9_000);
-  force.unref();
-  await daemon.stop();
-  clearTimeout(force);
-  return 0;
-}
-
-/** `spotwatch simulate`: the reference exchange, until SIGTERM or SIGINT. */
-export async function runSimulator(
-  options: { listen?: { host: string; port: number } | undefined; scenario?: string | undefined; coins?: number | undefined; seed?: number | undefined },
-  io: Io,
-): Promise<number> {
-  const logger = createLogger();
-  const scenario = options.scenario !== undefined ? await loadScenarioFile(options.scenario) : undefined;
-  const sim = await startSimulator({
-    host: options.listen === undefined ? '127.0.0.1' : options.listen.host || '0.0.0.0',
-    port: options.listen?.port ?? 8080,
-    logger,
-    ...(options.coins !== undefined && { coins: options.coins }),
-    ...(options.seed !== undefined && { seed: options.seed }),
-    ...(scenario !== undefined && { scenario }),
-  });
-  io.stdout.write(`reference exchange listening on ${sim.url}\n`);
-  await new Promise<void>((done) => {
-    process.once('SIGTERM', () => done());
-    process.once('SIGINT', () => done());
-  });
-  await sim.close();
-  return 0;
-}
-
-/** `spotwatch once`: every exchange polled once; `--json` prints the exact records. */
-export async function pollOnce(path: string, options: { json: boolean }, io: Io): Promise<number> {
-  const config = await loadOrReport(path, io);
-  if (config === undefined) return 1;
-  const logger = createLogger({ level: config.log.level });
-  const dispatcher = new Agent({ connections: 2 });
-  const report: unknown[] = [];
-  let failed = 0;
-  try {
-    for (const ex of config.exchanges) {
-      const target = await reach(ex, systemClock, logger, false);
-      const client = clientFor(target, systemClock, dispatcher, logger);
-      try {
-        const coins = await client.fetchCoins();
-        const tickers = await client.fetchTickers(ex.symbols);
-        for (const issue of [...coins.issues, ...tickers.issues]) logger.warn({ exchange: ex.name, ...issue }, 'malformed record left out');
-        report.push({ name: ex.name, coins: coins.records, tickers: tickers.records });
-        if (!options.json) {
-          const networks = coins.records.reduce((n, c) => n + c.networkList.length, 0);
-          const closed = coins.records.flatMap((c) => c.networkList).filter((n) => !n.depositEnable || !n.withdrawEnable).length;
-          io.stdout.write(
-            `${ex.name}: ${coins.records.length} coins, ${networks} networks (${closed} with deposits or withdrawals closed), ${tickers.records.length} tickers` +
-              `${coins.issues.length + tickers.issues.length > 0 ? `, ${coins.issues.length + tickers.issues.length} malformed records` : ''}\n`,
-          );
-        }
-      } catch (err) {
-        failed++;
-        const message = err instanceof Error ? err.message : String(err);
-        const kind = err instanceof Error && 'kind' in err ? String(err.kind) : 'error';
-        io.stderr.write(`${ex.name}: poll failed (${kind}): ${message}\n`);
-        report.push({ name: ex.name, error: { kind, message } });
-      } finally {
-        await target.embedded?.close();
-      }
-    }
-  } finally {
-    await dispatcher.close();
-  }
-  if (options.json) await write(io.stdout, `${JSON.stringify({ exchanges: report })}\n`);
-  return failed > 0 ? 1 : 0;
-}
-
-/**
- * `spotwatch test-notify`: a clearly marked test notification through the receiver's real
- * path (template, transport, server); prints success or the exact error.
- */
-export async function testNotify(path: string, receiverName: string, io: Io): Promise<number> {
-  const config = await loadOrReport(path, io);
-  if (config === undefined) return 1;
-  const r = config.notify.receivers.find((x) => x.name === receiverName);
-  if (r === undefined) {
-    io.stderr.write(`no receiver named "${receiverName}" (configured: ${config.notify.receivers.map((x) => x.name).join(', ')})\n`);
-    return 1;
-  }
-  const logger = createLogger({ level: config.log.level });
-  const notifier = buildNotifier(r, logger);
-  const now = Date.now();
-  const labels = { alertname: 'SpotwatchTestNotification', exchange: 'test', severity: 'info' };
-  const alert: Alert = {
-    fingerprint: fingerprint(labels, String(now)),
-    ruleId: 'test',
-    entity: 'test',
-    labels,
-    annotations: { summary: 'spotwatch test notification: ignore me', description: `Sent by spotwatch test-notify to receiver ${receiverName}.` },
-    status: 'firing',
-    activeAt: now,
-    startsAt: now,
-    endsAt: null,
-    lastActiveAt: now,
-    lastNotifiedAt: now,
-    value: null,
-    event: true,
-  };
-  const externalURL = config.server.external_url ?? `http://${config.server.listen}`;
-  try {
-    await notifier.send(buildDelivery(r.name, { alertname: labels.alertname }, [alert], externalURL, now));
-    io.stdout.write(`test notification delivered to ${r.name} (${r.kind})\n`);
-    return 0;
-  } catch (err) {
-    const reason = err instanceof NotifyError ? ` [${err.reason}${err.retryable ? ', would be retried' : ''}]` : '';
-    io.stderr.write(`test notification to ${r.name} (${r.kind}) failed${reason}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  } finally {
-    await notifier.close?.();
-  }
-}
-
-function write(stream: Writable, text: string): Promise<void> {
-  return new Promise((done, fail) => stream.write(text, (err) => (err ? fail(err) : done())));
 }
