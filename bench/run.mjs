@@ -88,31 +88,51 @@ function pollCost(coins) {
     });
   }
   let prev = base;
+  // Each step's time within the whole poll (a step run for both answers counts both), for
+  // "where the time goes".
+  const steps = new Map();
+  let current = new Map();
+  const step = (name, fn) => {
+    const t = performance.now();
+    const out = fn();
+    current.set(name, (current.get(name) ?? 0) + performance.now() - t);
+    return out;
+  };
   const full = time(() => {
     const body = tickerBodies[turn++ % 2];
     // As the daemon does: the previous records let unchanged ones be reused as they are.
-    let next = applyCoins(prev, validateCoins(parseJsonKeepingDecimals(coinsBody, 'coins'), prev.coins), now);
-    next = applyTickers(next, validateTickers(parseJsonKeepingDecimals(body, 'tickers'), prev.tickers), now);
-    const changes = diff(prev, next);
-    history.record(next.tickers.values(), now);
-    for (const domain of ['coins', 'tickers']) {
-      const bySlot = indexBySlot(alerts);
-      const ev = evaluateRules({ rules: rules.rules, domain, snapshot: next, changes, history, expectedSymbols: new Set(), now, wasActive: (r, e) => isActive(bySlot, r, e) });
-      alerts = advance(alerts, ev, { exchange: 'bench', rules: new Map(rules.rules.map((r) => [r.id, r])), known: new Set(rules.rules.map((r) => r.id)) }, now).alerts;
-    }
-    exposition.update(next, 'coins');
-    exposition.update(next, 'tickers');
-    store.transaction(() => {
+    const rawCoins = step('parse (exact decimals)', () => parseJsonKeepingDecimals(coinsBody, 'coins'));
+    const coinAnswer = step('validate', () => validateCoins(rawCoins, prev.coins));
+    let next = step('merge', () => applyCoins(prev, coinAnswer, now));
+    const rawTickers = step('parse (exact decimals)', () => parseJsonKeepingDecimals(body, 'tickers'));
+    const tickerAnswer = step('validate', () => validateTickers(rawTickers, prev.tickers));
+    next = step('merge', () => applyTickers(next, tickerAnswer, now));
+    const changes = step('diff', () => diff(prev, next));
+    step('rules and alert lifecycle', () => {
+      history.record(next.tickers.values(), now);
+      for (const domain of ['coins', 'tickers']) {
+        const bySlot = indexBySlot(alerts);
+        const ev = evaluateRules({ rules: rules.rules, domain, snapshot: next, changes, history, expectedSymbols: new Set(), now, wasActive: (r, e) => isActive(bySlot, r, e) });
+        alerts = advance(alerts, ev, { exchange: 'bench', rules: new Map(rules.rules.map((r) => [r.id, r])), known: new Set(rules.rules.map((r) => r.id)) }, now).alerts;
+      }
+    });
+    step('metrics exposition', () => {
+      exposition.update(next, 'coins');
+      exposition.update(next, 'tickers');
+    });
+    step('state written', () => store.transaction(() => {
       if (next.coins !== prev.coins) store.saveSnapshot(next, 'coins');
       store.saveAlerts('bench', alerts.values());
-    });
+    }));
     prev = next;
+    for (const [name, ms] of current) steps.set(name, [...(steps.get(name) ?? []), ms]);
+    current = new Map();
   });
   store.close();
   rmSync(dir, { recursive: true, force: true });
   let networks = 0;
   for (const c of base.coins.values()) networks += c.networkList.length;
-  return { coins, networks, symbols: base.tickers.size, mb: (coinsBody.length + tickersBody.length) / 1e6, bare, parseValidate, full, ccxtParse };
+  return { coins, networks, symbols: base.tickers.size, mb: (coinsBody.length + tickersBody.length) / 1e6, bare, parseValidate, full, ccxtParse, steps };
 }
 
 const rows = [pollCost(4000), pollCost(16000)];
@@ -121,6 +141,16 @@ console.log('| coins | networks | symbols | body MB | JSON.parse ms | parse+vali
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(`| ${r.coins} | ${r.networks} | ${r.symbols} | ${r.mb.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.parseValidate.toFixed(1)} | ${(r.parseValidate / r.bare).toFixed(2)} | ${r.full.toFixed(1)} | ${(r.full / r.bare).toFixed(2)} |`);
+}
+// Where the time goes: each step's median per poll.
+console.log('\n| where the time goes (whole poll) | ' + rows.map((r) => `${r.coins} coins ms | x JSON.parse`).join(' | ') + ' |');
+console.log('|---|' + rows.map(() => '---:|---:').join('|') + '|');
+for (const name of rows[0].steps.keys()) {
+  const cells = rows.map((r) => {
+    const ms = median(r.steps.get(name));
+    return `${ms.toFixed(1)} | ${(ms / r.bare).toFixed(2)}`;
+  });
+  console.log(`| ${name} | ${cells.join(' | ')} |`);
 }
 console.log('');
 if (ccxt !== undefined) {
