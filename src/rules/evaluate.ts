@@ -132,9 +132,21 @@ function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, out
 
 type TickerCondition = Extract<Condition, { type: 'ticker' }>;
 
-/** True when the value is beyond a threshold; once active, it must come back inside by the hysteresis margin. */
-function beyond(c: TickerCondition, value: number, wasActive: boolean): { holds: boolean; threshold: number | undefined } {
-  const margin = wasActive ? c.hysteresis : 0;
+const NOT_BEYOND = { holds: false, threshold: undefined } as const;
+
+/**
+ * True when the value is beyond a threshold; once active, it must come back inside by the
+ * hysteresis margin. `wasActive` is asked only when the answer depends on it: a value outside
+ * even the widened band never holds, and one beyond `above` always does.
+ */
+function beyondOnce(c: TickerCondition, value: number, wasActive: () => boolean): { holds: boolean; threshold: number | undefined } {
+  if (c.hysteresis === 0) return beyond(c, value, 0);
+  if (!beyond(c, value, c.hysteresis).holds) return NOT_BEYOND;
+  if (c.above !== undefined && value > c.above) return { holds: true, threshold: c.above };
+  return beyond(c, value, wasActive() ? c.hysteresis : 0);
+}
+
+function beyond(c: TickerCondition, value: number, margin: number): { holds: boolean; threshold: number | undefined } {
   if (c.above !== undefined && value > c.above - margin) return { holds: true, threshold: c.above };
   if (c.below !== undefined && value < c.below + margin) return { holds: true, threshold: c.below };
   return { holds: false, threshold: undefined };
@@ -167,11 +179,12 @@ function evaluateTicker(rule: Rule, c: TickerCondition, input: EvaluationInput, 
     }
     return;
   }
+  const filtered = rule.match.length > 0;
   for (const t of input.snapshot.tickers.values()) {
-    if (!matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })) continue;
+    if (filtered && !matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })) continue;
     const value = measure(c.measure, t, input.now, input.history, c.windowMs);
     if (value === undefined) continue;
-    const { holds, threshold } = beyond(c, value, input.wasActive(rule.id, `${exchange}\u0000${t.symbol}`));
+    const { holds, threshold } = beyondOnce(c, value, () => input.wasActive(rule.id, `${exchange}\u0000${t.symbol}`));
     if (!holds) continue;
     out.push({
       rule,

@@ -1,3 +1,7 @@
+import fc from 'fast-check';
+import { evaluateRules } from '../../src/rules/evaluate';
+import { TickerHistory } from '../../src/rules/history';
+import type { Rule } from '../../src/rules/model';
 import { coinRecord, tickerRecord } from '../support/records';
 import { coinsSnapshot, gist, Harness, rulesFrom, tickersSnapshot } from '../support/rules-harness';
 import type { NetworkRecord } from '../../src/snapshot/model';
@@ -217,5 +221,47 @@ describe('ticker rules', () => {
     const h = new Harness(rulesFrom(`rules:\n  - alert: T\n    ticker: ${measure}\n    ${bound}\n`));
     expect(gist(h.step('tickers', tickersSnapshot([tickerRecord('X', hot)]), 0))).toEqual(['firing T X']);
     expect(gist(h.step('tickers', tickersSnapshot([tickerRecord('X', cold)]), MIN))).toEqual(['resolved T X']);
+  });
+});
+
+describe('thresholds with hysteresis, against their definition', () => {
+  // The definition: beyond `above` (or `below`), widened by the hysteresis while active.
+  function reference(value: number, above: number | undefined, below: number | undefined, hysteresis: number, active: boolean): number | undefined {
+    const margin = active ? hysteresis : 0;
+    if (above !== undefined && value > above - margin) return above;
+    if (below !== undefined && value < below + margin) return below;
+    return undefined;
+  }
+
+  it('holds (and names the threshold) exactly when the definition says, active or not', () => {
+    const level = fc.integer({ min: -20, max: 20 });
+    fc.assert(
+      fc.property(level, fc.option(level, { nil: undefined }), fc.option(level, { nil: undefined }), fc.constantFrom(0, 1, 5), fc.boolean(), (value, above, below, hysteresis, active) => {
+        fc.pre(above !== undefined || below !== undefined);
+        fc.pre(above === undefined || below === undefined || below < above); // the loader's own rule
+        const yaml = `rules:\n  - alert: Level\n    ticker: last_price\n${above !== undefined ? `    above: ${above}\n` : ''}${below !== undefined ? `    below: ${below}\n` : ''}    hysteresis: ${hysteresis}\n`;
+        const [rule] = rulesFrom(yaml);
+        let asked = 0;
+        const evaluation = evaluateRules({
+          rules: [rule as Rule],
+          domain: 'tickers',
+          snapshot: tickersSnapshot([tickerRecord('X', { lastPrice: String(value) })]),
+          changes: [],
+          history: new TickerHistory(0),
+          expectedSymbols: new Set(),
+          now: 0,
+          wasActive: () => {
+            asked++;
+            return active;
+          },
+        });
+        const expected = reference(value, above, below, hysteresis, active);
+        expect(evaluation.active.map((i) => i.fields.threshold)).toEqual(expected === undefined ? [] : [expected]);
+        // Asked when the answer depends on it, and never for a value outside even the widened band.
+        if (reference(value, above, below, hysteresis, true) !== reference(value, above, below, hysteresis, false)) expect(asked).toBe(1);
+        if (reference(value, above, below, hysteresis, true) === undefined) expect(asked).toBe(0);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
