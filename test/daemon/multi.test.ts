@@ -1,50 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfigFile } from '../../src/config';
-import { Daemon } from '../../src/daemon';
-import { silentLogger } from '../../src/lib/logger';
-import { startSimulator } from '../../src/simulator';
+import type { RunningSimulator } from '../../src/simulator';
+import { stack } from '../support/daemon-harness';
 import { waitFor } from '../support/wait';
-import { WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(60_000);
 
 describe('several exchanges side by side', () => {
   it('polls each on its own, labels everything by exchange, and a failing one does not hold back the other', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-multi-'));
-    const a = await startSimulator({ port: 0, coins: 20, seed: 1, logger: silentLogger() });
-    const b = await startSimulator({ port: 0, coins: 25, seed: 2, logger: silentLogger() });
-    const hook = await new WebhookReceiver().start();
-    writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: W\n    state: withdraw_disabled\n    match: { coin: USDT, network: "Tron(TRC20)" }\n');
-    writeFileSync(
-      join(dir, 'c.yaml'),
-      `exchanges:
-  - name: alpha
-    base_url: ${a.url}
-    poll: { coins: 150ms, tickers: 150ms }
-    retries: { max: 0 }
-  - name: beta
-    base_url: ${b.url}
-    poll: { coins: 150ms, tickers: 150ms }
-    retries: { max: 0 }
-server: { listen: "127.0.0.1:0" }
-state_dir: ${join(dir, 'data')}
-rules_file: rules.yaml
-notify:
-  group_wait: 0s
-  group_interval: 200ms
-  receivers:
-    - name: hook
-      webhook: { url: "${hook.url}/h" }
-`,
-    );
-    const loaded = await loadConfigFile(join(dir, 'c.yaml'), {});
-    if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-    const daemon = await Daemon.start(loaded.config, { logger: silentLogger() }, { env: {} });
+    const s = await stack('rules:\n  - alert: W\n    state: withdraw_disabled\n    match: { coin: USDT, network: "Tron(TRC20)" }\n', {
+      exchanges: [{ name: 'alpha', coins: 20, seed: 1 }, { name: 'beta', coins: 25, seed: 2 }],
+    });
+    const [a, b] = [s.sims.get('alpha'), s.sims.get('beta')] as [RunningSimulator, RunningSimulator];
+    const hook = s.hook;
+    const daemon = await s.start();
     const url = daemon.url as string;
     try {
-      await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'both exchanges polled');
       const metrics = await (await fetch(`${url}/metrics`)).text();
       expect(metrics).toContain('spotwatch_coins{exchange="alpha"} 20');
       expect(metrics).toContain('spotwatch_coins{exchange="beta"} 25');
@@ -69,11 +38,7 @@ notify:
       await waitFor(async () => (await (await fetch(`${url}/metrics`)).text()).includes('spotwatch_up{exchange="beta"} 0'), 'beta down');
       expect(await (await fetch(`${url}/metrics`)).text()).toContain('spotwatch_up{exchange="alpha"} 1');
     } finally {
-      await daemon.stop();
-      await hook.stop();
-      await a.close();
-      await b.close();
-      rmSync(dir, { recursive: true, force: true });
+      await s.close();
     }
   });
 });

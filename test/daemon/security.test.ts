@@ -1,16 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfigFile } from '../../src/config';
-import { Daemon } from '../../src/daemon';
+import type { Daemon } from '../../src/daemon';
 import { ExchangeClient } from '../../src/exchange/client';
-import { createLogger, silentLogger } from '../../src/lib/logger';
-import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { createLogger } from '../../src/lib/logger';
+import type { RunningSimulator } from '../../src/simulator';
+import { stack, type Stack } from '../support/daemon-harness';
 import { waitFor } from '../support/wait';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import type { WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(60_000);
 
@@ -18,7 +15,7 @@ const HOSTILE = `<script>alert(1)</script>\r\nX-Injected: yes ${'A'.repeat(100_0
 const SECRETS = ['tok-9f8e7d6c5b4a', 'hook-secret-1a2b3c', 'smtp-pass-4d5e6f', 'apikey-7g8h9i'];
 
 describe('hostile upstream text and secrets', () => {
-  let dir: string;
+  let s: Stack;
   let sim: RunningSimulator;
   let hook: WebhookReceiver;
   let daemon: Daemon;
@@ -26,37 +23,21 @@ describe('hostile upstream text and secrets', () => {
   const logs: string[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'spotwatch-sec-'));
-    sim = await startSimulator({ port: 0, coins: 30, seed: 8, logger: silentLogger() });
-    hook = await new WebhookReceiver().start();
-    writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: Msg\n    change: [withdraw_desc_set]\n  - alert: W\n    state: withdraw_disabled\n    match: { coin: USDT }\n');
-    writeFileSync(
-      join(dir, 'c.yaml'),
-      `exchanges:
-  - name: main
-    base_url: ${sim.url}
-    poll: { coins: 150ms, tickers: 150ms }
-    headers: { X-Api-Key: "${SECRETS[3]}" }
-server: { listen: "127.0.0.1:0", bearer_token: "${SECRETS[0]}" }
-state_dir: ${join(dir, 'data')}
-rules_file: rules.yaml
-log: { level: debug }
-notify:
-  group_wait: 0s
-  group_interval: 200ms
-  receivers:
-    - name: hook
-      webhook: { url: "${hook.url}/h", secret: "${SECRETS[1]}" }
+    s = await stack('rules:\n  - alert: Msg\n    change: [withdraw_desc_set]\n  - alert: W\n    state: withdraw_disabled\n    match: { coin: USDT }\n', {
+      coins: 30,
+      exchange: `    headers: { X-Api-Key: "${SECRETS[3]}" }\n`,
+      server: `{ listen: "127.0.0.1:0", bearer_token: "${SECRETS[0]}" }`,
+      extraConfig: 'log: { level: debug }\n',
+      receivers: (hookUrl) => `    - name: hook
+      webhook: { url: "${hookUrl}/h", secret: "${SECRETS[1]}" }
     - name: mail
       email: { smtp_url: "smtp://user:${SECRETS[2]}@127.0.0.1:1", from: a@example.org, to: [b@example.org], timeout: 500ms }
 `,
-    );
-    const loaded = await loadConfigFile(join(dir, 'c.yaml'), {});
-    if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-    const logger = createLogger({ level: 'debug', destination: new Writable({ write: (c: Buffer, _e, done) => { logs.push(c.toString()); done(); } }) });
-    daemon = await Daemon.start(loaded.config, { logger }, { path: join(dir, 'c.yaml'), env: {} });
+      logger: createLogger({ level: 'debug', destination: new Writable({ write: (c: Buffer, _e, done) => { logs.push(c.toString()); done(); } }) }),
+    });
+    ({ sim, hook } = s);
+    daemon = await s.start();
     url = daemon.url as string;
-    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'ready');
     sim.control.apply({ action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: false, withdrawDesc: HOSTILE } });
     await waitFor(() => hook.received.length >= 1, 'the webhook');
     // The e-mail receiver cannot connect: its failures are logged too.
@@ -64,10 +45,7 @@ notify:
   });
 
   afterAll(async () => {
-    await daemon.stop();
-    await hook.stop();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
+    await s.close();
   });
 
   it('sends the 100 KB hostile message in the webhook body as data, intact, and never in a header', () => {

@@ -3,14 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfigFile, type Config } from '../../src/config';
 import { Daemon } from '../../src/daemon';
-import { createLogger, silentLogger } from '../../src/lib/logger';
+import { createLogger, silentLogger, type Logger } from '../../src/lib/logger';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
 import { waitFor } from './wait';
 import { WebhookReceiver, type Received } from './webhook-receiver';
 
 export interface Stack {
   dir: string;
+  /** The first exchange's reference exchange. */
   sim: RunningSimulator;
+  /** Every reference exchange, by exchange name. */
+  sims: Map<string, RunningSimulator>;
   hook: WebhookReceiver;
   configPath: string;
   config: Config;
@@ -18,8 +21,29 @@ export interface Stack {
   start(): Promise<Daemon>;
   stop(): Promise<void>;
   close(): Promise<void>;
+  /** Rewrites the config with these options changed (the next start reads it). */
+  reconfigure(changes: StackOptions): Promise<void>;
   /** Webhook bodies received so far. */
   bodies(): WebhookBody[];
+}
+
+export interface StackOptions {
+  /** Coins of the reference exchange (default 40), when there is one exchange. */
+  coins?: number;
+  /** The exchanges, each with its own reference exchange (default one, "main"). */
+  exchanges?: { name: string; coins?: number; seed?: number }[];
+  /** Extra YAML lines for every exchange (indented as its keys). */
+  exchange?: string;
+  /** The exchanges' poll intervals. */
+  poll?: string;
+  server?: string;
+  group_wait?: string;
+  /** The receivers (YAML list items), given the webhook receiver's URL; default one webhook "hook". */
+  receivers?: (hookUrl: string) => string;
+  /** Extra top-level YAML. */
+  extraConfig?: string;
+  /** The daemon's logger (default silent, or SPOTWATCH_TEST_LOG's level). */
+  logger?: Logger;
 }
 
 export interface WebhookBody {
@@ -31,46 +55,36 @@ export interface WebhookBody {
 }
 
 /**
- * The reference exchange, a daemon watching it with fast polls, and a real webhook receiver:
- * the stack an end-to-end test of the watcher drives. `yaml` adds to the generated config.
+ * Reference exchanges, a daemon watching them with fast polls, and a real webhook receiver:
+ * the stack an end-to-end test of the watcher drives. The options add to the generated config.
  */
-export async function stack(rules: string, options: { coins?: number; extraConfig?: string; server?: string; exchange?: string } = {}): Promise<Stack> {
+export async function stack(rules: string, options: StackOptions = {}): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'spotwatch-stack-'));
-  const sim = await startSimulator({ port: 0, coins: options.coins ?? 40, seed: 11, logger: silentLogger() });
+  const sims = new Map<string, RunningSimulator>();
+  for (const ex of options.exchanges ?? [{ name: 'main', coins: options.coins ?? 40, seed: 11 }]) {
+    sims.set(ex.name, await startSimulator({ port: 0, coins: ex.coins ?? 40, seed: ex.seed ?? 11, logger: silentLogger() }));
+  }
   const hook = await new WebhookReceiver().start();
   writeFileSync(join(dir, 'rules.yaml'), rules);
   const configPath = join(dir, 'spotwatch.yaml');
-  writeFileSync(
-    configPath,
-    `exchanges:
-  - name: main
-    base_url: ${sim.url}
-    poll: { coins: 150ms, tickers: 150ms }
-    retries: { max: 0 }
-${options.exchange ?? ''}
-server: ${options.server ?? '{ listen: "127.0.0.1:0" }'}
-state_dir: ${join(dir, 'data')}
-rules_file: rules.yaml
-notify:
-  group_by: [exchange, alertname]
-  group_wait: 0s
-  group_interval: 200ms
-  receivers:
-    - name: hook
-      webhook: { url: "${hook.url}/hook" }
-${options.extraConfig ?? ''}`,
-  );
-  const loaded = await loadConfigFile(configPath, {});
-  if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
+  let current = options;
+  const load = async (): Promise<Config> => {
+    writeFileSync(configPath, configText(current, sims, hook.url, dir));
+    const loaded = await loadConfigFile(configPath, {});
+    if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
+    return loaded.config;
+  };
   const s: Stack = {
     dir,
-    sim,
+    sim: sims.values().next().value as RunningSimulator,
+    sims,
     hook,
     configPath,
-    config: loaded.config,
+    config: await load(),
     daemon: undefined,
     async start() {
-      const logger = process.env.SPOTWATCH_TEST_LOG ? createLogger({ level: process.env.SPOTWATCH_TEST_LOG }) : silentLogger();
+      const env = process.env.SPOTWATCH_TEST_LOG;
+      const logger = current.logger ?? (env ? createLogger({ level: env }) : silentLogger());
       s.daemon = await Daemon.start(s.config, { logger }, { path: configPath, env: {} });
       const url = s.daemon.url;
       await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready');
@@ -83,10 +97,39 @@ ${options.extraConfig ?? ''}`,
     async close() {
       await s.stop();
       await hook.stop();
-      await sim.close();
+      for (const sim of sims.values()) await sim.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+    async reconfigure(changes) {
+      current = { ...current, ...changes };
+      s.config = await load();
     },
     bodies: () => hook.received.map((r: Received) => r.body as WebhookBody),
   };
   return s;
+}
+
+function configText(o: StackOptions, sims: ReadonlyMap<string, RunningSimulator>, hookUrl: string, dir: string): string {
+  const exchanges = [...sims].map(
+    ([name, sim]) => `  - name: ${name}
+    base_url: ${sim.url}
+    poll: ${o.poll ?? '{ coins: 150ms, tickers: 150ms }'}
+    retries: { max: 0 }
+${o.exchange ?? ''}`,
+  );
+  const receivers = o.receivers?.(hookUrl) ?? `    - name: hook
+      webhook: { url: "${hookUrl}/hook" }
+`;
+  return `exchanges:
+${exchanges.join('')}
+server: ${o.server ?? '{ listen: "127.0.0.1:0" }'}
+state_dir: ${join(dir, 'data')}
+rules_file: rules.yaml
+notify:
+  group_by: [exchange, alertname]
+  group_wait: ${o.group_wait ?? '0s'}
+  group_interval: 200ms
+  receivers:
+${receivers}
+${o.extraConfig ?? ''}`;
 }
