@@ -14,8 +14,8 @@ const { request, Agent } = createRequire(import.meta.url)(join(process.cwd(), 'n
 
 const CLI = join(process.cwd(), 'dist', 'cli.js');
 
-function start(args) {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args, nodeFlags = []) {
+  const child = spawn(process.execPath, [...nodeFlags, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -126,7 +126,9 @@ export async function systemBench({ log }) {
   try {
     const file = join(dir, 'mem.yaml');
     writeFileSync(file, `exchanges:\n  - name: bench\n    base_url: ${big.url}\n    poll: { coins: 100ms, tickers: 100ms }\n    weight_limit: { max: 1000000, window: 10s }\n    timeout: 30s\nserver: { listen: "127.0.0.1:0" }\nstate_dir: ${join(dir, 'data-mem')}\nrules_file: ${join(process.cwd(), 'alerts.example.yaml')}\n`);
-    const m = start(['run', '--config', file]);
+    // BENCH_MEMORY_FLAGS: V8 flags for the daemon, e.g. "--max-old-space-size=192".
+    const flags = (process.env.BENCH_MEMORY_FLAGS ?? '').split(' ').filter(Boolean);
+    const m = start(['run', '--config', file], flags);
     const url = await waitFor(async () => /"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/.exec(m.output())?.[1], 'the daemon');
     const samples = [];
     for (;;) {
@@ -141,7 +143,7 @@ export async function systemBench({ log }) {
     const mb = (b) => (b / 2 ** 20).toFixed(0);
     const first = warm[0] ?? samples[0];
     const last = samples[samples.length - 1];
-    rows.push([`memory after ${Math.round(last.done)} poll cycles at 16,000 coins`, `RSS ${mb(last.rss)} MB (max ${mb(Math.max(...samples.map((s) => s.rss)))})`, `heap ${mb(last.heap)} MB`, `after warm-up: RSS ${mb(first.rss)} -> ${mb(last.rss)} MB`]);
+    rows.push([`memory after ${Math.round(last.done)} poll cycles at 16,000 coins${flags.length ? ` (${flags.join(' ')})` : ''}`, `RSS ${mb(last.rss)} MB (max ${mb(Math.max(...samples.map((s) => s.rss)))})`, `heap ${mb(last.heap)} MB`, `after warm-up: RSS ${mb(first.rss)} -> ${mb(last.rss)} MB`]);
     m.child.kill('SIGTERM');
   } finally {
     big.child.kill('SIGTERM');
