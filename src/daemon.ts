@@ -7,7 +7,7 @@ import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
 import type { SeriesFilter } from './metrics/exposition';
 import { compileMatcher } from './rules/match';
-import { createMetrics, initSeries } from './metrics/metrics';
+import { createMetrics, forgetSeries, initSeries } from './metrics/metrics';
 import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
@@ -347,16 +347,25 @@ export class Daemon {
     this.exposition.setFilter(seriesFilter(this.config));
     this.engine?.setRules(rules);
     this.engine?.configure({ guards: guards(this.config), expectedSymbols: watchLists(this.config) });
+    const oldReceivers = this.delivery?.receivers ?? [];
     await this.delivery?.reconfigure(this.config);
     const wanted = new Map(this.config.exchanges.map((e) => [e.name, e]));
+    const goneExchanges: string[] = [];
     for (const [name, w] of [...this.watched]) {
       const e = wanted.get(name);
       if (e === undefined || JSON.stringify(e) !== JSON.stringify(w.config)) await this.stopExchange(name);
-      if (e === undefined) this.engine?.dropExchange(name, this.deps.clock.now());
+      if (e === undefined) {
+        this.engine?.dropExchange(name, this.deps.clock.now());
+        this.exposition.drop(name);
+        goneExchanges.push(name);
+      }
     }
+    const receivers = new Set(this.delivery?.receivers ?? []);
+    forgetSeries(this.metrics, { exchanges: goneExchanges, receivers: oldReceivers.filter((r) => !receivers.has(r)) });
     for (const e of this.config.exchanges) if (!this.watched.has(e.name)) await this.startExchange(e);
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery?.receivers ?? [], rules);
     this.metrics.reloadOk.set(1);
+    this.exposition.refresh();
     logger.info({ rules: rules.length, exchanges: this.config.exchanges.length }, 'configuration reloaded');
     return { ok: true };
   }

@@ -54,6 +54,12 @@ export class Exposition {
     for (const part of Object.values(this.parts)) for (const r of part.values()) r.source = {};
   }
 
+  /** An exchange no longer watched: its series go. */
+  drop(exchange: string): void {
+    this.parts.coins.delete(exchange);
+    this.parts.tickers.delete(exchange);
+  }
+
   /** A new accepted snapshot of one part of one exchange. */
   update(snapshot: Snapshot, part: Part): void {
     // The same map as last time (merge keeps it when nothing changed): nothing to render.
@@ -70,6 +76,11 @@ export class Exposition {
       return member;
     });
     this.parts[part].set(snapshot.exchange, { source, members });
+  }
+
+  /** Series came or went (a reload): the next scrape renders the registry afresh. */
+  refresh(): void {
+    this.small = undefined;
   }
 
   /** The registry's text, kept for half a second: concurrent scrapes share one rendering. */

@@ -44,10 +44,26 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 const ENDPOINTS: readonly Endpoint[] = ['coins', 'tickers'];
 
-/** Known series start at zero, so rate() and absent() work from the first scrape. */
+/** Series initialized so far, per metrics object: a reload must not zero the ones that exist. */
+const initialized = new WeakMap<Metrics, Set<string>>();
+
+function firstTime(m: Metrics, key: string): boolean {
+  let seen = initialized.get(m);
+  if (seen === undefined) initialized.set(m, (seen = new Set()));
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+}
+
+/**
+ * Known series start at zero, so rate() and absent() work from the first scrape. Called again
+ * on a reload, it starts only the series of new exchanges, receivers and rules: the others
+ * keep their values (spotwatch_up must not drop to 0, nor a histogram lose its counts).
+ */
 export function initSeries(m: Metrics, exchanges: readonly string[], receivers: readonly string[], rules: readonly { alert: string; severity: string }[] = []): void {
-  for (const r of rules) m.alertsFiring.set({ alertname: r.alert, severity: r.severity }, 0);
+  for (const r of rules) if (firstTime(m, `rule\u0000${r.alert}\u0000${r.severity}`)) m.alertsFiring.set({ alertname: r.alert, severity: r.severity }, 0);
   for (const exchange of exchanges) {
+    if (!firstTime(m, `exchange\u0000${exchange}`)) continue;
     m.up.set({ exchange }, 0);
     for (const endpoint of ENDPOINTS) {
       for (const kind of FAILURE_KINDS) m.pollErrors.inc({ exchange, endpoint, kind }, 0);
@@ -56,9 +72,37 @@ export function initSeries(m: Metrics, exchanges: readonly string[], receivers: 
     for (const kind of CHANGE_KINDS) m.changes.inc({ exchange, kind }, 0);
   }
   for (const receiver of receivers) {
+    if (!firstTime(m, `receiver\u0000${receiver}`)) continue;
     for (const outcome of ['success', 'failed', 'retry']) m.notifications.inc({ receiver, outcome }, 0);
     m.notificationLatency.zero({ receiver });
     m.outboxPending.set({ receiver }, 0);
   }
   m.reloadOk.set(1);
+}
+
+/**
+ * An exchange or receiver no longer configured (a reload): its series go, instead of standing
+ * frozen at their last value (a frozen last-success time would look like stale data forever).
+ */
+export function forgetSeries(m: Metrics, gone: { exchanges: readonly string[]; receivers: readonly string[] }): void {
+  const seen = initialized.get(m);
+  for (const exchange of gone.exchanges) {
+    seen?.delete(`exchange\u0000${exchange}`);
+    m.up.remove({ exchange });
+    m.weightUsed.remove({ exchange });
+    m.coins.remove({ exchange });
+    for (const endpoint of ENDPOINTS) {
+      m.pollDuration.remove({ exchange, endpoint });
+      m.lastSuccess.remove({ exchange, endpoint });
+      m.malformedRecords.remove({ exchange, endpoint });
+      for (const kind of FAILURE_KINDS) m.pollErrors.remove({ exchange, endpoint, kind });
+    }
+    for (const kind of CHANGE_KINDS) m.changes.remove({ exchange, kind });
+  }
+  for (const receiver of gone.receivers) {
+    seen?.delete(`receiver\u0000${receiver}`);
+    for (const outcome of ['success', 'failed', 'retry']) m.notifications.remove({ receiver, outcome });
+    m.notificationLatency.remove({ receiver });
+    m.outboxPending.remove({ receiver });
+  }
 }

@@ -41,4 +41,36 @@ describe('several exchanges side by side', () => {
       await s.close();
     }
   });
+
+  it('forgets an exchange and a receiver taken out by a reload: no series of theirs stays behind', async () => {
+    const s = await stack('rules: []\n', {
+      exchanges: [{ name: 'alpha', coins: 20, seed: 1 }, { name: 'beta', coins: 25, seed: 2 }],
+      receivers: (hookUrl) => `    - name: hook\n      webhook: { url: "${hookUrl}/h" }\n    - name: spare\n      webhook: { url: "${hookUrl}/spare" }\n`,
+    });
+    try {
+      const daemon = await s.start();
+      const url = daemon.url as string;
+      const metrics = async (): Promise<string> => (await fetch(`${url}/metrics`)).text();
+      const before = await metrics();
+      expect(before).toContain('spotwatch_up{exchange="beta"} 1');
+      expect(before).toContain('spotwatch_ticker_last_price{exchange="beta",symbol="BTCUSDT"}');
+      expect(before).toContain('spotwatch_outbox_pending{receiver="spare"} 0');
+      const polls = (text: string): number => Number(/spotwatch_poll_duration_seconds_count\{exchange="alpha",endpoint="coins"\} (\d+)/.exec(text)?.[1]);
+      expect(polls(before)).toBeGreaterThan(0);
+
+      await s.reconfigure({ watch: ['alpha'], receivers: (hookUrl) => `    - name: hook\n      webhook: { url: "${hookUrl}/h" }\n` });
+      expect((await fetch(`${url}/-/reload`, { method: 'POST' })).status).toBe(200);
+      const after = await metrics();
+      expect(after).not.toContain('exchange="beta"');
+      expect(after).not.toContain('receiver="spare"');
+      // What stays keeps its values: no exchange looks down, no histogram loses its counts.
+      expect(after).toContain('spotwatch_up{exchange="alpha"} 1');
+      expect(polls(after)).toBeGreaterThanOrEqual(polls(before));
+      expect(after).toContain('spotwatch_ticker_last_price{exchange="alpha",symbol="BTCUSDT"}');
+      expect(after).toContain('spotwatch_outbox_pending{receiver="hook"} 0');
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
 });

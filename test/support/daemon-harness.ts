@@ -32,6 +32,8 @@ export interface StackOptions {
   coins?: number;
   /** The exchanges, each with its own reference exchange (default one, "main"). */
   exchanges?: { name: string; coins?: number; seed?: number }[];
+  /** The exchanges written into the config (default every one); the others' reference exchanges keep running. */
+  watch?: string[];
   /** Extra YAML lines for every exchange (indented as its keys). */
   exchange?: string;
   /** The exchanges' poll intervals. */
@@ -110,7 +112,7 @@ export async function stack(rules: string, options: StackOptions = {}): Promise<
 }
 
 function configText(o: StackOptions, sims: ReadonlyMap<string, RunningSimulator>, hookUrl: string, dir: string): string {
-  const exchanges = [...sims].map(
+  const exchanges = [...sims].filter(([name]) => o.watch?.includes(name) ?? true).map(
     ([name, sim]) => `  - name: ${name}
     base_url: ${sim.url}
     poll: ${o.poll ?? '{ coins: 150ms, tickers: 150ms }'}
