@@ -4,7 +4,7 @@ import type { CoinRecord, NetworkRecord, Snapshot, TickerRecord } from '../snaps
 import type { TickerHistory } from './history';
 import { literalValues, matchesAll } from './match';
 import { measure } from './measure';
-import type { Condition, Rule, StateKind } from './model';
+import { NETWORK_STATES, type Condition, type Rule, type StateKind } from './model';
 import type { TemplateFields } from '../lib/template';
 
 /** Which part of a snapshot was just polled: state rules follow coins, ticker rules tickers. */
@@ -97,10 +97,31 @@ function networkHolds(state: StateKind, n: NetworkRecord): boolean {
   }
 }
 
+/**
+ * Which network states hold on some network of the coin, one bit per NETWORK_STATES entry,
+ * remembered per record: an unchanged coin keeps its record object from poll to poll, so most
+ * polls look at no network of a coin where no state rule can hold.
+ */
+const holdingStates = new WeakMap<CoinRecord, number>();
+
+function statesOf(coin: CoinRecord): number {
+  let bits = holdingStates.get(coin);
+  if (bits === undefined) {
+    bits = 0;
+    for (const n of coin.networkList) NETWORK_STATES.forEach((state, i) => {
+      if (networkHolds(state, n)) bits = (bits as number) | (1 << i);
+    });
+    holdingStates.set(coin, bits);
+  }
+  return bits;
+}
+
 function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, out: Instance[]): void {
   const exchange = input.snapshot.exchange;
   const perCoin = state === 'deposit_all_disabled' || state === 'withdraw_all_disabled';
+  const bit = perCoin ? 0 : 1 << NETWORK_STATES.indexOf(state as (typeof NETWORK_STATES)[number]);
   for (const coin of input.snapshot.coins.values()) {
+    if (!perCoin && (statesOf(coin) & bit) === 0) continue;
     if (perCoin) {
       const holds = state === 'deposit_all_disabled' ? !coin.depositAllEnable : !coin.withdrawAllEnable;
       if (!holds) continue;

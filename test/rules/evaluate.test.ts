@@ -265,3 +265,54 @@ describe('thresholds with hysteresis, against their definition', () => {
     );
   });
 });
+
+describe('state rules, against their definition', () => {
+  it('name exactly the networks where the state holds, poll after poll, as records come and go', () => {
+    const rules = rulesFrom(`rules:
+  - alert: WD
+    state: withdraw_disabled
+  - alert: DD
+    state: deposit_disabled
+  - alert: WM
+    state: withdraw_desc_present
+  - alert: DM
+    state: deposit_desc_present
+`);
+    const network = fc.record({
+      depositEnable: fc.boolean(),
+      withdrawEnable: fc.boolean(),
+      depositDesc: fc.constantFrom(null, '', ' ', 'Maintenance'),
+      withdrawDesc: fc.constantFrom(null, '', 'Upgrade'),
+    });
+    const coins = fc.array(fc.tuple(fc.constantFrom('BTC', 'ETH', 'USDT'), fc.array(network, { minLength: 1, maxLength: 3 })), { maxLength: 3 });
+    fc.assert(
+      fc.property(fc.array(coins, { minLength: 1, maxLength: 4 }), (polls) => {
+        let previous: ReturnType<typeof coinsSnapshot> | undefined;
+        for (const poll of polls) {
+          const unique = [...new Map(poll.map(([c, nets]) => [c, nets])).entries()];
+          // An unchanged coin keeps its record object, as merge does.
+          const records = unique.map(([c, nets]) => {
+            const fresh = coinRecord(c, nets.map((n, i) => ({ network: `N${i}`, ...n })));
+            const old = previous?.coins.get(c);
+            return old !== undefined && JSON.stringify(old) === JSON.stringify(fresh) ? old : fresh;
+          });
+          const snapshot = coinsSnapshot(records);
+          const got = evaluateRules({ rules, domain: 'coins', snapshot, changes: [], history: new TickerHistory(0), expectedSymbols: new Set(), now: 0, wasActive: () => false })
+            .active.map((i) => `${i.rule.alert} ${i.labels.coin} ${i.labels.network}`)
+            .sort();
+          const want = records
+            .flatMap((c) => c.networkList.flatMap((n) => [
+              ...(!n.withdrawEnable ? [`WD ${c.coin} ${n.network}`] : []),
+              ...(!n.depositEnable ? [`DD ${c.coin} ${n.network}`] : []),
+              ...(n.withdrawDesc !== null && n.withdrawDesc.trim() !== '' ? [`WM ${c.coin} ${n.network}`] : []),
+              ...(n.depositDesc !== null && n.depositDesc.trim() !== '' ? [`DM ${c.coin} ${n.network}`] : []),
+            ]))
+            .sort();
+          expect(got).toEqual(want);
+          previous = snapshot;
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
