@@ -139,11 +139,19 @@ export async function systemBench({ log }) {
       if (done >= polls) break;
       await new Promise((r) => setTimeout(r, 2000));
     }
+    // RSS swings with each collection, so one sample says little: medians after warm-up (the
+    // first 20% of the polls), and the first half against the second half for growth.
     const warm = samples.filter((s) => s.done >= polls * 0.2);
     const mb = (b) => (b / 2 ** 20).toFixed(0);
-    const first = warm[0] ?? samples[0];
+    const half = Math.floor(warm.length / 2);
+    const med = (list, key) => quantile(list.map((x) => x[key]), 0.5);
     const last = samples[samples.length - 1];
-    rows.push([`memory after ${Math.round(last.done)} poll cycles at 16,000 coins${flags.length ? ` (${flags.join(' ')})` : ''}`, `RSS ${mb(last.rss)} MB (max ${mb(Math.max(...samples.map((s) => s.rss)))})`, `heap ${mb(last.heap)} MB`, `after warm-up: RSS ${mb(first.rss)} -> ${mb(last.rss)} MB`]);
+    rows.push([
+      `memory over ${Math.round(last.done)} poll cycles at 16,000 coins${flags.length ? ` (${flags.join(' ')})` : ''}`,
+      `RSS median ${mb(med(warm, 'rss'))} MB (max ${mb(Math.max(...warm.map((x) => x.rss)))})`,
+      `heap used median ${mb(med(warm, 'heap'))} MB`,
+      `growth: RSS median ${mb(med(warm.slice(0, half), 'rss'))} -> ${mb(med(warm.slice(half), 'rss'))} MB`,
+    ]);
     m.child.kill('SIGTERM');
   } finally {
     big.child.kill('SIGTERM');
