@@ -1,3 +1,4 @@
+import { anySignal } from '../lib/abort';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
@@ -104,7 +105,9 @@ export class Sender {
       if (delivered) continue;
       const next = port.nextDeliveryAt(notifier.name);
       const wait = next === undefined ? idle : Math.max(0, Math.min(idle, next - clock.now()));
-      await sleep(wait, AbortSignal.any([this.stopping.signal, this.wakeUp.signal])).catch(() => undefined);
+      const linked = anySignal([this.stopping.signal, this.wakeUp.signal]);
+      await sleep(wait, linked.signal).catch(() => undefined);
+      linked.release();
     }
   }
 

@@ -1,3 +1,4 @@
+import { anySignal } from '../lib/abort';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
@@ -37,7 +38,8 @@ class DeadlineError extends Error {}
 export async function get(options: GetOptions): Promise<GetResult> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new DeadlineError()), options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const linked = anySignal(options.signal ? [options.signal, deadline.signal] : [deadline.signal]);
+  const signal = linked.signal;
   try {
     const response = await options.dispatcher.request({
       origin: options.origin,
@@ -55,6 +57,7 @@ export async function get(options: GetOptions): Promise<GetResult> {
     throw classify(err, options);
   } finally {
     clearTimeout(timer);
+    linked.release();
   }
 }
 

@@ -1,3 +1,4 @@
+import { anySignal } from '../lib/abort';
 import type { Clock } from '../lib/clock';
 import { sleep } from '../lib/sleep';
 
@@ -39,10 +40,13 @@ export function startLoop(options: LoopOptions): Loop {
       const elapsed = options.clock.now() - started;
       const wait = Math.max(0, options.intervalMs - elapsed) + Math.round(options.random() * options.jitter * options.intervalMs);
       wake = new AbortController();
+      const linked = anySignal([stopping.signal, wake.signal]);
       try {
-        await sleep(wait, AbortSignal.any([stopping.signal, wake.signal]));
+        await sleep(wait, linked.signal);
       } catch {
         // woken early: by trigger() (run again) or by stop() (the while condition ends it)
+      } finally {
+        linked.release();
       }
     }
   })();

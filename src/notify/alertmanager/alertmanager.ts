@@ -1,3 +1,4 @@
+import { anySignal } from '../../lib/abort';
 import { Agent, type Dispatcher } from 'undici';
 import { statusError, transportError } from '../http-errors';
 import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
@@ -32,6 +33,7 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
         generatorURL: a.generatorURL,
       }));
       const timeout = AbortSignal.timeout(options.timeoutMs);
+      const linked = anySignal(signal ? [signal, timeout] : [timeout]);
       let status: number;
       let retryAfter: string | string[] | undefined;
       try {
@@ -41,7 +43,7 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
           body: JSON.stringify(body),
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          signal: linked.signal,
         });
         status = res.statusCode;
         retryAfter = res.headers['retry-after'];
@@ -49,6 +51,8 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         throw transportError('Alertmanager', err, options.timeoutMs);
+      } finally {
+        linked.release();
       }
       if (status >= 200 && status < 300) return;
       throw statusError('Alertmanager', status, retryAfter);

@@ -1,3 +1,4 @@
+import { anySignal } from '../../lib/abort';
 import { createHmac } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { render } from '../../lib/template';
@@ -67,6 +68,7 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
       };
       if (options.secret) headers[SIGNATURE_HEADER] = sign(options.secret, raw);
       const timeout = AbortSignal.timeout(options.timeoutMs);
+      const linked = anySignal(signal ? [signal, timeout] : [timeout]);
       let res: Dispatcher.ResponseData;
       try {
         res = await dispatcher.request({
@@ -75,15 +77,17 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
           method: 'POST',
           headers,
           body: raw,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          signal: linked.signal,
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
         });
+        await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         throw transportError('webhook', err, options.timeoutMs);
+      } finally {
+        linked.release();
       }
-      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       const status = res.statusCode;
       if (status >= 200 && status < 300) return;
       throw statusError('webhook', status, res.headers['retry-after']);
