@@ -4,12 +4,14 @@ import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
 import { isChangeKind } from '../snapshot/changes';
 import type { ChangeQuery, DeadLetter, StoredChange } from '../store/store';
+import type { Page, StateView } from './state-view';
 
 /** What the JSON API reads from the running daemon. */
 export interface ApiSource {
   alerts(): Alert[];
   changes(query: ChangeQuery): StoredChange[];
-  state(): unknown;
+  /** One page of each exchange's closed networks; `next`: the offset of the next page, if any. */
+  state(page: Page): { data: StateView; next: number | null };
   deadLetters(limit: number): DeadLetter[];
   silences: {
     list(): Silence[];
@@ -22,6 +24,22 @@ const MAX_LIMIT = 1000;
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** `offset` and `limit` of a listing: defaults, bounds and the 400 text when they are wrong. */
+function parsePage(q: Record<string, unknown>, defaultLimit: number): Page | string {
+  const page: Page = { offset: 0, limit: defaultLimit };
+  const limit = one(q.limit);
+  if (limit !== undefined) {
+    if (!/^\d+$/.test(limit) || Number(limit) < 1) return `limit: a whole number from 1 to ${MAX_LIMIT}`;
+    page.limit = Math.min(MAX_LIMIT, Number(limit));
+  }
+  const offset = one(q.offset);
+  if (offset !== undefined) {
+    if (!/^\d+$/.test(offset) || !Number.isSafeInteger(Number(offset))) return 'offset: a whole number from 0 (the `next` of a previous page)';
+    page.offset = Number(offset);
+  }
+  return page;
 }
 
 function one(v: unknown): string | undefined {
@@ -38,8 +56,15 @@ function parseSince(v: string): number | undefined {
 export function apiRouter(source: ApiSource): Router {
   const r = express.Router();
 
-  r.get('/alerts', (_req, res) => {
-    const data = source.alerts().map((a) => ({
+  // Oldest first (then by fingerprint): a page stays put while new alerts are added at the end.
+  r.get('/alerts', (req, res) => {
+    const page = parsePage(req.query, MAX_LIMIT);
+    if (typeof page === 'string') {
+      res.status(400).json({ status: 'error', error: page });
+      return;
+    }
+    const all = source.alerts().sort((a, b) => a.activeAt - b.activeAt || (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
+    const data = all.slice(page.offset, page.offset + page.limit).map((a) => ({
       fingerprint: a.fingerprint,
       status: a.status,
       labels: a.labels,
@@ -48,7 +73,8 @@ export function apiRouter(source: ApiSource): Router {
       startsAt: iso(a.startsAt),
       value: a.value,
     }));
-    res.json({ status: 'success', data });
+    const next = page.offset + page.limit < all.length ? String(page.offset + page.limit) : null;
+    res.json({ status: 'success', data, total: all.length, next });
   });
 
   r.get('/changes', (req, res) => {
@@ -88,8 +114,14 @@ export function apiRouter(source: ApiSource): Router {
     res.json({ status: 'success', data, next: rows.length === query.limit && last !== undefined ? String(last.id) : null });
   });
 
-  r.get('/state', (_req, res) => {
-    res.json({ status: 'success', data: source.state() });
+  r.get('/state', (req, res) => {
+    const page = parsePage(req.query, MAX_LIMIT);
+    if (typeof page === 'string') {
+      res.status(400).json({ status: 'error', error: page });
+      return;
+    }
+    const { data, next } = source.state(page);
+    res.json({ status: 'success', data, next: next === null ? null : String(next) });
   });
 
   r.get('/deadletters', (_req, res) => {
