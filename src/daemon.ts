@@ -240,6 +240,7 @@ export class Daemon {
       },
       reload: () => this.reload(),
       statusView: () => this.views.statusView(),
+      onError: (err) => this.deps.logger.error({ err }, 'HTTP request failed'),
     });
   }
 

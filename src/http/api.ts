@@ -22,8 +22,14 @@ export interface ApiSource {
 
 const MAX_LIMIT = 1000;
 
+/** The latest instant RFC 3339 can write with a four-digit year (9999-12-31T23:59:59.999Z). */
+const MAX_TIME = 253_402_300_799_999;
+/** The longest silence the API accepts. */
+export const MAX_SILENCE_MS = 366 * 86_400_000;
+
+/** RFC 3339; a time outside what it can write (a row from before validation) as null, never a throw. */
 function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
+  return ms === null || !Number.isFinite(ms) || ms < 0 || ms > MAX_TIME ? null : new Date(ms).toISOString();
 }
 
 /** `offset` and `limit` of a listing: defaults, bounds and the 400 text when they are wrong. */
@@ -181,6 +187,14 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A time of a silence: an RFC 3339 string or whole milliseconds since the epoch, 1970 to 9999. */
+function silenceTime(v: unknown): number | undefined {
+  const ms = typeof v === 'string' && RFC3339.test(v) ? Date.parse(v) : typeof v === 'number' && Number.isSafeInteger(v) ? v : NaN;
+  return Number.isFinite(ms) && ms >= 0 && ms <= MAX_TIME ? ms : undefined;
+}
+
 /**
  * A silence from the API: `matchers` as Alertmanager writes them (`[{name, value, isRegex,
  * isEqual}]`) or as a map of label -> pattern (our glob, `a|b`, `/regex/`); `startsAt`
@@ -215,12 +229,15 @@ export function parseSilence(body: unknown, now: number): Silence | string {
       }
     }
   }
-  const time = (v: unknown): number | undefined => (typeof v === 'string' ? Date.parse(v) : typeof v === 'number' ? v : undefined);
-  const startsAt = b.startsAt === undefined ? now : time(b.startsAt);
-  const endsAt = time(b.endsAt);
-  if (startsAt === undefined || Number.isNaN(startsAt)) return 'startsAt: use RFC 3339';
-  if (endsAt === undefined || Number.isNaN(endsAt)) return 'endsAt: required, RFC 3339';
+  const startsAt = b.startsAt === undefined ? now : silenceTime(b.startsAt);
+  const endsAt = silenceTime(b.endsAt);
+  if (startsAt === undefined) return 'startsAt: use RFC 3339 (or milliseconds since the epoch, up to year 9999)';
+  if (endsAt === undefined) return 'endsAt: required, RFC 3339 (or milliseconds since the epoch, up to year 9999)';
+  if (endsAt <= now) return 'endsAt must be in the future';
   if (endsAt <= startsAt) return 'endsAt must be after startsAt';
+  const days = MAX_SILENCE_MS / 86_400_000;
+  if (endsAt - startsAt > MAX_SILENCE_MS) return `a silence lasts at most ${days} days`;
+  if (startsAt - now > MAX_SILENCE_MS) return `startsAt: at most ${days} days from now`;
   const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.slice(0, max) : '');
   return { id: randomUUID(), matchers, startsAt, endsAt, comment: text(b.comment, 1000), createdBy: text(b.createdBy, 200) };
 }
