@@ -32,6 +32,18 @@ function iso(ms: number | null): string | null {
   return ms === null || !Number.isFinite(ms) || ms < 0 || ms > MAX_TIME ? null : new Date(ms).toISOString();
 }
 
+/**
+ * Every query parameter given once, by a plain name: `?limit=1&limit=2` or `?coin[]=x` would
+ * otherwise be read as something the caller did not mean (one of the values, or nothing).
+ */
+function singleParams(query: Record<string, unknown>): string | undefined {
+  for (const [name, value] of Object.entries(query)) {
+    if (/[[\]]/.test(name)) return `${name}: brackets are not part of any parameter name; give each parameter once, by its plain name`;
+    if (typeof value !== 'string') return `${name}: give this parameter once`;
+  }
+  return undefined;
+}
+
 /** `offset` and `limit` of a listing: defaults, bounds and the 400 text when they are wrong. */
 function parsePage(q: Record<string, unknown>, defaultLimit: number): Page | string {
   const page: Page = { offset: 0, limit: defaultLimit };
@@ -61,6 +73,12 @@ function parseSince(v: string): number | undefined {
 
 export function apiRouter(source: ApiSource): Router {
   const r = express.Router();
+
+  r.use((req, res, next) => {
+    const problem = singleParams(req.query as Record<string, unknown>);
+    if (problem === undefined) return next();
+    res.status(400).json({ status: 'error', error: problem });
+  });
 
   // Oldest first (then by fingerprint): a page stays put while new alerts are added at the end.
   r.get('/alerts', (req, res) => {

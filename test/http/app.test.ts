@@ -67,6 +67,15 @@ describe('errors of the HTTP surface', () => {
       await t.close();
     }
   });
+
+  it('answers a parameter given twice or with brackets with 400, on every API route', async () => {
+    const bad = (error: string) => ({ status: 400, type: 'application/json; charset=utf-8', body: { status: 'error', error } });
+    expect(await call(`${s.url}/api/v1/alerts?limit=1&limit=2`)).toEqual(bad('limit: give this parameter once'));
+    expect(await call(`${s.url}/api/v1/state?offset=1&offset=1`)).toEqual(bad('offset: give this parameter once'));
+    expect(await call(`${s.url}/api/v1/changes?coin[]=x`)).toEqual(bad('coin[]: brackets are not part of any parameter name; give each parameter once, by its plain name'));
+    expect(await call(`${s.url}/api/v1/changes?coin=BTC&coin=ETH`)).toEqual(bad('coin: give this parameter once'));
+    expect((await call(`${s.url}/api/v1/changes?coin=BTC&limit=1`)).status).toBe(200);
+  });
 });
 
 describe('times of an API silence', () => {
