@@ -6,6 +6,7 @@ import { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
 import type { SeriesFilter } from './metrics/exposition';
+import { SILENCE_RETENTION_MS, silenceKept } from './alerts/silence';
 import { compileMatcher } from './rules/match';
 import { createMetrics, forgetSeries, initSeries } from './metrics/metrics';
 import { listen, type Listening } from './http/server';
@@ -230,7 +231,7 @@ export class Daemon {
         state: (page) => this.views.state(page),
         deadLetters: (limit) => this.store?.deadLetters(limit) ?? [],
         silences: {
-          list: () => this.store?.loadSilences() ?? [],
+          list: () => (this.store?.loadSilences() ?? []).filter((x) => silenceKept(x, this.deps.clock.now())),
           save: (silence) => {
             this.store?.saveSilence(silence);
             this.delivery?.refreshSilences();
@@ -353,6 +354,11 @@ export class Daemon {
       const removed = this.store?.pruneChanges(now - this.config.history_retention) ?? 0;
       this.store?.pruneDeliveries(now - 7 * 86_400_000);
       if (removed > 0) this.deps.logger.info({ removed }, 'pruned old changes from the history');
+      const silences = this.store?.pruneSilences(now - SILENCE_RETENTION_MS) ?? 0;
+      if (silences > 0) {
+        this.delivery?.refreshSilences();
+        this.deps.logger.info({ removed: silences }, 'deleted silences expired for longer than the retention');
+      }
     } catch (err) {
       this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'could not prune the history');
     }

@@ -264,9 +264,9 @@ export class StateStore {
     this.db.prepare('INSERT INTO silences (id, body, ends_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body, ends_at = excluded.ends_at').run(silence.id, JSON.stringify(silence), silence.endsAt);
   }
 
-  /** Deletes silences that ended before `cutoff`; returns how many. */
+  /** Deletes silences that ended at or before `cutoff`; returns how many. */
   pruneSilences(cutoff: number): number {
-    return this.db.prepare('DELETE FROM silences WHERE ends_at < ?').run(cutoff).changes;
+    return this.db.prepare('DELETE FROM silences WHERE ends_at <= ?').run(cutoff).changes;
   }
 
   loadSilences(): Silence[] {
