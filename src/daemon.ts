@@ -6,6 +6,7 @@ import { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
 import type { SeriesFilter } from './metrics/exposition';
+import { SILENCE_RETENTION_MS, silenceKept } from './alerts/silence';
 import { compileMatcher } from './rules/match';
 import { createMetrics, forgetSeries, initSeries } from './metrics/metrics';
 import { listen, type Listening } from './http/server';
@@ -15,8 +16,9 @@ import type { Logger } from './lib/logger';
 import { ExchangePoller, type PollFailure, type PollSuccess } from './poller/exchange-poller';
 import { loadRulesFile } from './rules/load';
 import type { Rule } from './rules/model';
-import type { Change, ChangeKind } from './snapshot/changes';
-import type { StatusView } from './http/status-page';
+import type { Change } from './snapshot/changes';
+import type { ExchangeInput } from './http/state-view';
+import { Views } from './http/views';
 import type { GuardOptions } from './snapshot/guard';
 import type { Snapshot } from './snapshot/model';
 import { StateStore } from './store/store';
@@ -138,6 +140,13 @@ export class Daemon {
   readonly registry = new Registry();
   private readonly metrics = createMetrics(this.registry);
   private readonly exposition: Exposition;
+  /** The status page and /api/v1/state. */
+  private readonly views = new Views({
+    now: () => this.deps.clock.now(),
+    exchanges: () => this.exchangeInputs(),
+    alerts: () => this.engine?.activeAlerts().values() ?? [],
+    store: () => this.store,
+  });
 
   private constructor(
     private config: Config,
@@ -219,10 +228,10 @@ export class Daemon {
       api: {
         alerts: () => [...(this.engine?.activeAlerts().values() ?? [])],
         changes: (q) => this.store?.queryChanges(q) ?? [],
-        state: () => this.state(),
+        state: (page) => this.views.state(page),
         deadLetters: (limit) => this.store?.deadLetters(limit) ?? [],
         silences: {
-          list: () => this.store?.loadSilences() ?? [],
+          list: () => (this.store?.loadSilences() ?? []).filter((x) => silenceKept(x, this.deps.clock.now())),
           save: (silence) => {
             this.store?.saveSilence(silence);
             this.delivery?.refreshSilences();
@@ -231,51 +240,19 @@ export class Daemon {
         now: () => this.deps.clock.now(),
       },
       reload: () => this.reload(),
-      statusView: () => this.statusView(),
+      statusView: () => this.views.statusView(),
+      onError: (err) => this.deps.logger.error({ err }, 'HTTP request failed'),
     });
   }
 
-  /** The status page's data: health, what is closed and since when, what fires, what changed. */
-  private statusView(): StatusView {
-    const now = this.deps.clock.now();
-    const alerts = [...(this.engine?.activeAlerts().values() ?? [])].filter((a) => a.status === 'firing');
-    const store = this.store;
-    const since = (exchange: string, coin: string, network: string, kinds: ChangeKind[]): number | null => {
-      let latest: number | null = null;
-      for (const kind of kinds) {
-        const c = store?.queryChanges({ exchange, coin, network, kind, limit: 1 })[0];
-        if (c !== undefined && (latest === null || c.at > latest)) latest = c.at;
-      }
-      return latest;
-    };
-    const disabled: StatusView['disabled'] = [];
-    for (const ex of this.config.exchanges) {
-      for (const c of this.watched.get(ex.name)?.poller.snapshot().coins.values() ?? []) {
-        for (const n of c.networkList) {
-          if (n.depositEnable && n.withdrawEnable) continue;
-          const kinds: ChangeKind[] = [...(n.depositEnable ? [] : ['deposit_disabled' as const]), ...(n.withdrawEnable ? [] : ['withdraw_disabled' as const])];
-          disabled.push({
-            exchange: ex.name, coin: c.coin, network: n.network, deposit: n.depositEnable, withdraw: n.withdrawEnable,
-            since: since(ex.name, c.coin, n.network, kinds),
-            message: [n.withdrawEnable ? null : n.withdrawDesc, n.depositEnable ? null : n.depositDesc].filter((m) => m).join(' / ') || null,
-          });
-          if (disabled.length >= 1000) break;
-        }
-      }
-    }
-    const show = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
-    const state = this.state() as { exchanges: StatusView['exchanges'] };
-    return {
-      generatedAt: now,
-      exchanges: state.exchanges,
-      disabled,
-      alerts: alerts.map((a) => ({ severity: a.labels.severity ?? '', alertname: a.labels.alertname ?? '', summary: a.annotations.summary ?? '', since: a.activeAt })),
-      changes: (store?.queryChanges({ limit: 50 }) ?? []).map((c) => ({
-        at: c.at, exchange: c.exchange, kind: c.kind,
-        subject: [c.coin, c.network, c.symbol].filter(Boolean).join(' / '),
-        before: show(c.before), after: show(c.after),
-      })),
-    };
+  /** What the views read of each configured exchange: health, last polls, snapshot. */
+  private exchangeInputs(): ExchangeInput[] {
+    return this.config.exchanges.map((ex) => ({
+      name: ex.name,
+      up: this.healthy.has(key(ex.name, 'coins')) && this.healthy.has(key(ex.name, 'tickers')),
+      polls: { coins: this.lastPoll.get(key(ex.name, 'coins')) ?? null, tickers: this.lastPoll.get(key(ex.name, 'tickers')) ?? null },
+      snapshot: this.watched.get(ex.name)?.poller.snapshot(),
+    }));
   }
 
   private async startExchange(ex: ExchangeConfig): Promise<void> {
@@ -357,6 +334,7 @@ export class Daemon {
       if (e === undefined) {
         this.engine?.dropExchange(name, this.deps.clock.now());
         this.exposition.drop(name);
+        this.views.forget(name);
         goneExchanges.push(name);
       }
     }
@@ -370,43 +348,17 @@ export class Daemon {
     return { ok: true };
   }
 
-  /** What GET /api/v1/state shows: each exchange's health and what is closed right now. */
-  private state(): unknown {
-    const alerts = [...(this.engine?.activeAlerts().values() ?? [])];
-    return {
-      exchanges: this.config.exchanges.map((ex) => {
-        const snap = this.watched.get(ex.name)?.poller.snapshot();
-        const disabled = [];
-        let networks = 0;
-        for (const c of snap?.coins.values() ?? []) {
-          for (const n of c.networkList) {
-            networks++;
-            if (n.depositEnable && n.withdrawEnable) continue;
-            disabled.push({ coin: c.coin, network: n.network, depositEnable: n.depositEnable, withdrawEnable: n.withdrawEnable, depositDesc: n.depositDesc, withdrawDesc: n.withdrawDesc });
-          }
-        }
-        return {
-          name: ex.name,
-          up: this.healthy.has(key(ex.name, 'coins')) && this.healthy.has(key(ex.name, 'tickers')),
-          polls: { coins: this.lastPoll.get(key(ex.name, 'coins')) ?? null, tickers: this.lastPoll.get(key(ex.name, 'tickers')) ?? null },
-          coinsAt: snap?.coinsAt != null ? new Date(snap.coinsAt).toISOString() : null,
-          tickersAt: snap?.tickersAt != null ? new Date(snap.tickersAt).toISOString() : null,
-          coins: snap?.coins.size ?? 0,
-          networks,
-          tickers: snap?.tickers.size ?? 0,
-          alertsFiring: alerts.filter((a) => a.labels.exchange === ex.name && a.status === 'firing').length,
-          disabled,
-        };
-      }),
-    };
-  }
-
   private pruneHistory(): void {
     const now = this.deps.clock.now();
     try {
       const removed = this.store?.pruneChanges(now - this.config.history_retention) ?? 0;
       this.store?.pruneDeliveries(now - 7 * 86_400_000);
       if (removed > 0) this.deps.logger.info({ removed }, 'pruned old changes from the history');
+      const silences = this.store?.pruneSilences(now - SILENCE_RETENTION_MS) ?? 0;
+      if (silences > 0) {
+        this.delivery?.refreshSilences();
+        this.deps.logger.info({ removed: silences }, 'deleted silences expired for longer than the retention');
+      }
     } catch (err) {
       this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'could not prune the history');
     }
@@ -414,6 +366,7 @@ export class Daemon {
 
   private onChanges(exchange: string, changes: readonly Change[]): void {
     const logger = this.deps.logger;
+    this.views.observe(exchange, changes);
     for (const c of changes) this.metrics.changes.inc({ exchange, kind: c.kind });
     for (const c of changes.slice(0, 50)) logger.info({ ...c, exchange }, 'change');
     if (changes.length > 50) logger.info({ exchange, more: changes.length - 50 }, 'more changes not logged one by one');

@@ -11,6 +11,17 @@ export interface Silence {
   createdBy: string;
 }
 
+/**
+ * How long an expired API silence is kept (listed as `expired`) before it is deleted from
+ * memory and the store: 5 days, as Alertmanager keeps them.
+ */
+export const SILENCE_RETENTION_MS = 5 * 86_400_000;
+
+/** Whether a silence is still kept at `now`: not yet ended, or ended within the retention. */
+export function silenceKept(s: Pick<Silence, 'endsAt'>, now: number): boolean {
+  return s.endsAt > now - SILENCE_RETENTION_MS;
+}
+
 /** A maintenance window that recurs: on these weekdays, between these times, in a time zone. */
 export interface MaintenanceWindow {
   name: string;

@@ -4,12 +4,14 @@ import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
 import { isChangeKind } from '../snapshot/changes';
 import type { ChangeQuery, DeadLetter, StoredChange } from '../store/store';
+import type { Page, StateView } from './state-view';
 
 /** What the JSON API reads from the running daemon. */
 export interface ApiSource {
   alerts(): Alert[];
   changes(query: ChangeQuery): StoredChange[];
-  state(): unknown;
+  /** One page of each exchange's closed networks; `next`: the offset of the next page, if any. */
+  state(page: Page): { data: StateView; next: number | null };
   deadLetters(limit: number): DeadLetter[];
   silences: {
     list(): Silence[];
@@ -20,8 +22,42 @@ export interface ApiSource {
 
 const MAX_LIMIT = 1000;
 
+/** The latest instant RFC 3339 can write with a four-digit year (9999-12-31T23:59:59.999Z). */
+const MAX_TIME = 253_402_300_799_999;
+/** The longest silence the API accepts. */
+export const MAX_SILENCE_MS = 366 * 86_400_000;
+
+/** RFC 3339; a time outside what it can write (a row from before validation) as null, never a throw. */
 function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
+  return ms === null || !Number.isFinite(ms) || ms < 0 || ms > MAX_TIME ? null : new Date(ms).toISOString();
+}
+
+/**
+ * Every query parameter given once, by a plain name: `?limit=1&limit=2` or `?coin[]=x` would
+ * otherwise be read as something the caller did not mean (one of the values, or nothing).
+ */
+function singleParams(query: Record<string, unknown>): string | undefined {
+  for (const [name, value] of Object.entries(query)) {
+    if (/[[\]]/.test(name)) return `${name}: brackets are not part of any parameter name; give each parameter once, by its plain name`;
+    if (typeof value !== 'string') return `${name}: give this parameter once`;
+  }
+  return undefined;
+}
+
+/** `offset` and `limit` of a listing: defaults, bounds and the 400 text when they are wrong. */
+function parsePage(q: Record<string, unknown>, defaultLimit: number): Page | string {
+  const page: Page = { offset: 0, limit: defaultLimit };
+  const limit = one(q.limit);
+  if (limit !== undefined) {
+    if (!/^\d+$/.test(limit) || Number(limit) < 1) return `limit: a whole number from 1 to ${MAX_LIMIT}`;
+    page.limit = Math.min(MAX_LIMIT, Number(limit));
+  }
+  const offset = one(q.offset);
+  if (offset !== undefined) {
+    if (!/^\d+$/.test(offset) || !Number.isSafeInteger(Number(offset))) return 'offset: a whole number from 0 (the `next` of a previous page)';
+    page.offset = Number(offset);
+  }
+  return page;
 }
 
 function one(v: unknown): string | undefined {
@@ -38,8 +74,21 @@ function parseSince(v: string): number | undefined {
 export function apiRouter(source: ApiSource): Router {
   const r = express.Router();
 
-  r.get('/alerts', (_req, res) => {
-    const data = source.alerts().map((a) => ({
+  r.use((req, res, next) => {
+    const problem = singleParams(req.query as Record<string, unknown>);
+    if (problem === undefined) return next();
+    res.status(400).json({ status: 'error', error: problem });
+  });
+
+  // Oldest first (then by fingerprint): a page stays put while new alerts are added at the end.
+  r.get('/alerts', (req, res) => {
+    const page = parsePage(req.query, MAX_LIMIT);
+    if (typeof page === 'string') {
+      res.status(400).json({ status: 'error', error: page });
+      return;
+    }
+    const all = source.alerts().sort((a, b) => a.activeAt - b.activeAt || (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
+    const data = all.slice(page.offset, page.offset + page.limit).map((a) => ({
       fingerprint: a.fingerprint,
       status: a.status,
       labels: a.labels,
@@ -48,7 +97,8 @@ export function apiRouter(source: ApiSource): Router {
       startsAt: iso(a.startsAt),
       value: a.value,
     }));
-    res.json({ status: 'success', data });
+    const next = page.offset + page.limit < all.length ? String(page.offset + page.limit) : null;
+    res.json({ status: 'success', data, total: all.length, next });
   });
 
   r.get('/changes', (req, res) => {
@@ -88,8 +138,14 @@ export function apiRouter(source: ApiSource): Router {
     res.json({ status: 'success', data, next: rows.length === query.limit && last !== undefined ? String(last.id) : null });
   });
 
-  r.get('/state', (_req, res) => {
-    res.json({ status: 'success', data: source.state() });
+  r.get('/state', (req, res) => {
+    const page = parsePage(req.query, MAX_LIMIT);
+    if (typeof page === 'string') {
+      res.status(400).json({ status: 'error', error: page });
+      return;
+    }
+    const { data, next } = source.state(page);
+    res.json({ status: 'success', data, next: next === null ? null : String(next) });
   });
 
   r.get('/deadletters', (_req, res) => {
@@ -149,6 +205,14 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A time of a silence: an RFC 3339 string or whole milliseconds since the epoch, 1970 to 9999. */
+function silenceTime(v: unknown): number | undefined {
+  const ms = typeof v === 'string' && RFC3339.test(v) ? Date.parse(v) : typeof v === 'number' && Number.isSafeInteger(v) ? v : NaN;
+  return Number.isFinite(ms) && ms >= 0 && ms <= MAX_TIME ? ms : undefined;
+}
+
 /**
  * A silence from the API: `matchers` as Alertmanager writes them (`[{name, value, isRegex,
  * isEqual}]`) or as a map of label -> pattern (our glob, `a|b`, `/regex/`); `startsAt`
@@ -183,12 +247,15 @@ export function parseSilence(body: unknown, now: number): Silence | string {
       }
     }
   }
-  const time = (v: unknown): number | undefined => (typeof v === 'string' ? Date.parse(v) : typeof v === 'number' ? v : undefined);
-  const startsAt = b.startsAt === undefined ? now : time(b.startsAt);
-  const endsAt = time(b.endsAt);
-  if (startsAt === undefined || Number.isNaN(startsAt)) return 'startsAt: use RFC 3339';
-  if (endsAt === undefined || Number.isNaN(endsAt)) return 'endsAt: required, RFC 3339';
+  const startsAt = b.startsAt === undefined ? now : silenceTime(b.startsAt);
+  const endsAt = silenceTime(b.endsAt);
+  if (startsAt === undefined) return 'startsAt: use RFC 3339 (or milliseconds since the epoch, up to year 9999)';
+  if (endsAt === undefined) return 'endsAt: required, RFC 3339 (or milliseconds since the epoch, up to year 9999)';
+  if (endsAt <= now) return 'endsAt must be in the future';
   if (endsAt <= startsAt) return 'endsAt must be after startsAt';
+  const days = MAX_SILENCE_MS / 86_400_000;
+  if (endsAt - startsAt > MAX_SILENCE_MS) return `a silence lasts at most ${days} days`;
+  if (startsAt - now > MAX_SILENCE_MS) return `startsAt: at most ${days} days from now`;
   const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.slice(0, max) : '');
   return { id: randomUUID(), matchers, startsAt, endsAt, comment: text(b.comment, 1000), createdBy: text(b.createdBy, 200) };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { apiRouter, type ApiSource } from './api';
 import { bearer } from './auth';
 import { renderStatusPage, type StatusView } from './status-page';
@@ -18,6 +18,27 @@ export interface HttpSource {
   bearerToken?: string | undefined;
   reload(): Promise<{ ok: true } | { ok: false; problems: string[] }>;
   statusView(): StatusView;
+  /** An unexpected error of a request (answered 500): told once, to be logged. */
+  onError?(err: unknown): void;
+}
+
+/** What a client did wrong, by body-parser's error types: a status and a text without internals. */
+const CLIENT_ERRORS: Record<string, string> = {
+  'entity.parse.failed': 'body is not valid JSON',
+  'entity.too.large': 'body too large',
+  'encoding.unsupported': 'unsupported content encoding',
+  'charset.unsupported': 'unsupported charset',
+  'request.aborted': 'request aborted',
+  'request.size.invalid': 'body shorter or longer than its content-length',
+};
+
+/** A 4xx error (a status on the error, as body-parser and the router set it), or undefined. */
+function clientError(err: unknown): { status: number; error: string } | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { status, type, limit } = err as { status?: unknown; type?: unknown; limit?: unknown };
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  if (type === 'entity.too.large' && typeof limit === 'number') return { status, error: `body larger than ${limit} bytes` };
+  return { status, error: (typeof type === 'string' ? CLIENT_ERRORS[type] : undefined) ?? 'bad request' };
 }
 
 export function createApp(source: HttpSource): Express {
@@ -61,6 +82,19 @@ export function createApp(source: HttpSource): Express {
   app.use('/-/', auth);
   app.use((_req, res) => {
     res.status(404).json({ status: 'error', error: 'not found' });
+  });
+  // Every error is answered as JSON, never with Express's HTML page (its stack, file paths).
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const client = clientError(err);
+    if (client === undefined) source.onError?.(err);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    // The failing handler may have set its own type (the status page: HTML) before it threw.
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    if (client !== undefined) res.status(client.status).json({ status: 'error', error: client.error });
+    else res.status(500).json({ status: 'error', error: 'internal error' });
   });
   return app;
 }

@@ -1,6 +1,9 @@
 import { escapeHtml as h } from '../lib/html';
 
-/** What the status page shows; the daemon fills it from its state, alerts and change history. */
+/**
+ * What the status page shows; built by buildStatusView (status-view.ts). Each table holds at
+ * most a page of rows; the totals count them all.
+ */
 export interface StatusView {
   generatedAt: number;
   exchanges: {
@@ -12,9 +15,14 @@ export interface StatusView {
     tickers: number;
     alertsFiring: number;
   }[];
+  exchangesTotal: number;
   disabled: { exchange: string; coin: string; network: string; deposit: boolean; withdraw: boolean; since: number | null; message: string | null }[];
+  disabledTotal: number;
   alerts: { severity: string; alertname: string; summary: string; since: number | null }[];
+  alertsTotal: number;
   changes: { at: number; exchange: string; kind: string; subject: string; before: string; after: string }[];
+  /** Changes kept in the history; `atLeast` when counting stopped early. */
+  changesTotal: { n: number; atLeast: boolean };
 }
 
 function time(ms: number | null): string {
@@ -26,6 +34,13 @@ function table(head: string[], rows: string[][], empty: string): string {
   return `<div class="scroll"><table><thead><tr>${head.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>
 ${rows.map((r) => `<tr>${r.join('')}</tr>`).join('\n')}
 </tbody></table></div>`;
+}
+
+/** The line under a capped table: how many rows it left out, and where to read them all. */
+function more(shown: number, total: number, atLeast: boolean, where: string): string {
+  if (total <= shown) return '';
+  const n = total - shown;
+  return `\n<p class="more">… and ${atLeast ? 'at least ' : ''}${n} more (${h(where)}).</p>`;
 }
 
 /** A cell of text (escaped); `cls` for a CSS class. */
@@ -76,6 +91,7 @@ export function renderStatusPage(v: StatusView, nonce: string): string {
   th { background: #f0f0f0; font-weight: 600; white-space: nowrap; }
   td.msg { min-width: 14em; max-width: 420px; overflow-wrap: anywhere; }
   td { white-space: nowrap; } td.msg { white-space: normal; }
+  .more { color: #555; font-size: .85rem; margin: 4px 0 0; }
   .ok { color: #1a7f37; } .bad { color: #c62828; font-weight: 600; } .muted, .empty { color: #777; }
   .sev-critical { color: #c62828; font-weight: 600; } .sev-warning { color: #b26a00; } .sev-info { color: #1565c0; }
   @media (max-width: 600px) { body { padding: 6px; } th, td { padding: 4px 5px; font-size: .8rem; } }
@@ -85,13 +101,13 @@ export function renderStatusPage(v: StatusView, nonce: string): string {
 <h1>spotwatch</h1>
 <p class="meta">Generated ${h(time(v.generatedAt))}; refreshes every 10 s. <a href="/metrics">metrics</a> · <a href="/api/v1/state">state (JSON)</a></p>
 <h2 id="exchanges">Exchanges</h2>
-${exchanges}
-<h2 id="disabled">Networks with deposits or withdrawals closed (${v.disabled.length})</h2>
-${disabled}
-<h2 id="alerts">Alerts firing (${v.alerts.length})</h2>
-${alerts}
+${exchanges}${more(v.exchanges.length, v.exchangesTotal, false, 'all of them: /api/v1/state')}
+<h2 id="disabled">Networks with deposits or withdrawals closed (${v.disabledTotal})</h2>
+${disabled}${more(v.disabled.length, v.disabledTotal, false, 'newest closures shown; all of them: /api/v1/state')}
+<h2 id="alerts">Alerts firing (${v.alertsTotal})</h2>
+${alerts}${more(v.alerts.length, v.alertsTotal, false, 'most severe and newest shown; all of them: /api/v1/alerts')}
 <h2 id="changes">Recent changes</h2>
-${changes}
+${changes}${more(v.changes.length, v.changesTotal.n, v.changesTotal.atLeast, 'older ones: /api/v1/changes')}
 <script nonce="${h(nonce)}">
   // Refresh while the page is visible; a hidden tab does not poll.
   setInterval(function () { if (!document.hidden) location.reload(); }, 10000);

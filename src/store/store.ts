@@ -25,7 +25,7 @@ export interface StoredChange extends Change {
   id: number;
 }
 
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /** The store cannot be used at all (its directory is missing rights, say): a clear error at start. */
 export class StoreError extends Error {
@@ -149,6 +149,22 @@ export class StateStore {
     return rows.map(rowToChange);
   }
 
+  /**
+   * When each network of an exchange last closed, per direction (`deposit_disabled` or
+   * `withdraw_disabled`), in one query on the index changes_closed. A network closed before the
+   * kept history began has no row.
+   */
+  closedSince(exchange: string): { coin: string; network: string; kind: string; at: number }[] {
+    return this.db
+      .prepare("SELECT kind, coin, network, MAX(at) AS at FROM changes WHERE exchange = ? AND kind IN ('deposit_disabled', 'withdraw_disabled') AND coin IS NOT NULL AND network IS NOT NULL GROUP BY kind, coin, network")
+      .all(exchange) as { coin: string; network: string; kind: string; at: number }[];
+  }
+
+  /** How many changes are kept, counted up to `atMost` (a bounded count stays cheap on a long history). */
+  countChanges(atMost: number): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM (SELECT 1 FROM changes LIMIT ?)').get(atMost) as { n: number }).n;
+  }
+
   /** Deletes changes older than `cutoff` (ms since epoch); returns how many. */
   pruneChanges(cutoff: number): number {
     return this.db.prepare('DELETE FROM changes WHERE at < ?').run(cutoff).changes;
@@ -248,6 +264,11 @@ export class StateStore {
     this.db.prepare('INSERT INTO silences (id, body, ends_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body, ends_at = excluded.ends_at').run(silence.id, JSON.stringify(silence), silence.endsAt);
   }
 
+  /** Deletes silences that ended at or before `cutoff`; returns how many. */
+  pruneSilences(cutoff: number): number {
+    return this.db.prepare('DELETE FROM silences WHERE ends_at <= ?').run(cutoff).changes;
+  }
+
   loadSilences(): Silence[] {
     return (this.db.prepare('SELECT body FROM silences ORDER BY ends_at').all() as { body: string }[]).map((r) => JSON.parse(r.body) as Silence);
   }
@@ -323,6 +344,7 @@ function migrate(db: Database.Database): void {
     CREATE INDEX IF NOT EXISTS changes_at ON changes (at);
     CREATE INDEX IF NOT EXISTS changes_coin ON changes (coin, id);
     CREATE INDEX IF NOT EXISTS changes_kind ON changes (kind, id);
+    CREATE INDEX IF NOT EXISTS changes_closed ON changes (exchange, kind, coin, network, at);
     CREATE TABLE IF NOT EXISTS history (exchange TEXT PRIMARY KEY, body TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS outbox (
       id INTEGER PRIMARY KEY AUTOINCREMENT, receiver TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL,

@@ -69,6 +69,17 @@ describe('at a small scale, with a roomy budget', () => {
       const answer = await get(sim.url, `${TICKER_PATH}${query}`);
       expect([answer.status, answer.text]).toEqual([400, body]);
     });
+
+    it.each([
+      ['a bracketed symbol', TICKER_PATH, '?symbol[]=BTCUSDT', `{"code":-1100,"msg":"Illegal characters found in parameter name 'symbol[]'; send each parameter once, by its plain name."}`],
+      ['a bracketed symbols next to a plain one', TICKER_PATH, '?symbols[]=BTCUSDT&symbols=ETHUSDT', `{"code":-1100,"msg":"Illegal characters found in parameter name 'symbols[]'; send each parameter once, by its plain name."}`],
+      ['an indexed parameter on coins', COINS_PATH, '?coin[0]=BTC', `{"code":-1100,"msg":"Illegal characters found in parameter name 'coin[0]'; send each parameter once, by its plain name."}`],
+      ['any other parameter twice on tickers', TICKER_PATH, '?symbol=BTCUSDT&limit=1&limit=2', `{"code":-1102,"msg":"Parameter 'limit' is malformed: sent more than once."}`],
+      ['any parameter twice on coins', COINS_PATH, '?coin=BTC&coin=ETH', `{"code":-1102,"msg":"Parameter 'coin' is malformed: sent more than once."}`],
+    ])('refuses %s (a repeated or bracketed parameter is never silently ignored)', async (_what, path, query, body) => {
+      const answer = await get(sim.url, `${path}${query}`);
+      expect([answer.status, answer.text]).toEqual([400, body]);
+    });
   });
 
   describe('row "max entries in symbols": configurable (default 100); more: 400 -1102', () => {

@@ -13,6 +13,7 @@ import type { Market } from '../market/model';
 import { alignCloseTime, type TickerBook } from '../ticker/book';
 import type { Live } from './live';
 import { errorBody, errorReply, send, type Headers, type Reply } from './reply';
+import { checkParams } from './query-params';
 import { parseTickerQuery, TICKER_MESSAGES } from './ticker-query';
 import type { WeightLimiter } from './weight-limiter';
 
@@ -94,9 +95,11 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return send(res, 405, errorBody(ERROR_CODES.unknownPath, `Method ${req.method ?? ''} not allowed on ${url.pathname}; use GET.`), { ...headers, allow: ALLOW });
     }
-    const reply = (): Reply => (endpoint === 'coins'
-      ? { status: 200, body: deps.coins.body() }
-      : tickersReply(deps, url.searchParams));
+    const reply = (): Reply => {
+      const bad = checkParams(url.searchParams, endpoint === 'tickers' ? ['symbol', 'symbols'] : []);
+      if (bad !== undefined) return errorReply(400, bad.code, bad.msg);
+      return endpoint === 'coins' ? { status: 200, body: deps.coins.body() } : tickersReply(deps, url.searchParams);
+    };
     const proceed = (): void => {
       const r = reply();
       send(res, r.status, r.body, headers);

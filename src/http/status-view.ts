@@ -1,0 +1,80 @@
+import type { Alert } from '../alerts/alert';
+import type { StoredChange } from '../store/store';
+import type { NetworkRecord } from '../snapshot/model';
+import type { Closures } from './closed-since';
+import { firingByExchange, summarize, type ExchangeInput } from './state-view';
+import type { StatusView } from './status-page';
+
+/** Rows each table of the status page shows at most; the rest is counted ("and N more"). */
+export const STATUS_ROWS = { exchanges: 50, disabled: 500, alerts: 500, changes: 50 } as const;
+
+/** What the status page is built from; the daemon gathers it, nothing here does I/O. */
+export interface StatusInput {
+  now: number;
+  exchanges: readonly ExchangeInput[];
+  alerts: Iterable<Alert>;
+  /** When a network last closed in each direction, as far as the kept history knows. */
+  closedSince(exchange: string, coin: string, network: string): Closures | undefined;
+  /** The newest changes, at least STATUS_ROWS.changes of them when there are. */
+  changes: readonly StoredChange[];
+  /** How many changes are kept (a bounded count: `atLeast` when it stopped counting). */
+  changesTotal: { n: number; atLeast: boolean };
+}
+
+const SEVERITY_RANK: Record<string, number> = { critical: 0, error: 1, warning: 2, info: 3 };
+
+const show = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+
+/** A closure older than the kept history: sorts after every known time. */
+const UNKNOWN = -1;
+
+/**
+ * The status page's data: health, what is closed and since when (newest closures first), what
+ * fires (most severe first), what changed. Linear in networks and alerts, with one lookup per
+ * closed network; every table capped at STATUS_ROWS with its total kept.
+ */
+export function buildStatusView(input: StatusInput): StatusView {
+  const all = [...input.alerts];
+  const firing = firingByExchange(all);
+  const exchanges = input.exchanges.map((e) => summarize(e, firing));
+
+  // Rows are built for the shown page only; the rest are sorted as (since, where) pairs.
+  const closed: { exchange: string; coin: string; n: NetworkRecord; since: number }[] = [];
+  for (const e of input.exchanges) {
+    for (const c of e.snapshot?.coins.values() ?? []) {
+      for (const n of c.networkList) {
+        if (n.depositEnable && n.withdrawEnable) continue;
+        const at = input.closedSince(e.name, c.coin, n.network);
+        const since = Math.max((n.depositEnable ? null : at?.[0]) ?? UNKNOWN, (n.withdrawEnable ? null : at?.[1]) ?? UNKNOWN);
+        closed.push({ exchange: e.name, coin: c.coin, n, since });
+      }
+    }
+  }
+  closed.sort((a, b) => b.since - a.since);
+  const disabled = closed.slice(0, STATUS_ROWS.disabled).map(({ exchange, coin, n, since }) => ({
+    exchange, coin, network: n.network, deposit: n.depositEnable, withdraw: n.withdrawEnable,
+    since: since === UNKNOWN ? null : since,
+    message: [n.withdrawEnable ? null : n.withdrawDesc, n.depositEnable ? null : n.depositDesc].filter((m) => m).join(' / ') || null,
+  }));
+
+  const rank = (a: Alert): number => SEVERITY_RANK[a.labels.severity ?? ''] ?? 4;
+  const firingNow = all.filter((a) => a.status === 'firing');
+  firingNow.sort((a, b) => rank(a) - rank(b) || b.activeAt - a.activeAt);
+  const alerts = firingNow.slice(0, STATUS_ROWS.alerts).map((a) => ({ severity: a.labels.severity ?? '', alertname: a.labels.alertname ?? '', summary: a.annotations.summary ?? '', since: a.activeAt }));
+
+  return {
+    generatedAt: input.now,
+    exchanges: exchanges.slice(0, STATUS_ROWS.exchanges),
+    exchangesTotal: exchanges.length,
+    disabled,
+    disabledTotal: closed.length,
+    alerts,
+    alertsTotal: firingNow.length,
+    changes: input.changes.slice(0, STATUS_ROWS.changes).map((c) => ({
+      at: c.at, exchange: c.exchange, kind: c.kind,
+      subject: [c.coin, c.network, c.symbol].filter(Boolean).join(' / '),
+      before: show(c.before), after: show(c.after),
+    })),
+    changesTotal: input.changesTotal,
+  };
+}

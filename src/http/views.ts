@@ -1,0 +1,59 @@
+import type { Alert } from '../alerts/alert';
+import type { Change } from '../snapshot/changes';
+import type { StateStore } from '../store/store';
+import { ClosedSince } from './closed-since';
+import { stateView, type ExchangeInput, type Page, type StateView } from './state-view';
+import type { StatusView } from './status-page';
+import { buildStatusView, STATUS_ROWS } from './status-view';
+
+/** The status page counts the kept changes up to this many (a bounded count stays cheap). */
+const CHANGES_COUNTED = 100_000;
+
+/** What the views read from the running daemon. */
+export interface ViewSource {
+  now(): number;
+  exchanges(): ExchangeInput[];
+  alerts(): Iterable<Alert>;
+  /** The history (absent until the store is open). */
+  store(): Pick<StateStore, 'queryChanges' | 'countChanges' | 'closedSince'> | undefined;
+}
+
+/**
+ * The status page and /api/v1/state over the daemon's data: a render costs one pass over the
+ * networks and alerts and two small queries, never a query per network (the closure times are
+ * kept from the accepted changes, see ClosedSince).
+ */
+export class Views {
+  private readonly closedSince: ClosedSince;
+
+  constructor(private readonly source: ViewSource) {
+    this.closedSince = new ClosedSince((exchange) => source.store()?.closedSince(exchange) ?? []);
+  }
+
+  statusView(): StatusView {
+    const store = this.source.store();
+    const counted = store?.countChanges(CHANGES_COUNTED) ?? 0;
+    return buildStatusView({
+      now: this.source.now(),
+      exchanges: this.source.exchanges(),
+      alerts: this.source.alerts(),
+      closedSince: (exchange, coin, network) => this.closedSince.get(exchange, coin, network),
+      changes: store?.queryChanges({ limit: STATUS_ROWS.changes }) ?? [],
+      changesTotal: { n: counted, atLeast: counted >= CHANGES_COUNTED },
+    });
+  }
+
+  state(page: Page): { data: StateView; next: number | null } {
+    return stateView(this.source.exchanges(), this.source.alerts(), page);
+  }
+
+  /** Accepted changes (after they are stored). */
+  observe(exchange: string, changes: readonly Change[]): void {
+    this.closedSince.observe(exchange, changes);
+  }
+
+  /** An exchange no longer watched. */
+  forget(exchange: string): void {
+    this.closedSince.forget(exchange);
+  }
+}

@@ -1,0 +1,119 @@
+import type { Silence } from '../../src/alerts/silence';
+import { createApp, type HttpSource } from '../../src/http/app';
+import { listen, type Listening } from '../../src/http/server';
+import type { StatusView } from '../../src/http/status-page';
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+const DAY = 86_400_000;
+
+/** The HTTP surface over an in-memory source: silences kept in a map, a status page that can be made to throw. */
+async function serve(over: Partial<HttpSource> = {}): Promise<{ url: string; silences: Map<string, Silence>; errors: unknown[]; close(): Promise<void> }> {
+  const silences = new Map<string, Silence>();
+  const errors: unknown[] = [];
+  const http: Listening = await listen(createApp({
+    ready: () => true,
+    metrics: { contentType: 'text/plain', render: async () => '', renderGzip: async () => [] },
+    api: {
+      alerts: () => [],
+      changes: () => [],
+      state: () => ({ data: { exchanges: [] }, next: null }),
+      deadLetters: () => [],
+      silences: { list: () => [...silences.values()], save: (s) => void silences.set(s.id, s) },
+      now: () => NOW,
+    },
+    reload: async () => ({ ok: true }),
+    statusView: () => ({ generatedAt: NOW, exchanges: [], exchangesTotal: 0, disabled: [], disabledTotal: 0, alerts: [], alertsTotal: 0, changes: [], changesTotal: { n: 0, atLeast: false } }) satisfies StatusView,
+    onError: (err) => errors.push(err),
+    ...over,
+  }), '127.0.0.1', 0);
+  return { url: http.url, silences, errors, close: () => http.close() };
+}
+
+async function call(url: string, init?: RequestInit): Promise<{ status: number; type: string | null; body: unknown }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  return { status: res.status, type: res.headers.get('content-type'), body: JSON.parse(text) as unknown };
+}
+
+const post = (body: string): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+describe('errors of the HTTP surface', () => {
+  let s: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    s = await serve();
+  });
+  afterAll(() => s.close());
+
+  it('answers a malformed JSON body with 400 and a JSON error', async () => {
+    expect(await call(`${s.url}/api/v1/silences`, post('{"matchers":'))).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { status: 'error', error: 'body is not valid JSON' } });
+  });
+
+  it('answers a body over the cap with 413 and a JSON error', async () => {
+    expect(await call(`${s.url}/api/v1/silences`, post(JSON.stringify({ comment: 'x'.repeat(70_000) })))).toEqual({ status: 413, type: 'application/json; charset=utf-8', body: { status: 'error', error: 'body larger than 65536 bytes' } });
+  });
+
+  it('answers an unknown route with 404 and a JSON error', async () => {
+    expect(await call(`${s.url}/nope`)).toEqual({ status: 404, type: 'application/json; charset=utf-8', body: { status: 'error', error: 'not found' } });
+    expect(await call(`${s.url}/api/v1/nope`, { method: 'PUT' })).toEqual({ status: 404, type: 'application/json; charset=utf-8', body: { status: 'error', error: 'not found' } });
+  });
+
+  it('answers a thrown error with 500 and a JSON error without its stack or paths, and tells it once', async () => {
+    const boom = new Error('boom in /srv/spotwatch/dist/http/app.js');
+    const t = await serve({ statusView: () => { throw boom; } });
+    try {
+      expect(await call(`${t.url}/`)).toEqual({ status: 500, type: 'application/json; charset=utf-8', body: { status: 'error', error: 'internal error' } });
+      expect(t.errors).toEqual([boom]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers a parameter given twice or with brackets with 400, on every API route', async () => {
+    const bad = (error: string) => ({ status: 400, type: 'application/json; charset=utf-8', body: { status: 'error', error } });
+    expect(await call(`${s.url}/api/v1/alerts?limit=1&limit=2`)).toEqual(bad('limit: give this parameter once'));
+    expect(await call(`${s.url}/api/v1/state?offset=1&offset=1`)).toEqual(bad('offset: give this parameter once'));
+    expect(await call(`${s.url}/api/v1/changes?coin[]=x`)).toEqual(bad('coin[]: brackets are not part of any parameter name; give each parameter once, by its plain name'));
+    expect(await call(`${s.url}/api/v1/changes?coin=BTC&coin=ETH`)).toEqual(bad('coin: give this parameter once'));
+    expect((await call(`${s.url}/api/v1/changes?coin=BTC&limit=1`)).status).toBe(200);
+  });
+});
+
+describe('times of an API silence', () => {
+  let s: Awaited<ReturnType<typeof serve>>;
+  beforeEach(async () => {
+    s = await serve();
+  });
+  afterEach(() => s.close());
+  const matchers = [{ name: 'coin', value: 'USDT', isRegex: false }];
+
+  it.each([
+    ['9e18', 'endsAt: required, RFC 3339 (or milliseconds since the epoch, up to year 9999)'],
+    ['1e400', 'endsAt: required, RFC 3339 (or milliseconds since the epoch, up to year 9999)'],
+    ['"+275760-09-13T00:00:00Z"', 'endsAt: required, RFC 3339 (or milliseconds since the epoch, up to year 9999)'],
+    ['"tomorrow"', 'endsAt: required, RFC 3339 (or milliseconds since the epoch, up to year 9999)'],
+    [String(NOW + 1.5), 'endsAt: required, RFC 3339 (or milliseconds since the epoch, up to year 9999)'],
+    [`"${new Date(NOW - 1000).toISOString()}"`, 'endsAt must be in the future'],
+    [String(NOW + 367 * DAY), 'a silence lasts at most 366 days'],
+  ])('rejects endsAt %s with 400, and the list still reads', async (endsAt, error) => {
+    expect(await call(`${s.url}/api/v1/silences`, post(`{"matchers":${JSON.stringify(matchers)},"endsAt":${endsAt}}`))).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { status: 'error', error } });
+    expect(await call(`${s.url}/api/v1/silences`)).toEqual({ status: 200, type: 'application/json; charset=utf-8', body: { status: 'success', data: [] } });
+  });
+
+  it('rejects a start after the end, and a start more than 366 days ahead', async () => {
+    const send = (startsAt: number, endsAt: number) => call(`${s.url}/api/v1/silences`, post(JSON.stringify({ matchers, startsAt, endsAt })));
+    expect((await send(NOW + 2 * DAY, NOW + DAY)).body).toEqual({ status: 'error', error: 'endsAt must be after startsAt' });
+    expect((await send(NOW + 400 * DAY, NOW + 401 * DAY)).body).toEqual({ status: 'error', error: 'startsAt: at most 366 days from now' });
+  });
+
+  it('takes RFC 3339 with an offset and whole milliseconds, up to 366 days', async () => {
+    const a = await call(`${s.url}/api/v1/silences`, post(JSON.stringify({ matchers, endsAt: '2026-11-22T14:30:00+02:00' })));
+    const b = await call(`${s.url}/api/v1/silences`, post(JSON.stringify({ matchers, startsAt: NOW + DAY, endsAt: NOW + 367 * DAY })));
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect([...s.silences.values()].map((x) => [x.startsAt, x.endsAt])).toEqual([[NOW, Date.UTC(2026, 10, 22, 12, 30)], [NOW + DAY, NOW + 367 * DAY]]);
+  });
+
+  it('lists a stored silence whose time cannot be written (from before this validation) instead of failing', async () => {
+    s.silences.set('old', { id: 'old', matchers: [{ label: 'coin', pattern: 'X' }], startsAt: NOW, endsAt: 9e18, comment: '', createdBy: '' });
+    expect(await call(`${s.url}/api/v1/silences`)).toEqual({ status: 200, type: 'application/json; charset=utf-8', body: { status: 'success', data: [{ id: 'old', matchers: [{ label: 'coin', pattern: 'X' }], startsAt: new Date(NOW).toISOString(), endsAt: null, comment: '', createdBy: '', state: 'active' }] } });
+  });
+});
