@@ -64,10 +64,15 @@ function keepNetworks(prev: Snapshot, coins: Map<string, CoinRecord>, coin: stri
   const now = coins.get(coin);
   if (old === undefined || now === undefined) return;
   const present = new Set(now.networkList.map((n) => n.network));
-  const kept: NetworkRecord[] = old.networkList.filter(
-    (n) => !present.has(n.network) && (network === undefined || n.network === network),
-  );
-  if (kept.length > 0) coins.set(coin, { ...now, networkList: [...now.networkList, ...kept] });
+  // A kept network goes back where it was: the order of the list is part of the record (the
+  // default network is the first one marked default), so keeping must not reorder it.
+  let networkList: NetworkRecord[] | undefined;
+  old.networkList.forEach((n, i) => {
+    if (present.has(n.network) || (network !== undefined && n.network !== network)) return;
+    networkList ??= [...now.networkList];
+    networkList.splice(Math.min(i, networkList.length), 0, n);
+  });
+  if (networkList !== undefined) coins.set(coin, { ...now, networkList });
 }
 
 /**

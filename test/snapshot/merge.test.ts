@@ -29,6 +29,16 @@ describe('applyCoins', () => {
     ]);
   });
 
+  it('puts a kept network back where it was, so the order (and the default network) stays', () => {
+    const prev = applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'ETH', isDefault: true }, { network: 'TRX', isDefault: true }, { network: 'SOL' }])], issues: [] }, 1000);
+    const next = applyCoins(
+      prev,
+      { records: [coinRecord('USDT', [{ network: 'TRX', isDefault: true }, { network: 'SOL' }])], issues: [{ entity: 'network', coin: 'USDT', network: 'ETH', index: 0, reason: 'x' }] },
+      2000,
+    );
+    expect(next.coins.get('USDT')?.networkList.map((n) => n.network)).toEqual(['ETH', 'TRX', 'SOL']);
+  });
+
   it('keeps everything absent when a broken record could not be keyed', () => {
     const prev = snapshotOf();
     const next = applyCoins(prev, { records: [], issues: [{ entity: 'coin', index: 0, reason: 'x' }] }, 2000);
