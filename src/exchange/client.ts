@@ -223,7 +223,25 @@ export class ExchangeClient {
       this.budget.blockUntil(now + (retryAfterMs ?? DEFAULT_BAN_MS));
       return new ExchangeError('banned', endpoint, detail, details);
     }
+    if (res.status >= 300 && res.status < 400) {
+      // Not followed: the spec defines no redirect, and one may lead away from the configured
+      // host (to a captive portal, a parked domain, another exchange). Reported as its own kind
+      // with where it pointed, so a moved base_url is fixed in the config, knowingly.
+      return new ExchangeError('http_3xx', endpoint, `${detail}${redirectTarget(res.headers.location)} (redirects are not followed; check base_url)`, details);
+    }
     return new ExchangeError(res.status >= 500 ? 'http_5xx' : 'http_4xx', endpoint, detail, details);
+  }
+}
+
+/** ` to ORIGIN` of a redirect's Location (origin only: a path or query may carry tokens), or nothing. */
+function redirectTarget(location: string | string[] | undefined): string {
+  const text = Array.isArray(location) ? location[0] : location;
+  if (text === undefined) return '';
+  try {
+    const url = new URL(text, 'http://relative.invalid');
+    return url.host === 'relative.invalid' ? ' to a path on the same host' : ` to ${url.protocol}//${url.host}`;
+  } catch {
+    return '';
   }
 }
 
