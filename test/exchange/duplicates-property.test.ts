@@ -100,7 +100,7 @@ describe('duplicates never produce a change', () => {
     );
   });
 
-  it('on a first snapshot, a duplicated network is never read as closed', () => {
+  it('on a first snapshot, a duplicated record is never read as closed, nor as added when the copies go', () => {
     fc.assert(
       fc.property(coinList.chain((coins) => fc.tuple(fc.constant(coins), withCopies(coins))), ([clean, dup]) => {
         const cleanSnap = coinsSnapshot(clean);
@@ -111,6 +111,8 @@ describe('duplicates never produce a change', () => {
             expect(n).toEqual(truth);
           }
         }
+        // And when the copies go, nothing reads as listed or added.
+        expect(diff(first, applyCoins(first, validateCoins(clean, first.coins), 2))).toEqual([]);
       }),
       { numRuns: 1000 },
     );
@@ -138,6 +140,9 @@ describe('duplicates never produce a change', () => {
         for (const [symbol, t] of withDup.tickers) expect(t).toEqual(prev.tickers.get(symbol));
         const gone = applyTickers(withDup, validateTickers(clean, withDup.tickers), 3);
         expect(diff(withDup, gone)).toEqual([]);
+        // Copies on the first answer: unknown, then known without a `symbol_listed`.
+        const firstDup = applyTickers(emptySnapshot('main'), validateTickers(dup), 1);
+        expect(diff(firstDup, applyTickers(firstDup, validateTickers(clean, firstDup.tickers), 2))).toEqual([]);
       }),
       { numRuns: 1500 },
     );

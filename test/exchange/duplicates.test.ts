@@ -111,6 +111,11 @@ describe('a network twice in one answer', () => {
     expect(networks.some((n) => n.network === network)).toBe(false);
     expect(networks.every((n) => n.withdrawEnable)).toBe(true);
     expect(first.issues).toHaveLength(1);
+    // When the copy goes, the network is known at last: not a `network_added`.
+    double.respond = (_path, upstream) => upstream();
+    const next = await pollCoins(first.next, 2);
+    expect(next.next.coins.get(coin)?.networkList.some((n) => n.network === network)).toBe(true);
+    expect(diff(first.next, next.next)).toEqual([]);
   });
 
   it('identical copies are one record, without an issue', async () => {
