@@ -129,24 +129,39 @@ export async function pollOnce(path: string, options: { json: boolean }, io: Io)
       const target = await reach(ex, systemClock, logger, false);
       const client = clientFor(target, systemClock, dispatcher, logger);
       try {
-        const coins = await client.fetchCoins();
-        const tickers = await client.fetchTickers(ex.symbols);
-        for (const issue of [...coins.issues, ...tickers.issues]) logger.warn({ exchange: ex.name, ...issue }, 'malformed record left out');
-        report.push({ name: ex.name, coins: coins.records, tickers: tickers.records });
-        if (!options.json) {
-          const networks = coins.records.reduce((n, c) => n + c.networkList.length, 0);
-          const closed = coins.records.flatMap((c) => c.networkList).filter((n) => !n.depositEnable || !n.withdrawEnable).length;
-          io.stdout.write(
-            `${ex.name}: ${coins.records.length} coins, ${networks} networks (${closed} with deposits or withdrawals closed), ${tickers.records.length} tickers` +
-              `${coins.issues.length + tickers.issues.length > 0 ? `, ${coins.issues.length + tickers.issues.length} malformed records` : ''}\n`,
-          );
+        // Each endpoint on its own: tickers that fail must not take the coins with them.
+        const coins = await attempt(() => client.fetchCoins());
+        const tickers = await attempt(() => client.fetchTickers(ex.symbols));
+        const issues = [...(coins.ok ? coins.value.issues : []), ...(tickers.ok ? tickers.value.issues : [])];
+        for (const issue of issues) logger.warn({ exchange: ex.name, ...issue }, 'malformed record left out');
+        if (tickers.ok && tickers.value.refused !== undefined) {
+          io.stderr.write(`${ex.name}: watched symbols the exchange refused (missing): ${tickers.value.refused.join(', ')}\n`);
         }
-      } catch (err) {
-        failed++;
-        const message = err instanceof Error ? err.message : String(err);
-        const kind = err instanceof Error && 'kind' in err ? String(err.kind) : 'error';
-        io.stderr.write(`${ex.name}: poll failed (${kind}): ${message}\n`);
-        report.push({ name: ex.name, error: { kind, message } });
+        const failures = ([['coins', coins], ['tickers', tickers]] as const).flatMap(([endpoint, r]) => (r.ok ? [] : [{ endpoint, ...r.error }]));
+        // The message names the endpoint (`tickers: HTTP 400 ...`).
+        for (const f of failures) io.stderr.write(`${ex.name}: poll failed (${f.kind}): ${f.message}\n`);
+        if (failures.length > 0) failed++;
+        if (!coins.ok && !tickers.ok) {
+          report.push({ name: ex.name, error: coins.error });
+          continue;
+        }
+        // One endpoint failed: what the other read is printed, with the error beside it.
+        report.push({
+          name: ex.name,
+          coins: coins.ok ? coins.value.records : null,
+          tickers: tickers.ok ? tickers.value.records : null,
+          ...(failures[0] !== undefined && { error: failures[0] }),
+        });
+        if (!options.json) {
+          const parts: string[] = [];
+          if (coins.ok) {
+            const networks = coins.value.records.reduce((n, c) => n + c.networkList.length, 0);
+            const closed = coins.value.records.flatMap((c) => c.networkList).filter((n) => !n.depositEnable || !n.withdrawEnable).length;
+            parts.push(`${coins.value.records.length} coins, ${networks} networks (${closed} with deposits or withdrawals closed)`);
+          }
+          if (tickers.ok) parts.push(`${tickers.value.records.length} tickers`);
+          io.stdout.write(`${ex.name}: ${parts.join(', ')}${issues.length > 0 ? `, ${issues.length} malformed records` : ''}\n`);
+        }
       } finally {
         await target.embedded?.close();
       }
@@ -200,6 +215,19 @@ export async function testNotify(path: string, receiverName: string, io: Io): Pr
     return 1;
   } finally {
     await notifier.close?.();
+  }
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: { kind: string; message: string } };
+
+/** One fetch, its failure kept as a value (so the other endpoint is still read and printed). */
+async function attempt<T>(run: () => Promise<T>): Promise<Attempt<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const kind = err instanceof Error && 'kind' in err ? String(err.kind) : 'error';
+    return { ok: false, error: { kind, message } };
   }
 }
 

@@ -374,11 +374,16 @@ export class Daemon {
 
   private onSuccess(poll: PollSuccess): Snapshot {
     const log = this.deps.logger;
-    for (const issue of poll.issues.slice(0, 5)) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, ...issue }, 'malformed record kept at its previous value');
+    // One line per poll, however many records: a storm of broken records must not flood the log.
+    if (poll.issues.length > 0) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, records: poll.issues.length, first: poll.issues.slice(0, 5) }, 'malformed records kept at their previous values');
     const { snapshot: kept, outcome } = (this.engine as Engine).onSuccess(poll);
     const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
     this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
-    if (poll.issues.length > 0) this.metrics.malformedRecords.inc(labels, poll.issues.length);
+    if (poll.issues.length > 0) {
+      // A record set aside (malformed, or sent twice with different values) is a schema error of that poll.
+      this.metrics.malformedRecords.inc(labels, poll.issues.length);
+      this.metrics.pollErrors.inc({ ...labels, kind: 'schema' });
+    }
     if (outcome === 'empty') {
       // An empty list is never taken as real: a failure of that poll, of kind `schema`.
       this.deps.logger.warn({ exchange: poll.exchange, endpoint: poll.endpoint }, 'poll failed: empty list, not taken as real');

@@ -33,6 +33,30 @@ export interface FetchResult<T> extends Parsed<T> {
   /** Bytes received over all requests of this fetch. */
   bytes: number;
   requests: number;
+  /** Watched symbols the exchange refused (a 4xx naming them); absent from the records, so missing. */
+  refused?: string[];
+}
+
+/** The state of one watch-list fetch while refused symbols are narrowed down. */
+interface Narrowing {
+  result: FetchResult<TickerRecord>;
+  refused: string[];
+  /** Requests answered with records. */
+  answered: number;
+  /** Halvings left (see narrowingBudget). */
+  left: number;
+  validate: (body: unknown) => Parsed<TickerRecord>;
+}
+
+/** Thrown inside a fetch when finding refused symbols one by one would cost more than the budget allows. */
+class NarrowingTooCostly extends Error {
+  override readonly name = 'NarrowingTooCostly';
+}
+
+/** Sorts records into the order of the watch list (a symbol it does not name goes last). */
+function inOrderOf(symbols: readonly string[], records: TickerRecord[]): void {
+  const at = new Map(symbols.map((s, i) => [s, i]));
+  records.sort((a, b) => (at.get(a.symbol) ?? symbols.length) - (at.get(b.symbol) ?? symbols.length));
 }
 
 export const DEFAULT_SYMBOLS_CAP = 100;
@@ -54,6 +78,8 @@ export class ExchangeClient {
   private readonly basePath: string;
   private readonly headers: Record<string, string>;
   private blockKind: FailureKind = 'rate_limited';
+  /** Watched symbols the exchange refused on the last fetch. */
+  private refused: ReadonlySet<string> = new Set();
 
   constructor(private readonly options: ClientOptions) {
     const url = new URL(options.baseUrl);
@@ -89,32 +115,81 @@ export class ExchangeClient {
 
   /**
    * Tickers of the watch list in the order given, or of every symbol when the list is empty;
-   * `previous` as for fetchCoins.
+   * `previous` as for fetchCoins. A watched symbol the exchange refuses (delisted, unknown:
+   * any 4xx to a `symbols=` request) is left out of the records, so it reads as missing, and
+   * named in `refused`; the other symbols are read as usual.
    */
   async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
     const validate = (body: unknown): Parsed<TickerRecord> => validateTickers(body, previous);
     if (symbols.length === 0) return this.fetchAllTickers(validate, signal);
     const cap = this.options.symbolsCap ?? DEFAULT_SYMBOLS_CAP;
-    const result: FetchResult<TickerRecord> = { records: [], issues: [], bytes: 0, requests: 0 };
-    for (let i = 0; i < symbols.length; i += cap) {
-      const chunk = symbols.slice(i, i + cap);
+    // Symbols refused last time go in requests of their own, so a delisted symbol costs a
+    // request or two per poll instead of a narrowing down of the whole watch list.
+    const suspects = symbols.filter((s) => this.refused.has(s));
+    const rest = suspects.length === 0 ? symbols : symbols.filter((s) => !this.refused.has(s));
+    const run: Narrowing = { result: { records: [], issues: [], bytes: 0, requests: 0 }, refused: [], answered: 0, left: this.narrowingBudget(), validate };
+    try {
+      for (const list of [rest, suspects]) {
+        for (let i = 0; i < list.length; i += cap) await this.fetchSymbols(list.slice(i, i + cap), false, run, signal);
+      }
+    } catch (err) {
+      if (!(err instanceof NarrowingTooCostly)) throw err;
+      // Too many refused symbols to find them one by one within the weight budget: one
+      // request for every symbol tells which are there.
+      return this.watchListFromAll(symbols, run.result, validate, signal);
+    }
+    if (run.answered === 0) {
+      // Not one symbol answered: a 4xx to every request may be about the request, not the
+      // symbols (a blocked path, a changed API). One request for every symbol tells, and
+      // fails the poll when it fails too, rather than reading the whole list as missing.
+      return this.watchListFromAll(symbols, run.result, validate, signal);
+    }
+    this.refused = new Set(run.refused);
+    const result = run.result;
+    if (run.refused.length > 0) result.refused = run.refused;
+    if (suspects.length > 0 || run.refused.length > 0) inOrderOf(symbols, result.records);
+    return result;
+  }
+
+  /**
+   * One `symbols=` request; on a 4xx, its two halves, down to the symbols at fault.
+   * `failed`: this list is already known to be refused (its whole was), so it is not asked again.
+   */
+  private async fetchSymbols(chunk: readonly string[], failed: boolean, run: Narrowing, signal?: AbortSignal): Promise<boolean> {
+    if (!failed) {
       try {
         const res = await this.request('tickers', `${TICKER_PATH}?symbols=${encodeURIComponent(JSON.stringify(chunk))}`, signal);
-        const parsed = this.decode('tickers', res, validate);
-        result.records.push(...parsed.records);
-        result.issues.push(...parsed.issues);
-        result.bytes += res.bytes;
-        result.requests += 1;
+        const parsed = this.decode('tickers', res, run.validate);
+        run.result.records.push(...parsed.records);
+        run.result.issues.push(...parsed.issues);
+        run.result.bytes += res.bytes;
+        run.result.requests += 1;
+        run.answered += 1;
+        return true;
       } catch (err) {
-        // A watched symbol the exchange no longer knows fails its whole request; one request
-        // for every symbol tells which are there (the rest are "missing", not an error).
-        if (err instanceof ExchangeError && err.kind === 'http_4xx' && err.code === '-1121') {
-          return this.watchListFromAll(symbols, result, validate, signal);
-        }
-        throw err;
+        if (!(err instanceof ExchangeError) || err.kind !== 'http_4xx') throw err;
+        run.result.requests += 1;
       }
     }
-    return result;
+    if (chunk.length === 1) {
+      run.refused.push(chunk[0] as string);
+      return false;
+    }
+    if (run.left <= 0) throw new NarrowingTooCostly();
+    run.left -= 1;
+    const mid = Math.ceil(chunk.length / 2);
+    const firstOk = await this.fetchSymbols(chunk.slice(0, mid), false, run, signal);
+    // When the first half was answered whole, the fault is in the second: no need to ask for it whole.
+    await this.fetchSymbols(chunk.slice(mid), firstOk, run, signal);
+    return false;
+  }
+
+  /**
+   * How many halvings one fetch may spend finding refused symbols: each costs up to two
+   * requests, and together they stay within a quarter of the weight budget's window.
+   */
+  private narrowingBudget(): number {
+    return Math.max(2, Math.floor(this.options.weightLimit.max / WEIGHTS.tickers / 8));
   }
 
   /** Closes the connection pool, when the client made it. */
@@ -142,7 +217,10 @@ export class ExchangeClient {
     }
     const wanted = new Set(symbols);
     const issues = all.issues.filter((i: RecordIssue) => i.symbol === undefined || wanted.has(i.symbol));
-    return { records, issues, bytes: sofar.bytes + all.bytes, requests: sofar.requests + 1 };
+    const malformed = new Set(issues.map((i) => i.symbol));
+    const refused = symbols.filter((s) => !bySymbol.has(s) && !malformed.has(s));
+    this.refused = new Set(refused);
+    return { records, issues, bytes: sofar.bytes + all.bytes, requests: sofar.requests + 1, ...(refused.length > 0 && { refused }) };
   }
 
   private decode<T>(endpoint: Endpoint, res: GetResult, validate: (body: unknown) => Parsed<T>): Parsed<T> {
@@ -223,7 +301,25 @@ export class ExchangeClient {
       this.budget.blockUntil(now + (retryAfterMs ?? DEFAULT_BAN_MS));
       return new ExchangeError('banned', endpoint, detail, details);
     }
+    if (res.status >= 300 && res.status < 400) {
+      // Not followed: the spec defines no redirect, and one may lead away from the configured
+      // host (to a captive portal, a parked domain, another exchange). Reported as its own kind
+      // with where it pointed, so a moved base_url is fixed in the config, knowingly.
+      return new ExchangeError('http_3xx', endpoint, `${detail}${redirectTarget(res.headers.location)} (redirects are not followed; check base_url)`, details);
+    }
     return new ExchangeError(res.status >= 500 ? 'http_5xx' : 'http_4xx', endpoint, detail, details);
+  }
+}
+
+/** ` to ORIGIN` of a redirect's Location (origin only: a path or query may carry tokens), or nothing. */
+function redirectTarget(location: string | string[] | undefined): string {
+  const text = Array.isArray(location) ? location[0] : location;
+  if (text === undefined) return '';
+  try {
+    const url = new URL(text, 'http://relative.invalid');
+    return url.host === 'relative.invalid' ? ' to a path on the same host' : ` to ${url.protocol}//${url.host}`;
+  } catch {
+    return '';
   }
 }
 

@@ -41,13 +41,24 @@ export function isDecimalText(text: string): boolean {
 }
 
 /**
+ * True when the decimal text, read as a number, stays finite. Only an exponent or more than
+ * 308 digits can overflow, so the common short plain decimal costs no conversion.
+ */
+function finiteText(text: string): boolean {
+  if (text.length <= 308 && !text.includes('e') && !text.includes('E')) return true;
+  return Number.isFinite(Number(text));
+}
+
+/**
  * Normalises a decimal as received: a string holding a decimal stays exactly as it is; a
  * number that escaped the quoting (an escaped key, say) becomes its shortest text; an empty
- * string or null is "no value". Anything else is not a decimal (undefined).
+ * string or null is "no value". Anything else is not a decimal (undefined), and neither is a
+ * decimal too large for a number (`1e400`): every use of a value as a number (thresholds,
+ * metrics, the price series) would read it as Infinity.
  */
 export function readDecimal(value: unknown): string | null | undefined {
   if (value === null || value === '') return null;
-  if (typeof value === 'string') return DECIMAL_TEXT.test(value) ? value : undefined;
+  if (typeof value === 'string') return DECIMAL_TEXT.test(value) && finiteText(value) ? value : undefined;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
 }

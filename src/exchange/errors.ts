@@ -4,6 +4,7 @@ import type { Endpoint } from './wire';
 export type FailureKind =
   | 'timeout'
   | 'connect'
+  | 'http_3xx'
   | 'http_4xx'
   | 'rate_limited'
   | 'banned'
@@ -13,7 +14,7 @@ export type FailureKind =
   | 'schema';
 
 export const FAILURE_KINDS: readonly FailureKind[] = [
-  'timeout', 'connect', 'http_4xx', 'rate_limited', 'banned', 'http_5xx', 'body_too_large', 'invalid_json', 'schema',
+  'timeout', 'connect', 'http_3xx', 'http_4xx', 'rate_limited', 'banned', 'http_5xx', 'body_too_large', 'invalid_json', 'schema',
 ];
 
 /** Kinds worth another attempt within the same poll. */

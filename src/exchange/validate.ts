@@ -206,6 +206,89 @@ function sameTickerAsRaw(o: Json, old: TickerRecord): boolean {
   return sameInt(o.openTime, old.openTime) && sameInt(o.closeTime, old.closeTime) && sameInt(o.count, old.count);
 }
 
+/*
+ * Duplicates. An answer may carry the same key twice (a coin, a network of a coin, a ticker
+ * symbol). Copies that are identical field by field are one record. Copies that differ in
+ * any field, or of which one is malformed, are ambiguous: no copy is taken (the first is no
+ * more right than the last), the key gets one issue, and the merge keeps its previous value
+ * (or, with none, leaves it out as unknown) exactly as for a malformed record. Reading
+ * "the first copy says closed" as a closure raised false alerts.
+ */
+
+const NETWORK_KEYS: readonly (keyof NetworkRecord)[] = [
+  'network', 'coin', 'name', 'isDefault', 'depositEnable', 'withdrawEnable', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin',
+  'withdrawIntegerMultiple', 'minConfirm', 'withdrawTag', 'depositDust', 'contractAddress', 'contractAddressUrl', 'depositDesc', 'withdrawDesc',
+];
+
+function sameNetworkRecord(a: NetworkRecord, b: NetworkRecord): boolean {
+  if (a === b) return true;
+  for (const k of NETWORK_KEYS) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** Field by field, exact text (a copy in another notation is another copy, not the same one). */
+function sameCoinRecord(a: CoinRecord, b: CoinRecord): boolean {
+  if (a === b) return true;
+  if (a.coin !== b.coin || a.name !== b.name || a.depositAllEnable !== b.depositAllEnable || a.withdrawAllEnable !== b.withdrawAllEnable) return false;
+  if (a.networkList.length !== b.networkList.length) return false;
+  for (let i = 0; i < a.networkList.length; i++) {
+    if (!sameNetworkRecord(a.networkList[i] as NetworkRecord, b.networkList[i] as NetworkRecord)) return false;
+  }
+  return true;
+}
+
+const TICKER_KEYS: readonly (keyof TickerRecord)[] = ['symbol', ...TICKER_DECIMAL_KEYS, 'openTime', 'closeTime', 'count'];
+
+function sameTickerRecord(a: TickerRecord, b: TickerRecord): boolean {
+  if (a === b) return true;
+  for (const k of TICKER_KEYS) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** Issues of one copy, as a comparable text (an identical copy repeats its issues exactly). */
+function issuesText(issues: readonly RecordIssue[]): string {
+  return issues.map((i) => `${i.network ?? ''}\u0000${i.index}\u0000${i.reason}`).join('\u0001');
+}
+
+function withoutKeys<T>(records: T[], keys: ReadonlySet<string> | undefined, key: (r: T) => string): T[] {
+  return keys === undefined ? records : records.filter((r) => !keys.has(key(r)));
+}
+
+/** The networks of one coin, duplicates resolved as above. */
+function readNetworks(nets: readonly unknown[], coin: string, issues: RecordIssue[]): NetworkRecord[] {
+  const networkList: NetworkRecord[] = [];
+  const at = new Map<string, number>();
+  // Networks with an issue under their key (malformed, or copies that disagree): no copy is taken.
+  let ambiguous: Set<string> | undefined;
+  const setAside = (network: string): void => {
+    (ambiguous ??= new Set()).add(network);
+  };
+  for (let j = 0; j < nets.length; j++) {
+    const n = nets[j];
+    const network = keyOf(n, 'network');
+    try {
+      if (!isObject(n)) throw new FieldError(`network is ${describe(n)}, not an object`);
+      const record = readNetwork(n, coin);
+      const first = at.get(record.network);
+      if (first === undefined) {
+        at.set(record.network, networkList.length);
+        networkList.push(record);
+      } else if (!sameNetworkRecord(networkList[first] as NetworkRecord, record) && !ambiguous?.has(record.network)) {
+        setAside(record.network);
+        issues.push({ entity: 'network', coin, network: record.network, index: j, reason: 'network appears twice in networkList with different values' });
+      }
+    } catch (err) {
+      const issue: RecordIssue = { entity: 'network', coin, index: j, reason: reason(err) };
+      if (network !== undefined) {
+        issue.network = network;
+        setAside(network);
+      }
+      issues.push(issue);
+    }
+  }
+  return withoutKeys(networkList, ambiguous, (n) => n.network);
+}
+
 /**
  * The coin list (`GET /api/v3/coins`). `previous` (the coins of the last snapshot) lets an
  * unchanged coin come back as its previous object; the result is the same without it.
@@ -214,56 +297,52 @@ export function validateCoins(body: unknown, previous?: ReadonlyMap<string, Coin
   const list = listOf(body, 'coins');
   const records: CoinRecord[] = [];
   const issues: RecordIssue[] = [];
-  const seen = new Set<string>();
+  /** Per coin, its first copy: where its record is, and the text of that copy's network issues. */
+  const seen = new Map<string, { at: number; issues: string }>();
+  let ambiguous: Set<string> | undefined;
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
     const coinKey = keyOf(item, 'coin');
+    const own: RecordIssue[] = [];
     try {
       if (!isObject(item)) throw new FieldError(`coin is ${describe(item)}, not an object`);
       const coin = requiredStr(item, 'coin');
-      if (seen.has(coin)) throw new FieldError('coin appears twice in the list');
+      let record: CoinRecord;
       const old = previous?.get(coin);
-      if (old !== undefined && sameCoinAsRaw(item, old)) {
-        seen.add(coin);
-        records.push(old);
-        continue;
+      if (old !== undefined && sameCoinAsRaw(item, old)) record = old;
+      else {
+        const nets = item.networkList;
+        if (!Array.isArray(nets)) throw new FieldError('networkList is not a list');
+        const networkList = readNetworks(nets, coin, own);
+        const depositAll = bool(item, 'depositAllEnable', false);
+        const withdrawAll = bool(item, 'withdrawAllEnable', false);
+        record = {
+          coin,
+          name: str(item, 'name', false),
+          depositAllEnable: depositAll ?? networkList.every((n) => n.depositEnable),
+          withdrawAllEnable: withdrawAll ?? networkList.every((n) => n.withdrawEnable),
+          networkList,
+        };
       }
-      const nets = item.networkList;
-      if (!Array.isArray(nets)) throw new FieldError('networkList is not a list');
-      const networkList: NetworkRecord[] = [];
-      const names = new Set<string>();
-      for (let j = 0; j < nets.length; j++) {
-        const n = nets[j];
-        const network = keyOf(n, 'network');
-        try {
-          if (!isObject(n)) throw new FieldError(`network is ${describe(n)}, not an object`);
-          const record = readNetwork(n, coin);
-          if (names.has(record.network)) throw new FieldError('network appears twice in networkList');
-          names.add(record.network);
-          networkList.push(record);
-        } catch (err) {
-          const issue: RecordIssue = { entity: 'network', coin, index: j, reason: reason(err) };
-          if (network !== undefined) issue.network = network;
-          issues.push(issue);
-        }
+      const first = seen.get(coin);
+      if (first === undefined) {
+        seen.set(coin, { at: records.length, issues: issuesText(own) });
+        records.push(record);
+        issues.push(...own);
+      } else if ((!sameCoinRecord(records[first.at] as CoinRecord, record) || first.issues !== issuesText(own)) && !ambiguous?.has(coin)) {
+        (ambiguous ??= new Set()).add(coin);
+        issues.push({ entity: 'coin', coin, index: i, reason: 'coin appears twice in the list with different values' });
       }
-      const depositAll = bool(item, 'depositAllEnable', false);
-      const withdrawAll = bool(item, 'withdrawAllEnable', false);
-      seen.add(coin);
-      records.push({
-        coin,
-        name: str(item, 'name', false),
-        depositAllEnable: depositAll ?? networkList.every((n) => n.depositEnable),
-        withdrawAllEnable: withdrawAll ?? networkList.every((n) => n.withdrawEnable),
-        networkList,
-      });
     } catch (err) {
       const issue: RecordIssue = { entity: 'coin', index: i, reason: reason(err) };
-      if (coinKey !== undefined) issue.coin = coinKey;
+      if (coinKey !== undefined) {
+        issue.coin = coinKey;
+        (ambiguous ??= new Set()).add(coinKey);
+      }
       issues.push(issue);
     }
   }
-  return { records, issues };
+  return { records: withoutKeys(records, ambiguous, (c) => c.coin), issues };
 }
 
 function readTicker(o: Json): TickerRecord {
@@ -298,22 +377,32 @@ export function validateTickers(body: unknown, previous?: ReadonlyMap<string, Ti
   const list = isObject(body) && typeof body.symbol === 'string' ? [body] : listOf(body, 'tickers');
   const records: TickerRecord[] = [];
   const issues: RecordIssue[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
+  let ambiguous: Set<string> | undefined;
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
     try {
       if (!isObject(item)) throw new FieldError(`ticker is ${describe(item)}, not an object`);
       const old = typeof item.symbol === 'string' ? previous?.get(item.symbol) : undefined;
       const record = old !== undefined && sameTickerAsRaw(item, old) ? old : readTicker(item);
-      if (seen.has(record.symbol)) throw new FieldError('symbol appears twice in the list');
-      seen.add(record.symbol);
-      records.push(record);
+      const first = seen.get(record.symbol);
+      if (first === undefined) {
+        seen.set(record.symbol, records.length);
+        records.push(record);
+      } else if (!sameTickerRecord(records[first] as TickerRecord, record) && !ambiguous?.has(record.symbol)) {
+        // Copies that disagree (see "Duplicates" above): neither is taken.
+        (ambiguous ??= new Set()).add(record.symbol);
+        issues.push({ entity: 'ticker', symbol: record.symbol, index: i, reason: 'symbol appears twice in the list with different values' });
+      }
     } catch (err) {
       const issue: RecordIssue = { entity: 'ticker', index: i, reason: reason(err) };
       const symbol = keyOf(item, 'symbol');
-      if (symbol !== undefined) issue.symbol = symbol;
+      if (symbol !== undefined) {
+        issue.symbol = symbol;
+        (ambiguous ??= new Set()).add(symbol);
+      }
       issues.push(issue);
     }
   }
-  return { records, issues };
+  return { records: withoutKeys(records, ambiguous, (t) => t.symbol), issues };
 }

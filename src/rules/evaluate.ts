@@ -189,7 +189,8 @@ function evaluateTicker(rule: Rule, c: TickerCondition, input: EvaluationInput, 
   const exchange = input.snapshot.exchange;
   if (c.measure === 'missing') {
     for (const symbol of expectedFor(rule, input.expectedSymbols)) {
-      if (input.snapshot.tickers.has(symbol) || !matchesAll(rule.match, { exchange, symbol, kind: 'missing' })) continue;
+      // Unknown (set aside on the first answer, no value yet) is not missing.
+      if (input.snapshot.tickers.has(symbol) || input.snapshot.unknownSymbols?.has(symbol) === true || !matchesAll(rule.match, { exchange, symbol, kind: 'missing' })) continue;
       out.push({
         rule,
         entity: `${exchange}\u0000${symbol}`,

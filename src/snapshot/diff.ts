@@ -1,6 +1,6 @@
 import type { Change, ChangeKind, ChangeValue } from './changes';
 import { sameDecimal } from './decimal';
-import type { CoinRecord, NetworkRecord, Snapshot } from './model';
+import { unknownKey, type CoinRecord, type NetworkRecord, type Snapshot } from './model';
 
 /**
  * Every change between two snapshots of one exchange, with the values before and after.
@@ -19,15 +19,17 @@ function diffCoins(prev: Snapshot, next: Snapshot, at: number, out: Change[]): v
   const exchange = next.exchange;
   for (const [coin, after] of next.coins) {
     const before = prev.coins.get(coin);
-    if (before === undefined) out.push({ kind: 'coin_listed', exchange, coin, before: null, after: after.name ?? coin, at });
-    else if (before !== after) diffCoin(exchange, before, after, at, out);
+    // A coin (or network) that was unknown (set aside on the first answer) is not new now.
+    if (before === undefined) {
+      if (prev.unknownCoins?.has(unknownKey(coin)) !== true) out.push({ kind: 'coin_listed', exchange, coin, before: null, after: after.name ?? coin, at });
+    } else if (before !== after) diffCoin(exchange, before, after, at, out, prev.unknownCoins);
   }
   for (const [coin, before] of prev.coins) {
     if (!next.coins.has(coin)) out.push({ kind: 'coin_delisted', exchange, coin, before: before.name ?? coin, after: null, at });
   }
 }
 
-function diffCoin(exchange: string, before: CoinRecord, after: CoinRecord, at: number, out: Change[]): void {
+function diffCoin(exchange: string, before: CoinRecord, after: CoinRecord, at: number, out: Change[], unknown?: ReadonlySet<string>): void {
   const coin = after.coin;
   const push = (kind: ChangeKind, b: ChangeValue, a: ChangeValue, network?: string): void => {
     const change: Change = { kind, exchange, coin, before: b, after: a, at };
@@ -41,7 +43,9 @@ function diffCoin(exchange: string, before: CoinRecord, after: CoinRecord, at: n
   const now = new Map(after.networkList.map((n) => [n.network, n]));
   for (const [name, n] of now) {
     const o = old.get(name);
-    if (o === undefined) push('network_added', null, n.name ?? name, name);
+    if (o === undefined) {
+      if (unknown?.has(unknownKey(coin, name)) !== true) push('network_added', null, n.name ?? name, name);
+    }
     else if (o !== n) diffNetwork(o, n, push);
   }
   for (const [name, o] of old) if (!now.has(name)) push('network_removed', o.name ?? name, null, name);
@@ -87,7 +91,7 @@ export function blankToNull(text: string | null): string | null {
 function diffTickers(prev: Snapshot, next: Snapshot, at: number, out: Change[]): void {
   const exchange = next.exchange;
   for (const [symbol, t] of next.tickers) {
-    if (!prev.tickers.has(symbol)) out.push({ kind: 'symbol_listed', exchange, symbol, before: null, after: t.lastPrice, at });
+    if (!prev.tickers.has(symbol) && prev.unknownSymbols?.has(symbol) !== true) out.push({ kind: 'symbol_listed', exchange, symbol, before: null, after: t.lastPrice, at });
   }
   for (const [symbol, t] of prev.tickers) {
     if (!next.tickers.has(symbol)) out.push({ kind: 'symbol_delisted', exchange, symbol, before: t.lastPrice, after: null, at });

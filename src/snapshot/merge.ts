@@ -1,4 +1,4 @@
-import type { CoinRecord, NetworkRecord, RecordIssue, Snapshot, TickerRecord } from './model';
+import { unknownKey, type CoinRecord, type NetworkRecord, type RecordIssue, type Snapshot, type TickerRecord } from './model';
 
 /** What the client read from one answer: the good records and the ones it set aside. */
 export interface Answer<T> {
@@ -31,8 +31,31 @@ export function applyCoins(prev: Snapshot, answer: Answer<CoinRecord>, at: numbe
     if (issue.entity === 'network' && issue.coin !== undefined) keepNetworks(prev, coins, issue.coin, issue.network);
   }
   if (keepAllCoins) for (const c of prev.coins.keys()) keepCoin(prev, coins, c);
-  if (unchanged && answer.issues.length === 0 && coins.size === prev.coins.size && prev.coinsAt !== null) return { ...prev, coinsAt: at };
-  return { ...prev, coins, coinsAt: at };
+  if (unchanged && answer.issues.length === 0 && coins.size === prev.coins.size && prev.coinsAt !== null && prev.unknownCoins === undefined) return { ...prev, coinsAt: at };
+  const next: Snapshot = { ...prev, coins, coinsAt: at };
+  const unknown = unknownCoins(prev, answer.issues, coins);
+  if (unknown === undefined) delete next.unknownCoins;
+  else next.unknownCoins = unknown;
+  return next;
+}
+
+/**
+ * Coins and networks set aside without a previous value: on the first answer (the baseline),
+ * or still set aside since then. Set aside later, a key without a previous value is new, and
+ * reads as listed when it first reads well, as it should.
+ */
+function unknownCoins(prev: Snapshot, issues: readonly RecordIssue[], coins: ReadonlyMap<string, CoinRecord>): ReadonlySet<string> | undefined {
+  let out: Set<string> | undefined;
+  const baseline = prev.coinsAt === null;
+  for (const issue of issues) {
+    if (issue.coin === undefined) continue;
+    const coin = coins.get(issue.coin);
+    let key: string | undefined;
+    if (coin === undefined) key = unknownKey(issue.coin);
+    else if (issue.entity === 'network' && issue.network !== undefined && !coin.networkList.some((n) => n.network === issue.network)) key = unknownKey(issue.coin, issue.network);
+    if (key !== undefined && (baseline || prev.unknownCoins?.has(key) === true)) (out ??= new Set()).add(key);
+  }
+  return out;
 }
 
 const NETWORK_KEYS: readonly (keyof NetworkRecord)[] = [
@@ -64,10 +87,15 @@ function keepNetworks(prev: Snapshot, coins: Map<string, CoinRecord>, coin: stri
   const now = coins.get(coin);
   if (old === undefined || now === undefined) return;
   const present = new Set(now.networkList.map((n) => n.network));
-  const kept: NetworkRecord[] = old.networkList.filter(
-    (n) => !present.has(n.network) && (network === undefined || n.network === network),
-  );
-  if (kept.length > 0) coins.set(coin, { ...now, networkList: [...now.networkList, ...kept] });
+  // A kept network goes back where it was: the order of the list is part of the record (the
+  // default network is the first one marked default), so keeping must not reorder it.
+  let networkList: NetworkRecord[] | undefined;
+  old.networkList.forEach((n, i) => {
+    if (present.has(n.network) || (network !== undefined && n.network !== network)) return;
+    networkList ??= [...now.networkList];
+    networkList.splice(Math.min(i, networkList.length), 0, n);
+  });
+  if (networkList !== undefined) coins.set(coin, { ...now, networkList });
 }
 
 /**
@@ -85,7 +113,16 @@ export function applyTickers(prev: Snapshot, answer: Answer<TickerRecord>, at: n
     if (issue.symbol !== undefined) keepTicker(prev, tickers, issue.symbol);
   }
   if (keepAll) for (const s of prev.tickers.keys()) keepTicker(prev, tickers, s);
-  return { ...prev, tickers, tickersAt: at };
+  const next: Snapshot = { ...prev, tickers, tickersAt: at };
+  // As unknownCoins: symbols set aside without a previous value, on the baseline or since.
+  let unknown: Set<string> | undefined;
+  for (const issue of answer.issues) {
+    const s = issue.symbol;
+    if (s !== undefined && !tickers.has(s) && (prev.tickersAt === null || prev.unknownSymbols?.has(s) === true)) (unknown ??= new Set()).add(s);
+  }
+  if (unknown === undefined) delete next.unknownSymbols;
+  else next.unknownSymbols = unknown;
+  return next;
 }
 
 const TICKER_KEYS: readonly (keyof TickerRecord)[] = [

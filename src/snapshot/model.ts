@@ -74,6 +74,20 @@ export interface Snapshot {
   tickersAt: number | null;
   coins: ReadonlyMap<string, CoinRecord>;
   tickers: ReadonlyMap<string, TickerRecord>;
+  /**
+   * Records set aside on the first answer (malformed, or sent twice with different values)
+   * with no previous value to keep, while they stay set aside: unknown, which is neither
+   * closed nor missing, and not "listed" or "added" once they read well. Keys are `coin` or
+   * `coin\u0000network` (see unknownKey); absent when there are none.
+   */
+  unknownCoins?: ReadonlySet<string>;
+  /** As unknownCoins, for ticker symbols. */
+  unknownSymbols?: ReadonlySet<string>;
+}
+
+/** The key of a coin (network left out) or of one of its networks in Snapshot.unknownCoins. */
+export function unknownKey(coin: string, network?: string): string {
+  return network === undefined ? coin : `${coin}\u0000${network}`;
 }
 
 export function emptySnapshot(exchange: string): Snapshot {

@@ -65,11 +65,11 @@ describe('parseJsonKeepingDecimals', () => {
 });
 
 describe('readDecimal', () => {
-  it('accepts every decimal text as it is', () => {
+  it('accepts every decimal text as it is, unless it is too large for a number', () => {
     fc.assert(
       fc.property(jsonNumberText, (text) => {
         expect(isDecimalText(text)).toBe(true);
-        expect(readDecimal(text)).toBe(text);
+        expect(readDecimal(text)).toBe(Number.isFinite(Number(text)) ? text : undefined);
       }),
     );
   });
@@ -87,6 +87,13 @@ describe('readDecimal', () => {
     [true, undefined],
     [{}, undefined],
     [Number.NaN, undefined],
+    ['1e400', undefined],
+    ['-1e400', undefined],
+    ['1E+309', undefined],
+    ['9'.repeat(400), undefined],
+    ['1e308', '1e308'],
+    ['1e-400', '1e-400'],
+    ['0.' + '0'.repeat(400) + '1', '0.' + '0'.repeat(400) + '1'],
   ])('readDecimal(%p) is %p', (input, expected) => {
     expect(readDecimal(input)).toBe(expected);
   });

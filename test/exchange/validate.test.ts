@@ -71,8 +71,8 @@ describe('validateCoins', () => {
       { coin: 'TRX', networkList: [{ network: 'TRX', depositEnable: true, withdrawEnable: true, withdrawFee: 'free' }, { network: 'TRX', depositEnable: true, withdrawEnable: true, minConfirm: 1.5 }] },
     ];
     const { records, issues } = validateCoins(body);
+    // BTC came twice, the copies disagreeing: neither is taken (the previous value will be kept).
     expect(records.map((c) => [c.coin, c.networkList.map((n) => n.network)])).toEqual([
-      ['BTC', ['BTC']],
       ['ETH', ['ERC20']],
       ['TRX', []],
     ]);
@@ -82,7 +82,7 @@ describe('validateCoins', () => {
       { entity: 'network', coin: 'ETH', index: 1, reason: 'network is missing' },
       { entity: 'coin', index: 3, reason: 'coin is missing' },
       { entity: 'coin', coin: 'SOL', index: 4, reason: 'networkList is not a list' },
-      { entity: 'coin', coin: 'BTC', index: 5, reason: 'coin appears twice in the list' },
+      { entity: 'coin', coin: 'BTC', index: 5, reason: 'coin appears twice in the list with different values' },
       { entity: 'network', coin: 'TRX', network: 'TRX', index: 0, reason: 'withdrawFee is not a decimal' },
       { entity: 'network', coin: 'TRX', network: 'TRX', index: 1, reason: 'minConfirm is not an integer' },
     ]);

@@ -212,6 +212,11 @@ describe('ticker rules', () => {
     expect(gist(h.step('tickers', tickersSnapshot([tickerRecord('BTCUSDT'), tickerRecord('ETHUSDT')]), MIN))).toEqual(['resolved Missing ETHUSDT']);
   });
 
+  it('missing does not fire for a symbol unknown since the first answer (set aside, no value yet)', () => {
+    const h = new Harness(rulesFrom('rules:\n  - alert: Missing\n    ticker: missing\n    match: { symbol: "BTCUSDT|ETHUSDT" }\n'));
+    expect(gist(h.step('tickers', { ...tickersSnapshot([tickerRecord('BTCUSDT')]), unknownSymbols: new Set(['ETHUSDT']) }, 0))).toEqual([]);
+  });
+
   it.each([
     ['last_price', 'above: 100', { lastPrice: '100.5' }, { lastPrice: '99' }],
     ['last_price', 'below: 50', { lastPrice: '49' }, { lastPrice: '51' }],

@@ -1,3 +1,4 @@
+import { diff } from '../../src/snapshot/diff';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
 import { coinRecord, tickerRecord } from '../support/records';
@@ -29,6 +30,16 @@ describe('applyCoins', () => {
     ]);
   });
 
+  it('puts a kept network back where it was, so the order (and the default network) stays', () => {
+    const prev = applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'ETH', isDefault: true }, { network: 'TRX', isDefault: true }, { network: 'SOL' }])], issues: [] }, 1000);
+    const next = applyCoins(
+      prev,
+      { records: [coinRecord('USDT', [{ network: 'TRX', isDefault: true }, { network: 'SOL' }])], issues: [{ entity: 'network', coin: 'USDT', network: 'ETH', index: 0, reason: 'x' }] },
+      2000,
+    );
+    expect(next.coins.get('USDT')?.networkList.map((n) => n.network)).toEqual(['ETH', 'TRX', 'SOL']);
+  });
+
   it('keeps everything absent when a broken record could not be keyed', () => {
     const prev = snapshotOf();
     const next = applyCoins(prev, { records: [], issues: [{ entity: 'coin', index: 0, reason: 'x' }] }, 2000);
@@ -53,5 +64,46 @@ describe('applyTickers', () => {
     const unkeyed = applyTickers(prev, { records: [], issues: [{ entity: 'ticker', index: 0, reason: 'x' }] }, 3);
     expect([...unkeyed.tickers.keys()]).toEqual(['A', 'B']);
     expect(unkeyed.tickersAt).toBe(3);
+  });
+});
+
+describe('records set aside on the first answer, with no previous value', () => {
+  const issue = { entity: 'network', coin: 'USDT', network: 'TRX', index: 1, reason: 'network appears twice in networkList with different values' } as const;
+
+  it('are unknown: left out, not closed, and not "added" when they first read well', () => {
+    const first = applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'ETH' }])], issues: [issue] }, 1000);
+    expect(first.coins.get('USDT')?.networkList.map((n) => n.network)).toEqual(['ETH']);
+    expect([...(first.unknownCoins ?? [])]).toEqual(['USDT\u0000TRX']);
+    // Still set aside: still unknown, no change.
+    const second = applyCoins(first, { records: [coinRecord('USDT', [{ network: 'ETH' }])], issues: [issue] }, 2000);
+    expect([...(second.unknownCoins ?? [])]).toEqual(['USDT\u0000TRX']);
+    expect(diff(first, second)).toEqual([]);
+    // Read well at last: known, and not a `network_added`.
+    const third = applyCoins(second, { records: [coinRecord('USDT', [{ network: 'ETH' }, { network: 'TRX' }])], issues: [] }, 3000);
+    expect(third.unknownCoins).toBeUndefined();
+    expect(diff(second, third)).toEqual([]);
+  });
+
+  it('a whole coin and a ticker the same way', () => {
+    const coinIssue = { entity: 'coin', coin: 'SOL', index: 1, reason: 'coin appears twice in the list with different values' } as const;
+    const first = applyCoins(emptySnapshot('main'), { records: [coinRecord('BTC', [{ network: 'BTC' }])], issues: [coinIssue] }, 1000);
+    expect([...(first.unknownCoins ?? [])]).toEqual(['SOL']);
+    const next = applyCoins(first, { records: [coinRecord('BTC', [{ network: 'BTC' }]), coinRecord('SOL', [{ network: 'SOL' }])], issues: [] }, 2000);
+    expect(diff(first, next)).toEqual([]);
+
+    const tickerIssue = { entity: 'ticker', symbol: 'B', index: 1, reason: 'x' } as const;
+    const t1 = applyTickers(emptySnapshot('main'), { records: [tickerRecord('A')], issues: [tickerIssue] }, 1);
+    expect([...(t1.unknownSymbols ?? [])]).toEqual(['B']);
+    const t2 = applyTickers(t1, { records: [tickerRecord('A'), tickerRecord('B')], issues: [] }, 2);
+    expect(t2.unknownSymbols).toBeUndefined();
+    expect(diff(t1, t2)).toEqual([]);
+  });
+
+  it('set aside later, a record without a previous value is new, and listed when it reads well', () => {
+    const base = applyCoins(emptySnapshot('main'), { records: [coinRecord('BTC', [{ network: 'BTC' }])], issues: [] }, 1000);
+    const setAside = applyCoins(base, { records: [coinRecord('BTC', [{ network: 'BTC' }])], issues: [{ entity: 'coin', coin: 'NEW', index: 1, reason: 'x' }] }, 2000);
+    expect(setAside.unknownCoins).toBeUndefined();
+    const listed = applyCoins(setAside, { records: [coinRecord('BTC', [{ network: 'BTC' }]), coinRecord('NEW', [{ network: 'NEW' }])], issues: [] }, 3000);
+    expect(diff(setAside, listed).map((c) => [c.kind, c.coin])).toEqual([['coin_listed', 'NEW']]);
   });
 });

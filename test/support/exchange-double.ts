@@ -1,0 +1,74 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseJsonKeepingDecimals } from '../../src/exchange/decimal';
+
+/** An answer of the double: what the exchange would have said, or what a test says instead. */
+export interface DoubleAnswer {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Decides one answer. `upstream()` asks the reference exchange behind the double (same path
+ * and query); the test may return it as it is, change its body, or answer on its own.
+ */
+export type Respond = (path: string, upstream: () => Promise<DoubleAnswer>) => DoubleAnswer | Promise<DoubleAnswer>;
+
+/**
+ * A real HTTP server on loopback in front of the reference exchange: every GET goes through
+ * `respond`, so a test can send answers the reference exchange never would (a record twice,
+ * `1e400`, a redirect, another deployment's error code) over a real connection.
+ */
+export class ExchangeDouble {
+  /** Paths (with query) asked for, in order. */
+  readonly requests: string[] = [];
+  respond: Respond = (_path, upstream) => upstream();
+  url = '';
+  private server: Server | undefined;
+
+  constructor(private readonly target: string) {}
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const path = req.url ?? '/';
+      this.requests.push(path);
+      const upstream = async (): Promise<DoubleAnswer> => {
+        const r = await fetch(`${this.target}${path}`, { headers: { 'accept-encoding': 'identity' } });
+        return { status: r.status, body: await r.text() };
+      };
+      Promise.resolve()
+        .then(() => this.respond(path, upstream))
+        .then((answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+          res.end(answer.body);
+        })
+        .catch((err: unknown) => {
+          res.writeHead(599, { 'content-type': 'text/plain' });
+          res.end(`double failed: ${String(err)}`);
+        });
+    });
+    await new Promise<void>((r) => this.server?.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const s = this.server;
+    if (!s) return;
+    await new Promise<void>((r) => {
+      s.close(() => r());
+      s.closeAllConnections();
+    });
+  }
+}
+
+/**
+ * An answer's JSON body changed by `edit` (which may change it in place or return a new
+ * value). Decimals keep their exact text (`1E-8` stays `1E-8`, sent as a string).
+ */
+export function editJson(answer: DoubleAnswer, edit: (body: unknown) => unknown): DoubleAnswer {
+  const body = parseJsonKeepingDecimals(answer.body);
+  const edited = edit(body);
+  return { ...answer, body: JSON.stringify(edited === undefined ? body : edited) };
+}
