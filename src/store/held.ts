@@ -96,6 +96,7 @@ export class HeldOutbox {
   // --- The senders' side (OutboxPort) -------------------------------------------------------
 
   dueDeliveries(receiver: string, now: number, limit: number): OutboxItem[] {
+    if (this.marks.size === 0) return this.dueWithoutMarks(receiver, now, limit);
     const out: OutboxItem[] = [];
     const want = limit + this.marks.size;
     let rows: OutboxItem[] = [];
@@ -125,6 +126,7 @@ export class HeldOutbox {
 
   nextDeliveryAt(receiver: string): number | undefined {
     try {
+      if (this.marks.size === 0) return this.options.store.nextDeliveryAt(receiver) ?? this.firstHeld(receiver)?.nextAt;
       for (const r of this.options.store.dueDeliveries(receiver, Number.MAX_SAFE_INTEGER, 1 + this.marks.size)) {
         const mark = this.marks.get(r.id);
         if (mark !== undefined && mark.state !== 'retry') continue;
@@ -133,7 +135,7 @@ export class HeldOutbox {
     } catch {
       // Reads failing: only what is held is known.
     }
-    return this.held.find((h) => h.receiver === receiver && h.state === 'pending')?.nextAt;
+    return this.firstHeld(receiver)?.nextAt;
   }
 
   /** Deliveries waiting for a receiver: the store's, as they stand, and the held ones. */
@@ -164,6 +166,30 @@ export class HeldOutbox {
   }
 
   // ------------------------------------------------------------------------------------------
+
+  /** The usual case: the store's own due deliveries (read as they always are), then the held ones once none is left there. */
+  private dueWithoutMarks(receiver: string, now: number, limit: number): OutboxItem[] {
+    const { store } = this.options;
+    let rows: OutboxItem[];
+    try {
+      rows = store.dueDeliveries(receiver, now, limit);
+      for (const r of rows) this.handed.set(r.id, receiver);
+      if (rows.length === limit || this.held.length === 0 || store.pendingDeliveries(receiver) > rows.length) return rows;
+    } catch (err) {
+      this.options.logger.error({ err, receiver }, 'cannot read the outbox');
+      rows = [];
+    }
+    for (const h of this.held) {
+      if (h.receiver !== receiver || h.state !== 'pending') continue;
+      if (h.nextAt > now || rows.length === limit) break;
+      rows.push({ id: h.id, receiver, delivery: h.delivery, createdAt: h.createdAt, attempts: h.attempts });
+    }
+    return rows;
+  }
+
+  private firstHeld(receiver: string): Held | undefined {
+    return this.held.find((h) => h.receiver === receiver && h.state === 'pending');
+  }
 
   private update(id: number, mark: Omit<OutboxMark, 'id'>, inMemory: (h: Held) => void): void {
     const h = id < 0 ? this.held.find((x) => x.id === id) : undefined;
