@@ -8,7 +8,7 @@ import type { Delivery } from '../notify/notifier';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
-import { parseRow, ROW_SCHEMAS } from './rows';
+import { isChangeKindColumn, parseRow, readChangeValue, ROW_SCHEMAS } from './rows';
 
 /** Filters of the change history (GET /api/v1/changes). */
 export interface ChangeQuery {
@@ -80,9 +80,10 @@ export class StoreError extends Error {
  *
  * Every JSON body read back is validated (rows.ts): a row that is not what was written (a few
  * overwritten bytes pass quick_check) is set aside into the table `set_aside`, kept for a
- * look, and the rest of the state is used. Rows are checked once at open; more than
- * WIDE_DAMAGE_ROWS unreadable rows (or more than ten that are a tenth of all) is damage wider than a few
- * rows, and the file is moved aside as a corrupt one.
+ * look, and the rest of the state is used. State rows are checked once at open (the change
+ * history as it is read); more than WIDE_DAMAGE_ROWS unreadable rows (or more than ten that
+ * are a tenth of all) is damage wider than a few rows, and the file is moved aside as a
+ * corrupt one.
  *
  * Contract: every method is synchronous and either commits fully or throws; `onProblem` hears
  * about a store that had to be moved aside, `onSetAside` about rows set aside (once per open
@@ -444,11 +445,10 @@ export interface DeadLetter extends OutboxItem {
 }
 
 function rowToChange(r: Record<string, unknown>): StoredChange | undefined {
-  const kind = ROW_SCHEMAS.changeKind.safeParse(r.kind);
-  const before = parseRow(ROW_SCHEMAS.changeValue, r.before);
-  const after = parseRow(ROW_SCHEMAS.changeValue, r.after);
-  if (!kind.success || before === undefined || after === undefined || typeof r.id !== 'number' || typeof r.exchange !== 'string' || typeof r.at !== 'number') return undefined;
-  const c: StoredChange = { id: r.id, kind: kind.data, exchange: r.exchange, before, after, at: r.at };
+  const before = readChangeValue(r.before);
+  const after = readChangeValue(r.after);
+  if (!isChangeKindColumn(r.kind) || before === undefined || after === undefined || typeof r.id !== 'number' || typeof r.exchange !== 'string' || typeof r.at !== 'number') return undefined;
+  const c: StoredChange = { id: r.id, kind: r.kind, exchange: r.exchange, before, after, at: r.at };
   for (const key of ['coin', 'network', 'symbol'] as const) {
     const v = r[key];
     if (typeof v === 'string') c[key] = v;
@@ -463,7 +463,11 @@ function readSnapshotRow(r: { part: unknown; body: unknown }): boolean {
   return true;
 }
 
-/** How each table's rows are checked at open: true when the row reads back as what was written. */
+/**
+ * How each table of state is checked at open: true when the row reads back as what was
+ * written. The change history is not swept (it may hold millions of rows, and a start must
+ * not wait for them): its rows are checked, and set aside, as they are read.
+ */
 const ROW_CHECKS: Record<string, (row: Record<string, unknown>) => boolean> = {
   snapshots: (r) => readSnapshotRow({ part: r.part, body: r.body }),
   alerts: (r) => parseRow(ROW_SCHEMAS.alert, r.body) !== undefined,
@@ -473,7 +477,6 @@ const ROW_CHECKS: Record<string, (row: Record<string, unknown>) => boolean> = {
   outbox: (r) => r.state === 'done' || parseRow(ROW_SCHEMAS.delivery, r.body) !== undefined,
   silences: (r) => parseRow(ROW_SCHEMAS.silence, r.body) !== undefined,
   history: (r) => parseRow(ROW_SCHEMAS.history, r.body) !== undefined,
-  changes: (r) => rowToChange(r) !== undefined,
 };
 
 function openChecked(file: string): Database.Database {
