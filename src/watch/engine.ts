@@ -52,8 +52,6 @@ interface ExchangeState {
   history: TickerHistory;
   historySavedAt: number;
   tickersSavedAt: number;
-  /** Snapshot parts whose last write failed: written at the next poll even when unchanged. */
-  unsaved: Partial<Record<Endpoint, true>>;
   /** Per symbol: does any rule need its samples? (Cleared when the rules change.) */
   sampled: Map<string, boolean>;
 }
@@ -71,6 +69,11 @@ export class Engine {
   private storeFailing = false;
   /** Changes of polls whose write failed, oldest first: written with the next write that succeeds. */
   private unsavedChanges: Change[] = [];
+  /**
+   * Snapshot parts whose write failed, by exchange and part (the latest): written with those
+   * changes, whatever poll's write succeeds first, so a restart does not report them again.
+   */
+  private readonly unsavedSnapshots = new Map<string, { snapshot: Snapshot; part: Endpoint }>();
   private readonly builtins: Rule[] = [...(['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]), STORE_FAILING_RULE];
 
   constructor(private options: EngineOptions) {
@@ -168,24 +171,20 @@ export class Engine {
     // Coins are written when they changed; tickers when a symbol came or went (so a restart
     // does not report it again) and otherwise once a minute (their prices are not state).
     const saveSnapshot =
-      state.unsaved[endpoint] === true || (endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : changes.length > 0 || at - state.tickersSavedAt >= TICKERS_SAVE_MS);
+      this.unsavedSnapshots.has(`${exchange}\u0000${endpoint}`) ||
+      (endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : changes.length > 0 || at - state.tickersSavedAt >= TICKERS_SAVE_MS);
     const saveHistory = endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS;
-    const earlier = this.unsavedChanges;
     const error = this.write(() => {
       if (saveSnapshot) store.saveSnapshot(next, endpoint);
-      if (earlier.length > 0) store.appendChanges(earlier);
       if (changes.length > 0) store.appendChanges(changes);
       store.saveAlerts(exchange, this.alerts.values());
       if (saveHistory) store.saveHistory(exchange, state.history.symbols);
-    });
+    }, `${exchange}\u0000${endpoint}`);
     if (error === undefined) {
-      if (earlier.length > 0) this.options.logger.info({ rows: earlier.length }, 'change history written after the store failed');
-      this.unsavedChanges = [];
-      delete state.unsaved[endpoint];
       if (endpoint === 'tickers' && saveSnapshot) state.tickersSavedAt = at;
       if (saveHistory) state.historySavedAt = at;
     } else {
-      if (saveSnapshot) state.unsaved[endpoint] = true;
+      if (saveSnapshot) this.unsavedSnapshots.set(`${exchange}\u0000${endpoint}`, { snapshot: next, part: endpoint });
       this.keepUnsaved(changes);
     }
     notify.push(...this.storeNow(exchange, at, error));
@@ -201,16 +200,22 @@ export class Engine {
   }
 
   /**
-   * Writes state in one transaction; returns the error when it failed. A store that cannot be
-   * written (disk full, read-only) is logged once per streak, counted, raises StoreFailing, and
-   * does not stop the watcher: notifications still go out (held in memory), the changes wait
-   * in memory (bounded), and writing resumes when the disk does.
+   * Writes state in one transaction, with whatever earlier writes could not take (see
+   * writeUnsaved); returns the error when it failed. A store that cannot be written (disk
+   * full, read-only) is logged once per streak, counted, raises StoreFailing, and does not stop
+   * the watcher: notifications still go out (held in memory), the changes wait in memory
+   * (bounded), and writing resumes when the disk does.
    */
-  private write(fn: () => void): string | undefined {
+  private write(fn: () => void, skip?: string): string | undefined {
     try {
-      this.options.store.transaction(fn);
-      if (this.storeFailing) this.options.logger.info('state store writable again');
+      this.options.store.transaction(() => {
+        this.writeUnsaved(skip);
+        fn();
+      });
+      if (this.storeFailing) this.options.logger.info({ changes: this.unsavedChanges.length }, 'state store writable again; what waited in memory is written');
       this.storeFailing = false;
+      this.unsavedChanges = [];
+      this.unsavedSnapshots.clear();
       return undefined;
     } catch (err) {
       const error = String((err as { message?: unknown } | null)?.message ?? err);
@@ -219,6 +224,17 @@ export class Engine {
       this.options.onStoreError?.();
       return error;
     }
+  }
+
+  /**
+   * What earlier writes could not take (change rows, snapshot parts), inside the transaction of
+   * the next write, whichever it is: the changes and the snapshot that showed them land together.
+   * `skip` is the part the caller writes itself (newer).
+   */
+  private writeUnsaved(skip?: string): void {
+    const store = this.options.store;
+    for (const [key, u] of this.unsavedSnapshots) if (key !== skip) store.saveSnapshot(u.snapshot, u.part);
+    if (this.unsavedChanges.length > 0) store.appendChanges(this.unsavedChanges);
   }
 
   /** Changes whose write failed wait for the next write; the oldest go past the limit, counted. */
@@ -287,7 +303,7 @@ export class Engine {
   private state(exchange: string): ExchangeState {
     let s = this.exchanges.get(exchange);
     if (s === undefined) {
-      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), historySavedAt: 0, tickersSavedAt: 0, unsaved: {}, sampled: new Map() };
+      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), historySavedAt: 0, tickersSavedAt: 0, sampled: new Map() };
       this.exchanges.set(exchange, s);
     }
     return s;

@@ -77,6 +77,28 @@ describe('Engine when the state store cannot be written', () => {
     real.close();
   });
 
+  it('writes the changes and the snapshot that showed them together, whichever poll writes first', () => {
+    const real = StateStore.open(dir);
+    let full = false;
+    const store = Object.create(real) as StateStore;
+    store.transaction = <T>(fn: () => T): T => {
+      if (full) throw new Error('database or disk is full');
+      return real.transaction(fn);
+    };
+    const engine = new Engine({ rules: [], store, logger: silentLogger(), guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined });
+    const first = applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: '1' }])], issues: [] }, 1);
+    engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1, durationMs: 1, bytes: 1 });
+    full = true;
+    const second = applyCoins(first, { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: '2' }])], issues: [] }, 2);
+    engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: second, issues: [], at: 2, durationMs: 1, bytes: 1 });
+    full = false;
+    // The disk is back at a ticker poll (or a failed poll): the coins of the failed poll land with its change.
+    engine.onFailure({ exchange: 'main', endpoint: 'tickers', at: 3, durationMs: 1, error: { kind: 'timeout', message: 'timeout' } });
+    expect(real.queryChanges({ limit: 10 }).map((c) => [c.kind, c.after])).toEqual([['withdraw_fee_changed', '2']]);
+    expect(real.loadSnapshot('main')?.coins.get('USDT')?.networkList[0]?.withdrawFee).toBe('2');
+    real.close();
+  });
+
   it('keeps at most the limit of unwritten changes, dropping the oldest, counted', () => {
     const real = StateStore.open(dir);
     let full = true;
