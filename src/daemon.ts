@@ -236,7 +236,12 @@ export class Daemon {
         silences: {
           list: () => this.store?.loadSilences() ?? [],
           save: (silence) => {
-            this.store?.saveSilence(silence);
+            try {
+              this.store?.saveSilence(silence);
+            } catch (err) {
+              this.metrics.storeWriteErrors.inc();
+              throw err;
+            }
             this.delivery?.refreshSilences();
           },
         },

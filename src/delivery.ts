@@ -111,6 +111,8 @@ export class Delivery {
   /** The store's outbox, and what is held in memory while the store cannot be written. */
   private readonly outbox: HeldOutbox;
   private heldTriedAt = 0;
+  /** addPending failing: logged once per streak. */
+  private pendingFailing = false;
 
   constructor(
     private config: Config,
@@ -138,9 +140,11 @@ export class Delivery {
     let ids: number[] | undefined;
     try {
       ids = this.deps.store.addPending(alerts);
+      this.pendingFailing = false;
     } catch (err) {
       this.deps.onStoreError?.(err);
-      this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+      if (!this.pendingFailing) this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+      this.pendingFailing = true;
     }
     this.pipeline.insert(alerts, now, ids);
     this.tick();
