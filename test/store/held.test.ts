@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { silentLogger } from '../../src/lib/logger';
 import type { Delivery } from '../../src/notify/notifier';
 import { HeldOutbox } from '../../src/store/held';
@@ -78,6 +79,30 @@ describe('HeldOutbox', () => {
     outbox.deliveryDone(held?.id as number, 60);
     expect(keys(real.dueDeliveries('hook', 100, 10))).toEqual(['c']);
     real.close();
+  });
+
+  it('holds on a real SQLITE_FULL (the file capped at its size) and writes it all back when there is room', () => {
+    const store = StateStore.open(dir);
+    // The store's own connection: max_page_count is per connection.
+    const db = (store as unknown as { db: Database.Database }).db;
+    db.pragma(`max_page_count = ${String(db.pragma('page_count', { simple: true }))}`);
+    const errors: unknown[] = [];
+    const outbox = new HeldOutbox({ store, logger: silentLogger(), onWriteError: (e) => errors.push(e), onDropped: () => undefined });
+    const big = item('big');
+    big.delivery.notification.commonAnnotations = { description: 'x'.repeat(20_000) };
+
+    outbox.commit([big], [7], 1);
+    expect(errors.map((e) => [(e as { code?: unknown }).code, (e as Error).message])).toEqual([['SQLITE_FULL', 'database or disk is full']]);
+    expect(keys(outbox.dueDeliveries('hook', 10, 10))).toEqual(['big']);
+    expect(outbox.retry()).toBe(false);
+    expect(errors).toHaveLength(2);
+    expect(store.pendingDeliveries('hook')).toBe(0);
+
+    db.pragma('max_page_count = 1073741823');
+    expect(outbox.retry()).toBe(true);
+    expect(store.dueDeliveries('hook', 10, 10).map((x) => [x.delivery.notification.groupKey, x.delivery.notification.commonAnnotations.description?.length])).toEqual([['big', 20_000]]);
+    expect(store.logEntry('hook', 'big')).toEqual({ firing: ['big'], resolved: [], at: 5 });
+    store.close();
   });
 
   it('drops the oldest held notification past its limit, says so and counts it', () => {
