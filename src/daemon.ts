@@ -173,7 +173,7 @@ export class Daemon {
       this.config.state_dir,
       (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state'),
       (rows) => {
-        logger.error({ rows }, 'unreadable rows in the state store set aside (table set_aside); starting with the rest');
+        logger.error({ rows }, 'unreadable rows in the state store set aside (table set_aside); going on with the rest');
         for (const [table, n] of Object.entries(rows)) this.metrics.rowsSetAside.inc({ table }, n);
       },
     );
