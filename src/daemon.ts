@@ -77,6 +77,8 @@ export interface DaemonDeps {
   clock?: Clock;
   logger: Logger;
   random?: () => number;
+  /** Opens the state store (a seam for tests: a store whose writes fail). */
+  openStore?: typeof StateStore.open;
 }
 
 /** metrics.include / metrics.exclude as one test on coin, network and symbol names. */
@@ -158,7 +160,7 @@ export class Daemon {
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
   static async start(config: Config, deps: DaemonDeps, source: { path?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Daemon> {
-    const daemon = new Daemon(config, { clock: systemClock, random: Math.random, ...deps }, { path: source.path, env: source.env ?? process.env });
+    const daemon = new Daemon(config, { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), ...deps }, { path: source.path, env: source.env ?? process.env });
     try {
       await daemon.boot();
     } catch (err) {
@@ -176,8 +178,13 @@ export class Daemon {
   private async boot(): Promise<void> {
     const { clock, logger, random } = this.deps;
     const rules = await loadRules(this.config, this.source.env);
-    this.store = StateStore.open(this.config.state_dir, (message, movedTo) =>
-      logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state'),
+    this.store = this.deps.openStore(
+      this.config.state_dir,
+      (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state'),
+      (rows) => {
+        logger.error({ rows }, 'unreadable rows in the state store set aside (table set_aside); going on with the rest');
+        for (const [table, n] of Object.entries(rows)) this.metrics.rowsSetAside.inc({ table }, n);
+      },
     );
     const store = this.store;
     // Validated by the config schema.
@@ -191,6 +198,8 @@ export class Daemon {
       expectedSymbols: watchLists(this.config),
       notify: (alerts) => this.delivery?.insert(alerts),
       onChanges: (exchange, changes) => this.onChanges(exchange, changes),
+      onStoreError: () => this.metrics.storeWriteErrors.inc(),
+      onHistoryDropped: (rows) => this.metrics.historyDropped.inc(rows),
     });
     const engine = this.engine;
     this.delivery = new Delivery(this.config, {
@@ -200,10 +209,13 @@ export class Daemon {
       logger,
       externalURL: this.http.url,
       activeAlerts: () => engine.activeAlerts().values(),
-      onOutcome: (receiver, outcome, _reason, latencyMs) => {
+      onOutcome: (receiver, outcome, reason, latencyMs) => {
         this.metrics.notifications.inc({ receiver, outcome });
+        if (outcome !== 'success') this.metrics.notificationsFailed.inc({ receiver, reason: reason ?? 'other' });
         if (latencyMs !== undefined) this.metrics.notificationLatency.observe({ receiver }, latencyMs / 1000);
       },
+      onStoreError: () => this.metrics.storeWriteErrors.inc(),
+      onDropped: (receiver) => this.metrics.notificationsDropped.inc({ receiver }),
     });
     // Alerts still firing from before a restart rejoin their groups; the notification log
     // (also restored) keeps them from being told again, and repeats keep their rhythm.
@@ -229,11 +241,16 @@ export class Daemon {
         alerts: () => [...(this.engine?.activeAlerts().values() ?? [])],
         changes: (q) => this.store?.queryChanges(q) ?? [],
         state: (page) => this.views.state(page),
-        deadLetters: (limit) => this.store?.deadLetters(limit) ?? [],
+        deadLetters: (limit, before) => this.store?.deadLetters(limit, before) ?? [],
         silences: {
           list: () => (this.store?.loadSilences() ?? []).filter((x) => silenceKept(x, this.deps.clock.now())),
           save: (silence) => {
-            this.store?.saveSilence(silence);
+            try {
+              this.store?.saveSilence(silence);
+            } catch (err) {
+              this.metrics.storeWriteErrors.inc();
+              throw err;
+            }
             this.delivery?.refreshSilences();
           },
         },
@@ -360,6 +377,7 @@ export class Daemon {
         this.deps.logger.info({ removed: silences }, 'deleted silences expired for longer than the retention');
       }
     } catch (err) {
+      this.metrics.storeWriteErrors.inc();
       this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'could not prune the history');
     }
   }
@@ -434,7 +452,9 @@ export class Daemon {
     }
     this.metrics.alertsFiring.reset();
     for (const f of firing.values()) this.metrics.alertsFiring.set({ alertname: f.alertname, severity: f.severity }, f.n);
-    for (const r of this.delivery?.receivers ?? []) this.metrics.outboxPending.set({ receiver: r }, this.store?.pendingDeliveries(r) ?? 0);
+    for (const r of this.delivery?.receivers ?? []) this.metrics.outboxPending.set({ receiver: r }, this.delivery?.pendingDeliveries(r) ?? 0);
+    const dead = this.store?.deadLetterCounts() ?? new Map<string, number>();
+    for (const r of this.delivery?.receivers ?? []) this.metrics.deadLetters.set({ receiver: r }, dead.get(r) ?? 0);
   }
 
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */

@@ -12,7 +12,11 @@ import { emailNotifier } from './notify/email/email';
 import { logNotifier } from './notify/log/log';
 import type { Notifier } from './notify/notifier';
 import { webhookNotifier } from './notify/webhook/webhook';
+import { HeldOutbox } from './store/held';
 import type { StateStore } from './store/store';
+
+/** How often notifications held in memory (the store failing) are tried on disk again. */
+const HELD_RETRY_MS = 1_000;
 
 /** Builds a receiver from its config: the one place that knows every kind. */
 export function buildNotifier(r: ReceiverConfig, logger: Logger): Notifier {
@@ -88,6 +92,10 @@ export interface DeliveryDeps {
   externalURL: string;
   activeAlerts: () => Iterable<Alert>;
   onOutcome: (receiver: string, outcome: Outcome, reason?: string, latencyMs?: number) => void;
+  /** A write to the store failed (what it held is kept in memory and retried). */
+  onStoreError?: (err: unknown) => void;
+  /** A held notification dropped: the store failed for longer than the hold holds. */
+  onDropped?: (receiver: string) => void;
 }
 
 /**
@@ -100,11 +108,22 @@ export class Delivery {
   private senders: Sender[] = [];
   private notifiers: Notifier[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** The store's outbox, and what is held in memory while the store cannot be written. */
+  private readonly outbox: HeldOutbox;
+  private heldTriedAt = 0;
+  /** addPending failing: logged once per streak. */
+  private pendingFailing = false;
 
   constructor(
     private config: Config,
     private readonly deps: DeliveryDeps,
   ) {
+    this.outbox = new HeldOutbox({
+      store: deps.store,
+      logger: deps.logger,
+      onWriteError: (err) => deps.onStoreError?.(err),
+      onDropped: (receiver) => deps.onDropped?.(receiver),
+    });
     this.pipeline = new Pipeline({ ...this.pipelineParts(config), muter: this.muter, port: this.port(), activeAlerts: deps.activeAlerts, logger: deps.logger });
     this.refreshSilences();
     this.startSenders(config);
@@ -121,8 +140,11 @@ export class Delivery {
     let ids: number[] | undefined;
     try {
       ids = this.deps.store.addPending(alerts);
+      this.pendingFailing = false;
     } catch (err) {
-      this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+      this.deps.onStoreError?.(err);
+      if (!this.pendingFailing) this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+      this.pendingFailing = true;
     }
     this.pipeline.insert(alerts, now, ids);
     this.tick();
@@ -139,6 +161,11 @@ export class Delivery {
 
   /** Flushes due groups; runs on a timer and after every insert. */
   tick(): void {
+    const now = this.deps.clock.now();
+    if (this.outbox.holding && now - this.heldTriedAt >= HELD_RETRY_MS) {
+      this.heldTriedAt = now;
+      this.outbox.retry();
+    }
     try {
       if (this.pipeline.tick(this.deps.clock.now()) > 0) for (const s of this.senders) s.wake();
     } catch (err) {
@@ -169,6 +196,13 @@ export class Delivery {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.stopSenders();
+    // A last try: what is still held would otherwise be lost with the process.
+    if (!this.outbox.retry()) this.deps.logger.error('the store still cannot be written: notifications held in memory are lost at this stop');
+  }
+
+  /** Notifications waiting for a receiver, held ones included. */
+  pendingDeliveries(receiver: string): number {
+    return this.outbox.pendingDeliveries(receiver);
   }
 
   private pipelineParts(config: Config) {
@@ -183,10 +217,10 @@ export class Delivery {
   }
 
   private port() {
-    const { store, clock } = this.deps;
+    const { clock } = this.deps;
     return {
-      logEntry: (receiver: string, key: string) => store.logEntry(receiver, key),
-      commit: (items: Parameters<StateStore['commitDeliveries']>[0], done: readonly number[]) => store.commitDeliveries(items, clock.now(), done),
+      logEntry: (receiver: string, key: string) => this.outbox.logEntry(receiver, key),
+      commit: (items: Parameters<StateStore['commitDeliveries']>[0], done: readonly number[]) => this.outbox.commit(items, done, clock.now()),
     };
   }
 
@@ -197,7 +231,7 @@ export class Delivery {
       (notifier) =>
         new Sender({
           notifier,
-          port: this.deps.store,
+          port: this.outbox,
           policy: { baseMs: retry.base_delay, maxMs: retry.max_delay, maxAgeMs: retry.max_age },
           clock: this.deps.clock,
           random: this.deps.random,

@@ -12,7 +12,8 @@ export interface ApiSource {
   changes(query: ChangeQuery): StoredChange[];
   /** One page of each exchange's closed networks; `next`: the offset of the next page, if any. */
   state(page: Page): { data: StateView; next: number | null };
-  deadLetters(limit: number): DeadLetter[];
+  /** Newest first; `before` (an id) gives the next page. */
+  deadLetters(limit: number, before?: number): DeadLetter[];
   silences: {
     list(): Silence[];
     save(silence: Silence): void;
@@ -148,8 +149,22 @@ export function apiRouter(source: ApiSource): Router {
     res.json({ status: 'success', data, next: next === null ? null : String(next) });
   });
 
-  r.get('/deadletters', (_req, res) => {
-    const data = source.deadLetters(100).map((d) => ({
+  // Notifications given up on, newest first, a page at a time (`limit`, `before` = `next`).
+  // The notification as the receiver would have had it, never the receiver's config (secrets).
+  r.get(['/dead-letters', '/deadletters'], (req, res) => {
+    const bad = (error: string): void => {
+      res.status(400).json({ status: 'error', error });
+    };
+    let limit = 100;
+    const l = one(req.query.limit);
+    if (l !== undefined) {
+      if (!/^\d+$/.test(l) || Number(l) < 1) return bad(`limit: a whole number from 1 to ${MAX_LIMIT}`);
+      limit = Math.min(MAX_LIMIT, Number(l));
+    }
+    const b = one(req.query.before);
+    if (b !== undefined && !/^\d+$/.test(b)) return bad('before: the `next` cursor of a previous page');
+    const rows = source.deadLetters(limit, b === undefined ? undefined : Number(b));
+    const data = rows.map((d) => ({
       id: d.id,
       receiver: d.receiver,
       attempts: d.attempts,
@@ -158,7 +173,8 @@ export function apiRouter(source: ApiSource): Router {
       finishedAt: iso(d.finishedAt),
       notification: d.delivery.notification,
     }));
-    res.json({ status: 'success', data });
+    const last = rows[rows.length - 1];
+    res.json({ status: 'success', data, next: rows.length === limit && last !== undefined ? String(last.id) : null });
   });
 
   r.get('/silences', (_req, res) => {

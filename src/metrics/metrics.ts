@@ -3,6 +3,9 @@ import { FAILURE_KINDS } from '../exchange/errors';
 import type { Endpoint } from '../exchange/wire';
 import { CHANGE_KINDS } from '../snapshot/changes';
 
+/** Why a notification attempt failed (notify's FailureReason, the contract's list): every value starts at zero. */
+export const FAILURE_REASONS = ['client_error', 'server_error', 'rate_limited', 'timeout', 'connect', 'other'] as const;
+
 /**
  * The low-cardinality metrics (per exchange, endpoint, rule, receiver), in a registry that is
  * passed in, never the global one. The per-network and per-ticker families are rendered
@@ -36,6 +39,17 @@ export function createMetrics(registry: Registry) {
       registers,
     }),
     outboxPending: new Gauge({ name: 'spotwatch_outbox_pending', help: 'Notifications waiting to be delivered.', labelNames: ['receiver'], registers }),
+    notificationsFailed: new Counter({ name: 'spotwatch_notifications_failed_total', help: 'Failed notification attempts (retried or not), by reason.', labelNames: ['receiver', 'reason'], registers }),
+    deadLetters: new Gauge({ name: 'spotwatch_dead_letters', help: 'Notifications given up on (GET /api/v1/dead-letters).', labelNames: ['receiver'], registers }),
+    notificationsDropped: new Counter({
+      name: 'spotwatch_notifications_dropped_total',
+      help: 'Notifications dropped because the store could not be written and the in-memory hold was full.',
+      labelNames: ['receiver'],
+      registers,
+    }),
+    storeWriteErrors: new Counter({ name: 'spotwatch_store_write_errors_total', help: 'Writes to the state store that failed (disk full, read-only); what they held is kept in memory and retried.', registers }),
+    historyDropped: new Counter({ name: 'spotwatch_history_rows_dropped_total', help: 'Change rows never written to the history: the store failed for longer than the in-memory queue holds.', registers }),
+    rowsSetAside: new Counter({ name: 'spotwatch_store_rows_set_aside_total', help: 'Unreadable rows of the state store set aside (table set_aside), by table.', labelNames: ['table'], registers }),
     reloadOk: new Gauge({ name: 'spotwatch_config_last_reload_successful', help: '1 when the last configuration load succeeded.', registers }),
   };
 }
@@ -76,6 +90,13 @@ export function initSeries(m: Metrics, exchanges: readonly string[], receivers: 
     for (const outcome of ['success', 'failed', 'retry']) m.notifications.inc({ receiver, outcome }, 0);
     m.notificationLatency.zero({ receiver });
     m.outboxPending.set({ receiver }, 0);
+    for (const reason of FAILURE_REASONS) m.notificationsFailed.inc({ receiver, reason }, 0);
+    m.deadLetters.set({ receiver }, 0);
+    m.notificationsDropped.inc({ receiver }, 0);
+  }
+  if (firstTime(m, 'store')) {
+    m.storeWriteErrors.inc(0);
+    m.historyDropped.inc(0);
   }
   m.reloadOk.set(1);
 }
@@ -104,5 +125,8 @@ export function forgetSeries(m: Metrics, gone: { exchanges: readonly string[]; r
     for (const outcome of ['success', 'failed', 'retry']) m.notifications.remove({ receiver, outcome });
     m.notificationLatency.remove({ receiver });
     m.outboxPending.remove({ receiver });
+    for (const reason of FAILURE_REASONS) m.notificationsFailed.remove({ receiver, reason });
+    m.deadLetters.remove({ receiver });
+    m.notificationsDropped.remove({ receiver });
   }
 }

@@ -7,7 +7,8 @@ import type { Silence } from '../alerts/silence';
 import type { Delivery } from '../notify/notifier';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
-import type { CoinRecord, Snapshot, TickerRecord } from '../snapshot/model';
+import type { Snapshot } from '../snapshot/model';
+import { isChangeKindColumn, parseRow, readChangeValue, ROW_SCHEMAS } from './rows';
 
 /** Filters of the change history (GET /api/v1/changes). */
 export interface ChangeQuery {
@@ -27,6 +28,45 @@ export interface StoredChange extends Change {
 
 const SCHEMA_VERSION = 4;
 
+/**
+ * Unreadable rows found at open (or at a later read) beyond which the damage is taken as wider
+ * than a few rows: the whole file is moved aside, as for a file SQLite cannot read.
+ */
+const WIDE_DAMAGE_ROWS = 100;
+
+/** Told once per open, or per read that found any, of the rows set aside, by table. */
+export type SetAsideHook = (rows: Readonly<Record<string, number>>) => void;
+
+/** A delivery held in memory while the store could not be written, written back when it can. */
+export interface HeldDelivery {
+  receiver: string;
+  delivery: Delivery;
+  createdAt: number;
+  attempts: number;
+  nextAt: number;
+  state: 'pending' | 'dead';
+  error: string | null;
+  finishedAt: number | null;
+}
+
+/** What became of a delivery of the outbox while the store could not be written. */
+export interface OutboxMark {
+  id: number;
+  state: 'done' | 'retry' | 'dead';
+  attempts: number;
+  nextAt: number;
+  error: string;
+  at: number;
+}
+
+/** Everything a failing store could not take at once: written back in one transaction. */
+export interface HeldWrites {
+  deliveries: readonly HeldDelivery[];
+  log: readonly { receiver: string; groupKey: string; entry: LogEntry | undefined }[];
+  unpend: readonly number[];
+  marks: readonly OutboxMark[];
+}
+
 /** The store cannot be used at all (its directory is missing rights, say): a clear error at start. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
@@ -38,17 +78,28 @@ export class StoreError extends Error {
  * write is a transaction, so a crash (kill -9) leaves the last committed state. A file that
  * cannot be read as a database is moved aside (never silently dropped) and a fresh one made.
  *
+ * Every JSON body read back is validated (rows.ts): a row that is not what was written (a few
+ * overwritten bytes pass quick_check) is set aside into the table `set_aside`, kept for a
+ * look, and the rest of the state is used. State rows are checked once at open (the change
+ * history as it is read); more than WIDE_DAMAGE_ROWS unreadable rows (or more than ten that
+ * are a tenth of all) is damage wider than a few rows, and the file is moved aside as a
+ * corrupt one.
+ *
  * Contract: every method is synchronous and either commits fully or throws; `onProblem` hears
- * about a store that had to be moved aside.
+ * about a store that had to be moved aside, `onSetAside` about rows set aside (once per open
+ * or read, never once per row).
  */
 export class StateStore {
   private readonly db: Database.Database;
 
-  private constructor(db: Database.Database) {
+  private constructor(
+    db: Database.Database,
+    private readonly onSetAside: SetAsideHook = () => undefined,
+  ) {
     this.db = db;
   }
 
-  static open(dir: string, onProblem: (message: string, movedTo: string) => void = () => undefined): StateStore {
+  static open(dir: string, onProblem: (message: string, movedTo: string) => void = () => undefined, onSetAside?: SetAsideHook): StateStore {
     const file = join(dir, 'spotwatch.db');
     try {
       mkdirSync(dir, { recursive: true });
@@ -57,7 +108,7 @@ export class StateStore {
       throw new StoreError(`cannot use state_dir ${dir}: ${String((err as { code?: unknown })?.code ?? (err as { message?: unknown })?.message ?? err)} (it must be a writable directory)`);
     }
     try {
-      return new StateStore(openChecked(file));
+      return StateStore.swept(openChecked(file), onSetAside);
     } catch (err) {
       if (!existsSync(file)) throw err;
       const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
@@ -65,8 +116,77 @@ export class StateStore {
       for (const ext of ['-wal', '-shm']) if (existsSync(file + ext)) renameSync(file + ext, aside + ext);
       // Duck-typed: the driver's errors may come from another realm, where instanceof Error fails.
       onProblem(String((err as { message?: unknown } | null)?.message ?? err), aside);
-      return new StateStore(openChecked(file));
+      return new StateStore(openChecked(file), onSetAside);
     }
+  }
+
+  /** A store whose every row was read once: few unreadable ones are set aside, more is a corrupt file. */
+  private static swept(db: Database.Database, onSetAside: SetAsideHook | undefined): StateStore {
+    const found = new Map<string, number[]>();
+    let total = 0;
+    try {
+      for (const [table, check] of Object.entries(ROW_CHECKS)) {
+        for (const row of db.prepare(`SELECT rowid AS rowid, * FROM ${table}`).iterate() as IterableIterator<Record<string, unknown>>) {
+          total++;
+          if (check(row)) continue;
+          const ids = found.get(table) ?? [];
+          ids.push(row.rowid as number);
+          found.set(table, ids);
+        }
+      }
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    const bad = [...found.values()].reduce((n, ids) => n + ids.length, 0);
+    if (bad > WIDE_DAMAGE_ROWS || (bad > 10 && bad > total / 10)) {
+      db.close();
+      throw new Error(`${bad} of ${total} rows unreadable: damage wider than a few rows`);
+    }
+    const store = new StateStore(db, onSetAside);
+    store.setAside(found);
+    return store;
+  }
+
+  /**
+   * Moves unreadable rows out of the way (into `set_aside`, as their raw columns), so they
+   * are neither read again nor lost, and says so once. Never throws: a store that cannot be
+   * written keeps them where they are, and every read skips them anyway.
+   */
+  private setAside(found: ReadonlyMap<string, readonly number[]>): void {
+    if (found.size === 0) return;
+    const counts: Record<string, number> = {};
+    for (const [table, ids] of found) counts[table] = ids.length;
+    try {
+      this.transaction(() => {
+        this.db.exec('CREATE TABLE IF NOT EXISTS set_aside (id INTEGER PRIMARY KEY AUTOINCREMENT, source TEXT NOT NULL, row TEXT NOT NULL, at INTEGER NOT NULL)');
+        const keep = this.db.prepare('INSERT INTO set_aside (source, row, at) VALUES (?, ?, ?)');
+        for (const [table, ids] of found) {
+          const read = this.db.prepare(`SELECT * FROM ${table} WHERE rowid = ?`);
+          const drop = this.db.prepare(`DELETE FROM ${table} WHERE rowid = ?`);
+          for (const id of ids) {
+            keep.run(table, JSON.stringify(read.get(id)), Date.now());
+            drop.run(id);
+          }
+        }
+      });
+    } catch {
+      // Not writable now: the rows stay where they are, and every read skips them.
+    }
+    this.onSetAside(counts);
+  }
+
+  /** Rows read through `read`; those it cannot read are set aside (and said once). */
+  private readable<R extends { rowid: number }, T>(table: string, rows: readonly R[], read: (row: R) => T | undefined): T[] {
+    const out: T[] = [];
+    const bad: number[] = [];
+    for (const r of rows) {
+      const value = read(r);
+      if (value === undefined) bad.push(r.rowid);
+      else out.push(value);
+    }
+    if (bad.length > 0) this.setAside(new Map([[table, bad]]));
+    return out;
   }
 
   close(): void {
@@ -79,15 +199,17 @@ export class StateStore {
   }
 
   loadSnapshot(exchange: string): Snapshot | undefined {
-    const rows = this.db.prepare('SELECT part, taken_at, body FROM snapshots WHERE exchange = ?').all(exchange) as { part: string; taken_at: number; body: string }[];
-    if (rows.length === 0) return undefined;
+    const rows = this.db.prepare('SELECT rowid AS rowid, part, taken_at, body FROM snapshots WHERE exchange = ?').all(exchange) as { rowid: number; part: string; taken_at: number; body: string }[];
+    // A damaged part is dropped whole: a part missing one record would report it as listed again.
+    const parts = this.readable('snapshots', rows, (r) => (readSnapshotRow(r) ? r : undefined));
+    if (parts.length === 0) return undefined;
     const s: Snapshot = { exchange, coinsAt: null, tickersAt: null, coins: new Map(), tickers: new Map() };
-    for (const r of rows) {
+    for (const r of parts) {
       if (r.part === 'coins') {
-        const coins = JSON.parse(r.body) as CoinRecord[];
+        const coins = parseRow(ROW_SCHEMAS.coins, r.body) ?? [];
         Object.assign(s, { coinsAt: r.taken_at, coins: new Map(coins.map((c) => [c.coin, c])) });
       } else if (r.part === 'tickers') {
-        const tickers = JSON.parse(r.body) as TickerRecord[];
+        const tickers = parseRow(ROW_SCHEMAS.tickers, r.body) ?? [];
         Object.assign(s, { tickersAt: r.taken_at, tickers: new Map(tickers.map((t) => [t.symbol, t])) });
       }
     }
@@ -104,12 +226,9 @@ export class StateStore {
   }
 
   loadAlerts(): Map<string, Alert> {
-    const rows = this.db.prepare('SELECT body FROM alerts').all() as { body: string }[];
+    const rows = this.db.prepare('SELECT rowid AS rowid, body FROM alerts').all() as { rowid: number; body: string }[];
     const alerts = new Map<string, Alert>();
-    for (const r of rows) {
-      const a = JSON.parse(r.body) as Alert;
-      alerts.set(a.fingerprint, a);
-    }
+    for (const a of this.readable('alerts', rows, (r) => parseRow(ROW_SCHEMAS.alert, r.body))) alerts.set(a.fingerprint, a);
     return alerts;
   }
 
@@ -144,9 +263,9 @@ export class StateStore {
     add('network = ?', q.network);
     add('kind = ?', q.kind);
     add('id < ?', q.before);
-    const sql = `SELECT * FROM changes ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    const sql = `SELECT rowid AS rowid, * FROM changes ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
     const rows = this.db.prepare(sql).all(...args, q.limit) as Record<string, unknown>[];
-    return rows.map(rowToChange);
+    return this.readable('changes', rows as (Record<string, unknown> & { rowid: number })[], rowToChange);
   }
 
   /**
@@ -199,12 +318,16 @@ export class StateStore {
   }
 
   loadPending(): { id: number; alert: Alert }[] {
-    return (this.db.prepare('SELECT id, body FROM pending ORDER BY id').all() as { id: number; body: string }[]).map((r) => ({ id: r.id, alert: JSON.parse(r.body) as Alert }));
+    const rows = this.db.prepare('SELECT rowid AS rowid, id, body FROM pending ORDER BY id').all() as { rowid: number; id: number; body: string }[];
+    return this.readable('pending', rows, (r) => {
+      const alert = parseRow(ROW_SCHEMAS.alert, r.body);
+      return alert === undefined ? undefined : { id: r.id, alert };
+    });
   }
 
   logEntry(receiver: string, groupKey: string): LogEntry | undefined {
-    const row = this.db.prepare('SELECT body FROM nflog WHERE receiver = ? AND group_key = ?').get(receiver, groupKey) as { body: string } | undefined;
-    return row === undefined ? undefined : (JSON.parse(row.body) as LogEntry);
+    const row = this.db.prepare('SELECT rowid AS rowid, body FROM nflog WHERE receiver = ? AND group_key = ?').get(receiver, groupKey) as { rowid: number; body: string } | undefined;
+    return row === undefined ? undefined : this.readable('nflog', [row], (r) => parseRow(ROW_SCHEMAS.logEntry, r.body))[0];
   }
 
   /**
@@ -213,14 +336,17 @@ export class StateStore {
    */
   dueDeliveries(receiver: string, now: number, limit: number): OutboxItem[] {
     const rows = this.db
-      .prepare("SELECT id, receiver, body, created_at, attempts, next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT ?")
-      .all(receiver, limit) as { id: number; receiver: string; body: string; created_at: number; attempts: number; next_at: number }[];
+      .prepare("SELECT rowid AS rowid, id, receiver, body, created_at, attempts, next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT ?")
+      .all(receiver, limit) as { rowid: number; id: number; receiver: string; body: string; created_at: number; attempts: number; next_at: number }[];
     const due = [];
     for (const r of rows) {
       if (r.next_at > now) break;
-      due.push({ id: r.id, receiver: r.receiver, delivery: JSON.parse(r.body) as Delivery, createdAt: r.created_at, attempts: r.attempts });
+      due.push(r);
     }
-    return due;
+    return this.readable('outbox', due, (r) => {
+      const delivery = parseRow(ROW_SCHEMAS.delivery, r.body);
+      return delivery === undefined ? undefined : { id: r.id, receiver: r.receiver, delivery, createdAt: r.created_at, attempts: r.attempts, nextAt: r.next_at };
+    });
   }
 
   /** When the oldest pending delivery of a receiver is due, if any. */
@@ -245,11 +371,46 @@ export class StateStore {
     this.db.prepare("UPDATE outbox SET state = 'dead', attempts = ?, last_error = ?, finished_at = ? WHERE id = ?").run(attempts, error, now, id);
   }
 
-  deadLetters(limit: number): DeadLetter[] {
+  /** Dead letters, newest first; `before` (an id) gives the next page. */
+  deadLetters(limit: number, before?: number): DeadLetter[] {
     const rows = this.db
-      .prepare("SELECT id, receiver, body, created_at, attempts, last_error, finished_at FROM outbox WHERE state = 'dead' ORDER BY id DESC LIMIT ?")
-      .all(limit) as { id: number; receiver: string; body: string; created_at: number; attempts: number; last_error: string; finished_at: number }[];
-    return rows.map((r) => ({ id: r.id, receiver: r.receiver, delivery: JSON.parse(r.body) as Delivery, createdAt: r.created_at, attempts: r.attempts, error: r.last_error, finishedAt: r.finished_at }));
+      .prepare("SELECT rowid AS rowid, id, receiver, body, created_at, attempts, last_error, finished_at FROM outbox WHERE state = 'dead' AND id < ? ORDER BY id DESC LIMIT ?")
+      .all(before ?? Number.MAX_SAFE_INTEGER, limit) as { rowid: number; id: number; receiver: string; body: string; created_at: number; attempts: number; last_error: string | null; finished_at: number | null }[];
+    return this.readable('outbox', rows, (r) => {
+      const delivery = parseRow(ROW_SCHEMAS.delivery, r.body);
+      return delivery === undefined ? undefined : { id: r.id, receiver: r.receiver, delivery, createdAt: r.created_at, attempts: r.attempts, error: r.last_error ?? '', finishedAt: r.finished_at ?? r.created_at };
+    });
+  }
+
+  /** How many dead letters each receiver has. */
+  deadLetterCounts(): Map<string, number> {
+    const rows = this.db.prepare("SELECT receiver, COUNT(*) AS n FROM outbox WHERE state = 'dead' GROUP BY receiver").all() as { receiver: string; n: number }[];
+    return new Map(rows.map((r) => [r.receiver, r.n]));
+  }
+
+  /**
+   * Writes back, in one transaction and in order, what was held in memory while the store
+   * failed: deliveries (returning their new ids, in order), log entries, pending rows done
+   * with, and what became of deliveries already in the outbox.
+   */
+  writeHeld(held: HeldWrites): number[] {
+    const insert = this.db.prepare('INSERT INTO outbox (receiver, body, created_at, attempts, next_at, state, last_error, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const put = this.db.prepare('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
+    const drop = this.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
+    const unpend = this.db.prepare('DELETE FROM pending WHERE id = ?');
+    return this.transaction(() => {
+      for (const m of held.marks) {
+        if (m.state === 'done') this.deliveryDone(m.id, m.at);
+        else if (m.state === 'retry') this.deliveryRetry(m.id, m.attempts, m.nextAt, m.error);
+        else this.deliveryDead(m.id, m.attempts, m.error, m.at);
+      }
+      for (const l of held.log) {
+        if (l.entry === undefined) drop.run(l.receiver, l.groupKey);
+        else put.run(l.receiver, l.groupKey, JSON.stringify(l.entry), l.entry.at);
+      }
+      for (const id of held.unpend) unpend.run(id);
+      return held.deliveries.map((d) => Number(insert.run(d.receiver, JSON.stringify(d.delivery), d.createdAt, d.attempts, d.nextAt, d.state, d.error, d.finishedAt).lastInsertRowid));
+    });
   }
 
   /** Forgets finished deliveries and stale log entries older than `cutoff`. */
@@ -270,13 +431,15 @@ export class StateStore {
   }
 
   loadSilences(): Silence[] {
-    return (this.db.prepare('SELECT body FROM silences ORDER BY ends_at').all() as { body: string }[]).map((r) => JSON.parse(r.body) as Silence);
+    const rows = this.db.prepare('SELECT rowid AS rowid, body FROM silences ORDER BY ends_at').all() as { rowid: number; body: string }[];
+    return this.readable('silences', rows, (r) => parseRow(ROW_SCHEMAS.silence, r.body));
   }
 
   loadHistory(exchange: string): Map<string, SymbolHistory> | undefined {
-    const row = this.db.prepare('SELECT body FROM history WHERE exchange = ?').get(exchange) as { body: string } | undefined;
+    const row = this.db.prepare('SELECT rowid AS rowid, body FROM history WHERE exchange = ?').get(exchange) as { rowid: number; body: string } | undefined;
     if (row === undefined) return undefined;
-    return new Map(JSON.parse(row.body) as [string, SymbolHistory][]);
+    const entries = this.readable('history', [row], (r) => parseRow(ROW_SCHEMAS.history, r.body))[0];
+    return entries === undefined ? undefined : new Map(entries);
   }
 
   saveHistory(exchange: string, symbols: ReadonlyMap<string, SymbolHistory>): void {
@@ -293,6 +456,8 @@ export interface OutboxItem {
   delivery: Delivery;
   createdAt: number;
   attempts: number;
+  /** When it is due (the outbox's own reads give it). */
+  nextAt?: number;
 }
 
 export interface DeadLetter extends OutboxItem {
@@ -300,20 +465,40 @@ export interface DeadLetter extends OutboxItem {
   finishedAt: number;
 }
 
-function rowToChange(r: Record<string, unknown>): StoredChange {
-  const c: StoredChange = {
-    id: r.id as number,
-    kind: r.kind as Change['kind'],
-    exchange: r.exchange as string,
-    before: JSON.parse(r.before as string) as Change['before'],
-    after: JSON.parse(r.after as string) as Change['after'],
-    at: r.at as number,
-  };
-  if (r.coin !== null) c.coin = r.coin as string;
-  if (r.network !== null) c.network = r.network as string;
-  if (r.symbol !== null) c.symbol = r.symbol as string;
+function rowToChange(r: Record<string, unknown>): StoredChange | undefined {
+  const before = readChangeValue(r.before);
+  const after = readChangeValue(r.after);
+  if (!isChangeKindColumn(r.kind) || before === undefined || after === undefined || typeof r.id !== 'number' || typeof r.exchange !== 'string' || typeof r.at !== 'number') return undefined;
+  const c: StoredChange = { id: r.id, kind: r.kind, exchange: r.exchange, before, after, at: r.at };
+  for (const key of ['coin', 'network', 'symbol'] as const) {
+    const v = r[key];
+    if (typeof v === 'string') c[key] = v;
+    else if (v !== null) return undefined;
+  }
   return c;
 }
+
+function readSnapshotRow(r: { part: unknown; body: unknown }): boolean {
+  if (r.part === 'coins') return parseRow(ROW_SCHEMAS.coins, r.body) !== undefined;
+  if (r.part === 'tickers') return parseRow(ROW_SCHEMAS.tickers, r.body) !== undefined;
+  return true;
+}
+
+/**
+ * How each table of state is checked at open: true when the row reads back as what was
+ * written. The change history is not swept (it may hold millions of rows, and a start must
+ * not wait for them): its rows are checked, and set aside, as they are read.
+ */
+const ROW_CHECKS: Record<string, (row: Record<string, unknown>) => boolean> = {
+  snapshots: (r) => readSnapshotRow({ part: r.part, body: r.body }),
+  alerts: (r) => parseRow(ROW_SCHEMAS.alert, r.body) !== undefined,
+  pending: (r) => parseRow(ROW_SCHEMAS.alert, r.body) !== undefined,
+  nflog: (r) => parseRow(ROW_SCHEMAS.logEntry, r.body) !== undefined,
+  // A finished delivery keeps no body.
+  outbox: (r) => r.state === 'done' || parseRow(ROW_SCHEMAS.delivery, r.body) !== undefined,
+  silences: (r) => parseRow(ROW_SCHEMAS.silence, r.body) !== undefined,
+  history: (r) => parseRow(ROW_SCHEMAS.history, r.body) !== undefined,
+};
 
 function openChecked(file: string): Database.Database {
   const db = new Database(file);

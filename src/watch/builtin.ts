@@ -31,3 +31,34 @@ export function builtinInstance(rule: Rule, exchange: string, endpoint: Endpoint
     value: 1,
   };
 }
+
+/**
+ * The state store cannot be written (a full disk, a read-only file): fires at the first write
+ * of an exchange's state that fails, resolves at the first that succeeds. Its notification is
+ * held in memory like every other while the store fails (see store/held.ts).
+ */
+export const STORE_FAILING_RULE: Rule = {
+  id: 'builtin:StoreFailing',
+  alert: 'StoreFailing',
+  match: [],
+  severity: 'critical',
+  forMs: 0,
+  keepFiringForMs: 0,
+  repeatIntervalMs: undefined,
+  labels: {},
+  annotations: {
+    summary: 'spotwatch cannot write its state store ({{exchange}})',
+    description: 'Writes fail: {{error}}. Notifications are held in memory and change history is queued until the store takes writes again.',
+  },
+  condition: { type: 'builtin' },
+};
+
+export function storeFailingInstance(exchange: string, error: string): Instance {
+  return {
+    rule: STORE_FAILING_RULE,
+    entity: `${exchange}\u0000store`,
+    labels: { alertname: STORE_FAILING_RULE.alert, exchange, severity: STORE_FAILING_RULE.severity },
+    fields: { exchange, kind: 'store_failing', error },
+    value: 1,
+  };
+}

@@ -12,7 +12,7 @@ import { diff } from '../snapshot/diff';
 import { DEFAULT_GUARD, judge, type GuardOptions, type Suspect } from '../snapshot/guard';
 import type { Snapshot } from '../snapshot/model';
 import type { StateStore } from '../store/store';
-import { builtinInstance, builtinRule, type BuiltinName } from './builtin';
+import { builtinInstance, builtinRule, STORE_FAILING_RULE, storeFailingInstance, type BuiltinName } from './builtin';
 
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */
 export const DOWN_AFTER_FAILURES = 3;
@@ -20,6 +20,11 @@ export const DOWN_AFTER_FAILURES = 3;
 const HISTORY_SAVE_MS = 60_000;
 /** How often an unchanged ticker list is written to the store. */
 const TICKERS_SAVE_MS = 60_000;
+/**
+ * Change rows kept in memory at most while the store cannot be written (about 20 MB); they
+ * are written with the next write that succeeds. Past it the oldest are dropped and counted.
+ */
+export const UNSAVED_CHANGES_LIMIT = 100_000;
 
 export interface EngineOptions {
   rules: Rule[];
@@ -35,6 +40,10 @@ export interface EngineOptions {
   onChanges?: (exchange: string, changes: readonly Change[]) => void;
   /** Told of every failed write to the store (metrics). */
   onStoreError?: () => void;
+  /** Told of change rows dropped from the history: the store failed past UNSAVED_CHANGES_LIMIT. */
+  onHistoryDropped?: (rows: number) => void;
+  /** UNSAVED_CHANGES_LIMIT unless given (tests). */
+  unsavedChangesLimit?: number;
 }
 
 interface ExchangeState {
@@ -58,7 +67,14 @@ export class Engine {
   private ruleList: Rule[];
   private readonly exchanges = new Map<string, ExchangeState>();
   private storeFailing = false;
-  private readonly builtins: Rule[] = (['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]);
+  /** Changes of polls whose write failed, oldest first: written with the next write that succeeds. */
+  private unsavedChanges: Change[] = [];
+  /**
+   * Snapshot parts whose write failed, by exchange and part (the latest): written with those
+   * changes, whatever poll's write succeeds first, so a restart does not report them again.
+   */
+  private readonly unsavedSnapshots = new Map<string, { snapshot: Snapshot; part: Endpoint }>();
+  private readonly builtins: Rule[] = [...(['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]), STORE_FAILING_RULE];
 
   constructor(private options: EngineOptions) {
     this.ruleList = options.rules;
@@ -154,17 +170,24 @@ export class Engine {
     const store = this.options.store;
     // Coins are written when they changed; tickers when a symbol came or went (so a restart
     // does not report it again) and otherwise once a minute (their prices are not state).
-    const saveSnapshot = endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : changes.length > 0 || at - state.tickersSavedAt >= TICKERS_SAVE_MS;
-    if (endpoint === 'tickers' && saveSnapshot) state.tickersSavedAt = at;
-    this.write(() => {
+    const saveSnapshot =
+      this.unsavedSnapshots.has(`${exchange}\u0000${endpoint}`) ||
+      (endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : changes.length > 0 || at - state.tickersSavedAt >= TICKERS_SAVE_MS);
+    const saveHistory = endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS;
+    const error = this.write(() => {
       if (saveSnapshot) store.saveSnapshot(next, endpoint);
       if (changes.length > 0) store.appendChanges(changes);
       store.saveAlerts(exchange, this.alerts.values());
-      if (endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS) {
-        store.saveHistory(exchange, state.history.symbols);
-        state.historySavedAt = at;
-      }
-    });
+      if (saveHistory) store.saveHistory(exchange, state.history.symbols);
+    }, `${exchange}\u0000${endpoint}`);
+    if (error === undefined) {
+      if (endpoint === 'tickers' && saveSnapshot) state.tickersSavedAt = at;
+      if (saveHistory) state.historySavedAt = at;
+    } else {
+      if (saveSnapshot) this.unsavedSnapshots.set(`${exchange}\u0000${endpoint}`, { snapshot: next, part: endpoint });
+      this.keepUnsaved(changes);
+    }
+    notify.push(...this.storeNow(exchange, at, error));
     if (changes.length > 0) this.options.onChanges?.(exchange, changes);
     if (notify.length > 0) this.options.notify(notify);
     return { snapshot: next, outcome: 'accepted' };
@@ -177,25 +200,67 @@ export class Engine {
   }
 
   /**
-   * Writes state in one transaction. A store that cannot be written (disk full, read-only)
-   * is logged once per streak and does not stop the watcher: notifications still go out
-   * (a restart might repeat one; none is lost), and writing resumes when the disk does.
+   * Writes state in one transaction, with whatever earlier writes could not take (see
+   * writeUnsaved); returns the error when it failed. A store that cannot be written (disk
+   * full, read-only) is logged once per streak, counted, raises StoreFailing, and does not stop
+   * the watcher: notifications still go out (held in memory), the changes wait in memory
+   * (bounded), and writing resumes when the disk does.
    */
-  private write(fn: () => void): void {
+  private write(fn: () => void, skip?: string): string | undefined {
     try {
-      this.options.store.transaction(fn);
-      if (this.storeFailing) this.options.logger.info('state store writable again');
+      this.options.store.transaction(() => {
+        this.writeUnsaved(skip);
+        fn();
+      });
+      if (this.storeFailing) this.options.logger.info({ changes: this.unsavedChanges.length }, 'state store writable again; what waited in memory is written');
       this.storeFailing = false;
+      this.unsavedChanges = [];
+      this.unsavedSnapshots.clear();
+      return undefined;
     } catch (err) {
-      if (!this.storeFailing) this.options.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot write the state store; watching and notifying go on');
+      const error = String((err as { message?: unknown } | null)?.message ?? err);
+      if (!this.storeFailing) this.options.logger.error({ error }, 'cannot write the state store; watching and notifying go on, changes are kept in memory until it can');
       this.storeFailing = true;
       this.options.onStoreError?.();
+      return error;
     }
+  }
+
+  /**
+   * What earlier writes could not take (change rows, snapshot parts), inside the transaction of
+   * the next write, whichever it is: the changes and the snapshot that showed them land together.
+   * `skip` is the part the caller writes itself (newer).
+   */
+  private writeUnsaved(skip?: string): void {
+    const store = this.options.store;
+    for (const [key, u] of this.unsavedSnapshots) if (key !== skip) store.saveSnapshot(u.snapshot, u.part);
+    if (this.unsavedChanges.length > 0) store.appendChanges(this.unsavedChanges);
+  }
+
+  /** Changes whose write failed wait for the next write; the oldest go past the limit, counted. */
+  private keepUnsaved(changes: readonly Change[]): void {
+    this.unsavedChanges.push(...changes);
+    const limit = this.options.unsavedChangesLimit ?? UNSAVED_CHANGES_LIMIT;
+    const excess = this.unsavedChanges.length - limit;
+    if (excess <= 0) return;
+    this.unsavedChanges.splice(0, excess);
+    this.options.logger.error({ rows: excess, limit }, 'change history rows dropped: the store has failed for longer than memory holds them');
+    this.options.onHistoryDropped?.(excess);
+  }
+
+  /** StoreFailing for an exchange: firing while its state cannot be written. */
+  private storeNow(exchange: string, at: number, error: string | undefined): Alert[] {
+    const scope: Scope = { exchange, rules: new Map([[STORE_FAILING_RULE.id, STORE_FAILING_RULE]]), known: this.known() };
+    const told = this.apply({ active: error === undefined ? [] : [storeFailingInstance(exchange, error)], events: [] }, scope, at);
+    // Resolved by a write that succeeded: the stored alerts must not keep it firing.
+    if (error === undefined && told.length > 0) this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
+    return told;
   }
 
   private judgeBuiltins(exchange: string, endpoint: Endpoint, at: number, error?: string): void {
     const notify = this.builtinsNow(exchange, endpoint, at, error);
-    this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
+    const failed = this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
+    notify.push(...this.storeNow(exchange, at, failed));
     if (notify.length > 0) this.options.notify(notify);
   }
 

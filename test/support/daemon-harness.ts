@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfigFile, type Config } from '../../src/config';
-import { Daemon } from '../../src/daemon';
+import { Daemon, type DaemonDeps } from '../../src/daemon';
 import { createLogger, silentLogger, type Logger } from '../../src/lib/logger';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
 import { waitFor } from './wait';
@@ -46,6 +46,8 @@ export interface StackOptions {
   extraConfig?: string;
   /** The daemon's logger (default silent, or SPOTWATCH_TEST_LOG's level). */
   logger?: Logger;
+  /** Other parts the daemon is given (a store that fails, say). */
+  deps?: Omit<DaemonDeps, 'logger'>;
 }
 
 export interface WebhookBody {
@@ -87,7 +89,7 @@ export async function stack(rules: string, options: StackOptions = {}): Promise<
     async start() {
       const env = process.env.SPOTWATCH_TEST_LOG;
       const logger = current.logger ?? (env ? createLogger({ level: env }) : silentLogger());
-      s.daemon = await Daemon.start(s.config, { logger }, { path: configPath, env: {} });
+      s.daemon = await Daemon.start(s.config, { logger, ...current.deps }, { path: configPath, env: {} });
       const url = s.daemon.url;
       await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready');
       return s.daemon;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Alert } from '../../src/alerts/alert';
-import { createLogger } from '../../src/lib/logger';
+import { createLogger, silentLogger } from '../../src/lib/logger';
 import { DEFAULT_GUARD } from '../../src/snapshot/guard';
 import { applyCoins } from '../../src/snapshot/merge';
 import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
@@ -19,7 +19,7 @@ describe('Engine when the state store cannot be written', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps watching and notifying, says so once, and writes again when it can', () => {
+  it('keeps watching and notifying, raises StoreFailing, keeps the changes, and writes them when it can', () => {
     const real = StateStore.open(dir);
     let full = false;
     // A disk that fills up cannot be made here; this store refuses writes while `full`.
@@ -31,6 +31,7 @@ describe('Engine when the state store cannot be written', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
     const told: Alert[] = [];
+    let errors = 0;
     const engine = new Engine({
       rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'),
       store,
@@ -38,8 +39,9 @@ describe('Engine when the state store cannot be written', () => {
       guards: new Map([['main', DEFAULT_GUARD]]),
       expectedSymbols: new Map(),
       notify: (a) => told.push(...a),
+      onStoreError: () => errors++,
     });
-    const snap = (disabled: boolean, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled }])], issues: [] }, at);
+    const snap = (disabled: boolean, at: number, fee = '1'): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled, withdrawFee: fee }])], issues: [] }, at);
     const poll = (prev: Snapshot, next: Snapshot, at: number) => engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
 
     const first = snap(false, 1);
@@ -47,14 +49,87 @@ describe('Engine when the state store cannot be written', () => {
     full = true;
     const second = snap(true, 2);
     expect(poll(first, second, 2).outcome).toBe('accepted');
-    const third = snap(true, 3);
+    const third = snap(true, 3, '2');
     poll(second, third, 3);
-    expect(told.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['firing W']);
+    expect(told.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['firing W', 'firing StoreFailing']);
+    expect(told[1]?.annotations).toEqual({
+      summary: 'spotwatch cannot write its state store (main)',
+      description: 'Writes fail: database or disk is full. Notifications are held in memory and change history is queued until the store takes writes again.',
+    });
     expect(lines.filter((l) => l.includes('cannot write the state store'))).toHaveLength(1);
+    expect(errors).toBe(2);
+    expect(real.queryChanges({ limit: 10 })).toEqual([]);
+
     full = false;
-    poll(third, snap(true, 4), 4);
+    poll(third, snap(true, 4, '2'), 4);
     expect(lines.filter((l) => l.includes('state store writable again'))).toHaveLength(1);
+    expect(told.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['firing W', 'firing StoreFailing', 'resolved StoreFailing']);
     expect([...real.loadAlerts().values()].map((a) => a.labels.alertname)).toEqual(['W']);
+    // The changes of the polls that could not be written, once each, in order.
+    expect(real.queryChanges({ limit: 10 }).map((c) => [c.id, c.kind, c.before, c.after, c.at])).toEqual([
+      [3, 'withdraw_fee_changed', '1', '2', 3],
+      [2, 'withdraw_disabled', true, false, 2],
+      [1, 'withdraw_all_disabled', true, false, 2],
+    ]);
+    expect(errors).toBe(2);
+    // And the snapshot of the failed poll, though the next one did not change it.
+    expect(real.loadSnapshot('main')?.coinsAt).toBe(4);
+    real.close();
+  });
+
+  it('writes the changes and the snapshot that showed them together, whichever poll writes first', () => {
+    const real = StateStore.open(dir);
+    let full = false;
+    const store = Object.create(real) as StateStore;
+    store.transaction = <T>(fn: () => T): T => {
+      if (full) throw new Error('database or disk is full');
+      return real.transaction(fn);
+    };
+    const engine = new Engine({ rules: [], store, logger: silentLogger(), guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined });
+    const first = applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: '1' }])], issues: [] }, 1);
+    engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1, durationMs: 1, bytes: 1 });
+    full = true;
+    const second = applyCoins(first, { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: '2' }])], issues: [] }, 2);
+    engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: second, issues: [], at: 2, durationMs: 1, bytes: 1 });
+    full = false;
+    // The disk is back at a ticker poll (or a failed poll): the coins of the failed poll land with its change.
+    engine.onFailure({ exchange: 'main', endpoint: 'tickers', at: 3, durationMs: 1, error: { kind: 'timeout', message: 'timeout' } });
+    expect(real.queryChanges({ limit: 10 }).map((c) => [c.kind, c.after])).toEqual([['withdraw_fee_changed', '2']]);
+    expect(real.loadSnapshot('main')?.coins.get('USDT')?.networkList[0]?.withdrawFee).toBe('2');
+    real.close();
+  });
+
+  it('keeps at most the limit of unwritten changes, dropping the oldest, counted', () => {
+    const real = StateStore.open(dir);
+    let full = true;
+    const store = Object.create(real) as StateStore;
+    store.transaction = <T>(fn: () => T): T => {
+      if (full) throw new Error('database or disk is full');
+      return real.transaction(fn);
+    };
+    const dropped: number[] = [];
+    const engine = new Engine({
+      rules: [],
+      store,
+      logger: silentLogger(),
+      guards: new Map([['main', DEFAULT_GUARD]]),
+      expectedSymbols: new Map(),
+      notify: () => undefined,
+      onHistoryDropped: (n) => dropped.push(n),
+      unsavedChangesLimit: 2,
+    });
+    const snap = (fee: string, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: fee }])], issues: [] }, at);
+    const poll = (prev: Snapshot, next: Snapshot, at: number) => engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+    let prev = emptySnapshot('main');
+    for (const [i, fee] of ['1', '2', '3', '4'].entries()) {
+      const next = snap(fee, i + 1);
+      poll(prev, next, i + 1);
+      prev = next;
+    }
+    expect(dropped).toEqual([1]);
+    full = false;
+    poll(prev, snap('5', 5), 5);
+    expect(real.queryChanges({ limit: 10 }).map((c) => [c.before, c.after])).toEqual([['4', '5'], ['3', '4'], ['2', '3']]);
     real.close();
   });
 });

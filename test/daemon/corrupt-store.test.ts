@@ -1,0 +1,58 @@
+import { Writable } from 'node:stream';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createLogger } from '../../src/lib/logger';
+import { stack } from '../support/daemon-harness';
+import { waitFor } from '../support/wait';
+
+jest.setTimeout(60_000);
+
+/** The value of one series in the exposition text (undefined when absent). */
+function value(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('a state store with damaged rows', () => {
+  it('starts, sets the rows aside with one log line, and keeps the rest', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
+    const s = await stack('rules:\n  - alert: Closed\n    state: withdraw_disabled\n', { coins: 40, logger });
+    try {
+      const first = await s.start();
+      // Networks closed from the start fire, and are told.
+      await waitFor(() => s.bodies().length === 1, 'the first notification');
+      const firing = ((await (await fetch(`${first.url}/api/v1/alerts`)).json()) as { data: { fingerprint: string }[] }).data.map((a) => a.fingerprint).sort();
+      expect(firing.length).toBeGreaterThan(1);
+      await s.stop();
+
+      // A few bytes overwritten inside the coins snapshot and inside one alert: JSON no more,
+      // and SQLite's own check does not notice.
+      const db = new Database(join(s.dir, 'data', 'spotwatch.db'));
+      db.prepare("UPDATE snapshots SET body = substr(body, 1, 40) || '#!%' || substr(body, 44) WHERE part = 'coins'").run();
+      db.prepare("UPDATE alerts SET body = substr(body, 1, 5) || '}}' || substr(body, 8) WHERE rowid = (SELECT min(rowid) FROM alerts)").run();
+      expect(db.pragma('quick_check', { simple: true })).toBe('ok');
+      db.close();
+
+      const daemon = await s.start();
+      const problems = lines.filter((l) => l.includes('unreadable rows'));
+      expect(problems.map((l) => (JSON.parse(l) as { rows: unknown }).rows)).toEqual([{ snapshots: 1, alerts: 1 }]);
+      const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
+      expect([value(metrics, 'spotwatch_store_rows_set_aside_total{table="snapshots"}'), value(metrics, 'spotwatch_store_rows_set_aside_total{table="alerts"}')]).toEqual([1, 1]);
+
+      // Watching goes on: the lost alert is judged again from the exchange, and the rest were kept.
+      await waitFor(async () => {
+        const now = ((await (await fetch(`${daemon.url}/api/v1/alerts`)).json()) as { data: { fingerprint: string }[] }).data.map((a) => a.fingerprint).sort();
+        return JSON.stringify(now) === JSON.stringify(firing);
+      }, 'the same alerts firing');
+      // The notification log was not damaged: nothing is told twice.
+      await s.stop();
+      expect(s.bodies()).toHaveLength(1);
+      const check = new Database(join(s.dir, 'data', 'spotwatch.db'), { readonly: true });
+      expect((check.prepare('SELECT source FROM set_aside ORDER BY id').all() as { source: string }[]).map((r) => r.source)).toEqual(['snapshots', 'alerts']);
+      check.close();
+    } finally {
+      await s.close();
+    }
+  });
+});
