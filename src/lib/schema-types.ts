@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { parseByteSize } from './byte-size';
 import { parseDuration } from './duration';
 import { parseHostPort } from './host-port';
+import { patternProblem } from './pattern';
 import { redactUrlCredentials } from './redact-url';
 
 export const DURATION_HINT = '(use 500ms, 15s, 5m, 4h)';
@@ -59,6 +60,14 @@ export const byteSize = z.unknown().transform((value, ctx): number => {
   const what = typeof value === 'string' || typeof value === 'number' ? 'invalid size ' : 'expected a size, got ';
   ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${what}${describeValue(value)} ${SIZE_HINT}` });
   return z.NEVER;
+});
+
+export const PATTERN_HINT = '(a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)';
+
+/** A label pattern (src/lib/pattern.ts), checked as it will run: on RE2. The one check of config and rules. */
+export const pattern = z.string().superRefine((text, ctx) => {
+  const problem = patternProblem(text);
+  if (problem !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: text.replace(/^!/, '') === '' ? `${problem} ${PATTERN_HINT}` : problem });
 });
 
 /** A `HOST:PORT` listen address, kept as written (parse it with `parseHostPort`). */

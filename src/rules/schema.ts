@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { duration, positiveDuration } from '../lib/schema-types';
+import { duration, pattern, positiveDuration } from '../lib/schema-types';
 import { CHANGE_KINDS } from '../snapshot/changes';
 import { STATES, TICKER_MEASURES } from './model';
 
@@ -7,19 +7,6 @@ import { STATES, TICKER_MEASURES } from './model';
 export const MATCH_LABELS = ['exchange', 'coin', 'network', 'symbol', 'kind'] as const;
 
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-
-function validPattern(pattern: string): boolean {
-  const body = pattern.startsWith('!') ? pattern.slice(1) : pattern;
-  if (!(body.length >= 2 && body.startsWith('/') && body.endsWith('/'))) return body.length > 0;
-  try {
-    new RegExp(body.slice(1, -1));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const pattern = z.string().refine(validPattern, { message: 'invalid pattern (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../)' });
 
 /** A threshold: a number, or for stale_for a duration (`10m`), read as seconds. */
 const threshold = z.union([

@@ -377,7 +377,14 @@ describe('parseConfig: problems', () => {
       `${FILE}:6:55: notify.receivers[0].email.to: needs at least 1 entry`,
     ]],
     ['a route with a broken regex', `${MINIMAL}notify:\n  routes:\n    - { match: { coin: "/(BTC/" }, receivers: [log] }\n`, [
-      `${FILE}:5:24: notify.routes[0].match.coin: invalid regular expression /(BTC/: Invalid regular expression: /(BTC/: Unterminated group`,
+      `${FILE}:5:24: notify.routes[0].match.coin: invalid regular expression /(BTC/: missing closing ): \`(BTC\``,
+    ]],
+    ['a lookahead RE2 cannot run, in an inhibit rule and a silence', `${MINIMAL}notify:\n  inhibit_rules:\n    - source_match: { alertname: "/(?=Ex).*/" }\n      target_match: { network: "!/(a)\\\\1/" }\n`, [
+      `${FILE}:5:34: notify.inhibit_rules[0].source_match.alertname: invalid regular expression /(?=Ex).*/: lookahead and lookbehind ((?=, (?!, (?<=, (?<!) are not supported: patterns run on RE2, in linear time`,
+      `${FILE}:6:32: notify.inhibit_rules[0].target_match.network: invalid regular expression /(a)\\1/: backreferences (\\1, \\k<name>) are not supported: patterns run on RE2, in linear time`,
+    ]],
+    ['an empty metrics filter', `${MINIMAL}metrics:\n  include: { coin: "" }\n`, [
+      `${FILE}:4:20: metrics.include.coin: empty pattern (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)`,
     ]],
     ['retries whose cap is below the base delay', 'exchanges:\n  - name: main\n    retries: { base_delay: 2s, max_delay: 1s }\n', [
       `${FILE}:3:43: exchanges[0].retries.max_delay: must not be shorter than base_delay`,

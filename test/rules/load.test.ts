@@ -39,7 +39,11 @@ describe('parseRules errors', () => {
     ['move_percent without a window', 'rules:\n  - alert: X\n    ticker: move_percent\n    above: 3\n', ['r.yaml:2:5: rules[0]: ticker: move_percent needs a window (e.g. window: 5m)']],
     ['a threshold on a state rule', 'rules:\n  - alert: X\n    state: deposit_disabled\n    above: 3\n', ['r.yaml:4:12: rules[0].above: above applies only to ticker rules']],
     ['an invalid regex', 'rules:\n  - alert: X\n    state: deposit_disabled\n    match: { coin: "/[/" }\n', [
-      'r.yaml:4:20: rules[0].match.coin: invalid pattern (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../)',
+      'r.yaml:4:20: rules[0].match.coin: invalid regular expression /[/: missing closing ]: `[`',
+    ]],
+    ['a lookbehind, and a negation of nothing', 'rules:\n  - alert: X\n    state: deposit_disabled\n    match: { coin: "/(?<!W)BTC/", network: "!" }\n', [
+      'r.yaml:4:20: rules[0].match.coin: invalid regular expression /(?<!W)BTC/: lookahead and lookbehind ((?=, (?!, (?<=, (?<!) are not supported: patterns run on RE2, in linear time',
+      'r.yaml:4:44: rules[0].match.network: empty pattern after "!" (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)',
     ]],
     ['an unknown key, and a second rule\'s problem', 'rules:\n  - alert: X\n    state: deposit_disabled\n    severty: critical\n  - alert: "bad name"\n    state: deposit_disabled\n', [
       'r.yaml:4:5: rules[0]: unknown key "severty" (expected one of: alert, match, severity, for, keep_firing_for, repeat_interval, labels, annotations, state, change, ticker, window, above, below, hysteresis)',
