@@ -36,6 +36,12 @@ describe('parseRules errors', () => {
     ['a bad window', 'rules:\n  - alert: X\n    ticker: move_percent\n    window: 5 minutes\n    above: 3\n', [
       'r.yaml:4:13: rules[0].window: invalid duration "5 minutes" (use 500ms, 15s, 5m, 4h)',
     ]],
+    ['durations past what their use allows', 'rules:\n  - alert: X\n    ticker: move_percent\n    window: 99999999999d\n    above: 3\n    for: 366d\n  - alert: Y\n    ticker: stale_for\n    above: 400d\n    keep_firing_for: 1y\n', [
+      'r.yaml:4:13: rules[0].window: must be at most 30d, got "99999999999d"',
+      'r.yaml:6:10: rules[0].for: must be at most 365d, got "366d"',
+      'r.yaml:9:12: rules[1].above: must be at most 365d, got "400d"',
+      'r.yaml:10:22: rules[1].keep_firing_for: invalid duration "1y" (use 500ms, 15s, 5m, 4h)',
+    ]],
     ['move_percent without a window', 'rules:\n  - alert: X\n    ticker: move_percent\n    above: 3\n', ['r.yaml:2:5: rules[0]: ticker: move_percent needs a window (e.g. window: 5m)']],
     ['a threshold on a state rule', 'rules:\n  - alert: X\n    state: deposit_disabled\n    above: 3\n', ['r.yaml:4:12: rules[0].above: above applies only to ticker rules']],
     ['an invalid regex', 'rules:\n  - alert: X\n    state: deposit_disabled\n    match: { coin: "/[/" }\n', [

@@ -1,4 +1,5 @@
 import { anySignal } from '../../lib/abort';
+import { timerDelay } from '../../lib/timer';
 import { Agent, type Dispatcher } from 'undici';
 import { statusError, transportError } from '../http-errors';
 import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
@@ -32,7 +33,7 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
         ...(a.endsAt !== ZERO_TIME && { endsAt: a.endsAt }),
         generatorURL: a.generatorURL,
       }));
-      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const timeout = AbortSignal.timeout(timerDelay(options.timeoutMs));
       const linked = anySignal(signal ? [signal, timeout] : [timeout]);
       let status: number;
       let retryAfter: string | string[] | undefined;

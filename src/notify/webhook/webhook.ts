@@ -2,6 +2,7 @@ import { anySignal } from '../../lib/abort';
 import { createHmac } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { render } from '../../lib/template';
+import { timerDelay } from '../../lib/timer';
 import { statusError, transportError } from '../http-errors';
 import type { Delivery, Notification, Notifier } from '../notifier';
 import { alertLine, notificationFields } from '../text';
@@ -67,7 +68,7 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
         [IDEMPOTENCY_HEADER]: idempotencyKey,
       };
       if (options.secret) headers[SIGNATURE_HEADER] = sign(options.secret, raw);
-      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const timeout = AbortSignal.timeout(timerDelay(options.timeoutMs));
       const linked = anySignal(signal ? [signal, timeout] : [timeout]);
       let res: Dispatcher.ResponseData;
       try {
