@@ -89,8 +89,25 @@ export function patternProblem(pattern: string): string | undefined {
   }
 }
 
+/**
+ * Compiled patterns by text: the loaders check a pattern and then compile it, and many rules,
+ * silences and routes share patterns. Bounded (above twice the rules a file may hold).
+ */
+const COMPILED_CACHE_SIZE = 32_768;
+const compiled = new Map<string, PatternTest>();
+
 /** Throws a PatternError for a pattern that cannot be compiled. */
 export function compilePattern(pattern: string): PatternTest {
+  let test = compiled.get(pattern);
+  if (test === undefined) {
+    test = compile(pattern);
+    if (compiled.size >= COMPILED_CACHE_SIZE) compiled.clear();
+    compiled.set(pattern, test);
+  }
+  return test;
+}
+
+function compile(pattern: string): PatternTest {
   const { negate, source, literals } = parse(pattern);
   let matches: (value: string) => boolean;
   if (literals !== undefined) {

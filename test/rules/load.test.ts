@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRules } from '../../src/rules/load';
+import { loadRulesFile, MAX_RULES, MAX_RULES_FILE_BYTES, parseRules } from '../../src/rules/load';
 import { STATES, TICKER_MEASURES } from '../../src/rules/model';
 import { CHANGE_KINDS } from '../../src/snapshot/changes';
 
@@ -57,5 +58,39 @@ describe('parseRules errors', () => {
     ]],
   ])('%s', (_name, text, problems) => {
     expect(parseRules(text, 'r.yaml', {})).toEqual({ ok: false, problems });
+  });
+});
+
+describe('rules file bounds', () => {
+  it(`refuses more than ${MAX_RULES} rules at the rules key, without checking each`, () => {
+    const text = `# generated\nrules:\n${'  - { alert: A, state: withdraw_disabled, severty: x }\n'.repeat(MAX_RULES + 1)}`;
+    expect(parseRules(text, 'r.yaml', {})).toEqual({ ok: false, problems: ['r.yaml:2:1: rules: 10001 rules, at most 10000 are allowed in one file'] });
+  });
+
+  it(`accepts ${MAX_RULES} rules`, () => {
+    const text = `rules:\n${'  - { alert: A, state: withdraw_disabled, match: { coin: "/C.*/" } }\n'.repeat(MAX_RULES)}`;
+    const result = parseRules(text, 'r.yaml', {});
+    expect(result.ok && result.rules.length).toBe(MAX_RULES);
+  });
+
+  describe('on disk', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'spotwatch-rules-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('refuses a file larger than the bound, by its size', async () => {
+      const path = join(dir, 'big.yaml');
+      writeFileSync(path, `rules: []\n${'#'.repeat(MAX_RULES_FILE_BYTES)}\n`);
+      expect(await loadRulesFile(path, {})).toEqual({ ok: false, problems: [`${path}: 4194315 bytes, a rules file may have at most 4194304 (4 MiB)`] });
+    });
+
+    it('reads a file within the bound', async () => {
+      const path = join(dir, 'ok.yaml');
+      writeFileSync(path, 'rules:\n  - { alert: A, state: withdraw_disabled }\n');
+      const result = await loadRulesFile(path, {});
+      expect(result.ok && result.rules.map((r) => r.alert)).toEqual(['A']);
+    });
   });
 });
