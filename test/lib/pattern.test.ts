@@ -76,6 +76,7 @@ describe('label patterns against hostile values', () => {
     ['/(a|a)*b/', 'a'],
     ['/(a*)*b/', 'a'],
     ['/(.*a){20}/', 'a'],
+    ['/(.*a){399}/', 'a'],
     ['*a*a*a*a*a*a*a*a*a*a*b', 'a'],
     ['!/(a+)+$/', 'a'],
   ])('%s against 100,000 %s and a "!" completes', (pattern, ch) => {
@@ -107,11 +108,19 @@ describe('label patterns RE2 cannot run', () => {
     ['/[/', 'invalid regular expression /[/: missing closing ]: `[`'],
     ['/a)|(b/', 'invalid regular expression /a)|(b/: unexpected ): `a)|(b`'],
     ['/(a{1000}){1000}/', 'invalid regular expression /(a{1000}){1000}/: invalid repeat count: `{1000}`'],
+    ['/(.*a){1000}/', 'pattern too large: it compiles to 5004 instructions, at most 2000 (list values as A|B|C, without /.../, for long lists)'],
+    ['/a{1,1000}a{1,1000}/', 'pattern too large: it compiles to 4002 instructions, at most 2000 (list values as A|B|C, without /.../, for long lists)'],
     ['', 'empty pattern'],
     ['!', 'empty pattern after "!"'],
   ])('%s: %s', (pattern, message) => {
     expect(patternProblem(pattern)).toBe(message);
     expect(() => compilePattern(pattern)).toThrow(new PatternError(message));
+  });
+
+  it('accepts a long list of plain alternatives, which is a set and not a program', () => {
+    const symbols = Array.from({ length: 5000 }, (_, i) => `S${i}USDT`);
+    const test = compilePattern(symbols.join('|'));
+    expect([test('S4999USDT'), test('S5000USDT')]).toEqual([true, false]);
   });
 
   it('accepts what it can run', () => {
