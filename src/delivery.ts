@@ -7,6 +7,7 @@ import { Muter, WEEKDAYS, type MaintenanceWindow, type Silence } from './alerts/
 import type { Config, ReceiverConfig } from './config';
 import type { Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
+import { patternProblem } from './lib/pattern';
 import { alertmanagerNotifier } from './notify/alertmanager/alertmanager';
 import { emailNotifier } from './notify/email/email';
 import { logNotifier } from './notify/log/log';
@@ -179,7 +180,13 @@ export class Delivery {
 
   /** Silences changed (API or config): what mutes from now on. */
   refreshSilences(): void {
-    this.muter.setSilences([...configSilences(this.config), ...this.deps.store.loadSilences()]);
+    // A silence stored by an earlier version may use what RE2 refuses (lookahead): set aside, loudly, not fatal.
+    const stored = this.deps.store.loadSilences().filter((s) => {
+      const problem = s.matchers.map((m) => patternProblem(m.pattern)).find((p) => p !== undefined);
+      if (problem !== undefined) this.deps.logger.warn({ silence: s.id, problem }, 'stored silence has a pattern that cannot run; ignored (delete it and create it again)');
+      return problem === undefined;
+    });
+    this.muter.setSilences([...configSilences(this.config), ...stored]);
     this.muter.setWindows(maintenanceWindows(this.config));
   }
 

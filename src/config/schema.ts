@@ -8,9 +8,10 @@ import {
   byteSize,
   describeValue,
   duration,
+  MAX_TIMER_MS,
   hostPort,
   httpUrl,
-  positiveDuration,
+  pattern,
   urlWithScheme,
   withDefault,
 } from '../lib/schema-types';
@@ -55,6 +56,15 @@ type FileResolver = (path: string) => string;
 // ---------------------------------------------------------------------------------------------
 // Small types
 
+const DAY_MS = 86_400_000;
+/** Every duration key is bounded by its use (a longer one is a typo, or would overflow a timer). */
+const timer = duration({ max: MAX_TIMER_MS });
+const positiveTimer = duration({ positive: true, max: MAX_TIMER_MS });
+/** Compared with the clock, never waited for: a year is the most anyone means. */
+const positiveSpan = duration({ positive: true, max: 365 * DAY_MS });
+/** How long change history is kept: rows are pruned against the clock. */
+const retention = duration({ positive: true, max: 10 * 365 * DAY_MS });
+
 /** Exchange and receiver names become Prometheus label values and file names in state_dir. */
 const NAME = /^[A-Za-z0-9_.-]+$/;
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -88,17 +98,6 @@ const headerMap = z.record(
   z.string().refine((v) => !/[\r\n]/.test(v), { message: 'header value must not contain line breaks' }),
 );
 
-/** A route's label pattern: a glob (`USD*`), alternatives (`A|B`), or a regex written `/.../`. */
-const matchPattern = z.string().superRefine((text, ctx) => {
-  if (text.length < 2 || !text.startsWith('/') || !text.endsWith('/')) return;
-  try {
-    new RegExp(text.slice(1, -1));
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `invalid regular expression ${text}: ${reason}` });
-  }
-});
-
 const emailAddress = z.string().refine(
   (v) => /^[^\s@<>]+@[^\s@<>]+$/.test(v) || /^[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>$/.test(v),
   (v) => ({ message: `invalid e-mail address ${describeValue(v)} (use ops@example.org or "Ops <ops@example.org>")` }),
@@ -126,8 +125,8 @@ const simulateSchema = z
 const retriesSchema = z
   .object({
     max: z.number().int().min(0).default(DEFAULT_RETRIES_MAX),
-    base_delay: withDefault(duration, DEFAULT_RETRY_BASE_DELAY_MS),
-    max_delay: withDefault(positiveDuration, DEFAULT_RETRY_MAX_DELAY_MS),
+    base_delay: withDefault(timer, DEFAULT_RETRY_BASE_DELAY_MS),
+    max_delay: withDefault(positiveTimer, DEFAULT_RETRY_MAX_DELAY_MS),
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -144,7 +143,7 @@ const guardSchema = z
     /** ...and becomes real only after this many polls... */
     confirm_polls: z.number().int().min(1).default(DEFAULT_GUARD_CONFIRM_POLLS),
     /** ...and this long. */
-    confirm_for: withDefault(duration, DEFAULT_GUARD_CONFIRM_MS),
+    confirm_for: withDefault(timer, DEFAULT_GUARD_CONFIRM_MS),
   })
   .strict();
 
@@ -156,16 +155,16 @@ function exchangeSchema(file: FileResolver) {
       base_url: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
       poll: z
         .object({
-          coins: withDefault(positiveDuration, DEFAULT_POLL_COINS_MS),
-          tickers: withDefault(positiveDuration, DEFAULT_POLL_TICKERS_MS),
+          coins: withDefault(positiveTimer, DEFAULT_POLL_COINS_MS),
+          tickers: withDefault(positiveTimer, DEFAULT_POLL_TICKERS_MS),
         })
         .strict()
         .default({}),
-      timeout: withDefault(positiveDuration, DEFAULT_TIMEOUT_MS),
+      timeout: withDefault(positiveTimer, DEFAULT_TIMEOUT_MS),
       weight_limit: z
         .object({
           max: z.number().int().positive().default(DEFAULT_WEIGHT_LIMIT_MAX),
-          window: withDefault(positiveDuration, DEFAULT_WEIGHT_LIMIT_WINDOW_MS),
+          window: withDefault(positiveTimer, DEFAULT_WEIGHT_LIMIT_WINDOW_MS),
         })
         .strict()
         .default({}),
@@ -194,7 +193,7 @@ function exchangeSchema(file: FileResolver) {
 const webhookSchema = z
   .object({
     url: httpUrl,
-    timeout: withDefault(positiveDuration, DEFAULT_RECEIVER_TIMEOUT_MS),
+    timeout: withDefault(positiveTimer, DEFAULT_RECEIVER_TIMEOUT_MS),
     /** HMAC-SHA256 key for the body signature. */
     secret: z.string().min(1).optional(),
     headers: headerMap.optional(),
@@ -226,7 +225,7 @@ function emailSchema(file: FileResolver) {
         })
         .strict()
         .optional(),
-      timeout: withDefault(positiveDuration, DEFAULT_RECEIVER_TIMEOUT_MS),
+      timeout: withDefault(positiveTimer, DEFAULT_RECEIVER_TIMEOUT_MS),
     })
     .strict()
     .superRefine((email, ctx) => {
@@ -245,9 +244,9 @@ const alertmanagerSchema = z
   .object({
     /** Alertmanager's base URL, e.g. http://127.0.0.1:9093. */
     url: httpUrl,
-    timeout: withDefault(positiveDuration, DEFAULT_RECEIVER_TIMEOUT_MS),
+    timeout: withDefault(positiveTimer, DEFAULT_RECEIVER_TIMEOUT_MS),
     /** Firing alerts are re-sent this often, or Alertmanager resolves them on its own. */
-    resend_interval: withDefault(positiveDuration, DEFAULT_ALERTMANAGER_RESEND_MS),
+    resend_interval: withDefault(positiveTimer, DEFAULT_ALERTMANAGER_RESEND_MS),
   })
   .strict();
 
@@ -285,18 +284,18 @@ type Receiver = z.output<ReturnType<typeof receiverSchema>>;
 
 const routeSchema = z
   .object({
-    match: z.record(labelName, matchPattern).default({}),
+    match: z.record(labelName, pattern).default({}),
     receivers: z.array(z.string().min(1)).min(1),
     /** Keep looking at later routes after this one matched, as in Alertmanager. */
     continue: z.boolean().default(false),
     group_by: groupBy.optional(),
-    group_wait: duration.optional(),
-    group_interval: positiveDuration.optional(),
-    repeat_interval: positiveDuration.optional(),
+    group_wait: timer.optional(),
+    group_interval: positiveTimer.optional(),
+    repeat_interval: positiveSpan.optional(),
   })
   .strict();
 
-const matcherMap = z.record(labelName, matchPattern);
+const matcherMap = z.record(labelName, pattern);
 
 /** Alertmanager's inhibit rule: a firing source mutes the targets that share the `equal` labels. */
 const inhibitRuleSchema = z
@@ -342,10 +341,10 @@ const maintenanceSchema = z
 
 const retrySchema = z
   .object({
-    base_delay: withDefault(positiveDuration, DEFAULT_DELIVERY_BASE_DELAY_MS),
-    max_delay: withDefault(positiveDuration, DEFAULT_DELIVERY_MAX_DELAY_MS),
+    base_delay: withDefault(positiveTimer, DEFAULT_DELIVERY_BASE_DELAY_MS),
+    max_delay: withDefault(positiveTimer, DEFAULT_DELIVERY_MAX_DELAY_MS),
     /** A notification not delivered within this goes to the dead letters. */
-    max_age: withDefault(positiveDuration, DEFAULT_DELIVERY_MAX_AGE_MS),
+    max_age: withDefault(positiveSpan, DEFAULT_DELIVERY_MAX_AGE_MS),
   })
   .strict();
 
@@ -353,9 +352,9 @@ function notifySchema(file: FileResolver) {
   return z
     .object({
       group_by: groupBy.default([...DEFAULT_GROUP_BY]),
-      group_wait: withDefault(duration, DEFAULT_GROUP_WAIT_MS),
-      group_interval: withDefault(positiveDuration, DEFAULT_GROUP_INTERVAL_MS),
-      repeat_interval: withDefault(positiveDuration, DEFAULT_REPEAT_INTERVAL_MS),
+      group_wait: withDefault(timer, DEFAULT_GROUP_WAIT_MS),
+      group_interval: withDefault(positiveTimer, DEFAULT_GROUP_INTERVAL_MS),
+      repeat_interval: withDefault(positiveSpan, DEFAULT_REPEAT_INTERVAL_MS),
       receivers: z.array(receiverSchema(file)).default([]),
       routes: z.array(routeSchema).default([]),
       /** Added to the built-in rules (an unreachable exchange mutes its networks and tickers; a delisted coin, its networks). */
@@ -394,14 +393,14 @@ export function configSchema(baseDir: string) {
       // Relative to the working directory, not to this file: data belongs to the run, not to the config.
       state_dir: z.string().min(1).default(DEFAULT_STATE_DIR),
       /** How long the history of changes is kept. */
-      history_retention: withDefault(positiveDuration, DEFAULT_HISTORY_RETENTION_MS),
+      history_retention: withDefault(retention, DEFAULT_HISTORY_RETENTION_MS),
       rules_file: filePath(file).optional(),
       log: z.object({ level: z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL) }).strict().default({}),
       /** Which coins, networks and symbols get per-network and per-ticker series (cardinality). */
       metrics: z
         .object({
-          include: z.object({ coin: matchPattern, network: matchPattern, symbol: matchPattern }).partial().strict().default({}),
-          exclude: z.object({ coin: matchPattern, network: matchPattern, symbol: matchPattern }).partial().strict().default({}),
+          include: z.object({ coin: pattern, network: pattern, symbol: pattern }).partial().strict().default({}),
+          exclude: z.object({ coin: pattern, network: pattern, symbol: pattern }).partial().strict().default({}),
         })
         .strict()
         .default({}),

@@ -1,4 +1,5 @@
 import { anySignal } from '../lib/abort';
+import { timerDelay } from '../lib/timer';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
@@ -37,7 +38,7 @@ class DeadlineError extends Error {}
 
 export async function get(options: GetOptions): Promise<GetResult> {
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new DeadlineError()), options.timeoutMs);
+  const timer = setTimeout(() => deadline.abort(new DeadlineError()), timerDelay(options.timeoutMs));
   const linked = anySignal(options.signal ? [options.signal, deadline.signal] : [deadline.signal]);
   const signal = linked.signal;
   try {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Router } from 'express';
 import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
+import { literalPattern, patternProblem } from '../lib/pattern';
 import { isChangeKind } from '../snapshot/changes';
 import type { ChangeQuery, DeadLetter, StoredChange } from '../store/store';
 import type { Page, StateView } from './state-view';
@@ -217,10 +218,6 @@ export function apiRouter(source: ApiSource): Router {
 
 const LABEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** A time of a silence: an RFC 3339 string or whole milliseconds since the epoch, 1970 to 9999. */
@@ -242,7 +239,7 @@ export function parseSilence(body: unknown, now: number): Silence | string {
     for (const m of b.matchers as unknown[]) {
       const { name, value, isRegex, isEqual } = (m ?? {}) as Record<string, unknown>;
       if (typeof name !== 'string' || !LABEL.test(name) || typeof value !== 'string') return 'matchers: each needs a label name and a string value';
-      let pattern = isRegex === true ? `/${value}/` : `/${escapeRegex(value)}/`;
+      let pattern = isRegex === true ? `/${value}/` : literalPattern(value);
       if (isEqual === false) pattern = `!${pattern}`;
       matchers.push({ label: name, pattern });
     }
@@ -254,14 +251,8 @@ export function parseSilence(body: unknown, now: number): Silence | string {
   }
   if (matchers.length === 0) return 'matchers: at least one is required';
   for (const m of matchers) {
-    const body = m.pattern.replace(/^!/, '');
-    if (body.length >= 2 && body.startsWith('/') && body.endsWith('/')) {
-      try {
-        new RegExp(body.slice(1, -1));
-      } catch {
-        return `matchers: invalid regular expression for ${m.label}`;
-      }
-    }
+    const problem = patternProblem(m.pattern);
+    if (problem !== undefined) return `matchers: ${m.label}: ${problem}`;
   }
   const startsAt = b.startsAt === undefined ? now : silenceTime(b.startsAt);
   const endsAt = silenceTime(b.endsAt);

@@ -16,3 +16,13 @@ export function parseDuration(text: string): number | undefined {
   }
   return end === s.length ? Math.round(total) : undefined;
 }
+
+/** Milliseconds in the largest unit that divides them exactly: `24d`, `90m`, `1500ms`. */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    const size = UNIT_MS[unit] as number;
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}

@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import { parseByteSize } from './byte-size';
-import { parseDuration } from './duration';
+import { formatDuration, parseDuration } from './duration';
 import { parseHostPort } from './host-port';
+import { patternProblem } from './pattern';
 import { redactUrlCredentials } from './redact-url';
 
 export const DURATION_HINT = '(use 500ms, 15s, 5m, 4h)';
@@ -26,7 +27,20 @@ function missing(ctx: z.RefinementCtx, expected: z.ZodParsedType): never {
   return z.NEVER;
 }
 
-function durationFrom(value: unknown, ctx: z.RefinementCtx, positive: boolean): number {
+/** The longest a timer can wait: setTimeout fires at once (after 1 ms) past 2^31-1 ms, about 24.8 days. */
+export const MAX_TIMER_MS = 24 * 86_400_000;
+
+export interface DurationBounds {
+  /** Whether 0 is refused (poll intervals, timeouts, windows). */
+  positive?: boolean;
+  /**
+   * The longest value its use allows, required so that no key is unbounded: MAX_TIMER_MS for
+   * anything that arms a timer; more only where the value is compared with the clock.
+   */
+  max: number;
+}
+
+function durationFrom(value: unknown, ctx: z.RefinementCtx, { positive = false, max }: DurationBounds): number {
   if (value === undefined) return missing(ctx, z.ZodParsedType.string);
   let ms: number | undefined;
   if (typeof value === 'string') ms = parseDuration(value);
@@ -41,14 +55,20 @@ function durationFrom(value: unknown, ctx: z.RefinementCtx, positive: boolean): 
     ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be longer than 0s ${DURATION_HINT}` });
     return z.NEVER;
   }
+  if (ms > max) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${formatDuration(max)}, got ${describeValue(value)}` });
+    return z.NEVER;
+  }
   return ms;
 }
 
-/** `500ms`, `15s`, `5m`, `4h`, `1h30m`, `0` -> milliseconds. A bare number other than 0 is an error: 30 what? */
-export const duration = z.unknown().transform((value, ctx) => durationFrom(value, ctx, false));
-
-/** A duration that must not be zero: poll intervals, timeouts, windows. */
-export const positiveDuration = z.unknown().transform((value, ctx) => durationFrom(value, ctx, true));
+/**
+ * `500ms`, `15s`, `5m`, `4h`, `1h30m`, `0` -> milliseconds, within `bounds`. A bare number other
+ * than 0 is an error: 30 what? The one duration type of config, rules and scenarios.
+ */
+export function duration(bounds: DurationBounds) {
+  return z.unknown().transform((value, ctx) => durationFrom(value, ctx, bounds));
+}
 
 /** A byte count: a non-negative integer, or a size string such as `32MiB` -> bytes. */
 export const byteSize = z.unknown().transform((value, ctx): number => {
@@ -59,6 +79,14 @@ export const byteSize = z.unknown().transform((value, ctx): number => {
   const what = typeof value === 'string' || typeof value === 'number' ? 'invalid size ' : 'expected a size, got ';
   ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${what}${describeValue(value)} ${SIZE_HINT}` });
   return z.NEVER;
+});
+
+export const PATTERN_HINT = '(a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)';
+
+/** A label pattern (src/lib/pattern.ts), checked as it will run: on RE2. The one check of config and rules. */
+export const pattern = z.string().superRefine((text, ctx) => {
+  const problem = patternProblem(text);
+  if (problem !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: text.replace(/^!/, '') === '' ? `${problem} ${PATTERN_HINT}` : problem });
 });
 
 /** A `HOST:PORT` listen address, kept as written (parse it with `parseHostPort`). */

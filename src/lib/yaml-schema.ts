@@ -42,6 +42,12 @@ export interface LoadYamlOptions {
    * of any object that has an invalid member.
    */
   check?: (value: unknown) => YamlIssue[];
+  /**
+   * Limits on the loaded value (how many entries a list may hold), checked before the schema:
+   * when one is exceeded, that is the only problem reported, without validating (and
+   * compiling) what is too large to use anyway.
+   */
+  limit?: (value: unknown) => YamlIssue[];
 }
 
 interface Problem {
@@ -91,6 +97,9 @@ export function loadYaml<S extends z.ZodTypeAny>(
   const report = (issue: YamlIssue): void => {
     if (!masked(issue.path)) problems.push(locateIssue(doc, issue));
   };
+
+  const exceeded = options.limit?.(value) ?? [];
+  if (exceeded.length > 0) return fail(exceeded.map((issue) => locateIssue(doc, { ...issue, message: withPath(issue.path, issue.message) })));
 
   for (const issue of options.check?.(value) ?? []) report({ ...issue, message: withPath(issue.path, issue.message) });
   const result = schema.safeParse(value, { errorMap });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { duration, positiveDuration } from '../lib/schema-types';
+import { parseDuration } from '../lib/duration';
+import { duration, pattern } from '../lib/schema-types';
 import { CHANGE_KINDS } from '../snapshot/changes';
 import { STATES, TICKER_MEASURES } from './model';
 
@@ -8,26 +9,21 @@ export const MATCH_LABELS = ['exchange', 'coin', 'network', 'symbol', 'kind'] as
 
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
-function validPattern(pattern: string): boolean {
-  const body = pattern.startsWith('!') ? pattern.slice(1) : pattern;
-  if (!(body.length >= 2 && body.startsWith('/') && body.endsWith('/'))) return body.length > 0;
-  try {
-    new RegExp(body.slice(1, -1));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const pattern = z.string().refine(validPattern, { message: 'invalid pattern (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../)' });
+const DAY_MS = 86_400_000;
+/** for, keep_firing_for, repeat_interval and stale_for are compared with the clock, never waited for. */
+const span = duration({ max: 365 * DAY_MS });
+const positiveSpan = duration({ positive: true, max: 365 * DAY_MS });
+/** A move_percent window: samples are kept (about 120 per window, in memory and in the store) this long. */
+const moveWindow = duration({ positive: true, max: 30 * DAY_MS });
 
 /** A threshold: a number, or for stale_for a duration (`10m`), read as seconds. */
 const threshold = z.union([
   z.number(),
   z.string().transform((text, ctx) => {
-    const parsed = duration.safeParse(text);
+    const parsed = span.safeParse(text);
     if (!parsed.success) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a number or a duration, got "${text}"` });
+      const tooLong = parseDuration(text) !== undefined ? parsed.error.issues[0]?.message : undefined;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: tooLong ?? `expected a number or a duration, got "${text}"` });
       return z.NEVER;
     }
     return parsed.data / 1000;
@@ -39,15 +35,15 @@ export const ruleSchema = z
     alert: z.string().regex(LABEL_NAME, 'alert names are letters, digits and _ (they become the alertname label)'),
     match: z.record(z.enum(MATCH_LABELS), pattern).optional(),
     severity: z.string().min(1).default('warning'),
-    for: duration.optional(),
-    keep_firing_for: duration.optional(),
-    repeat_interval: positiveDuration.optional(),
+    for: span.optional(),
+    keep_firing_for: span.optional(),
+    repeat_interval: positiveSpan.optional(),
     labels: z.record(z.string().regex(LABEL_NAME, 'label names are letters, digits and _'), z.string()).optional(),
     annotations: z.record(z.string().regex(LABEL_NAME, 'annotation names are letters, digits and _'), z.string()).optional(),
     state: z.enum(STATES).optional(),
     change: z.union([z.enum(CHANGE_KINDS), z.array(z.enum(CHANGE_KINDS)).min(1)]).optional(),
     ticker: z.enum(TICKER_MEASURES).optional(),
-    window: positiveDuration.optional(),
+    window: moveWindow.optional(),
     above: threshold.optional(),
     below: threshold.optional(),
     hysteresis: z.number().nonnegative().optional(),

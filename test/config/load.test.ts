@@ -377,7 +377,23 @@ describe('parseConfig: problems', () => {
       `${FILE}:6:55: notify.receivers[0].email.to: needs at least 1 entry`,
     ]],
     ['a route with a broken regex', `${MINIMAL}notify:\n  routes:\n    - { match: { coin: "/(BTC/" }, receivers: [log] }\n`, [
-      `${FILE}:5:24: notify.routes[0].match.coin: invalid regular expression /(BTC/: Invalid regular expression: /(BTC/: Unterminated group`,
+      `${FILE}:5:24: notify.routes[0].match.coin: invalid regular expression /(BTC/: missing closing ): \`(BTC\``,
+    ]],
+    ['a lookahead RE2 cannot run, in an inhibit rule and a silence', `${MINIMAL}notify:\n  inhibit_rules:\n    - source_match: { alertname: "/(?=Ex).*/" }\n      target_match: { network: "!/(a)\\\\1/" }\n`, [
+      `${FILE}:5:34: notify.inhibit_rules[0].source_match.alertname: invalid regular expression /(?=Ex).*/: lookahead and lookbehind ((?=, (?!, (?<=, (?<!) are not supported: patterns run on RE2, in linear time`,
+      `${FILE}:6:32: notify.inhibit_rules[0].target_match.network: invalid regular expression /(a)\\1/: backreferences (\\1, \\k<name>) are not supported: patterns run on RE2, in linear time`,
+    ]],
+    ['an empty metrics filter', `${MINIMAL}metrics:\n  include: { coin: "" }\n`, [
+      `${FILE}:4:20: metrics.include.coin: empty pattern (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)`,
+    ]],
+    ['durations past what their use allows', 'exchanges:\n  - name: main\n    poll: { coins: 99999999999d }\n    timeout: 25d\nhistory_retention: 3651d\nnotify:\n  group_interval: 30d\n  repeat_interval: 400d\n  retry: { max_age: 1000d }\n  receivers:\n    - name: hook\n      webhook: { url: "http://127.0.0.1:9/", timeout: 24d1s }\n', [
+      `${FILE}:3:20: exchanges[0].poll.coins: must be at most 24d, got "99999999999d"`,
+      `${FILE}:4:14: exchanges[0].timeout: must be at most 24d, got "25d"`,
+      `${FILE}:5:20: history_retention: must be at most 3650d, got "3651d"`,
+      `${FILE}:7:19: notify.group_interval: must be at most 24d, got "30d"`,
+      `${FILE}:8:20: notify.repeat_interval: must be at most 365d, got "400d"`,
+      `${FILE}:9:21: notify.retry.max_age: must be at most 365d, got "1000d"`,
+      `${FILE}:12:55: notify.receivers[0].webhook.timeout: must be at most 24d, got "24d1s"`,
     ]],
     ['retries whose cap is below the base delay', 'exchanges:\n  - name: main\n    retries: { base_delay: 2s, max_delay: 1s }\n', [
       `${FILE}:3:43: exchanges[0].retries.max_delay: must not be shorter than base_delay`,

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { redactUrlCredentials } from '../../src/lib/redact-url';
-import { byteSize, duration, hostPort, httpUrl, positiveDuration, withDefault } from '../../src/lib/schema-types';
+import { byteSize, duration as durationSchema, hostPort, httpUrl, MAX_TIMER_MS, withDefault } from '../../src/lib/schema-types';
+
+const duration = durationSchema({ max: MAX_TIMER_MS });
+const positiveDuration = durationSchema({ positive: true, max: MAX_TIMER_MS });
 
 function messages(schema: z.ZodTypeAny, value: unknown): string[] {
   const result = schema.safeParse(value);
@@ -35,6 +38,18 @@ describe('duration', () => {
   it('positiveDuration rejects zero', () => {
     expect(messages(positiveDuration, '0')).toEqual(['must be longer than 0s (use 500ms, 15s, 5m, 4h)']);
     expect(positiveDuration.parse('1ms')).toBe(1);
+  });
+
+  it('bounds a duration by what its use allows: a timer cannot wait past 2^31-1 ms', () => {
+    expect(MAX_TIMER_MS).toBeLessThanOrEqual(2 ** 31 - 1);
+    expect(duration.parse('24d')).toBe(2_073_600_000);
+    expect(messages(duration, '99999999999d')).toEqual(['must be at most 24d, got "99999999999d"']);
+    expect(messages(duration, '24d1ms')).toEqual(['must be at most 24d, got "24d1ms"']);
+    expect(messages(duration, `${'9'.repeat(400)}d`)).toEqual([`must be at most 24d, got "${'9'.repeat(57)}..."`]);
+    const span = durationSchema({ max: 365 * 86_400_000 });
+    expect(span.parse('365d')).toBe(31_536_000_000);
+    expect(messages(span, '366d')).toEqual(['must be at most 365d, got "366d"']);
+    expect(messages(durationSchema({ max: 90 * 60_000 }), '2h')).toEqual(['must be at most 90m, got "2h"']);
   });
 
   it('withDefault fills an absent value with an output-unit default', () => {

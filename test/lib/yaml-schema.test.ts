@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { duration, withDefault } from '../../src/lib/schema-types';
+import { duration, MAX_TIMER_MS, withDefault } from '../../src/lib/schema-types';
 import { formatPath, loadYaml, type YamlIssue } from '../../src/lib/yaml-schema';
 
 const schema = z
   .object({
     name: z.string(),
     count: z.number().int().default(1),
-    every: withDefault(duration, 1_000),
+    every: withDefault(duration({ max: MAX_TIMER_MS }), 1_000),
     enabled: z.boolean().default(true),
     tags: z.array(z.string()).default([]),
     inner: z.object({ url: z.string(), level: z.enum(['low', 'high']).default('low') }).strict().optional(),

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRules } from '../../src/rules/load';
+import { loadRulesFile, MAX_RULES, MAX_RULES_FILE_BYTES, parseRules } from '../../src/rules/load';
 import { STATES, TICKER_MEASURES } from '../../src/rules/model';
 import { CHANGE_KINDS } from '../../src/snapshot/changes';
 
@@ -36,10 +37,20 @@ describe('parseRules errors', () => {
     ['a bad window', 'rules:\n  - alert: X\n    ticker: move_percent\n    window: 5 minutes\n    above: 3\n', [
       'r.yaml:4:13: rules[0].window: invalid duration "5 minutes" (use 500ms, 15s, 5m, 4h)',
     ]],
+    ['durations past what their use allows', 'rules:\n  - alert: X\n    ticker: move_percent\n    window: 99999999999d\n    above: 3\n    for: 366d\n  - alert: Y\n    ticker: stale_for\n    above: 400d\n    keep_firing_for: 1y\n', [
+      'r.yaml:4:13: rules[0].window: must be at most 30d, got "99999999999d"',
+      'r.yaml:6:10: rules[0].for: must be at most 365d, got "366d"',
+      'r.yaml:9:12: rules[1].above: must be at most 365d, got "400d"',
+      'r.yaml:10:22: rules[1].keep_firing_for: invalid duration "1y" (use 500ms, 15s, 5m, 4h)',
+    ]],
     ['move_percent without a window', 'rules:\n  - alert: X\n    ticker: move_percent\n    above: 3\n', ['r.yaml:2:5: rules[0]: ticker: move_percent needs a window (e.g. window: 5m)']],
     ['a threshold on a state rule', 'rules:\n  - alert: X\n    state: deposit_disabled\n    above: 3\n', ['r.yaml:4:12: rules[0].above: above applies only to ticker rules']],
     ['an invalid regex', 'rules:\n  - alert: X\n    state: deposit_disabled\n    match: { coin: "/[/" }\n', [
-      'r.yaml:4:20: rules[0].match.coin: invalid pattern (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../)',
+      'r.yaml:4:20: rules[0].match.coin: invalid regular expression /[/: missing closing ]: `[`',
+    ]],
+    ['a lookbehind, and a negation of nothing', 'rules:\n  - alert: X\n    state: deposit_disabled\n    match: { coin: "/(?<!W)BTC/", network: "!" }\n', [
+      'r.yaml:4:20: rules[0].match.coin: invalid regular expression /(?<!W)BTC/: lookahead and lookbehind ((?=, (?!, (?<=, (?<!) are not supported: patterns run on RE2, in linear time',
+      'r.yaml:4:44: rules[0].match.network: empty pattern after "!" (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)',
     ]],
     ['an unknown key, and a second rule\'s problem', 'rules:\n  - alert: X\n    state: deposit_disabled\n    severty: critical\n  - alert: "bad name"\n    state: deposit_disabled\n', [
       'r.yaml:4:5: rules[0]: unknown key "severty" (expected one of: alert, match, severity, for, keep_firing_for, repeat_interval, labels, annotations, state, change, ticker, window, above, below, hysteresis)',
@@ -47,5 +58,39 @@ describe('parseRules errors', () => {
     ]],
   ])('%s', (_name, text, problems) => {
     expect(parseRules(text, 'r.yaml', {})).toEqual({ ok: false, problems });
+  });
+});
+
+describe('rules file bounds', () => {
+  it(`refuses more than ${MAX_RULES} rules at the rules key, without checking each`, () => {
+    const text = `# generated\nrules:\n${'  - { alert: A, state: withdraw_disabled, severty: x }\n'.repeat(MAX_RULES + 1)}`;
+    expect(parseRules(text, 'r.yaml', {})).toEqual({ ok: false, problems: ['r.yaml:2:1: rules: 10001 rules, at most 10000 are allowed in one file'] });
+  });
+
+  it(`accepts ${MAX_RULES} rules`, () => {
+    const text = `rules:\n${'  - { alert: A, state: withdraw_disabled, match: { coin: "/C.*/" } }\n'.repeat(MAX_RULES)}`;
+    const result = parseRules(text, 'r.yaml', {});
+    expect(result.ok && result.rules.length).toBe(MAX_RULES);
+  });
+
+  describe('on disk', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'spotwatch-rules-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('refuses a file larger than the bound, by its size', async () => {
+      const path = join(dir, 'big.yaml');
+      writeFileSync(path, `rules: []\n${'#'.repeat(MAX_RULES_FILE_BYTES)}\n`);
+      expect(await loadRulesFile(path, {})).toEqual({ ok: false, problems: [`${path}: 4194315 bytes, a rules file may have at most 4194304 (4 MiB)`] });
+    });
+
+    it('reads a file within the bound', async () => {
+      const path = join(dir, 'ok.yaml');
+      writeFileSync(path, 'rules:\n  - { alert: A, state: withdraw_disabled }\n');
+      const result = await loadRulesFile(path, {});
+      expect(result.ok && result.rules.map((r) => r.alert)).toEqual(['A']);
+    });
   });
 });

@@ -96,9 +96,9 @@ describe('parseScenario', () => {
       '    over: soon', //                                        26
     ].join('\n');
     expect(problems(text)).toEqual([
-      'bad.yaml:2:9: repeat: invalid duration "2q" (write e.g. 500ms, 15s, 5m, 4h)',
+      'bad.yaml:2:9: repeat: invalid duration "2q" (use 500ms, 15s, 5m, 4h)',
       'bad.yaml:3:1: colour: unknown field "colour"',
-      'bad.yaml:5:9: steps[0].at: invalid duration "5x" (write e.g. 500ms, 15s, 5m, 4h)',
+      'bad.yaml:5:9: steps[0].at: invalid duration "5x" (use 500ms, 15s, 5m, 4h)',
       'bad.yaml:6:13: steps[0].action: unknown action "set_netwrk" (expected one of: set_network, set_coin, list_coin, delist_coin, add_network, remove_network, list_symbol, delist_symbol, move_price, set_ticker, fault, clear_faults)',
       'bad.yaml:11:12: steps[1].set.withdrawFe: unknown field "withdrawFe"',
       'bad.yaml:11:41: steps[1].set.minConfirm: must be an integer (got 1.5)',
@@ -111,7 +111,7 @@ describe('parseScenario', () => {
       'bad.yaml:20:5: steps[4]: missing field "networks"',
       'bad.yaml:21:11: steps[4].coin: must be 1 to 20 uppercase letters or digits',
       'bad.yaml:25:14: steps[5].percent: must be greater than -100 (got -100)',
-      'bad.yaml:26:11: steps[5].over: invalid duration "soon" (write e.g. 500ms, 15s, 5m, 4h)',
+      'bad.yaml:26:11: steps[5].over: invalid duration "soon" (use 500ms, 15s, 5m, 4h)',
     ]);
   });
 
@@ -127,7 +127,7 @@ describe('parseScenario', () => {
     ['no steps', 'name: x\n', 'y.yaml:1:1: missing field "steps"'],
     ['steps not a list', 'steps: 3\n', 'y.yaml:1:8: steps: must be a list of steps'],
     ['a step that is not a mapping', 'steps:\n  - hello\n', "y.yaml:2:5: steps[0]: a step is a mapping with `at`, `action` and the action's fields"],
-    ['a number duration without unit', 'steps:\n  - { at: 30, action: clear_faults }\n', 'y.yaml:2:11: steps[0].at: invalid duration 30 (write e.g. 500ms, 15s, 5m, 4h)'],
+    ['a number duration without unit', 'steps:\n  - { at: 30, action: clear_faults }\n', 'y.yaml:2:11: steps[0].at: invalid duration 30: a number needs a unit (use 500ms, 15s, 5m, 4h)'],
   ])('reports %s', (_what, text, expected) => {
     expect(problems(text, 'y.yaml')).toEqual([expected]);
   });

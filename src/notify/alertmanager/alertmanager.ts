@@ -1,7 +1,9 @@
 import { anySignal } from '../../lib/abort';
+import { timerDelay } from '../../lib/timer';
 import { Agent, type Dispatcher } from 'undici';
 import { statusError, transportError } from '../http-errors';
-import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
+import { postFollowingRedirects, type PostAnswer } from '../http-post';
+import { NotifyError, ZERO_TIME, type Delivery, type Notifier } from '../notifier';
 
 export interface AlertmanagerOptions {
   name: string;
@@ -32,30 +34,26 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
         ...(a.endsAt !== ZERO_TIME && { endsAt: a.endsAt }),
         generatorURL: a.generatorURL,
       }));
-      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const timeout = AbortSignal.timeout(timerDelay(options.timeoutMs));
       const linked = anySignal(signal ? [signal, timeout] : [timeout]);
-      let status: number;
-      let retryAfter: string | string[] | undefined;
+      let answer: PostAnswer;
       try {
-        const res = await dispatcher.request({
-          origin: base.origin,
-          path,
-          method: 'POST',
+        answer = await postFollowingRedirects(dispatcher, 'Alertmanager', {
+          url: new URL(path, base),
           headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
           body: JSON.stringify(body),
           signal: linked.signal,
         });
-        status = res.statusCode;
-        retryAfter = res.headers['retry-after'];
-        await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
+        if (err instanceof NotifyError) throw err;
         throw transportError('Alertmanager', err, options.timeoutMs);
       } finally {
         linked.release();
       }
+      const status = answer.status;
       if (status >= 200 && status < 300) return;
-      throw statusError('Alertmanager', status, retryAfter);
+      throw statusError('Alertmanager', status, answer.headers['retry-after']);
     },
     async close() {
       if (options.dispatcher === undefined) await dispatcher.close();

@@ -2,8 +2,10 @@ import { anySignal } from '../../lib/abort';
 import { createHmac } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { render } from '../../lib/template';
+import { timerDelay } from '../../lib/timer';
 import { statusError, transportError } from '../http-errors';
-import type { Delivery, Notification, Notifier } from '../notifier';
+import { postFollowingRedirects, type PostAnswer } from '../http-post';
+import { NotifyError, type Delivery, type Notification, type Notifier } from '../notifier';
 import { alertLine, notificationFields } from '../text';
 
 export interface WebhookOptions {
@@ -67,30 +69,30 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
         [IDEMPOTENCY_HEADER]: idempotencyKey,
       };
       if (options.secret) headers[SIGNATURE_HEADER] = sign(options.secret, raw);
-      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const timeout = AbortSignal.timeout(timerDelay(options.timeoutMs));
       const linked = anySignal(signal ? [signal, timeout] : [timeout]);
-      let res: Dispatcher.ResponseData;
+      let answer: PostAnswer;
       try {
-        res = await dispatcher.request({
-          origin: url.origin,
-          path: url.pathname + url.search,
-          method: 'POST',
+        answer = await postFollowingRedirects(dispatcher, 'webhook', {
+          url,
           headers,
+          // Configured headers may hold credentials: not sent on to another host.
+          privateHeaders: Object.keys(options.headers ?? {}),
           body: raw,
           signal: linked.signal,
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
         });
-        await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
+        if (err instanceof NotifyError) throw err;
         throw transportError('webhook', err, options.timeoutMs);
       } finally {
         linked.release();
       }
-      const status = res.statusCode;
+      const status = answer.status;
       if (status >= 200 && status < 300) return;
-      throw statusError('webhook', status, res.headers['retry-after']);
+      throw statusError('webhook', status, answer.headers['retry-after']);
     },
     async close() {
       if (options.dispatcher === undefined) await dispatcher.close();

@@ -1,6 +1,6 @@
 /** Field schemas shared by actions and faults; messages say what to write, not just what failed. */
 import { z } from 'zod';
-import { parseDuration } from '../../lib/duration';
+import { duration as durationSchema, MAX_TIMER_MS } from '../../lib/schema-types';
 import { isDecimalText, isJsonNumberText } from '../market/decimal';
 import type { IntegerMultiple, JsonValue } from '../market/model';
 
@@ -38,15 +38,8 @@ export const integerMultiple = z.unknown().transform((value, ctx): IntegerMultip
   return z.NEVER;
 });
 
-/** `500ms`, `15s`, `5m`, `4h`, `1h30m`; a bare 0 is allowed. */
-export const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const ms = typeof value === 'number' ? (value === 0 ? 0 : undefined) : parseDuration(value);
-  if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `invalid duration ${JSON.stringify(value)} (write e.g. 500ms, 15s, 5m, 4h)` });
-    return z.NEVER;
-  }
-  return ms;
-});
+/** `500ms`, `15s`, `5m`, `4h`, `1h30m`; a bare 0 is allowed. The config's duration type, bounded as a timer. */
+export const duration = durationSchema({ max: MAX_TIMER_MS });
 
 export const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(jsonValue)]),
