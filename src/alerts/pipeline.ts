@@ -3,7 +3,7 @@ import type { Delivery } from '../notify/notifier';
 import type { Alert } from './alert';
 import { decide, type LogEntry } from './dedup';
 import { Aggregator, type Flush } from './groups';
-import { compileInhibitRules, inhibited } from './inhibit';
+import { compileInhibitRules, InhibitionIndex } from './inhibit';
 import { buildDelivery } from './notification';
 import type { CompiledRoutes } from './route';
 import type { Muter } from './silence';
@@ -81,7 +81,8 @@ export class Pipeline {
     const flushed = new Set(flushes.map((f) => f.key));
     const done: number[] = [];
     for (const [id, keys] of this.pending) if ([...keys].every((k) => flushed.has(k))) done.push(id);
-    const sources = [...this.options.activeAlerts(), ...this.recentEvents];
+    // One index of the sources per flush: judging an alert is then a lookup, not a scan.
+    const sources = new InhibitionIndex([...this.options.activeAlerts(), ...this.recentEvents], this.options.inhibitRules);
     const items: Parameters<PipelinePort['commit']>[0][number][] = [];
     for (const flush of flushes) for (const receiver of flush.route.receivers) {
       const item = this.stage(flush, receiver, sources, now);
@@ -101,11 +102,11 @@ export class Pipeline {
     return items.filter((i) => i.delivery !== undefined).length;
   }
 
-  private stage(flush: Flush, receiver: string, sources: readonly Alert[], now: number) {
+  private stage(flush: Flush, receiver: string, sources: InhibitionIndex, now: number) {
     const settings = this.options.receivers.get(receiver);
     if (settings === undefined) return undefined;
     const alerts = flush.alerts.filter((a) => {
-      if (inhibited(a, sources, this.options.inhibitRules)) return false;
+      if (sources.inhibits(a)) return false;
       const muted = this.options.muter.mutedBy(a.labels, now);
       if (muted !== undefined) this.options.logger.debug({ fingerprint: a.fingerprint, receiver, muted }, 'alert muted');
       return muted === undefined;
@@ -123,5 +124,9 @@ export class Pipeline {
 
 function sameEntry(a: LogEntry | undefined, b: LogEntry | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return a.at === b.at && a.firing.join() === b.firing.join() && a.resolved.join() === b.resolved.join();
+  return a.at === b.at && sameList(a.firing, b.firing) && sameList(a.resolved, b.resolved);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
