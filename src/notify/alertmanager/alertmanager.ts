@@ -1,4 +1,5 @@
 import { anySignal } from '../../lib/abort';
+import { deadline, timeoutError } from '../../lib/deadline';
 import { Agent, type Dispatcher } from 'undici';
 import { statusError, transportError } from '../http-errors';
 import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
@@ -32,8 +33,12 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
         ...(a.endsAt !== ZERO_TIME && { endsAt: a.endsAt }),
         generatorURL: a.generatorURL,
       }));
-      const timeout = AbortSignal.timeout(options.timeoutMs);
-      const linked = anySignal(signal ? [signal, timeout] : [timeout]);
+      // Timed from when the body is ready to go; a stall of our own event loop does not count
+      // (an answer that arrived meanwhile is read first), so a busy process never reports a
+      // receiver that answered at once as timed out, and never sends it the body twice.
+      const timeout = new AbortController();
+      const timer = deadline(options.timeoutMs, () => timeout.abort(timeoutError(options.timeoutMs)));
+      const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
       let status: number;
       let retryAfter: string | string[] | undefined;
       try {
@@ -52,6 +57,7 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
         if (signal?.aborted) throw signal.reason;
         throw transportError('Alertmanager', err, options.timeoutMs);
       } finally {
+        timer.cancel();
         linked.release();
       }
       if (status >= 200 && status < 300) return;
