@@ -22,7 +22,8 @@ interface Group {
 /**
  * Aggregation groups, as in Alertmanager: an alert joins one group per route it takes
  * (keyed by the route and its group_by labels). A new group is flushed after group_wait,
- * then every group_interval while it has alerts; each flush carries every alert in the group.
+ * then every group_interval while it has alerts (and one more, empty); each flush carries every
+ * alert in the group.
  * Resolved alerts and change events leave the group once flushed. Pure: time is passed in.
  */
 export class Aggregator {
@@ -62,15 +63,23 @@ export class Aggregator {
     return next;
   }
 
-  /** The groups due at `now`; their resolved alerts and events are then dropped. */
+  /**
+   * The groups due at `now`; their resolved alerts and events are then dropped. A group left
+   * empty is kept for one more group_interval, as Alertmanager keeps it: what joins it meanwhile
+   * goes at that interval, not after a fresh group_wait (a network flipping at every poll is
+   * told once per group_interval, not once per poll). Still empty then, it goes.
+   */
   due(now: number): Flush[] {
     const out: Flush[] = [];
     for (const g of this.groups.values()) {
       if (g.nextFlushAt > now) continue;
+      if (g.alerts.size === 0) {
+        this.groups.delete(g.key);
+        continue;
+      }
       out.push({ key: g.key, route: g.route, labels: g.labels, alerts: [...g.alerts.values()] });
       for (const [fp, a] of g.alerts) if (a.status === 'resolved' || a.event) g.alerts.delete(fp);
-      if (g.alerts.size === 0) this.groups.delete(g.key);
-      else g.nextFlushAt = now + g.route.groupIntervalMs;
+      g.nextFlushAt = now + g.route.groupIntervalMs;
     }
     return out;
   }

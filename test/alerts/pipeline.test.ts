@@ -99,9 +99,12 @@ describe('Pipeline', () => {
     p.tick(70 * S);
     expect(outbox('hook')).toEqual(['firing [fp-USDT-W:firing]', 'resolved [fp-USDT-W:resolved]']);
     expect(outbox('pager')).toEqual(['firing [fp-USDT-W:firing]']);
-    // Firing again is news for both.
+    // Firing again is news for both: at the group's next group_interval (it is kept that long
+    // after it emptied at 70 s), not after a new group_wait.
     p.insert([alert('USDT', { status: 'firing' })], 100 * S);
     p.tick(110 * S);
+    expect(outbox('pager')).toHaveLength(1);
+    p.tick(130 * S);
     expect(outbox('pager')).toHaveLength(2);
   });
 
