@@ -483,6 +483,7 @@ export class Daemon {
   async stop(): Promise<void> {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     await Promise.all([...this.watched.keys()].map((name) => this.stopExchange(name)));
+    await this.engine?.settled();
     await this.delivery?.stop();
     await this.http?.close();
     this.store?.close();

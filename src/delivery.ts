@@ -80,6 +80,9 @@ export function maintenanceWindows(config: Config): MaintenanceWindow[] {
   }));
 }
 
+/** Alerts recorded as pending per transaction before the event loop gets a turn. */
+const ADMIT_CHUNK = 1000;
+
 export interface DeliveryDeps {
   store: StateStore;
   clock: Clock;
@@ -100,6 +103,8 @@ export class Delivery {
   private senders: Sender[] = [];
   private notifiers: Notifier[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** The alerts being recorded and grouped, in order (see insert). */
+  private admitting: Promise<void> = Promise.resolve();
 
   constructor(
     private config: Config,
@@ -114,17 +119,41 @@ export class Delivery {
     return this.config.notify.receivers.map((r) => r.name);
   }
 
-  /** New alerts from the engine: into their groups, and out at once where nothing waits. */
+  /**
+   * New alerts from the engine: recorded as pending, into their groups, and out at once where
+   * nothing waits. In arrival order, and in chunks with the event loop free in between: a storm
+   * of 16,000 alerts does not hold up health checks, scrapes or answers already in.
+   */
   insert(alerts: readonly Alert[]): void {
     if (alerts.length === 0) return;
     const now = this.deps.clock.now();
-    let ids: number[] | undefined;
-    try {
-      ids = this.deps.store.addPending(alerts);
-    } catch (err) {
-      this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+    this.admitting = this.admitting.then(() => this.admit(alerts, now));
+  }
+
+  /** Resolves once every alert handed to insert() so far is in its groups. */
+  settled(): Promise<void> {
+    return this.admitting;
+  }
+
+  private async admit(alerts: readonly Alert[], now: number): Promise<void> {
+    const ids: (number | undefined)[] = [];
+    let failed = false;
+    for (let i = 0; i < alerts.length; i += ADMIT_CHUNK) {
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      const part = alerts.slice(i, i + ADMIT_CHUNK);
+      try {
+        ids.push(...this.deps.store.addPending(part));
+      } catch (err) {
+        ids.push(...part.map(() => undefined));
+        if (!failed) this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+        failed = true;
+      }
     }
-    this.pipeline.insert(alerts, now, ids);
+    try {
+      this.pipeline.insert(alerts, now, ids);
+    } catch (err) {
+      this.deps.logger.error({ err }, 'notification pipeline failed to take alerts');
+    }
     this.tick();
   }
 
@@ -168,6 +197,8 @@ export class Delivery {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    // What the engine handed over is recorded before the store closes (a few chunks at most).
+    await this.admitting;
     await this.stopSenders();
   }
 

@@ -59,7 +59,7 @@ export class Pipeline {
   }
 
   /** `pendingIds[i]`, when given, is the store's pending row of `alerts[i]`. */
-  insert(alerts: readonly Alert[], now: number, pendingIds?: readonly number[]): void {
+  insert(alerts: readonly Alert[], now: number, pendingIds?: readonly (number | undefined)[]): void {
     for (const a of alerts) if (a.event) this.recentEvents.push(a);
     const joined = this.aggregator.insert(alerts, now);
     if (pendingIds === undefined) return;

@@ -18,6 +18,8 @@ import { builtinInstance, builtinRule, type BuiltinName } from './builtin';
 export const DOWN_AFTER_FAILURES = 3;
 /** How often the ticker samples are written to the store. */
 const HISTORY_SAVE_MS = 60_000;
+/** Change rows written per transaction (one turn of the event loop each). */
+const WRITE_CHUNK = 2_000;
 /** How often an unchanged ticker list is written to the store. */
 const TICKERS_SAVE_MS = 60_000;
 
@@ -58,6 +60,9 @@ export class Engine {
   private ruleList: Rule[];
   private readonly exchanges = new Map<string, ExchangeState>();
   private storeFailing = false;
+  /** Writes and notifications decided but not yet done, in order (see later()). */
+  private readonly backlog: (() => void)[] = [];
+  private draining: Promise<void> | undefined;
   private readonly builtins: Rule[] = (['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]);
 
   constructor(private options: EngineOptions) {
@@ -99,9 +104,14 @@ export class Engine {
   /** An exchange no longer watched (a reload removed it): its alerts resolve, its state goes. */
   dropExchange(exchange: string, now: number): void {
     const notify = this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known: new Set() }, now);
-    this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
+    const alerts = this.alerts;
     this.exchanges.delete(exchange);
-    if (notify.length > 0) this.options.notify(notify);
+    this.later([
+      () => this.write(() => this.options.store.saveAlerts(exchange, alerts.values())),
+      () => {
+        if (notify.length > 0) this.options.notify(notify);
+      },
+    ]);
   }
 
   /** The snapshot to resume from after a restart (what changed meanwhile shows at the first poll). */
@@ -156,17 +166,29 @@ export class Engine {
     // does not report it again) and otherwise once a minute (their prices are not state).
     const saveSnapshot = endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : changes.length > 0 || at - state.tickersSavedAt >= TICKERS_SAVE_MS;
     if (endpoint === 'tickers' && saveSnapshot) state.tickersSavedAt = at;
-    this.write(() => {
-      if (saveSnapshot) store.saveSnapshot(next, endpoint);
-      if (changes.length > 0) store.appendChanges(changes);
-      store.saveAlerts(exchange, this.alerts.values());
-      if (endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS) {
-        store.saveHistory(exchange, state.history.symbols);
-        state.historySavedAt = at;
-      }
+    // Written and handed on in later turns (see later()): the alerts as decided now (the map is
+    // replaced, never changed), a storm's history in chunks before the state that follows it.
+    const alerts = this.alerts;
+    const steps: (() => void)[] = [];
+    for (let i = 0; i < changes.length; i += WRITE_CHUNK) {
+      const part = changes.slice(i, i + WRITE_CHUNK);
+      steps.push(() => this.write(() => store.appendChanges(part)));
+    }
+    steps.push(() =>
+      this.write(() => {
+        if (saveSnapshot) store.saveSnapshot(next, endpoint);
+        store.saveAlerts(exchange, alerts.values());
+        if (endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS) {
+          store.saveHistory(exchange, state.history.symbols);
+          state.historySavedAt = at;
+        }
+      }),
+    );
+    steps.push(() => {
+      if (changes.length > 0) this.options.onChanges?.(exchange, changes);
+      if (notify.length > 0) this.options.notify(notify);
     });
-    if (changes.length > 0) this.options.onChanges?.(exchange, changes);
-    if (notify.length > 0) this.options.notify(notify);
+    this.later(steps);
     return { snapshot: next, outcome: 'accepted' };
   }
 
@@ -195,8 +217,39 @@ export class Engine {
 
   private judgeBuiltins(exchange: string, endpoint: Endpoint, at: number, error?: string): void {
     const notify = this.builtinsNow(exchange, endpoint, at, error);
-    this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
-    if (notify.length > 0) this.options.notify(notify);
+    const alerts = this.alerts;
+    this.later([
+      () => this.write(() => this.options.store.saveAlerts(exchange, alerts.values())),
+      () => {
+        if (notify.length > 0) this.options.notify(notify);
+      },
+    ]);
+  }
+
+  /** Resolves once every write and notification decided so far is done. */
+  settled(): Promise<void> {
+    return this.draining ?? Promise.resolve();
+  }
+
+  /**
+   * Runs the writes and notifications of a decision in later turns of the event loop, one step
+   * per turn and in decision order: a poll that closes 8,000 networks does not hold health
+   * checks, scrapes and answers already in behind one long write, and a later decision's state
+   * is never written before an earlier one's.
+   */
+  private later(steps: readonly (() => void)[]): void {
+    this.backlog.push(...steps);
+    this.draining ??= (async () => {
+      for (let step = this.backlog.shift(); step !== undefined; step = this.backlog.shift()) {
+        await new Promise((r) => setImmediate(r));
+        try {
+          step();
+        } catch (err) {
+          this.options.logger.error({ err }, 'internal error while writing or handing on a poll');
+        }
+      }
+      this.draining = undefined;
+    })();
   }
 
   /** Whether a rule measures this symbol over time (move_percent, stale_for): decided once per symbol. */

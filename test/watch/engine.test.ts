@@ -19,7 +19,7 @@ describe('Engine when the state store cannot be written', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps watching and notifying, says so once, and writes again when it can', () => {
+  it('keeps watching and notifying, says so once, and writes again when it can', async () => {
     const real = StateStore.open(dir);
     let full = false;
     // A disk that fills up cannot be made here; this store refuses writes while `full`.
@@ -40,19 +40,23 @@ describe('Engine when the state store cannot be written', () => {
       notify: (a) => told.push(...a),
     });
     const snap = (disabled: boolean, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled }])], issues: [] }, at);
-    const poll = (prev: Snapshot, next: Snapshot, at: number) => engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+    const poll = async (prev: Snapshot, next: Snapshot, at: number) => {
+      const result = engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+      await engine.settled();
+      return result;
+    };
 
     const first = snap(false, 1);
-    expect(poll(emptySnapshot('main'), first, 1).outcome).toBe('accepted');
+    expect((await poll(emptySnapshot('main'), first, 1)).outcome).toBe('accepted');
     full = true;
     const second = snap(true, 2);
-    expect(poll(first, second, 2).outcome).toBe('accepted');
+    expect((await poll(first, second, 2)).outcome).toBe('accepted');
     const third = snap(true, 3);
-    poll(second, third, 3);
+    await poll(second, third, 3);
     expect(told.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['firing W']);
     expect(lines.filter((l) => l.includes('cannot write the state store'))).toHaveLength(1);
     full = false;
-    poll(third, snap(true, 4), 4);
+    await poll(third, snap(true, 4), 4);
     expect(lines.filter((l) => l.includes('state store writable again'))).toHaveLength(1);
     expect([...real.loadAlerts().values()].map((a) => a.labels.alertname)).toEqual(['W']);
     real.close();
@@ -60,7 +64,7 @@ describe('Engine when the state store cannot be written', () => {
 });
 
 describe('Engine.dropExchange', () => {
-  it('resolves the alerts of an exchange that is no longer watched, and only those', () => {
+  it('resolves the alerts of an exchange that is no longer watched, and only those', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
     const store = StateStore.open(dir);
     const told: Alert[] = [];
@@ -76,9 +80,11 @@ describe('Engine.dropExchange', () => {
       const next = applyCoins(emptySnapshot(exchange), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: false }])], issues: [] }, 1);
       engine.onSuccess({ exchange, endpoint: 'coins', prev: emptySnapshot(exchange), next, issues: [], at: 1, durationMs: 1, bytes: 1 });
     }
+    await engine.settled();
     expect(told.map((a) => `${a.status} ${a.labels.exchange}`)).toEqual(['firing a', 'firing b']);
     told.length = 0;
     engine.dropExchange('a', 5);
+    await engine.settled();
     expect(told.map((a) => `${a.status} ${a.labels.exchange}`)).toEqual(['resolved a']);
     expect([...engine.activeAlerts().values()].map((a) => a.labels.exchange)).toEqual(['b']);
     expect([...store.loadAlerts().values()].map((a) => a.labels.exchange)).toEqual(['b']);
