@@ -105,6 +105,9 @@ export class Delivery {
   private timer: NodeJS.Timeout | undefined;
   /** The alerts being recorded and grouped, in order (see insert). */
   private admitting: Promise<void> = Promise.resolve();
+  private admittingNow = false;
+  /** The flush of due groups under way, if any (see tick). */
+  private flushing: Promise<void> | undefined;
 
   constructor(
     private config: Config,
@@ -136,23 +139,29 @@ export class Delivery {
   }
 
   private async admit(alerts: readonly Alert[], now: number): Promise<void> {
-    const ids: (number | undefined)[] = [];
+    // No flush while a batch is half in its groups: a group gets all of it or none of it.
+    this.admittingNow = true;
     let failed = false;
-    for (let i = 0; i < alerts.length; i += ADMIT_CHUNK) {
-      if (i > 0) await new Promise((r) => setImmediate(r));
-      const part = alerts.slice(i, i + ADMIT_CHUNK);
-      try {
-        ids.push(...this.deps.store.addPending(part));
-      } catch (err) {
-        ids.push(...part.map(() => undefined));
-        if (!failed) this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
-        failed = true;
-      }
-    }
     try {
-      this.pipeline.insert(alerts, now, ids);
-    } catch (err) {
-      this.deps.logger.error({ err }, 'notification pipeline failed to take alerts');
+      for (let i = 0; i < alerts.length; i += ADMIT_CHUNK) {
+        if (i > 0) await new Promise((r) => setImmediate(r));
+        const part = alerts.slice(i, i + ADMIT_CHUNK);
+        let ids: (number | undefined)[];
+        try {
+          ids = this.deps.store.addPending(part);
+        } catch (err) {
+          ids = part.map(() => undefined);
+          if (!failed) this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+          failed = true;
+        }
+        try {
+          this.pipeline.insert(part, now, ids);
+        } catch (err) {
+          this.deps.logger.error({ err }, 'notification pipeline failed to take alerts');
+        }
+      }
+    } finally {
+      this.admittingNow = false;
     }
     this.tick();
   }
@@ -166,12 +175,30 @@ export class Delivery {
     this.tick();
   }
 
-  /** Flushes due groups; runs on a timer and after every insert. */
+  /**
+   * Flushes due groups, one group per turn of the event loop (a group of 8,000 alerts is one
+   * body to build, serialise and commit); runs on a timer and after every insert.
+   */
   tick(): void {
-    try {
-      if (this.pipeline.tick(this.deps.clock.now()) > 0) for (const s of this.senders) s.wake();
-    } catch (err) {
-      this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
+    if (this.admittingNow || this.flushing !== undefined) return;
+    this.flushing = this.flushDue().finally(() => {
+      this.flushing = undefined;
+    });
+  }
+
+  private async flushDue(): Promise<void> {
+    for (let first = true; ; first = false) {
+      if (!first) await new Promise((r) => setImmediate(r));
+      if (this.admittingNow) return;
+      const now = this.deps.clock.now();
+      try {
+        if (this.pipeline.tick(now, 1) > 0) for (const s of this.senders) s.wake();
+      } catch (err) {
+        this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
+        return;
+      }
+      const next = this.pipeline.nextDue();
+      if (next === undefined || next > now) return;
     }
   }
 
@@ -199,6 +226,7 @@ export class Delivery {
     this.timer = undefined;
     // What the engine handed over is recorded before the store closes (a few chunks at most).
     await this.admitting;
+    await this.flushing;
     await this.stopSenders();
   }
 

@@ -73,10 +73,13 @@ export class Pipeline {
     return this.aggregator.nextDue();
   }
 
-  /** Flushes the groups due at `now`; returns how many deliveries were committed. */
-  tick(now: number): number {
+  /**
+   * Flushes the groups due at `now` (at most `maxGroups` of them: the caller gives the event
+   * loop a turn between large flushes); returns how many deliveries were committed.
+   */
+  tick(now: number, maxGroups?: number): number {
     this.recentEvents = this.recentEvents.filter((e) => now - (e.startsAt ?? 0) < EVENT_MEMORY_MS);
-    const flushes = this.aggregator.due(now);
+    const flushes = this.aggregator.due(now, maxGroups);
     if (flushes.length === 0) return 0;
     const flushed = new Set(flushes.map((f) => f.key));
     const done: number[] = [];

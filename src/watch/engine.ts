@@ -63,6 +63,8 @@ export class Engine {
   /** Writes and notifications decided but not yet done, in order (see later()). */
   private readonly backlog: (() => void)[] = [];
   private draining: Promise<void> | undefined;
+  /** Per exchange, the alerts last written (see writeAlerts). */
+  private readonly savedAlerts = new Map<string, Alert[]>();
   private readonly builtins: Rule[] = (['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]);
 
   constructor(private options: EngineOptions) {
@@ -107,7 +109,7 @@ export class Engine {
     const alerts = this.alerts;
     this.exchanges.delete(exchange);
     this.later([
-      () => this.write(() => this.options.store.saveAlerts(exchange, alerts.values())),
+      () => this.writeAlerts(exchange, alerts),
       () => {
         if (notify.length > 0) this.options.notify(notify);
       },
@@ -175,9 +177,8 @@ export class Engine {
       steps.push(() => this.write(() => store.appendChanges(part)));
     }
     steps.push(() =>
-      this.write(() => {
+      this.writeAlerts(exchange, alerts, () => {
         if (saveSnapshot) store.saveSnapshot(next, endpoint);
-        store.saveAlerts(exchange, alerts.values());
         if (endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS) {
           store.saveHistory(exchange, state.history.symbols);
           state.historySavedAt = at;
@@ -219,11 +220,30 @@ export class Engine {
     const notify = this.builtinsNow(exchange, endpoint, at, error);
     const alerts = this.alerts;
     this.later([
-      () => this.write(() => this.options.store.saveAlerts(exchange, alerts.values())),
+      () => this.writeAlerts(exchange, alerts),
       () => {
         if (notify.length > 0) this.options.notify(notify);
       },
     ]);
+  }
+
+  /**
+   * Writes an exchange's alerts (with `also` in the same transaction), unless they are the very
+   * objects written last time: lifecycle keeps an alert's identity while nothing about it
+   * changes, so a poll during a long outage does not rewrite 8,000 unchanged alerts.
+   */
+  private writeAlerts(exchange: string, alerts: ReadonlyMap<string, Alert>, also?: () => void): void {
+    const mine: Alert[] = [];
+    for (const a of alerts.values()) if (a.labels.exchange === exchange) mine.push(a);
+    const last = this.savedAlerts.get(exchange);
+    const same = last !== undefined && last.length === mine.length && mine.every((a, i) => a === last[i]);
+    if (same && also === undefined) return;
+    this.write(() => {
+      also?.();
+      if (!same) this.options.store.saveAlerts(exchange, mine);
+    });
+    if (this.storeFailing) this.savedAlerts.delete(exchange);
+    else this.savedAlerts.set(exchange, mine);
   }
 
   /** Resolves once every write and notification decided so far is done. */

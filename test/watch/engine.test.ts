@@ -92,3 +92,38 @@ describe('Engine.dropExchange', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('Engine in a long outage', () => {
+  it.each([
+    { rules: 'rules:\n  - alert: W\n    state: withdraw_disabled\n', writes: [1, 0, 0, 1], stored: 0, why: 'an unchanged alert is not written again' },
+    // Open again at the fourth poll, the alert is kept firing (unchanged): nothing to write.
+    { rules: 'rules:\n  - alert: W\n    state: withdraw_disabled\n    keep_firing_for: 1m\n', writes: [1, 1, 1, 0], stored: 1, why: 'keep_firing_for needs lastActiveAt written while active' },
+  ])('writes the alerts only when they changed: $why', async ({ rules, writes, stored }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
+    const real = StateStore.open(dir);
+    const saved: number[] = [];
+    const store = Object.create(real) as StateStore;
+    store.saveAlerts = (exchange, alerts) => {
+      const list = [...alerts];
+      saved.push(list.length);
+      real.saveAlerts(exchange, list);
+    };
+    const engine = new Engine({ rules: rulesFrom(rules), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: () => undefined });
+    const snap = (disabled: boolean, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled }])], issues: [] }, at);
+    let prev = emptySnapshot('main');
+    // Closed at the first poll, still closed at the next two, open at the fourth.
+    const perPoll: number[] = [];
+    for (const [i, closed] of [true, true, true, false].entries()) {
+      const next = snap(closed, 1000 * (i + 1));
+      const before = saved.length;
+      engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at: 1000 * (i + 1), durationMs: 1, bytes: 1 });
+      await engine.settled();
+      perPoll.push(saved.length - before);
+      prev = next;
+    }
+    expect(perPoll).toEqual(writes);
+    expect(real.loadAlerts().size).toBe(stored);
+    real.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
