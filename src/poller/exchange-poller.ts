@@ -95,11 +95,13 @@ export class ExchangePoller {
       let prev: Snapshot;
       if (endpoint === 'coins') {
         const coins = await client.fetchCoins(signal, this.current.coins);
+        await nextTurn();
         prev = this.current;
         next = applyCoins(prev, coins, clock.now());
         answer = coins;
       } else {
         const tickers = await client.fetchTickers(this.options.symbols, signal, this.current.tickers);
+        await nextTurn();
         prev = this.current;
         next = applyTickers(prev, tickers, clock.now());
         answer = tickers;
@@ -115,4 +117,13 @@ export class ExchangePoller {
       await this.options.onFailure({ exchange, endpoint, error: err, at, durationMs: at - started });
     }
   }
+}
+
+/**
+ * A turn of the event loop between reading an answer (parsing 4 MB and validating every
+ * record) and deciding what it means: what arrived meanwhile (a health check, a scrape, the
+ * other endpoint's answer) is served in between instead of after both.
+ */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
