@@ -419,10 +419,10 @@ export class Daemon {
     if (changes.length > 50) logger.info({ exchange, more: changes.length - 50 }, 'more changes not logged one by one');
   }
 
-  private onSuccess(poll: PollSuccess): Snapshot {
+  private async onSuccess(poll: PollSuccess): Promise<Snapshot> {
     const log = this.deps.logger;
     for (const issue of poll.issues.slice(0, 5)) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, ...issue }, 'malformed record kept at its previous value');
-    const { snapshot: kept, outcome } = (this.engine as Engine).onSuccess(poll);
+    const { snapshot: kept, outcome } = await (this.engine as Engine).onSuccess(poll);
     const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
     this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
     if (poll.issues.length > 0) this.metrics.malformedRecords.inc(labels, poll.issues.length);

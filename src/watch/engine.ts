@@ -128,7 +128,7 @@ export class Engine {
    * Judges an answer and returns the snapshot to keep, and what became of the answer:
    * accepted, held as suspect, or refused as empty (a failure of that poll).
    */
-  onSuccess(poll: PollSuccess): { snapshot: Snapshot; outcome: 'accepted' | 'held' | 'empty' } {
+  async onSuccess(poll: PollSuccess): Promise<{ snapshot: Snapshot; outcome: 'accepted' | 'held' | 'empty' }> {
     const { exchange, endpoint, prev, next, at } = poll;
     const state = this.state(exchange);
     const verdict = judge(prev, next, endpoint, state.suspect[endpoint], at, this.options.guards.get(exchange) ?? DEFAULT_GUARD);
@@ -149,18 +149,28 @@ export class Engine {
     const changes = diff(prev, next);
     if (endpoint === 'tickers') state.history.record(next.tickers.values(), at, (symbol) => this.sampled(exchange, symbol, state));
     const bySlot = indexBySlot(this.alerts);
-    const evaluation = evaluateRules({
-      rules: this.ruleList,
-      domain: endpoint,
-      snapshot: next,
-      changes,
-      history: state.history,
-      expectedSymbols: this.options.expectedSymbols.get(exchange) ?? new Set(),
-      now: at,
-      wasActive: (ruleId, entity) => isActive(bySlot, ruleId, entity),
-    });
-    const inDomain = new Map(this.ruleList.filter((r) => ruleInDomain(r, endpoint)).map((r) => [r.id, r]));
-    const notify = this.apply(evaluation, { exchange, rules: inDomain, known: this.known() }, at);
+    const known = this.known();
+    const notify: Alert[] = [];
+    // One rule per turn of the event loop: a storm is 8,000 new alerts of one rule, and what
+    // arrives meanwhile (health checks, scrapes) is served between rules. Each rule's alerts
+    // are judged in one step, so the map of alerts is never seen half-judged for a rule.
+    for (const rule of this.ruleList) {
+      await nextTurn();
+      const evaluation = evaluateRules({
+        rules: [rule],
+        domain: endpoint,
+        snapshot: next,
+        changes,
+        history: state.history,
+        expectedSymbols: this.options.expectedSymbols.get(exchange) ?? new Set(),
+        now: at,
+        wasActive: (ruleId, entity) => isActive(bySlot, ruleId, entity),
+      });
+      const inDomain = ruleInDomain(rule, endpoint) ? new Map([[rule.id, rule]]) : new Map<string, Rule>();
+      notify.push(...this.apply(evaluation, { exchange, rules: inDomain, known }, at));
+    }
+    // Alerts of rules that no longer exist resolve (even with no rule left to evaluate).
+    notify.push(...this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known }, at));
     notify.push(...this.builtinsNow(exchange, endpoint, at));
 
     const store = this.options.store;
@@ -323,4 +333,9 @@ function historyKeep(rules: readonly Rule[]): number {
   let longest = 0;
   for (const r of rules) if (r.condition.type === 'ticker' && r.condition.windowMs !== undefined) longest = Math.max(longest, r.condition.windowMs);
   return longest === 0 ? 0 : longest + 60_000;
+}
+
+/** A turn of the event loop (see onSuccess). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

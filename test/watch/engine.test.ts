@@ -41,7 +41,7 @@ describe('Engine when the state store cannot be written', () => {
     });
     const snap = (disabled: boolean, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled }])], issues: [] }, at);
     const poll = async (prev: Snapshot, next: Snapshot, at: number) => {
-      const result = engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+      const result = await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
       await engine.settled();
       return result;
     };
@@ -78,7 +78,7 @@ describe('Engine.dropExchange', () => {
     });
     for (const exchange of ['a', 'b']) {
       const next = applyCoins(emptySnapshot(exchange), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: false }])], issues: [] }, 1);
-      engine.onSuccess({ exchange, endpoint: 'coins', prev: emptySnapshot(exchange), next, issues: [], at: 1, durationMs: 1, bytes: 1 });
+      await engine.onSuccess({ exchange, endpoint: 'coins', prev: emptySnapshot(exchange), next, issues: [], at: 1, durationMs: 1, bytes: 1 });
     }
     await engine.settled();
     expect(told.map((a) => `${a.status} ${a.labels.exchange}`)).toEqual(['firing a', 'firing b']);
@@ -116,7 +116,7 @@ describe('Engine in a long outage', () => {
     for (const [i, closed] of [true, true, true, false].entries()) {
       const next = snap(closed, 1000 * (i + 1));
       const before = saved.length;
-      engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at: 1000 * (i + 1), durationMs: 1, bytes: 1 });
+      await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at: 1000 * (i + 1), durationMs: 1, bytes: 1 });
       await engine.settled();
       perPoll.push(saved.length - before);
       prev = next;
