@@ -176,8 +176,9 @@ export class Delivery {
   }
 
   /**
-   * Flushes due groups, one group per turn of the event loop (a group of 8,000 alerts is one
-   * body to build, serialise and commit); runs on a timer and after every insert.
+   * Flushes due groups, one group per turn of the event loop, judged in one turn and committed
+   * in the next (a group of 8,000 alerts is one body to build, serialise and commit); runs on a
+   * timer and after every insert.
    */
   tick(): void {
     if (this.admittingNow || this.flushing !== undefined) return;
@@ -192,7 +193,11 @@ export class Delivery {
       if (this.admittingNow) return;
       const now = this.deps.clock.now();
       try {
-        if (this.pipeline.tick(now, 1) > 0) for (const s of this.senders) s.wake();
+        const batch = this.pipeline.prepare(now, 1);
+        if (batch !== undefined) {
+          await new Promise((r) => setImmediate(r));
+          if (this.pipeline.commit(batch, now) > 0) for (const s of this.senders) s.wake();
+        }
       } catch (err) {
         this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
         return;

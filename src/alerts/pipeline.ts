@@ -30,6 +30,19 @@ export interface PipelineOptions {
   logger: Logger;
 }
 
+type CommitItem = Parameters<PipelinePort['commit']>[0][number];
+
+/** Groups taken out and judged, waiting to be committed (see Pipeline.prepare). */
+export interface Batch {
+  flushes: Flush[];
+  flushed: Set<string>;
+  /** Pending rows whose every group is in this batch. */
+  done: number[];
+  /** Pending rows that existed when the batch was taken. */
+  waiting: number[];
+  items: CommitItem[];
+}
+
 /** How long change events stay sources of inhibition (a delisting mutes its networks). */
 const EVENT_MEMORY_MS = 15 * 60_000;
 
@@ -74,23 +87,37 @@ export class Pipeline {
   }
 
   /**
-   * Flushes the groups due at `now` (at most `maxGroups` of them: the caller gives the event
-   * loop a turn between large flushes); returns how many deliveries were committed.
+   * Flushes the groups due at `now` (at most `maxGroups` of them); returns how many deliveries
+   * were committed. prepare() and commit() are its two halves, for a caller that gives the
+   * event loop a turn between them (a group of 8,000 alerts is a lot to judge, and a 3 MB body
+   * to commit).
    */
   tick(now: number, maxGroups?: number): number {
+    const batch = this.prepare(now, maxGroups);
+    return batch === undefined ? 0 : this.commit(batch, now);
+  }
+
+  /** Takes the due groups out and judges them; nothing is committed yet (see commit). */
+  prepare(now: number, maxGroups?: number): Batch | undefined {
     this.recentEvents = this.recentEvents.filter((e) => now - (e.startsAt ?? 0) < EVENT_MEMORY_MS);
     const flushes = this.aggregator.due(now, maxGroups);
-    if (flushes.length === 0) return 0;
+    if (flushes.length === 0) return undefined;
     const flushed = new Set(flushes.map((f) => f.key));
     const done: number[] = [];
     for (const [id, keys] of this.pending) if ([...keys].every((k) => flushed.has(k))) done.push(id);
     // One index of the sources per flush: judging an alert is then a lookup, not a scan.
     const sources = new InhibitionIndex([...this.options.activeAlerts(), ...this.recentEvents], this.options.inhibitRules);
-    const items: Parameters<PipelinePort['commit']>[0][number][] = [];
+    const items: CommitItem[] = [];
     for (const flush of flushes) for (const receiver of flush.route.receivers) {
       const item = this.stage(flush, receiver, sources, now);
       if (item !== undefined) items.push(item);
     }
+    return { flushes, flushed, done, waiting: [...this.pending.keys()], items };
+  }
+
+  /** Commits what prepare() judged; if that fails, the groups come back and the error is thrown. */
+  commit(batch: Batch, now: number): number {
+    const { flushes, flushed, done, waiting, items } = batch;
     if (items.length > 0 || done.length > 0) {
       try {
         this.options.port.commit(items, done);
@@ -101,7 +128,11 @@ export class Pipeline {
       }
     }
     for (const id of done) this.pending.delete(id);
-    for (const keys of this.pending.values()) for (const k of flushed) keys.delete(k);
+    // Only alerts that were waiting when the groups were taken out were in those flushes.
+    for (const id of waiting) {
+      const keys = this.pending.get(id);
+      if (keys !== undefined) for (const k of flushed) keys.delete(k);
+    }
     return items.filter((i) => i.delivery !== undefined).length;
   }
 
