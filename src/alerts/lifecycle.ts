@@ -17,6 +17,8 @@ export interface Advance {
   alerts: Map<string, Alert>;
   /** What must be told: alerts that began firing, repeats, resolutions, change events. */
   notify: Alert[];
+  /** Fingerprints of the alerts found active (for `alsoSeen` of a later part). */
+  seen: Set<string>;
 }
 
 /** Key of an alert within its rule. */
@@ -38,8 +40,11 @@ export function isActive(bySlot: ReadonlyMap<string, Alert>, ruleId: string, ent
 /**
  * The alert lifecycle, pure: pending -> firing (after `for`) -> resolved (after
  * `keep_firing_for`), a repeat every `repeat_interval`, and change events that fire once.
+ * An evaluation may be judged in parts (the engine does, to give the event loop turns): every
+ * part but the last with no rules in scope (nothing resolves), and the last with `alsoSeen`,
+ * the alerts the earlier parts found active.
  */
-export function advance(prev: ReadonlyMap<string, Alert>, evaluation: Evaluation, scope: Scope, now: number): Advance {
+export function advance(prev: ReadonlyMap<string, Alert>, evaluation: Evaluation, scope: Scope, now: number, alsoSeen?: ReadonlySet<string>): Advance {
   const alerts = new Map(prev);
   const notify: Alert[] = [];
   const bySlot = indexBySlot(prev);
@@ -87,7 +92,7 @@ export function advance(prev: ReadonlyMap<string, Alert>, evaluation: Evaluation
   }
 
   for (const a of prev.values()) {
-    if (seen.has(a.fingerprint) || a.labels.exchange !== scope.exchange) continue;
+    if (seen.has(a.fingerprint) || alsoSeen?.has(a.fingerprint) || a.labels.exchange !== scope.exchange) continue;
     const gone = !scope.known.has(a.ruleId);
     if (!gone && !scope.rules.has(a.ruleId)) continue;
     alerts.delete(a.fingerprint);
@@ -101,7 +106,7 @@ export function advance(prev: ReadonlyMap<string, Alert>, evaluation: Evaluation
   }
 
   for (const inst of evaluation.events) notify.push(eventAlert(inst, now));
-  return { alerts, notify };
+  return { alerts, notify, seen };
 }
 
 /**

@@ -18,6 +18,8 @@ import { builtinInstance, builtinRule, type BuiltinName } from './builtin';
 export const DOWN_AFTER_FAILURES = 3;
 /** How often the ticker samples are written to the store. */
 const HISTORY_SAVE_MS = 60_000;
+/** Alerts judged per turn of the event loop (see applyInTurns). */
+const ADVANCE_CHUNK = 1_000;
 /** Change rows written per transaction (one turn of the event loop each). */
 const WRITE_CHUNK = 2_000;
 /** How often an unchanged ticker list is written to the store. */
@@ -167,7 +169,7 @@ export class Engine {
         wasActive: (ruleId, entity) => isActive(bySlot, ruleId, entity),
       });
       const inDomain = ruleInDomain(rule, endpoint) ? new Map([[rule.id, rule]]) : new Map<string, Rule>();
-      notify.push(...this.apply(evaluation, { exchange, rules: inDomain, known }, at));
+      notify.push(...(await this.applyInTurns(evaluation, { exchange, rules: inDomain, known }, at)));
     }
     // Alerts of rules that no longer exist resolve (even with no rule left to evaluate).
     notify.push(...this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known }, at));
@@ -306,6 +308,29 @@ export class Engine {
     }
     const scope: Scope = { exchange, rules: new Map([rule('UpstreamAnomaly'), rule('ExchangeDown')].map((r) => [r.id, r])), known: this.known() };
     return this.apply({ active, events: [] }, scope, at);
+  }
+
+  /**
+   * apply(), with a turn of the event loop after every ADVANCE_CHUNK instances or events (a
+   * storm is 8,000 of one rule). The alerts of the rule resolve only in the last part, once
+   * every instance has been seen.
+   */
+  private async applyInTurns(evaluation: Evaluation, scope: Scope, at: number): Promise<Alert[]> {
+    const parts: Evaluation[] = [];
+    for (let i = 0; i < evaluation.active.length; i += ADVANCE_CHUNK) parts.push({ active: evaluation.active.slice(i, i + ADVANCE_CHUNK), events: [] });
+    for (let i = 0; i < evaluation.events.length; i += ADVANCE_CHUNK) parts.push({ active: [], events: evaluation.events.slice(i, i + ADVANCE_CHUNK) });
+    if (parts.length === 0) parts.push({ active: [], events: [] });
+    const notify: Alert[] = [];
+    const seen = new Set<string>();
+    for (const [k, part] of parts.entries()) {
+      if (k > 0) await nextTurn();
+      const last = k === parts.length - 1;
+      const result = advance(this.alerts, part, last ? scope : { ...scope, rules: new Map() }, at, seen);
+      this.alerts = result.alerts;
+      notify.push(...result.notify);
+      for (const fp of result.seen) seen.add(fp);
+    }
+    return notify;
   }
 
   private apply(evaluation: Evaluation, scope: Scope, at: number): Alert[] {

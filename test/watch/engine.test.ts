@@ -127,3 +127,30 @@ describe('Engine in a long outage', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('Engine judging a storm in parts', () => {
+  it('2,500 networks close, then 1,200 open again: exactly those resolve (the rule is judged 1,000 alerts per turn)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
+    const store = StateStore.open(dir);
+    const told: Alert[] = [];
+    const engine = new Engine({ rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: (a) => told.push(...a) });
+    const snap = (open: (i: number) => boolean, at: number): Snapshot =>
+      applyCoins(emptySnapshot('main'), { records: Array.from({ length: 2500 }, (_, i) => coinRecord(`C${i}`, [{ network: 'N', withdrawEnable: open(i) }])), issues: [] }, at);
+    const first = snap(() => false, 1000);
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1000, durationMs: 1, bytes: 1 });
+    await engine.settled();
+    expect({ told: told.length, firing: told.every((a) => a.status === 'firing'), active: engine.activeAlerts().size }).toEqual({ told: 2500, firing: true, active: 2500 });
+    told.length = 0;
+    const second = snap((i) => i < 1200, 2000);
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: second, issues: [], at: 2000, durationMs: 1, bytes: 1 });
+    await engine.settled();
+    const resolved = told.filter((a) => a.status === 'resolved').map((a) => a.labels.coin).sort();
+    expect({ told: told.length, resolved, active: engine.activeAlerts().size }).toEqual({
+      told: 1200,
+      resolved: Array.from({ length: 1200 }, (_, i) => `C${i}`).sort(),
+      active: 1300,
+    });
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
