@@ -9,6 +9,8 @@ export interface Flush {
   labels: Record<string, string>;
   /** Every alert currently in the group: firing ones, and resolved ones not yet told. */
   alerts: Alert[];
+  /** Changes whenever an alert joins, changes or leaves the group: the same version, the same alerts. */
+  version: number;
 }
 
 interface Group {
@@ -17,6 +19,7 @@ interface Group {
   labels: Record<string, string>;
   alerts: Map<string, Alert>;
   nextFlushAt: number;
+  version: number;
 }
 
 /**
@@ -28,6 +31,8 @@ interface Group {
  */
 export class Aggregator {
   private readonly groups = new Map<string, Group>();
+  /** Versions are never reused, not even by a group that goes and comes back. */
+  private versions = 0;
 
   constructor(private routes: CompiledRoutes) {}
 
@@ -46,10 +51,11 @@ export class Aggregator {
         const key = groupKeyOf(route.id, labels);
         let g = this.groups.get(key);
         if (g === undefined) {
-          g = { key, route, labels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs };
+          g = { key, route, labels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs, version: 0 };
           this.groups.set(key, g);
         } else if (route.immediate) g.nextFlushAt = Math.min(g.nextFlushAt, now);
         g.alerts.set(a.fingerprint, a);
+        g.version = ++this.versions;
         keys.push(key);
       }
     }
@@ -79,11 +85,18 @@ export class Aggregator {
         this.groups.delete(g.key);
         continue;
       }
-      out.push({ key: g.key, route: g.route, labels: g.labels, alerts: [...g.alerts.values()] });
-      for (const [fp, a] of g.alerts) if (a.status === 'resolved' || a.event) g.alerts.delete(fp);
+      out.push({ key: g.key, route: g.route, labels: g.labels, alerts: [...g.alerts.values()], version: g.version });
+      for (const [fp, a] of g.alerts) if (a.status === 'resolved' || a.event) {
+        g.alerts.delete(fp);
+        g.version = ++this.versions;
+      }
       g.nextFlushAt = now + g.route.groupIntervalMs;
     }
     return out;
+  }
+
+  has(key: string): boolean {
+    return this.groups.has(key);
   }
 
   size(): number {

@@ -64,6 +64,11 @@ export class InhibitionIndex {
     }
   }
 
+  /** The indexed sources, as one string: equal when the same alerts would be inhibited. */
+  signature(): string {
+    return JSON.stringify(this.bySource.map((index) => [...index].sort()));
+  }
+
   /** Whether `alert` is muted by a firing source other than itself. */
   inhibits(alert: Alert): boolean {
     return this.rules.some((r, i) => {
