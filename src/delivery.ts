@@ -133,11 +133,6 @@ export class Delivery {
     this.admitting = this.admitting.then(() => this.admit(alerts, now));
   }
 
-  /** Resolves once every alert handed to insert() so far is in its groups. */
-  settled(): Promise<void> {
-    return this.admitting;
-  }
-
   private async admit(alerts: readonly Alert[], now: number): Promise<void> {
     // No flush while a batch is half in its groups: a group gets all of it or none of it.
     this.admittingNow = true;

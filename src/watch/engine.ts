@@ -153,9 +153,9 @@ export class Engine {
     const bySlot = indexBySlot(this.alerts);
     const known = this.known();
     const notify: Alert[] = [];
-    // One rule per turn of the event loop: a storm is 8,000 new alerts of one rule, and what
-    // arrives meanwhile (health checks, scrapes) is served between rules. Each rule's alerts
-    // are judged in one step, so the map of alerts is never seen half-judged for a rule.
+    // One rule at a time, 1,000 alerts per turn of the event loop (applyInTurns): a storm is
+    // 8,000 new alerts of one rule, and what arrives meanwhile (health checks, scrapes) is
+    // served in between. A rule's alerts resolve only once all its instances were seen.
     for (const rule of this.ruleList) {
       await nextTurn();
       const evaluation = evaluateRules({
