@@ -141,9 +141,16 @@ export class Delivery {
       for (let i = 0; i < alerts.length; i += ADMIT_CHUNK) {
         if (i > 0) await new Promise((r) => setImmediate(r));
         const part = alerts.slice(i, i + ADMIT_CHUNK);
+        // A firing alert is also among the engine's stored alerts, which rejoin their groups at
+        // the next start (the notification log keeps them from being told twice): only change
+        // events and resolutions, which nothing else brings back, need a pending row. In a
+        // storm that halves what is written before the groups can go.
+        const kept = part.filter((a) => a.event || a.status !== 'firing');
         let ids: (number | undefined)[];
         try {
-          ids = this.deps.store.addPending(part);
+          const written = kept.length > 0 ? this.deps.store.addPending(kept) : [];
+          const byAlert = new Map(kept.map((a, k) => [a, written[k]]));
+          ids = part.map((a) => byAlert.get(a));
         } catch (err) {
           ids = part.map(() => undefined);
           if (!failed) this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
