@@ -169,5 +169,14 @@ if (process.env.BENCH_SYSTEM !== '0') {
   console.log('|---|---|---|---|');
   for (const r of sys) console.log(`| ${r.join(' | ')} |`);
 }
+if (process.env.BENCH_STORM !== '0') {
+  // The storm: every network of 4,000 coins closing at once (bench/storm.mjs; run it alone for
+  // other timers: STORM_POLL, STORM_GROUP_WAIT, STORM_GROUP_INTERVAL).
+  const { storm, stormRows } = await import('./storm.mjs');
+  const r = await storm({ poll: '2s', groupWait: '1s', groupInterval: '2s', settleMs: 4_000 });
+  console.log('\n| storm figure | | | |');
+  console.log('|---|---|---|---|');
+  for (const row of stormRows(r, '2 s polls, group_wait 1 s, group_interval 2 s')) console.log(`| ${row.join(' | ')} |`);
+}
 console.log('\nwhole poll = one coins and one tickers answer: parse, validate, merge, diff, rules (alerts.example.yaml), alert');
 console.log('lifecycle, metrics exposition (changed records only), state written to SQLite (as the daemon does).');

@@ -390,11 +390,11 @@ export class Daemon {
     if (changes.length > 50) logger.info({ exchange, more: changes.length - 50 }, 'more changes not logged one by one');
   }
 
-  private onSuccess(poll: PollSuccess): Snapshot {
+  private async onSuccess(poll: PollSuccess): Promise<Snapshot> {
     const log = this.deps.logger;
     // One line per poll, however many records: a storm of broken records must not flood the log.
     if (poll.issues.length > 0) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, records: poll.issues.length, first: poll.issues.slice(0, 5) }, 'malformed records kept at their previous values');
-    const { snapshot: kept, outcome } = (this.engine as Engine).onSuccess(poll);
+    const { snapshot: kept, outcome } = await (this.engine as Engine).onSuccess(poll);
     const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
     this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
     if (poll.issues.length > 0) {
@@ -461,6 +461,7 @@ export class Daemon {
   async stop(): Promise<void> {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     await Promise.all([...this.watched.keys()].map((name) => this.stopExchange(name)));
+    await this.engine?.settled();
     await this.delivery?.stop();
     await this.http?.close();
     this.store?.close();

@@ -85,6 +85,9 @@ export function maintenanceWindows(config: Config): MaintenanceWindow[] {
   }));
 }
 
+/** Alerts recorded as pending per transaction before the event loop gets a turn. */
+const ADMIT_CHUNK = 1000;
+
 export interface DeliveryDeps {
   store: StateStore;
   clock: Clock;
@@ -114,6 +117,11 @@ export class Delivery {
   private heldTriedAt = 0;
   /** addPending failing: logged once per streak. */
   private pendingFailing = false;
+  /** The alerts being recorded and grouped, in order (see insert). */
+  private admitting: Promise<void> = Promise.resolve();
+  private admittingNow = false;
+  /** The flush of due groups under way, if any (see tick). */
+  private flushing: Promise<void> | undefined;
 
   constructor(
     private config: Config,
@@ -134,20 +142,50 @@ export class Delivery {
     return this.config.notify.receivers.map((r) => r.name);
   }
 
-  /** New alerts from the engine: into their groups, and out at once where nothing waits. */
+  /**
+   * New alerts from the engine: recorded as pending, into their groups, and out at once where
+   * nothing waits. In arrival order, and in chunks with the event loop free in between: a storm
+   * of 16,000 alerts does not hold up health checks, scrapes or answers already in.
+   */
   insert(alerts: readonly Alert[]): void {
     if (alerts.length === 0) return;
     const now = this.deps.clock.now();
-    let ids: number[] | undefined;
+    this.admitting = this.admitting.then(() => this.admit(alerts, now));
+  }
+
+  private async admit(alerts: readonly Alert[], now: number): Promise<void> {
+    // No flush while a batch is half in its groups: a group gets all of it or none of it.
+    this.admittingNow = true;
     try {
-      ids = this.deps.store.addPending(alerts);
-      this.pendingFailing = false;
-    } catch (err) {
-      this.deps.onStoreError?.(err);
-      if (!this.pendingFailing) this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
-      this.pendingFailing = true;
+      for (let i = 0; i < alerts.length; i += ADMIT_CHUNK) {
+        if (i > 0) await new Promise((r) => setImmediate(r));
+        const part = alerts.slice(i, i + ADMIT_CHUNK);
+        // A firing alert is also among the engine's stored alerts, which rejoin their groups at
+        // the next start (the notification log keeps them from being told twice): only change
+        // events and resolutions, which nothing else brings back, need a pending row. In a
+        // storm that halves what is written before the groups can go.
+        const kept = part.filter((a) => a.event || a.status !== 'firing');
+        let ids: (number | undefined)[];
+        try {
+          const written = kept.length > 0 ? this.deps.store.addPending(kept) : [];
+          const byAlert = new Map(kept.map((a, k) => [a, written[k]]));
+          ids = part.map((a) => byAlert.get(a));
+          this.pendingFailing = false;
+        } catch (err) {
+          ids = part.map(() => undefined);
+          this.deps.onStoreError?.(err);
+          if (!this.pendingFailing) this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+          this.pendingFailing = true;
+        }
+        try {
+          this.pipeline.insert(part, now, ids);
+        } catch (err) {
+          this.deps.logger.error({ err }, 'notification pipeline failed to take alerts');
+        }
+      }
+    } finally {
+      this.admittingNow = false;
     }
-    this.pipeline.insert(alerts, now, ids);
     this.tick();
   }
 
@@ -160,17 +198,40 @@ export class Delivery {
     this.tick();
   }
 
-  /** Flushes due groups; runs on a timer and after every insert. */
+  /**
+   * Flushes due groups, one group per turn of the event loop, judged in one turn and committed
+   * in the next (a group of 8,000 alerts is one body to build, serialise and commit); runs on a
+   * timer and after every insert.
+   */
   tick(): void {
     const now = this.deps.clock.now();
     if (this.outbox.holding && now - this.heldTriedAt >= HELD_RETRY_MS) {
       this.heldTriedAt = now;
       this.outbox.retry();
     }
-    try {
-      if (this.pipeline.tick(this.deps.clock.now()) > 0) for (const s of this.senders) s.wake();
-    } catch (err) {
-      this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
+    if (this.admittingNow || this.flushing !== undefined) return;
+    this.flushing = this.flushDue().finally(() => {
+      this.flushing = undefined;
+    });
+  }
+
+  private async flushDue(): Promise<void> {
+    for (let first = true; ; first = false) {
+      if (!first) await new Promise((r) => setImmediate(r));
+      if (this.admittingNow) return;
+      const now = this.deps.clock.now();
+      try {
+        const batch = this.pipeline.prepare(now, 1);
+        if (batch !== undefined) {
+          await new Promise((r) => setImmediate(r));
+          if (this.pipeline.commit(batch, now) > 0) for (const s of this.senders) s.wake();
+        }
+      } catch (err) {
+        this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
+        return;
+      }
+      const next = this.pipeline.nextDue();
+      if (next === undefined || next > now) return;
     }
   }
 
@@ -202,6 +263,9 @@ export class Delivery {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    // What the engine handed over is recorded before the store closes (a few chunks at most).
+    await this.admitting;
+    await this.flushing;
     await this.stopSenders();
     // A last try: what is still held would otherwise be lost with the process.
     if (!this.outbox.retry()) this.deps.logger.error('the store still cannot be written: notifications held in memory are lost at this stop');

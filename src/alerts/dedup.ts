@@ -30,5 +30,6 @@ export function decide(entry: LogEntry | undefined, firing: readonly string[], r
   // Nothing to tell; still forget alerts that stopped firing, so a new firing is news again.
   if (entry === undefined) return { send: false, entry: undefined };
   if (firing.length === 0) return { send: false, entry: undefined };
-  return { send: false, entry: { ...entry, firing: entry.firing.filter((fp) => firing.includes(fp)) } };
+  const firingNow = new Set(firing);
+  return { send: false, entry: { ...entry, firing: entry.firing.filter((fp) => firingNow.has(fp)) } };
 }

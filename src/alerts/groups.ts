@@ -9,6 +9,8 @@ export interface Flush {
   labels: Record<string, string>;
   /** Every alert currently in the group: firing ones, and resolved ones not yet told. */
   alerts: Alert[];
+  /** Changes whenever an alert joins, changes or leaves the group: the same version, the same alerts. */
+  version: number;
 }
 
 interface Group {
@@ -17,16 +19,20 @@ interface Group {
   labels: Record<string, string>;
   alerts: Map<string, Alert>;
   nextFlushAt: number;
+  version: number;
 }
 
 /**
  * Aggregation groups, as in Alertmanager: an alert joins one group per route it takes
  * (keyed by the route and its group_by labels). A new group is flushed after group_wait,
- * then every group_interval while it has alerts; each flush carries every alert in the group.
+ * then every group_interval while it has alerts (and one more, empty); each flush carries every
+ * alert in the group.
  * Resolved alerts and change events leave the group once flushed. Pure: time is passed in.
  */
 export class Aggregator {
   private readonly groups = new Map<string, Group>();
+  /** Versions are never reused, not even by a group that goes and comes back. */
+  private versions = 0;
 
   constructor(private routes: CompiledRoutes) {}
 
@@ -45,10 +51,11 @@ export class Aggregator {
         const key = groupKeyOf(route.id, labels);
         let g = this.groups.get(key);
         if (g === undefined) {
-          g = { key, route, labels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs };
+          g = { key, route, labels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs, version: 0 };
           this.groups.set(key, g);
         } else if (route.immediate) g.nextFlushAt = Math.min(g.nextFlushAt, now);
         g.alerts.set(a.fingerprint, a);
+        g.version = ++this.versions;
         keys.push(key);
       }
     }
@@ -62,17 +69,34 @@ export class Aggregator {
     return next;
   }
 
-  /** The groups due at `now`; their resolved alerts and events are then dropped. */
-  due(now: number): Flush[] {
+  /**
+   * The groups due at `now`; their resolved alerts and events are then dropped. A group left
+   * empty is kept for one more group_interval, as Alertmanager keeps it: what joins it meanwhile
+   * goes at that interval, not after a fresh group_wait (a network flipping at every poll is
+   * told once per group_interval, not once per poll). Still empty then, it goes. At most `max`
+   * groups; the others stay due.
+   */
+  due(now: number, max = Number.POSITIVE_INFINITY): Flush[] {
     const out: Flush[] = [];
     for (const g of this.groups.values()) {
+      if (out.length >= max) break;
       if (g.nextFlushAt > now) continue;
-      out.push({ key: g.key, route: g.route, labels: g.labels, alerts: [...g.alerts.values()] });
-      for (const [fp, a] of g.alerts) if (a.status === 'resolved' || a.event) g.alerts.delete(fp);
-      if (g.alerts.size === 0) this.groups.delete(g.key);
-      else g.nextFlushAt = now + g.route.groupIntervalMs;
+      if (g.alerts.size === 0) {
+        this.groups.delete(g.key);
+        continue;
+      }
+      out.push({ key: g.key, route: g.route, labels: g.labels, alerts: [...g.alerts.values()], version: g.version });
+      for (const [fp, a] of g.alerts) if (a.status === 'resolved' || a.event) {
+        g.alerts.delete(fp);
+        g.version = ++this.versions;
+      }
+      g.nextFlushAt = now + g.route.groupIntervalMs;
     }
     return out;
+  }
+
+  has(key: string): boolean {
+    return this.groups.has(key);
   }
 
   size(): number {

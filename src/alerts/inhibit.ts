@@ -30,15 +30,53 @@ export function compileInhibitRules(rules: readonly InhibitRuleInput[]): Inhibit
   return rules.map((r) => ({ source: m(r.source_match), target: m(r.target_match), equal: r.equal }));
 }
 
-/** Whether `alert` is muted by one of `sources` (firing alerts and recent events) under the rules. */
-export function inhibited(alert: Alert, sources: Iterable<Alert>, rules: readonly InhibitRule[]): boolean {
-  const candidates = rules.filter((r) => matchesAll(r.target, alert.labels));
-  if (candidates.length === 0) return false;
-  for (const s of sources) {
-    if (s.fingerprint === alert.fingerprint || s.status !== 'firing') continue;
-    for (const r of candidates) {
-      if (matchesAll(r.source, s.labels) && r.equal.every((k) => s.labels[k] === alert.labels[k])) return true;
+/** The values of the `equal` labels, as one key (a missing label differs from an empty one). */
+function equalKey(labels: Readonly<Record<string, string>>, equal: readonly string[]): string {
+  return JSON.stringify(equal.map((k) => labels[k] ?? null));
+}
+
+/** Several sources share the key: whichever alert asks, one of them is another alert. */
+const MANY = '';
+
+/**
+ * The firing sources of every rule, indexed by their `equal` label values: built once per
+ * flush in one pass over the sources, then each alert is judged with one lookup per rule
+ * whose target it matches (instead of every alert against every source).
+ */
+export class InhibitionIndex {
+  /** Per rule: equal key -> the one source's fingerprint, or MANY. */
+  private readonly bySource: Map<string, string>[];
+
+  constructor(
+    sources: Iterable<Alert>,
+    private readonly rules: readonly InhibitRule[],
+  ) {
+    this.bySource = rules.map(() => new Map());
+    for (const s of sources) {
+      if (s.status !== 'firing') continue;
+      rules.forEach((r, i) => {
+        if (!matchesAll(r.source, s.labels)) return;
+        const index = this.bySource[i] as Map<string, string>;
+        const key = equalKey(s.labels, r.equal);
+        const seen = index.get(key);
+        index.set(key, seen === undefined || seen === s.fingerprint ? s.fingerprint : MANY);
+      });
     }
   }
-  return false;
+
+  /** The indexed sources, as one string: equal when the same alerts would be inhibited. */
+  signature(): string {
+    return JSON.stringify(this.bySource.map((index) => [...index].sort()));
+  }
+
+  /** Whether `alert` is muted by a firing source other than itself. */
+  inhibits(alert: Alert): boolean {
+    return this.rules.some((r, i) => {
+      const index = this.bySource[i] as Map<string, string>;
+      if (index.size === 0 || !matchesAll(r.target, alert.labels)) return false;
+      const source = index.get(equalKey(alert.labels, r.equal));
+      return source !== undefined && source !== alert.fingerprint;
+    });
+  }
 }
+

@@ -17,6 +17,8 @@ export interface Advance {
   alerts: Map<string, Alert>;
   /** What must be told: alerts that began firing, repeats, resolutions, change events. */
   notify: Alert[];
+  /** Fingerprints of the alerts found active (for `alsoSeen` of a later part). */
+  seen: Set<string>;
 }
 
 /** Key of an alert within its rule. */
@@ -38,8 +40,11 @@ export function isActive(bySlot: ReadonlyMap<string, Alert>, ruleId: string, ent
 /**
  * The alert lifecycle, pure: pending -> firing (after `for`) -> resolved (after
  * `keep_firing_for`), a repeat every `repeat_interval`, and change events that fire once.
+ * An evaluation may be judged in parts (the engine does, to give the event loop turns): every
+ * part but the last with no rules in scope (nothing resolves), and the last with `alsoSeen`,
+ * the alerts the earlier parts found active.
  */
-export function advance(prev: ReadonlyMap<string, Alert>, evaluation: Evaluation, scope: Scope, now: number): Advance {
+export function advance(prev: ReadonlyMap<string, Alert>, evaluation: Evaluation, scope: Scope, now: number, alsoSeen?: ReadonlySet<string>): Advance {
   const alerts = new Map(prev);
   const notify: Alert[] = [];
   const bySlot = indexBySlot(prev);
@@ -72,6 +77,7 @@ export function advance(prev: ReadonlyMap<string, Alert>, evaluation: Evaluation
       continue;
     }
     seen.add(existing.fingerprint);
+    if (unchanged(existing, inst, annotations, rule, now)) continue; // the same object: nothing to write
     const next: Alert = { ...existing, annotations, labels: inst.labels, lastActiveAt: now, value: inst.value };
     if (next.status === 'pending' && now - next.activeAt >= rule.forMs) {
       next.status = 'firing';
@@ -86,7 +92,7 @@ export function advance(prev: ReadonlyMap<string, Alert>, evaluation: Evaluation
   }
 
   for (const a of prev.values()) {
-    if (seen.has(a.fingerprint) || a.labels.exchange !== scope.exchange) continue;
+    if (seen.has(a.fingerprint) || alsoSeen?.has(a.fingerprint) || a.labels.exchange !== scope.exchange) continue;
     const gone = !scope.known.has(a.ruleId);
     if (!gone && !scope.rules.has(a.ruleId)) continue;
     alerts.delete(a.fingerprint);
@@ -100,7 +106,24 @@ export function advance(prev: ReadonlyMap<string, Alert>, evaluation: Evaluation
   }
 
   for (const inst of evaluation.events) notify.push(eventAlert(inst, now));
-  return { alerts, notify };
+  return { alerts, notify, seen };
+}
+
+/**
+ * Whether an active alert stays as it is: same labels, annotations and value, no transition
+ * or repeat due, and a rule without keep_firing_for (the only reader of lastActiveAt). Then
+ * the alert keeps its identity, and a poll that changes nothing writes nothing: with 8,000
+ * networks closed, every poll rewrote 8,000 alerts.
+ */
+function unchanged(a: Alert, inst: Instance, annotations: Record<string, string>, rule: Rule, now: number): boolean {
+  if (rule.keepFiringForMs > 0 || a.value !== inst.value) return false;
+  if (a.status === 'pending' ? now - a.activeAt >= rule.forMs : repeatDue(rule, a, now)) return false;
+  return sameRecord(a.labels, inst.labels) && sameRecord(a.annotations, annotations);
+}
+
+function sameRecord(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 function repeatDue(rule: Rule, a: Alert, now: number): boolean {

@@ -3,7 +3,7 @@ import type { Delivery } from '../notify/notifier';
 import type { Alert } from './alert';
 import { decide, type LogEntry } from './dedup';
 import { Aggregator, type Flush } from './groups';
-import { compileInhibitRules, inhibited } from './inhibit';
+import { compileInhibitRules, InhibitionIndex } from './inhibit';
 import { buildDelivery } from './notification';
 import type { CompiledRoutes } from './route';
 import type { Muter } from './silence';
@@ -30,6 +30,19 @@ export interface PipelineOptions {
   logger: Logger;
 }
 
+type CommitItem = Parameters<PipelinePort['commit']>[0][number];
+
+/** Groups taken out and judged, waiting to be committed (see Pipeline.prepare). */
+export interface Batch {
+  flushes: Flush[];
+  flushed: Set<string>;
+  /** Pending rows whose every group is in this batch. */
+  done: number[];
+  /** Pending rows that existed when the batch was taken. */
+  waiting: number[];
+  items: CommitItem[];
+}
+
 /** How long change events stay sources of inhibition (a delisting mutes its networks). */
 const EVENT_MEMORY_MS = 15 * 60_000;
 
@@ -47,6 +60,8 @@ export class Pipeline {
    * goes, in the same transaction. A crash before that re-inserts them at the next start.
    */
   private readonly pending = new Map<number, Set<string>>();
+  /** Per receiver and group, what its last flush was judged on (see stage). */
+  private readonly staged = new Map<string, { group: string; version: number; sources: string; entry: LogEntry | undefined }>();
 
   constructor(private options: PipelineOptions) {
     this.aggregator = new Aggregator(options.routes);
@@ -55,11 +70,12 @@ export class Pipeline {
   /** New routes, receivers or inhibit rules (a reload); groups in flight are kept. */
   reconfigure(options: Partial<Pick<PipelineOptions, 'routes' | 'receivers' | 'inhibitRules' | 'externalURL'>>): void {
     this.options = { ...this.options, ...options };
+    this.staged.clear();
     if (options.routes) this.aggregator.setRoutes(options.routes);
   }
 
   /** `pendingIds[i]`, when given, is the store's pending row of `alerts[i]`. */
-  insert(alerts: readonly Alert[], now: number, pendingIds?: readonly number[]): void {
+  insert(alerts: readonly Alert[], now: number, pendingIds?: readonly (number | undefined)[]): void {
     for (const a of alerts) if (a.event) this.recentEvents.push(a);
     const joined = this.aggregator.insert(alerts, now);
     if (pendingIds === undefined) return;
@@ -73,20 +89,41 @@ export class Pipeline {
     return this.aggregator.nextDue();
   }
 
-  /** Flushes the groups due at `now`; returns how many deliveries were committed. */
-  tick(now: number): number {
+  /**
+   * Flushes the groups due at `now` (at most `maxGroups` of them); returns how many deliveries
+   * were committed. prepare() and commit() are its two halves, for a caller that gives the
+   * event loop a turn between them (a group of 8,000 alerts is a lot to judge, and a 3 MB body
+   * to commit).
+   */
+  tick(now: number, maxGroups?: number): number {
+    const batch = this.prepare(now, maxGroups);
+    return batch === undefined ? 0 : this.commit(batch, now);
+  }
+
+  /** Takes the due groups out and judges them; nothing is committed yet (see commit). */
+  prepare(now: number, maxGroups?: number): Batch | undefined {
     this.recentEvents = this.recentEvents.filter((e) => now - (e.startsAt ?? 0) < EVENT_MEMORY_MS);
-    const flushes = this.aggregator.due(now);
-    if (flushes.length === 0) return 0;
+    const flushes = this.aggregator.due(now, maxGroups);
+    if (flushes.length === 0) return undefined;
+    if (this.staged.size > 2 * this.aggregator.size() * Math.max(1, this.options.receivers.size)) {
+      for (const [k, memo] of this.staged) if (!this.aggregator.has(memo.group)) this.staged.delete(k);
+    }
     const flushed = new Set(flushes.map((f) => f.key));
     const done: number[] = [];
     for (const [id, keys] of this.pending) if ([...keys].every((k) => flushed.has(k))) done.push(id);
-    const sources = [...this.options.activeAlerts(), ...this.recentEvents];
-    const items: Parameters<PipelinePort['commit']>[0][number][] = [];
+    // One index of the sources per flush: judging an alert is then a lookup, not a scan.
+    const sources = new InhibitionIndex([...this.options.activeAlerts(), ...this.recentEvents], this.options.inhibitRules);
+    const items: CommitItem[] = [];
     for (const flush of flushes) for (const receiver of flush.route.receivers) {
       const item = this.stage(flush, receiver, sources, now);
       if (item !== undefined) items.push(item);
     }
+    return { flushes, flushed, done, waiting: [...this.pending.keys()], items };
+  }
+
+  /** Commits what prepare() judged; if that fails, the groups come back and the error is thrown. */
+  commit(batch: Batch, now: number): number {
+    const { flushes, flushed, done, waiting, items } = batch;
     if (items.length > 0 || done.length > 0) {
       try {
         this.options.port.commit(items, done);
@@ -97,15 +134,33 @@ export class Pipeline {
       }
     }
     for (const id of done) this.pending.delete(id);
-    for (const keys of this.pending.values()) for (const k of flushed) keys.delete(k);
+    // Only alerts that were waiting when the groups were taken out were in those flushes.
+    for (const id of waiting) {
+      const keys = this.pending.get(id);
+      if (keys !== undefined) for (const k of flushed) keys.delete(k);
+    }
     return items.filter((i) => i.delivery !== undefined).length;
   }
 
-  private stage(flush: Flush, receiver: string, sources: readonly Alert[], now: number) {
+  private stage(flush: Flush, receiver: string, sources: InhibitionIndex, now: number) {
     const settings = this.options.receivers.get(receiver);
     if (settings === undefined) return undefined;
+    // A group that has not changed since its last flush, judged under the same inhibitions and
+    // with nothing that could mute, comes to the same decision: no news, unless a repeat is due.
+    // Re-deriving 8,000 alerts at every group_interval of a long outage is skipped.
+    const memoKey = `${receiver}\u0000${flush.key}`;
+    const memo = this.staged.get(memoKey);
+    const signature = sources.signature();
+    const repeatDue = memo?.entry !== undefined && memo.entry.firing.length > 0 && now - memo.entry.at >= flush.route.repeatIntervalMs;
+    if (memo !== undefined && memo.version === flush.version && memo.sources === signature && this.options.muter.idle && !repeatDue) return undefined;
+    const item = this.judge(flush, receiver, settings, sources, now);
+    this.staged.set(memoKey, { group: flush.key, version: flush.version, sources: signature, entry: item === undefined ? this.options.port.logEntry(receiver, flush.key) : item.entry });
+    return item;
+  }
+
+  private judge(flush: Flush, receiver: string, settings: { sendResolved: boolean }, sources: InhibitionIndex, now: number) {
     const alerts = flush.alerts.filter((a) => {
-      if (inhibited(a, sources, this.options.inhibitRules)) return false;
+      if (sources.inhibits(a)) return false;
       const muted = this.options.muter.mutedBy(a.labels, now);
       if (muted !== undefined) this.options.logger.debug({ fingerprint: a.fingerprint, receiver, muted }, 'alert muted');
       return muted === undefined;
@@ -123,5 +178,9 @@ export class Pipeline {
 
 function sameEntry(a: LogEntry | undefined, b: LogEntry | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return a.at === b.at && a.firing.join() === b.firing.join() && a.resolved.join() === b.resolved.join();
+  return a.at === b.at && sameList(a.firing, b.firing) && sameList(a.resolved, b.resolved);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -74,6 +74,11 @@ export class Muter {
     this.windows = windows.map(compile);
   }
 
+  /** Nothing can mute: no silence and no maintenance window at all. */
+  get idle(): boolean {
+    return this.silences.length === 0 && this.windows.length === 0;
+  }
+
   /** Why the labels are muted at `now` (a silence id or window name), or undefined. */
   mutedBy(labels: Readonly<Record<string, string>>, now: number): string | undefined {
     for (const s of this.silences) if (s.item.startsAt <= now && now < s.item.endsAt && matchesAll(s.matchers, labels)) return `silence ${s.item.id}`;

@@ -1,5 +1,5 @@
 import { anySignal } from '../lib/abort';
-import { timerDelay } from '../lib/timer';
+import { deadline as startDeadline } from '../lib/deadline';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
@@ -38,7 +38,8 @@ class DeadlineError extends Error {}
 
 export async function get(options: GetOptions): Promise<GetResult> {
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new DeadlineError()), timerDelay(options.timeoutMs));
+  // Timed from when the request is sent; a stall of our own event loop does not count.
+  const timer = startDeadline(options.timeoutMs, () => deadline.abort(new DeadlineError()));
   const linked = anySignal(options.signal ? [options.signal, deadline.signal] : [deadline.signal]);
   const signal = linked.signal;
   try {
@@ -57,7 +58,7 @@ export async function get(options: GetOptions): Promise<GetResult> {
     if (options.signal?.aborted) throw options.signal.reason;
     throw classify(err, options);
   } finally {
-    clearTimeout(timer);
+    timer.cancel();
     linked.release();
   }
 }

@@ -41,10 +41,11 @@ export interface PollerOptions {
   initial?: Snapshot;
   /**
    * Decides what a successful answer means and returns the snapshot to keep (the same
-   * `next`, or the previous one while an answer is held as suspect). Synchronous, so the
-   * other endpoint's loop cannot slip in between reading and replacing the snapshot.
+   * `next`, or the previous one while an answer is held as suspect). It may take several
+   * turns of the event loop: the poller runs one decision at a time, reading the snapshot
+   * inside it, so the other endpoint's loop cannot slip in between reading and replacing it.
    */
-  onSuccess: (poll: PollSuccess) => Snapshot;
+  onSuccess: (poll: PollSuccess) => Snapshot | Promise<Snapshot>;
   onFailure: (poll: PollFailure) => void | Promise<void>;
   /** A fault of spotwatch itself (not of the exchange) during a poll: logged, and the loop goes on. */
   onBug: (err: unknown) => void;
@@ -54,6 +55,7 @@ export interface PollerOptions {
 export class ExchangePoller {
   private current: Snapshot;
   private loops: Loop[] = [];
+  private deciding: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: PollerOptions) {
     this.current = options.initial ?? emptySnapshot(options.exchange);
@@ -83,6 +85,13 @@ export class ExchangePoller {
     this.loops = [];
   }
 
+  /** Runs decisions one at a time, in order (see PollerOptions.onSuccess). */
+  private oneAtATime(decide: () => Promise<void>): Promise<void> {
+    const run = this.deciding.then(decide);
+    this.deciding = run.catch(() => undefined);
+    return run;
+  }
+
   /** One poll of one endpoint; exported for `once` and for tests. */
   async poll(endpoint: Endpoint, signal?: AbortSignal): Promise<void> {
     const { clock, client, exchange } = this.options;
@@ -90,23 +99,16 @@ export class ExchangePoller {
     try {
       // Fetch first, then merge into the snapshot as it is now: the other endpoint's loop may
       // have replaced it while this request was in flight.
-      let next: Snapshot;
-      let answer: { issues: RecordIssue[]; bytes: number };
-      let prev: Snapshot;
-      if (endpoint === 'coins') {
-        const coins = await client.fetchCoins(signal, this.current.coins);
-        prev = this.current;
-        next = applyCoins(prev, coins, clock.now());
-        answer = coins;
-      } else {
-        const tickers = await client.fetchTickers(this.options.symbols, signal, this.current.tickers);
-        prev = this.current;
-        next = applyTickers(prev, tickers, clock.now());
-        answer = tickers;
-      }
-      const at = clock.now();
-      this.current = this.options.onSuccess({
-        exchange, endpoint, prev, next, issues: answer.issues, at, durationMs: at - started, bytes: answer.bytes,
+      const fetched = endpoint === 'coins'
+        ? { endpoint: 'coins' as const, answer: await client.fetchCoins(signal, this.current.coins) }
+        : { endpoint: 'tickers' as const, answer: await client.fetchTickers(this.options.symbols, signal, this.current.tickers) };
+      await nextTurn();
+      await this.oneAtATime(async () => {
+        const prev = this.current;
+        const next = fetched.endpoint === 'coins' ? applyCoins(prev, fetched.answer, clock.now()) : applyTickers(prev, fetched.answer, clock.now());
+        const at = clock.now();
+        const { issues, bytes } = fetched.answer;
+        this.current = await this.options.onSuccess({ exchange, endpoint, prev, next, issues, at, durationMs: at - started, bytes });
       });
     } catch (err) {
       if (signal?.aborted) return;
@@ -115,4 +117,13 @@ export class ExchangePoller {
       await this.options.onFailure({ exchange, endpoint, error: err, at, durationMs: at - started });
     }
   }
+}
+
+/**
+ * A turn of the event loop between reading an answer (parsing 4 MB and validating every
+ * record) and deciding what it means: what arrived meanwhile (a health check, a scrape, the
+ * other endpoint's answer) is served in between instead of after both.
+ */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -18,6 +18,10 @@ import { builtinInstance, builtinRule, STORE_FAILING_RULE, storeFailingInstance,
 export const DOWN_AFTER_FAILURES = 3;
 /** How often the ticker samples are written to the store. */
 const HISTORY_SAVE_MS = 60_000;
+/** Alerts judged per turn of the event loop (see applyInTurns). */
+const ADVANCE_CHUNK = 1_000;
+/** Change rows written per transaction (one turn of the event loop each). */
+const WRITE_CHUNK = 2_000;
 /** How often an unchanged ticker list is written to the store. */
 const TICKERS_SAVE_MS = 60_000;
 /**
@@ -74,6 +78,11 @@ export class Engine {
    * changes, whatever poll's write succeeds first, so a restart does not report them again.
    */
   private readonly unsavedSnapshots = new Map<string, { snapshot: Snapshot; part: Endpoint }>();
+  /** Writes and notifications decided but not yet done, in order (see later()). */
+  private readonly backlog: (() => void)[] = [];
+  private draining: Promise<void> | undefined;
+  /** Per exchange, the alerts last written (see writeAlerts). */
+  private readonly savedAlerts = new Map<string, Alert[]>();
   private readonly builtins: Rule[] = [...(['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]), STORE_FAILING_RULE];
 
   constructor(private options: EngineOptions) {
@@ -115,9 +124,14 @@ export class Engine {
   /** An exchange no longer watched (a reload removed it): its alerts resolve, its state goes. */
   dropExchange(exchange: string, now: number): void {
     const notify = this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known: new Set() }, now);
-    this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
+    const alerts = this.alerts;
     this.exchanges.delete(exchange);
-    if (notify.length > 0) this.options.notify(notify);
+    this.later([
+      () => this.writeAlerts(exchange, alerts),
+      () => {
+        if (notify.length > 0) this.options.notify(notify);
+      },
+    ]);
   }
 
   /** The snapshot to resume from after a restart (what changed meanwhile shows at the first poll). */
@@ -132,7 +146,7 @@ export class Engine {
    * Judges an answer and returns the snapshot to keep, and what became of the answer:
    * accepted, held as suspect, or refused as empty (a failure of that poll).
    */
-  onSuccess(poll: PollSuccess): { snapshot: Snapshot; outcome: 'accepted' | 'held' | 'empty' } {
+  async onSuccess(poll: PollSuccess): Promise<{ snapshot: Snapshot; outcome: 'accepted' | 'held' | 'empty' }> {
     const { exchange, endpoint, prev, next, at } = poll;
     const state = this.state(exchange);
     const verdict = judge(prev, next, endpoint, state.suspect[endpoint], at, this.options.guards.get(exchange) ?? DEFAULT_GUARD);
@@ -153,43 +167,72 @@ export class Engine {
     const changes = diff(prev, next);
     if (endpoint === 'tickers') state.history.record(next.tickers.values(), at, (symbol) => this.sampled(exchange, symbol, state));
     const bySlot = indexBySlot(this.alerts);
-    const evaluation = evaluateRules({
-      rules: this.ruleList,
-      domain: endpoint,
-      snapshot: next,
-      changes,
-      history: state.history,
-      expectedSymbols: this.options.expectedSymbols.get(exchange) ?? new Set(),
-      now: at,
-      wasActive: (ruleId, entity) => isActive(bySlot, ruleId, entity),
-    });
-    const inDomain = new Map(this.ruleList.filter((r) => ruleInDomain(r, endpoint)).map((r) => [r.id, r]));
-    const notify = this.apply(evaluation, { exchange, rules: inDomain, known: this.known() }, at);
+    const known = this.known();
+    const notify: Alert[] = [];
+    // One rule at a time, 1,000 alerts per turn of the event loop (applyInTurns): a storm is
+    // 8,000 new alerts of one rule, and what arrives meanwhile (health checks, scrapes) is
+    // served in between. A rule's alerts resolve only once all its instances were seen.
+    for (const rule of this.ruleList) {
+      await nextTurn();
+      const evaluation = evaluateRules({
+        rules: [rule],
+        domain: endpoint,
+        snapshot: next,
+        changes,
+        history: state.history,
+        expectedSymbols: this.options.expectedSymbols.get(exchange) ?? new Set(),
+        now: at,
+        wasActive: (ruleId, entity) => isActive(bySlot, ruleId, entity),
+      });
+      const inDomain = ruleInDomain(rule, endpoint) ? new Map([[rule.id, rule]]) : new Map<string, Rule>();
+      notify.push(...(await this.applyInTurns(evaluation, { exchange, rules: inDomain, known }, at)));
+    }
+    // Alerts of rules that no longer exist resolve (even with no rule left to evaluate).
+    notify.push(...this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known }, at));
     notify.push(...this.builtinsNow(exchange, endpoint, at));
 
     const store = this.options.store;
     // Coins are written when they changed; tickers when a symbol came or went (so a restart
     // does not report it again) and otherwise once a minute (their prices are not state).
+    const key = `${exchange}\u0000${endpoint}`;
     const saveSnapshot =
-      this.unsavedSnapshots.has(`${exchange}\u0000${endpoint}`) ||
+      this.unsavedSnapshots.has(key) ||
       (endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : changes.length > 0 || at - state.tickersSavedAt >= TICKERS_SAVE_MS);
-    const saveHistory = endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS;
-    const error = this.write(() => {
-      if (saveSnapshot) store.saveSnapshot(next, endpoint);
-      if (changes.length > 0) store.appendChanges(changes);
-      store.saveAlerts(exchange, this.alerts.values());
-      if (saveHistory) store.saveHistory(exchange, state.history.symbols);
-    }, `${exchange}\u0000${endpoint}`);
-    if (error === undefined) {
-      if (endpoint === 'tickers' && saveSnapshot) state.tickersSavedAt = at;
-      if (saveHistory) state.historySavedAt = at;
-    } else {
-      if (saveSnapshot) this.unsavedSnapshots.set(`${exchange}\u0000${endpoint}`, { snapshot: next, part: endpoint });
-      this.keepUnsaved(changes);
+    if (endpoint === 'tickers' && saveSnapshot) state.tickersSavedAt = at;
+    // Written and handed on in later turns (see later()): the alerts as decided now (the map is
+    // replaced, never changed), a storm's history in chunks before the state that follows it.
+    // A write the store refuses keeps its rows and snapshot in memory for the next write (see
+    // write()), and StoreFailing is judged from the state write.
+    const alerts = this.alerts;
+    const steps: (() => void)[] = [];
+    // While the store refuses writes, the rows go with the state write instead (one attempt).
+    const deferred: Change[] = [];
+    for (let i = 0; i < changes.length; i += WRITE_CHUNK) {
+      const part = changes.slice(i, i + WRITE_CHUNK);
+      steps.push(() => {
+        if (this.storeFailing) deferred.push(...part);
+        else if (this.write(() => store.appendChanges(part)) !== undefined) this.keepUnsaved(part);
+      });
     }
-    notify.push(...this.storeNow(exchange, at, error));
-    if (changes.length > 0) this.options.onChanges?.(exchange, changes);
-    if (notify.length > 0) this.options.notify(notify);
+    let error: string | undefined;
+    steps.push(() => {
+      error = this.writeAlerts(exchange, alerts, () => {
+        if (deferred.length > 0) store.appendChanges(deferred);
+        if (saveSnapshot) store.saveSnapshot(next, endpoint);
+        if (endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS) {
+          store.saveHistory(exchange, state.history.symbols);
+          state.historySavedAt = at;
+        }
+      }, key);
+      if (error !== undefined && saveSnapshot) this.unsavedSnapshots.set(key, { snapshot: next, part: endpoint });
+      if (error !== undefined) this.keepUnsaved(deferred);
+    });
+    steps.push(() => {
+      notify.push(...this.storeNow(exchange, at, error));
+      if (changes.length > 0) this.options.onChanges?.(exchange, changes);
+      if (notify.length > 0) this.options.notify(notify);
+    });
+    this.later(steps);
     return { snapshot: next, outcome: 'accepted' };
   }
 
@@ -253,15 +296,67 @@ export class Engine {
     const scope: Scope = { exchange, rules: new Map([[STORE_FAILING_RULE.id, STORE_FAILING_RULE]]), known: this.known() };
     const told = this.apply({ active: error === undefined ? [] : [storeFailingInstance(exchange, error)], events: [] }, scope, at);
     // Resolved by a write that succeeded: the stored alerts must not keep it firing.
-    if (error === undefined && told.length > 0) this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
+    if (error === undefined && told.length > 0) this.writeAlerts(exchange, this.alerts);
     return told;
   }
 
   private judgeBuiltins(exchange: string, endpoint: Endpoint, at: number, error?: string): void {
     const notify = this.builtinsNow(exchange, endpoint, at, error);
-    const failed = this.write(() => this.options.store.saveAlerts(exchange, this.alerts.values()));
-    notify.push(...this.storeNow(exchange, at, failed));
-    if (notify.length > 0) this.options.notify(notify);
+    const alerts = this.alerts;
+    this.later([
+      () => {
+        const failed = this.writeAlerts(exchange, alerts);
+        notify.push(...this.storeNow(exchange, at, failed));
+        if (notify.length > 0) this.options.notify(notify);
+      },
+    ]);
+  }
+
+  /**
+   * Writes an exchange's alerts (with `also` in the same transaction), unless they are the very
+   * objects written last time: lifecycle keeps an alert's identity while nothing about it
+   * changes, so a poll during a long outage does not rewrite 8,000 unchanged alerts.
+   */
+  private writeAlerts(exchange: string, alerts: ReadonlyMap<string, Alert>, also?: () => void, skip?: string): string | undefined {
+    const mine: Alert[] = [];
+    for (const a of alerts.values()) if (a.labels.exchange === exchange) mine.push(a);
+    const last = this.savedAlerts.get(exchange);
+    const same = last !== undefined && last.length === mine.length && mine.every((a, i) => a === last[i]);
+    if (same && also === undefined) return undefined;
+    const error = this.write(() => {
+      also?.();
+      if (!same) this.options.store.saveAlerts(exchange, mine);
+    }, skip);
+    // After a failed write nothing counts as written: the next decision writes them again.
+    if (error !== undefined) this.savedAlerts.delete(exchange);
+    else this.savedAlerts.set(exchange, mine);
+    return error;
+  }
+
+  /** Resolves once every write and notification decided so far is done. */
+  settled(): Promise<void> {
+    return this.draining ?? Promise.resolve();
+  }
+
+  /**
+   * Runs the writes and notifications of a decision in later turns of the event loop, one step
+   * per turn and in decision order: a poll that closes 8,000 networks does not hold health
+   * checks, scrapes and answers already in behind one long write, and a later decision's state
+   * is never written before an earlier one's.
+   */
+  private later(steps: readonly (() => void)[]): void {
+    this.backlog.push(...steps);
+    this.draining ??= (async () => {
+      for (let step = this.backlog.shift(); step !== undefined; step = this.backlog.shift()) {
+        await new Promise((r) => setImmediate(r));
+        try {
+          step();
+        } catch (err) {
+          this.options.logger.error({ err }, 'internal error while writing or handing on a poll');
+        }
+      }
+      this.draining = undefined;
+    })();
   }
 
   /** Whether a rule measures this symbol over time (move_percent, stale_for): decided once per symbol. */
@@ -290,6 +385,29 @@ export class Engine {
     return this.apply({ active, events: [] }, scope, at);
   }
 
+  /**
+   * apply(), with a turn of the event loop after every ADVANCE_CHUNK instances or events (a
+   * storm is 8,000 of one rule). The alerts of the rule resolve only in the last part, once
+   * every instance has been seen.
+   */
+  private async applyInTurns(evaluation: Evaluation, scope: Scope, at: number): Promise<Alert[]> {
+    const parts: Evaluation[] = [];
+    for (let i = 0; i < evaluation.active.length; i += ADVANCE_CHUNK) parts.push({ active: evaluation.active.slice(i, i + ADVANCE_CHUNK), events: [] });
+    for (let i = 0; i < evaluation.events.length; i += ADVANCE_CHUNK) parts.push({ active: [], events: evaluation.events.slice(i, i + ADVANCE_CHUNK) });
+    if (parts.length === 0) parts.push({ active: [], events: [] });
+    const notify: Alert[] = [];
+    const seen = new Set<string>();
+    for (const [k, part] of parts.entries()) {
+      if (k > 0) await nextTurn();
+      const last = k === parts.length - 1;
+      const result = advance(this.alerts, part, last ? scope : { ...scope, rules: new Map() }, at, seen);
+      this.alerts = result.alerts;
+      notify.push(...result.notify);
+      for (const fp of result.seen) seen.add(fp);
+    }
+    return notify;
+  }
+
   private apply(evaluation: Evaluation, scope: Scope, at: number): Alert[] {
     const result = advance(this.alerts, evaluation, scope, at);
     this.alerts = result.alerts;
@@ -315,4 +433,9 @@ function historyKeep(rules: readonly Rule[]): number {
   let longest = 0;
   for (const r of rules) if (r.condition.type === 'ticker' && r.condition.windowMs !== undefined) longest = Math.max(longest, r.condition.windowMs);
   return longest === 0 ? 0 : longest + 60_000;
+}
+
+/** A turn of the event loop (see onSuccess). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -70,6 +70,51 @@ describe('Pipeline', () => {
     expect(outbox()[1]).toBe('firing [fp-USDT-W:firing fp-BTC-W:firing]');
   });
 
+  it('does not re-judge a group unchanged since its last flush; does when it changes, when an inhibition starts or ends, and when a repeat is due', () => {
+    const active: Alert[] = [];
+    let judged = 0;
+    const p = new Pipeline({
+      routes: compileRoutes([], { receivers: ['hook'], group_by: ['exchange', 'alertname'], group_wait: 10 * S, group_interval: 60 * S, repeat_interval: 3_600 * S }),
+      receivers: new Map([['hook', { sendResolved: true }]]),
+      inhibitRules: compileInhibitRules(DEFAULT_INHIBIT_RULES),
+      muter: new Muter(),
+      externalURL: 'http://sw',
+      // Judging a group reads its log entry: the count of reads is the count of judgements.
+      port: { logEntry: (r, k) => (judged++, store.logEntry(r, k)), commit: (items, done) => store.commitDeliveries(items, 0, done) },
+      activeAlerts: () => active,
+      logger: silentLogger(),
+    });
+    const down = alert('', { fingerprint: 'down' }, { alertname: 'ExchangeDown', endpoint: 'coins' });
+    const steps: [number, () => void][] = [
+      [10, () => p.insert([alert('USDT'), alert('USDC')], 0)],
+      [70, () => undefined],
+      [130, () => undefined],
+      [190, () => p.insert([alert('BTC')], 140 * S)],
+      [250, () => active.push(down)],
+      [310, () => undefined],
+      [370, () => active.splice(0)],
+      [3_970, () => undefined],
+    ];
+    const seen = steps.map(([at, before]) => {
+      before();
+      const sent = p.tick(at * S);
+      return `${at}s: sent ${sent}, judged ${judged}`;
+    });
+    expect(seen).toEqual([
+      '10s: sent 1, judged 1',
+      '70s: sent 0, judged 1',
+      '130s: sent 0, judged 1',
+      '190s: sent 1, judged 2',
+      // Inhibited: nothing to tell (the log entry is dropped).
+      '250s: sent 0, judged 3',
+      '310s: sent 0, judged 3',
+      // The inhibition ends: every alert is news again.
+      '370s: sent 1, judged 4',
+      // repeat_interval after the last send.
+      '3970s: sent 1, judged 5',
+    ]);
+  });
+
   it('tells nothing new at a group_interval with no change, and repeats after repeat_interval', () => {
     const p = pipeline();
     p.insert([alert('USDT')], 0);
@@ -99,9 +144,12 @@ describe('Pipeline', () => {
     p.tick(70 * S);
     expect(outbox('hook')).toEqual(['firing [fp-USDT-W:firing]', 'resolved [fp-USDT-W:resolved]']);
     expect(outbox('pager')).toEqual(['firing [fp-USDT-W:firing]']);
-    // Firing again is news for both.
+    // Firing again is news for both: at the group's next group_interval (it is kept that long
+    // after it emptied at 70 s), not after a new group_wait.
     p.insert([alert('USDT', { status: 'firing' })], 100 * S);
     p.tick(110 * S);
+    expect(outbox('pager')).toHaveLength(1);
+    p.tick(130 * S);
     expect(outbox('pager')).toHaveLength(2);
   });
 

@@ -132,3 +132,49 @@ describe('webhook body template', () => {
     expect(receiver.received[0]?.headers['content-type']).toBe('application/json');
   });
 });
+
+describe('webhook receiver and a busy event loop', () => {
+  it('a receiver that answered at once is not reported as timed out because our own loop was blocked past the timeout', async () => {
+    const { createServer } = await import('node:http');
+    let posts = 0;
+    // Answers at once, then blocks this process (the sender's loop too) for 3x the timeout:
+    // the answer waits in the socket while the sender's timer is overdue.
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        posts++;
+        res.end();
+        const until = Date.now() + 600;
+        while (Date.now() < until) {
+          // a stalled event loop
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    const hook = webhookNotifier({ name: 'hook', url: `http://127.0.0.1:${port}/hook`, timeoutMs: 200 });
+    try {
+      await expect(hook.send(buildDelivery('hook', {}, [firing], 'http://sw', 1000))).resolves.toBeUndefined();
+      expect(posts).toBe(1);
+    } finally {
+      await hook.close?.();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('a receiver that does not answer still times out', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer(() => undefined);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    const hook = webhookNotifier({ name: 'hook', url: `http://127.0.0.1:${port}/hook`, timeoutMs: 200 });
+    try {
+      await expect(hook.send(buildDelivery('hook', {}, [firing], 'http://sw', 1000))).rejects.toMatchObject({ reason: 'timeout', retryable: true, message: 'webhook did not answer within 200 ms' });
+    } finally {
+      await hook.close?.();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

@@ -19,7 +19,7 @@ describe('Engine when the state store cannot be written', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps watching and notifying, raises StoreFailing, keeps the changes, and writes them when it can', () => {
+  it('keeps watching and notifying, raises StoreFailing, keeps the changes, and writes them when it can', async () => {
     const real = StateStore.open(dir);
     let full = false;
     // A disk that fills up cannot be made here; this store refuses writes while `full`.
@@ -42,26 +42,31 @@ describe('Engine when the state store cannot be written', () => {
       onStoreError: () => errors++,
     });
     const snap = (disabled: boolean, at: number, fee = '1'): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled, withdrawFee: fee }])], issues: [] }, at);
-    const poll = (prev: Snapshot, next: Snapshot, at: number) => engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+    const poll = async (prev: Snapshot, next: Snapshot, at: number) => {
+      const result = await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+      await engine.settled();
+      return result;
+    };
 
     const first = snap(false, 1);
-    expect(poll(emptySnapshot('main'), first, 1).outcome).toBe('accepted');
+    expect((await poll(emptySnapshot('main'), first, 1)).outcome).toBe('accepted');
     full = true;
     const second = snap(true, 2);
-    expect(poll(first, second, 2).outcome).toBe('accepted');
+    expect((await poll(first, second, 2)).outcome).toBe('accepted');
     const third = snap(true, 3, '2');
-    poll(second, third, 3);
+    await poll(second, third, 3);
     expect(told.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['firing W', 'firing StoreFailing']);
     expect(told[1]?.annotations).toEqual({
       summary: 'spotwatch cannot write its state store (main)',
       description: 'Writes fail: database or disk is full. Notifications are held in memory and change history is queued until the store takes writes again.',
     });
     expect(lines.filter((l) => l.includes('cannot write the state store'))).toHaveLength(1);
-    expect(errors).toBe(2);
+    // Refused transactions: poll 2's history and its state; poll 3's state (its history waits for it).
+    expect(errors).toBe(3);
     expect(real.queryChanges({ limit: 10 })).toEqual([]);
 
     full = false;
-    poll(third, snap(true, 4, '2'), 4);
+    await poll(third, snap(true, 4, '2'), 4);
     expect(lines.filter((l) => l.includes('state store writable again'))).toHaveLength(1);
     expect(told.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['firing W', 'firing StoreFailing', 'resolved StoreFailing']);
     expect([...real.loadAlerts().values()].map((a) => a.labels.alertname)).toEqual(['W']);
@@ -71,13 +76,13 @@ describe('Engine when the state store cannot be written', () => {
       [2, 'withdraw_disabled', true, false, 2],
       [1, 'withdraw_all_disabled', true, false, 2],
     ]);
-    expect(errors).toBe(2);
+    expect(errors).toBe(3);
     // And the snapshot of the failed poll, though the next one did not change it.
     expect(real.loadSnapshot('main')?.coinsAt).toBe(4);
     real.close();
   });
 
-  it('writes the changes and the snapshot that showed them together, whichever poll writes first', () => {
+  it('writes the changes and the snapshot that showed them together, whichever poll writes first', async () => {
     const real = StateStore.open(dir);
     let full = false;
     const store = Object.create(real) as StateStore;
@@ -87,19 +92,22 @@ describe('Engine when the state store cannot be written', () => {
     };
     const engine = new Engine({ rules: [], store, logger: silentLogger(), guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined });
     const first = applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: '1' }])], issues: [] }, 1);
-    engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1, durationMs: 1, bytes: 1 });
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1, durationMs: 1, bytes: 1 });
+    await engine.settled();
     full = true;
     const second = applyCoins(first, { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: '2' }])], issues: [] }, 2);
-    engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: second, issues: [], at: 2, durationMs: 1, bytes: 1 });
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: second, issues: [], at: 2, durationMs: 1, bytes: 1 });
+    await engine.settled();
     full = false;
     // The disk is back at a ticker poll (or a failed poll): the coins of the failed poll land with its change.
     engine.onFailure({ exchange: 'main', endpoint: 'tickers', at: 3, durationMs: 1, error: { kind: 'timeout', message: 'timeout' } });
+    await engine.settled();
     expect(real.queryChanges({ limit: 10 }).map((c) => [c.kind, c.after])).toEqual([['withdraw_fee_changed', '2']]);
     expect(real.loadSnapshot('main')?.coins.get('USDT')?.networkList[0]?.withdrawFee).toBe('2');
     real.close();
   });
 
-  it('keeps at most the limit of unwritten changes, dropping the oldest, counted', () => {
+  it('keeps at most the limit of unwritten changes, dropping the oldest, counted', async () => {
     const real = StateStore.open(dir);
     let full = true;
     const store = Object.create(real) as StateStore;
@@ -119,23 +127,26 @@ describe('Engine when the state store cannot be written', () => {
       unsavedChangesLimit: 2,
     });
     const snap = (fee: string, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: fee }])], issues: [] }, at);
-    const poll = (prev: Snapshot, next: Snapshot, at: number) => engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+    const poll = async (prev: Snapshot, next: Snapshot, at: number) => {
+      await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+      await engine.settled();
+    };
     let prev = emptySnapshot('main');
     for (const [i, fee] of ['1', '2', '3', '4'].entries()) {
       const next = snap(fee, i + 1);
-      poll(prev, next, i + 1);
+      await poll(prev, next, i + 1);
       prev = next;
     }
     expect(dropped).toEqual([1]);
     full = false;
-    poll(prev, snap('5', 5), 5);
+    await poll(prev, snap('5', 5), 5);
     expect(real.queryChanges({ limit: 10 }).map((c) => [c.before, c.after])).toEqual([['4', '5'], ['3', '4'], ['2', '3']]);
     real.close();
   });
 });
 
 describe('Engine.dropExchange', () => {
-  it('resolves the alerts of an exchange that is no longer watched, and only those', () => {
+  it('resolves the alerts of an exchange that is no longer watched, and only those', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
     const store = StateStore.open(dir);
     const told: Alert[] = [];
@@ -149,14 +160,78 @@ describe('Engine.dropExchange', () => {
     });
     for (const exchange of ['a', 'b']) {
       const next = applyCoins(emptySnapshot(exchange), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: false }])], issues: [] }, 1);
-      engine.onSuccess({ exchange, endpoint: 'coins', prev: emptySnapshot(exchange), next, issues: [], at: 1, durationMs: 1, bytes: 1 });
+      await engine.onSuccess({ exchange, endpoint: 'coins', prev: emptySnapshot(exchange), next, issues: [], at: 1, durationMs: 1, bytes: 1 });
     }
+    await engine.settled();
     expect(told.map((a) => `${a.status} ${a.labels.exchange}`)).toEqual(['firing a', 'firing b']);
     told.length = 0;
     engine.dropExchange('a', 5);
+    await engine.settled();
     expect(told.map((a) => `${a.status} ${a.labels.exchange}`)).toEqual(['resolved a']);
     expect([...engine.activeAlerts().values()].map((a) => a.labels.exchange)).toEqual(['b']);
     expect([...store.loadAlerts().values()].map((a) => a.labels.exchange)).toEqual(['b']);
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('Engine in a long outage', () => {
+  it.each([
+    { rules: 'rules:\n  - alert: W\n    state: withdraw_disabled\n', writes: [1, 0, 0, 1], stored: 0, why: 'an unchanged alert is not written again' },
+    // Open again at the fourth poll, the alert is kept firing (unchanged): nothing to write.
+    { rules: 'rules:\n  - alert: W\n    state: withdraw_disabled\n    keep_firing_for: 1m\n', writes: [1, 1, 1, 0], stored: 1, why: 'keep_firing_for needs lastActiveAt written while active' },
+  ])('writes the alerts only when they changed: $why', async ({ rules, writes, stored }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
+    const real = StateStore.open(dir);
+    const saved: number[] = [];
+    const store = Object.create(real) as StateStore;
+    store.saveAlerts = (exchange, alerts) => {
+      const list = [...alerts];
+      saved.push(list.length);
+      real.saveAlerts(exchange, list);
+    };
+    const engine = new Engine({ rules: rulesFrom(rules), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: () => undefined });
+    const snap = (disabled: boolean, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled }])], issues: [] }, at);
+    let prev = emptySnapshot('main');
+    // Closed at the first poll, still closed at the next two, open at the fourth.
+    const perPoll: number[] = [];
+    for (const [i, closed] of [true, true, true, false].entries()) {
+      const next = snap(closed, 1000 * (i + 1));
+      const before = saved.length;
+      await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at: 1000 * (i + 1), durationMs: 1, bytes: 1 });
+      await engine.settled();
+      perPoll.push(saved.length - before);
+      prev = next;
+    }
+    expect(perPoll).toEqual(writes);
+    expect(real.loadAlerts().size).toBe(stored);
+    real.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('Engine judging a storm in parts', () => {
+  it('2,500 networks close, then 1,200 open again: exactly those resolve (the rule is judged 1,000 alerts per turn)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
+    const store = StateStore.open(dir);
+    const told: Alert[] = [];
+    const engine = new Engine({ rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: (a) => told.push(...a) });
+    const snap = (open: (i: number) => boolean, at: number): Snapshot =>
+      applyCoins(emptySnapshot('main'), { records: Array.from({ length: 2500 }, (_, i) => coinRecord(`C${i}`, [{ network: 'N', withdrawEnable: open(i) }])), issues: [] }, at);
+    const first = snap(() => false, 1000);
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1000, durationMs: 1, bytes: 1 });
+    await engine.settled();
+    expect({ told: told.length, firing: told.every((a) => a.status === 'firing'), active: engine.activeAlerts().size }).toEqual({ told: 2500, firing: true, active: 2500 });
+    told.length = 0;
+    const second = snap((i) => i < 1200, 2000);
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: second, issues: [], at: 2000, durationMs: 1, bytes: 1 });
+    await engine.settled();
+    const resolved = told.filter((a) => a.status === 'resolved').map((a) => a.labels.coin).sort();
+    expect({ told: told.length, resolved, active: engine.activeAlerts().size }).toEqual({
+      told: 1200,
+      resolved: Array.from({ length: 1200 }, (_, i) => `C${i}`).sort(),
+      active: 1300,
+    });
     store.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,5 +1,5 @@
 import { anySignal } from '../../lib/abort';
-import { timerDelay } from '../../lib/timer';
+import { deadline, timeoutError } from '../../lib/deadline';
 import { Agent, type Dispatcher } from 'undici';
 import { statusError, transportError } from '../http-errors';
 import { postFollowingRedirects, type PostAnswer } from '../http-post';
@@ -34,8 +34,12 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
         ...(a.endsAt !== ZERO_TIME && { endsAt: a.endsAt }),
         generatorURL: a.generatorURL,
       }));
-      const timeout = AbortSignal.timeout(timerDelay(options.timeoutMs));
-      const linked = anySignal(signal ? [signal, timeout] : [timeout]);
+      // Timed from when the body is ready to go; a stall of our own event loop does not count
+      // (an answer that arrived meanwhile is read first), so a busy process never reports a
+      // receiver that answered at once as timed out, and never sends it the body twice.
+      const timeout = new AbortController();
+      const timer = deadline(options.timeoutMs, () => timeout.abort(timeoutError(options.timeoutMs)));
+      const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
       let answer: PostAnswer;
       try {
         answer = await postFollowingRedirects(dispatcher, 'Alertmanager', {
@@ -49,6 +53,7 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
         if (err instanceof NotifyError) throw err;
         throw transportError('Alertmanager', err, options.timeoutMs);
       } finally {
+        timer.cancel();
         linked.release();
       }
       const status = answer.status;

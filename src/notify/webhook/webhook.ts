@@ -1,8 +1,8 @@
 import { anySignal } from '../../lib/abort';
+import { deadline, timeoutError } from '../../lib/deadline';
 import { createHmac } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { render } from '../../lib/template';
-import { timerDelay } from '../../lib/timer';
 import { statusError, transportError } from '../http-errors';
 import { postFollowingRedirects, type PostAnswer } from '../http-post';
 import { NotifyError, type Delivery, type Notification, type Notifier } from '../notifier';
@@ -69,8 +69,12 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
         [IDEMPOTENCY_HEADER]: idempotencyKey,
       };
       if (options.secret) headers[SIGNATURE_HEADER] = sign(options.secret, raw);
-      const timeout = AbortSignal.timeout(timerDelay(options.timeoutMs));
-      const linked = anySignal(signal ? [signal, timeout] : [timeout]);
+      // Timed from when the body is ready to go; a stall of our own event loop does not count
+      // (an answer that arrived meanwhile is read first), so a busy process never reports a
+      // receiver that answered at once as timed out, and never sends it the body twice.
+      const timeout = new AbortController();
+      const timer = deadline(options.timeoutMs, () => timeout.abort(timeoutError(options.timeoutMs)));
+      const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
       let answer: PostAnswer;
       try {
         answer = await postFollowingRedirects(dispatcher, 'webhook', {
@@ -88,6 +92,7 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
         if (err instanceof NotifyError) throw err;
         throw transportError('webhook', err, options.timeoutMs);
       } finally {
+        timer.cancel();
         linked.release();
       }
       const status = answer.status;

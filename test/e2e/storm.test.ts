@@ -1,0 +1,194 @@
+/**
+ * The storm spotwatch exists for: an exchange closes every network at once. The built daemon
+ * (a child process) watches the reference exchange (another child process) over HTTP, 4,000
+ * coins with 8,378 networks, with a `state: withdraw_disabled` rule and a
+ * `change: withdraw_disabled` rule, neither with a coin filter, and a real webhook receiver on
+ * loopback. Before the fixes of issue 10 this stalled the daemon 25-55 s per flush, fired a
+ * false ExchangeDown and sent the 8,000-alert notification twice.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { killAll, spotwatch, type Child } from '../support/process';
+import { waitFor } from '../support/wait';
+
+jest.setTimeout(120_000);
+
+/**
+ * The issue's targets: /healthz under 100 ms throughout, the first notification within
+ * group_wait + 1 s of the poll that saw the change. Here three processes (the reference
+ * exchange rendering 4 MB answers, the daemon, this one timing every request and taking 3 MB
+ * bodies) share the CI runner's 2 cores, and the poll that sees the storm still decides 8,378
+ * new alerts, 16,000 alerts and events to record and group; so the bounds asserted by default are generous
+ * (before the fixes: 25-120 s of /healthz, a duplicate notification and a false
+ * ExchangeDown), every run prints the measured figures, and STORM_HEALTHZ_MS=100
+ * STORM_FIRST_SLACK_MS=1000 assert the targets themselves on a quiet machine.
+ */
+const HEALTHZ_MAX_MS = Number(process.env.STORM_HEALTHZ_MS ?? 1_500);
+const FIRST_SLACK_MS = Number(process.env.STORM_FIRST_SLACK_MS ?? 4_000);
+
+interface Post {
+  at: number;
+  groupKey: string;
+  raw: string;
+}
+
+/** A webhook receiver that answers at once and keeps bodies unparsed (parsing 3 MB here would delay our own timing of /healthz). */
+async function receiver(): Promise<{ server: Server; url: string; posts: Post[] }> {
+  const posts: Post[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      res.end();
+      const raw = Buffer.concat(chunks).toString('utf8');
+      posts.push({ at: Date.now(), groupKey: /"groupKey":"((?:[^"\\]|\\.)*)"/.exec(raw.slice(0, 1000))?.[1] ?? '', raw });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, posts };
+}
+
+/** GET /healthz back to back until stopped, each timed from when it was sent. */
+function sampleHealth(url: string): { stop(): Promise<{ at: number; ms: number; error?: string }[]> } {
+  const samples: { at: number; ms: number; error?: string }[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t = performance.now();
+      try {
+        const res = await fetch(`${url}/healthz`);
+        await res.text();
+        samples.push({ at: Date.now(), ms: performance.now() - t });
+      } catch (err) {
+        samples.push({ at: Date.now(), ms: performance.now() - t, error: String((err as { cause?: { code?: string } }).cause?.code ?? err) });
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
+}
+
+interface Network {
+  coin: string;
+  network: string;
+  withdrawEnable: boolean;
+}
+
+async function setWithdraw(simUrl: string, networks: readonly Network[], open: boolean): Promise<void> {
+  const res = await fetch(`${simUrl}/-/sim/actions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(networks.map((n) => ({ action: 'set_network', coin: n.coin, network: n.network, set: { withdrawEnable: open } }))),
+  });
+  expect(res.status).toBe(200);
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spotwatch-storm-'));
+});
+afterAll(async () => {
+  await killAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('an exchange-wide storm: 4,000 coins, every network closing at once', () => {
+  it.each([
+    { name: 'production-like timers', poll: '5s', groupWait: 2_000, groupInterval: '5s', sigtermDuringReopen: false },
+    { name: 'short timers (2 s polls, 2 s group_interval)', poll: '2s', groupWait: 1_000, groupInterval: '2s', sigtermDuringReopen: true },
+  ])('$name: /healthz keeps answering, exactly one notification per group soon after group_wait, no false ExchangeDown or timeout, SIGTERM exits 0 within 10 s', async ({ name, poll, groupWait, groupInterval, sigtermDuringReopen }) => {
+    const hook = await receiver();
+    let daemon: Child | undefined;
+    try {
+      const sim = spotwatch(['simulate', '--listen', '127.0.0.1:0', '--coins', '4000', '--seed', '1']);
+      const simUrl = (await sim.output(/reference exchange listening on (http:\/\/\S+)/))[1] as string;
+      const tag = name.replace(/\W+/g, '-');
+      writeFileSync(join(dir, `${tag}.rules.yaml`), 'rules:\n  - alert: WithdrawClosed\n    state: withdraw_disabled\n  - alert: WithdrawClosing\n    change: withdraw_disabled\n');
+      writeFileSync(
+        join(dir, `${tag}.yaml`),
+        `exchanges:\n  - name: storm\n    base_url: ${simUrl}\n    poll: { coins: ${poll}, tickers: ${poll} }\n    timeout: 5s\n    weight_limit: { max: 100000, window: 10s }\n` +
+          `server: { listen: "127.0.0.1:0" }\nstate_dir: ${join(dir, `data-${tag}`)}\nrules_file: ${tag}.rules.yaml\nlog: { level: info }\n` +
+          `notify:\n  group_by: [exchange, alertname]\n  group_wait: ${groupWait}ms\n  group_interval: ${groupInterval}\n  receivers:\n    - name: hook\n      webhook: { url: "${hook.url}", timeout: 30s }\n`,
+      );
+      daemon = spotwatch(['run', '--config', join(dir, `${tag}.yaml`)]);
+      const url = (await daemon.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/))[1] as string;
+      await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready', 30_000);
+
+      const coins = JSON.parse(await (await fetch(`${simUrl}/api/v3/coins`)).text()) as { coin: string; networkList: Network[] }[];
+      const networks = coins.flatMap((c) => c.networkList.map((n) => ({ coin: c.coin, network: n.network, withdrawEnable: n.withdrawEnable })));
+      const closedBefore = networks.filter((n) => !n.withdrawEnable).length;
+      expect(networks).toHaveLength(8378);
+      // What was closed before the storm has been told; only what follows is counted.
+      await waitFor(() => hook.posts.length >= 1, 'the notification of the networks closed before the storm', 20_000);
+      const before = hook.posts.length;
+
+      const health = sampleHealth(url);
+      const stormAt = Date.now();
+      await setWithdraw(simUrl, networks.filter((n) => n.withdrawEnable), false);
+      await waitFor(() => new Set(hook.posts.slice(before).map((p) => p.groupKey)).size >= 2, 'a notification of each group', 60_000);
+      // One more group_interval and a poll: a second notification of either group would show.
+      const settle = Date.now() + Number.parseInt(groupInterval, 10) * 1000 + Number.parseInt(poll, 10) * 1000;
+      await waitFor(() => Date.now() >= settle, 'the storm to settle', 30_000, 100);
+      const samples = await health.stop();
+
+      // /healthz throughout the storm.
+      const during = samples.filter((s) => s.at >= stormAt);
+      const worst = during.reduce((a, b) => (b.ms > a.ms ? b : a));
+      expect(during.filter((s) => s.error !== undefined)).toEqual([]);
+      expect(during.length).toBeGreaterThan(50);
+      if (worst.ms >= HEALTHZ_MAX_MS) {
+        throw new Error(`/healthz took ${worst.ms.toFixed(0)} ms at +${worst.at - stormAt} ms into the storm (limit ${HEALTHZ_MAX_MS} ms; ${during.length} requests, p50 ${quantile(during.map((s) => s.ms), 0.5).toFixed(1)} ms)`);
+      }
+
+      // Exactly one notification per group, carrying every alert of the storm.
+      const posts = hook.posts.slice(before).map((p) => ({ ...p, body: JSON.parse(p.raw) as { alerts: { status: string; startsAt: string; labels: Record<string, string> }[] } }));
+      const byGroup = new Map<string, number[]>();
+      for (const p of posts) byGroup.set(p.groupKey, [...(byGroup.get(p.groupKey) ?? []), p.body.alerts.length]);
+      expect(Object.fromEntries(byGroup)).toEqual({
+        '{}:{alertname=\\"WithdrawClosed\\",exchange=\\"storm\\"}': [8378],
+        '{}:{alertname=\\"WithdrawClosing\\",exchange=\\"storm\\"}': [8378 - closedBefore],
+      });
+      // The first one left within group_wait (+ slack) of the poll that saw the change (the
+      // alerts' startsAt is that poll's time).
+      const first = posts[0] as (typeof posts)[number];
+      const sawIt = Math.max(...first.body.alerts.map((a) => Date.parse(a.startsAt)));
+      const firstMs = first.at - sawIt;
+      console.log(`storm, ${name}: /healthz p50 ${quantile(during.map((s) => s.ms), 0.5).toFixed(1)} ms, max ${worst.ms.toFixed(0)} ms over ${during.length} requests; first notification ${firstMs} ms after the poll that saw the change (group_wait ${groupWait} ms)`);
+      if (firstMs > groupWait + FIRST_SLACK_MS) throw new Error(`the first notification left ${firstMs} ms after the poll that saw the change (group_wait ${groupWait} ms + ${FIRST_SLACK_MS} ms allowed)`);
+
+      // No false ExchangeDown, no poll failed, no receiver reported as not answering.
+      expect(posts.filter((p) => p.raw.includes('"alertname":"ExchangeDown"'))).toEqual([]);
+      const log = daemon.stdout + daemon.stderr;
+      expect(log.split('\n').filter((l) => /"msg":"(poll failed|delivery failed; will retry|internal error)/.test(l))).toEqual([]);
+
+      if (sigtermDuringReopen) {
+        // Everything opens again (8,378 resolutions and events): SIGTERM while that is handled.
+        await setWithdraw(simUrl, networks, true);
+        await daemon.output(/"kind":"withdraw_enabled"/, 30_000);
+      }
+      const t = Date.now();
+      await daemon.kill('SIGTERM');
+      expect({ exitCode: daemon.exitCode, within10s: Date.now() - t < 10_000 }).toEqual({ exitCode: 0, within10s: true });
+      await sim.kill('SIGTERM');
+    } finally {
+      await killAll();
+      hook.server.closeAllConnections();
+      await new Promise((r) => hook.server.close(r));
+    }
+  });
+});
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
+}
