@@ -3,6 +3,7 @@ import { createLogger } from '../../src/lib/logger';
 import { stack, type Stack } from '../support/daemon-harness';
 import { editJson, ExchangeDouble } from '../support/exchange-double';
 import { waitFor } from '../support/wait';
+import { metricValue } from '../support/loopback';
 
 /**
  * The daemon behind an exchange that sends one network twice, the first copy closed: no
@@ -49,11 +50,7 @@ describe('a network twice in one coin list', () => {
     await double.stop();
   });
 
-  async function metric(name: string, labels: string): Promise<number> {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
-    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
+  const metric = (name: string, labels: string): Promise<number> => metricValue(url, name, labels);
 
   const schemaErrors = (): Promise<number> => metric('spotwatch_poll_errors_total', 'exchange="main",endpoint="coins",kind="schema"');
 

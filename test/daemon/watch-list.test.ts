@@ -1,6 +1,7 @@
 import { stack, type Stack } from '../support/daemon-harness';
 import { ExchangeDouble } from '../support/exchange-double';
 import { waitFor } from '../support/wait';
+import { metricValue } from '../support/loopback';
 
 /**
  * A watched symbol delisted where the deployment answers -2007: the `missing` rule fires for
@@ -37,11 +38,7 @@ describe('a delisted watched symbol', () => {
     await double.stop();
   });
 
-  async function metric(name: string, labels: string): Promise<number> {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
-    return line === undefined ? Number.NaN : Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
+  const metric = (name: string, labels: string): Promise<number> => metricValue(url, name, labels, Number.NaN);
 
   it('fires `missing` for that symbol only; the others are polled as usual and the exchange stays up', async () => {
     expect(s.bodies()).toEqual([]); // every watched symbol is listed

@@ -1,5 +1,6 @@
 import { stack, type Stack } from '../support/daemon-harness';
 import { waitFor } from '../support/wait';
+import { metricValue } from '../support/loopback';
 
 jest.setTimeout(240_000);
 
@@ -32,11 +33,7 @@ describe('upstream faults from the reference exchange', () => {
   });
   afterAll(() => s.close());
 
-  async function metric(name: string, labels: string): Promise<number> {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
-    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
+  const metric = (name: string, labels: string): Promise<number> => metricValue(url, name, labels);
 
   async function lastPollOk(endpoint: 'coins' | 'tickers'): Promise<boolean> {
     const state = (await (await fetch(`${url}/api/v1/state`)).json()) as { data: { exchanges: { polls: Record<string, { ok: boolean; at: string }> }[] } };

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseJsonKeepingDecimals } from '../../src/exchange/decimal';
+import { closeServer, listenLoopback } from './loopback';
 
 /** An answer of the double: what the exchange would have said, or what a test says instead. */
 export interface DoubleAnswer {
@@ -48,18 +48,12 @@ export class ExchangeDouble {
           res.end(`double failed: ${String(err)}`);
         });
     });
-    await new Promise<void>((r) => this.server?.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = await listenLoopback(this.server);
     return this;
   }
 
   async stop(): Promise<void> {
-    const s = this.server;
-    if (!s) return;
-    await new Promise<void>((r) => {
-      s.close(() => r());
-      s.closeAllConnections();
-    });
+    await closeServer(this.server);
   }
 }
 

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback } from './loopback';
 
 export interface Received {
   method: string;
@@ -49,17 +49,11 @@ export class WebhookReceiver {
         else answer();
       });
     });
-    await new Promise<void>((r) => this.server?.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = await listenLoopback(this.server);
     return this;
   }
 
   async stop(): Promise<void> {
-    const s = this.server;
-    if (!s) return;
-    await new Promise<void>((r) => {
-      s.close(() => r());
-      s.closeAllConnections();
-    });
+    await closeServer(this.server);
   }
 }
