@@ -1,4 +1,6 @@
-import { COINS_PATH } from '../../src/exchange/wire';
+import type Database from 'better-sqlite3';
+import type { Registry } from 'prom-client';
+import { COINS_PATH, type WireCoin as Coin } from '../../src/exchange/wire';
 import { StateStore } from '../../src/store/store';
 import { stack, type WebhookBody } from '../support/daemon-harness';
 import { waitFor } from '../support/wait';
@@ -37,6 +39,78 @@ function disk() {
       }),
   };
   return d;
+}
+
+/**
+ * A real store on a disk that can really fill: `fill()` caps the daemon's own connection at the
+ * pages the file has now (PRAGMA max_page_count), so SQLite itself refuses every write that needs
+ * more room with SQLITE_FULL, as on a full disk; `free()` lifts the cap. `fillAfterRows(n)` fills
+ * it once a write that appended n change rows has committed (a disk filling mid-storm). Nothing is
+ * thrown by the test: it only counts the calls into the store that SQLite refused (the outermost
+ * call, the one the daemon sees fail), to hold the daemon's own count against.
+ */
+function sqliteDisk() {
+  let db: Database.Database | undefined;
+  let depth = 0;
+  let fillAfter: number | undefined;
+  let appended = false;
+  const d = {
+    refused: 0,
+    /** Any other error from the store (there must be none). */
+    otherErrors: [] as string[],
+    store: undefined as StateStore | undefined,
+    fill(): void {
+      const pages = db?.pragma('page_count', { simple: true }) as number;
+      db?.pragma(`max_page_count = ${pages}`);
+    },
+    free(): void {
+      db?.pragma('max_page_count = 4294967294');
+    },
+    fillAfterRows(rows: number): void {
+      fillAfter = rows;
+    },
+    open: (...args: Parameters<typeof StateStore.open>): StateStore => {
+      const store = StateStore.open(...args);
+      // The connection the daemon writes through (a private field: the cap is per connection).
+      db = store['db'];
+      d.store = new Proxy(store, {
+        get(target, key) {
+          const v: unknown = Reflect.get(target, key, target);
+          if (typeof v !== 'function') return v;
+          const fn = v as (...a: unknown[]) => unknown;
+          return (...a: unknown[]) => {
+            depth++;
+            try {
+              const result = fn.apply(target, a);
+              if (key === 'appendChanges' && (a[0] as readonly unknown[]).length === fillAfter) appended = true;
+              if (depth === 1 && appended) {
+                appended = false;
+                fillAfter = undefined;
+                d.fill();
+              }
+              return result;
+            } catch (err) {
+              if (depth === 1) {
+                if ((err as { code?: unknown }).code === 'SQLITE_FULL') d.refused++;
+                else d.otherErrors.push(String(err));
+              }
+              throw err;
+            } finally {
+              depth--;
+            }
+          };
+        },
+      });
+      return d.store;
+    },
+  };
+  return d;
+}
+
+/** The value of one series of the daemon's registry. */
+async function sample(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
+  const values = (await registry.getSingleMetric(name)?.get())?.values ?? [];
+  return values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value;
 }
 
 const RULES = `rules:
@@ -129,6 +203,168 @@ describe('a state store that cannot be written (a full disk)', () => {
       expect([last.groupLabels.alertname, last.alerts.filter((a) => a.status === 'resolved').map((a) => `${a.labels.coin}/${a.labels.network}`)]).toEqual(['WithdrawClosed', [closing[0]]]);
       await s.stop();
       expect(after()).toHaveLength(5);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+/**
+ * The scale issue 10 names: 3,000 networks closing at once while SQLite itself refuses writes,
+ * with a receiver that is down meanwhile, so that what is held, and where, shows in the outbox.
+ */
+describe('a full disk at 3,000 networks (a real SQLITE_FULL)', () => {
+  it.each([
+    { when: 'before the storm', writtenWhileFull: 0 },
+    // The engine writes a storm's history 2,000 rows per transaction.
+    { when: "after the storm's first 2,000 change rows", writtenWhileFull: 2000 },
+  ])('the disk full $when: holds, counts and delivers once every alert and event of a 3,000-network storm while SQLite refuses writes, writes all of its history once when space comes back, and a restart sends nothing again', async ({ writtenWhileFull }) => {
+    const d = sqliteDisk();
+    const s = await stack(RULES, { coins: 1500, deps: { openStore: d.open } });
+    // The receiver refuses every post until told otherwise (429, retry after a second).
+    const down = (): void => {
+      for (let i = 0; i < 1000; i++) s.hook.replies.push({ status: 429, retryAfter: '1' });
+    };
+    let refusedPosts = 0;
+    const up = (): void => {
+      refusedPosts += 1000 - s.hook.replies.length;
+      s.hook.replies.length = 0;
+    };
+    try {
+      down();
+      const daemon = await s.start();
+      const registry = daemon.registry;
+      /** The daemon's count of failed writes, and SQLite's refusals at the same moment (none came meanwhile). */
+      const writeErrors = async (): Promise<{ counted: number | undefined; refused: number }> => {
+        for (;;) {
+          const refused = d.refused;
+          const counted = await sample(registry, 'spotwatch_store_write_errors_total');
+          if (d.refused === refused) return { counted, refused };
+        }
+      };
+      const pending = (): Promise<number | undefined> => sample(registry, 'spotwatch_outbox_pending', { receiver: 'hook' });
+      const store = (): StateStore => d.store as StateStore;
+      const history = (): string[] => store().queryChanges({ limit: 100_000 }).map((c) => `${c.kind} ${c.coin ?? ''}/${c.network ?? ''}`).sort();
+
+      const before = (await (await fetch(`${s.sim.url}${COINS_PATH}`)).json()) as Coin[];
+      const id = (c: { coin: string }, n: { network: string }): string => `${c.coin}/${n.network}`;
+      const closedBefore = before.flatMap((c) => c.networkList.filter((n) => !n.withdrawEnable).map((n) => id(c, n))).sort();
+      // 3,000 networks open both ways and showing no message: each closes both ways, with a message.
+      const closing = before
+        .flatMap((c) => c.networkList.filter((n) => n.withdrawEnable && n.depositEnable && n.depositDesc === null && n.withdrawDesc === null).map((n) => id(c, n)))
+        .sort()
+        .slice(0, 3000);
+      expect([closing.length, closedBefore.length]).toEqual([3000, 65]);
+
+      // The disk is fine: the 65 networks closed from the start make one notification, in the
+      // store's outbox, waiting for the receiver; nothing failed to be written.
+      await waitFor(async () => (await pending()) === 1 && s.hook.replies.length < 1000, 'the first notification, turned away by the receiver');
+      expect(store().pendingDeliveries('hook')).toBe(1);
+      expect(await writeErrors()).toEqual({ counted: 0, refused: 0 });
+
+      // The disk fills; 3,000 networks close in one go.
+      if (writtenWhileFull === 0) d.fill();
+      else d.fillAfterRows(writtenWhileFull);
+      const message = 'wallet maintenance';
+      s.sim.control.apply(
+        closing.map((x) => {
+          const [coin, network] = x.split('/') as [string, string];
+          return { action: 'set_network', coin, network, set: { withdrawEnable: false, depositEnable: false, withdrawDesc: message, depositDesc: message } };
+        }),
+      );
+      // The change rows of that poll: four per network, and one per coin and direction now closed whole.
+      const after = (await (await fetch(`${s.sim.url}${COINS_PATH}`)).json()) as Coin[];
+      const was = new Map(before.map((c) => [c.coin, c]));
+      const closedWhole = (kind: 'deposit_all_disabled' | 'withdraw_all_disabled'): string[] => {
+        const key = kind === 'deposit_all_disabled' ? 'depositAllEnable' : 'withdrawAllEnable';
+        return after.filter((c) => was.get(c.coin)?.[key] === true && !c[key]).map((c) => `${kind} ${c.coin}/`);
+      };
+      const expectedHistory = [
+        ...closing.flatMap((x) => ['deposit_disabled', 'withdraw_disabled', 'deposit_desc_set', 'withdraw_desc_set'].map((kind) => `${kind} ${x}`)),
+        ...closedWhole('deposit_all_disabled'),
+        ...closedWhole('withdraw_all_disabled'),
+      ].sort();
+      expect([closedWhole('deposit_all_disabled').length, closedWhole('withdraw_all_disabled').length, expectedHistory.length]).toEqual([1372, 1366, 12_000 + 1372 + 1366]);
+
+      // Held in memory, behind the first: the 3,000 alerts' group, the 3,000 events', StoreFailing.
+      await waitFor(async () => (await pending()) === 4, 'three notifications held in memory behind the first', 20_000);
+      expect(s.bodies()).toEqual([]);
+      expect(store().pendingDeliveries('hook')).toBe(1);
+      // Of the storm's history, only what was written before the disk filled.
+      const expectedRow = new Set(expectedHistory);
+      const writtenSoFar = history();
+      expect([writtenSoFar.length, writtenSoFar.filter((r) => !expectedRow.has(r))]).toEqual([writtenWhileFull, []]);
+      const full = await writeErrors();
+      expect(full.refused).toBeGreaterThan(0);
+      expect(full.counted).toBe(full.refused);
+
+      // Space comes back (the receiver still down): the history of that poll is written, what
+      // was held is written to the outbox, and StoreFailing resolves: five notifications on disk.
+      d.free();
+      const refused = d.refused;
+      await waitFor(() => history().length >= expectedHistory.length, 'the history of the storm', 20_000);
+      await waitFor(async () => (await pending()) === 5 && store().pendingDeliveries('hook') === 5, 'five notifications in the outbox on disk', 20_000);
+      expect(history()).toEqual(expectedHistory);
+      expect(s.bodies()).toEqual([]);
+      expect(await writeErrors()).toEqual({ counted: refused, refused });
+
+      // The receiver takes posts again: the five go, once each, in order (the storm's two groups
+      // and StoreFailing in the order their groups fell due).
+      up();
+      await waitFor(() => s.bodies().length === 5, 'the five notifications', 20_000);
+      await waitFor(async () => (await pending()) === 0, 'an empty outbox');
+      await s.stop();
+      const posts = s.bodies();
+      const shape = (p: WebhookBody): string => `${p.groupLabels.alertname} ${p.status} ${p.alerts.length}`;
+      expect([shape(posts[0] as WebhookBody), posts.slice(1, 4).map(shape).sort(), shape(posts[4] as WebhookBody)]).toEqual([
+        'WithdrawClosed firing 65',
+        ['StoreFailing firing 1', 'WithdrawClosed firing 3065', 'WithdrawEvent firing 3000'],
+        'StoreFailing resolved 1',
+      ]);
+      // Every alert and event of the storm told exactly once, counted by fingerprint. (Those
+      // closed from the start were told first, and again with their group's next notification.)
+      const told = (alertname: string): Map<string, number> => {
+        const byFingerprint = new Map<string, { subject: string; n: number }>();
+        for (const a of posts.flatMap((p) => p.alerts)) {
+          if (a.labels.alertname !== alertname || a.status !== 'firing') continue;
+          const e = byFingerprint.get(a.fingerprint) ?? { subject: `${a.labels.coin}/${a.labels.network}`, n: 0 };
+          e.n++;
+          byFingerprint.set(a.fingerprint, e);
+        }
+        return new Map([...byFingerprint.values()].map((e) => [e.subject, e.n]));
+      };
+      const alerts = told('WithdrawClosed');
+      const events = told('WithdrawEvent');
+      expect([alerts.size, events.size]).toEqual([3065, 3000]);
+      expect(closing.filter((x) => alerts.get(x) !== 1 || events.get(x) !== 1)).toEqual([]);
+      expect(closedBefore.filter((x) => alerts.get(x) !== 2)).toEqual([]);
+      expect(posts.flatMap((p) => p.alerts).filter((a) => a.status === 'resolved').map((a) => a.labels.alertname)).toEqual(['StoreFailing']);
+
+      const metrics = await registry.metrics();
+      expect(value(metrics, 'spotwatch_store_write_errors_total')).toBe(refused);
+      expect(value(metrics, 'spotwatch_history_rows_dropped_total')).toBe(0);
+      expect(value(metrics, 'spotwatch_notifications_dropped_total{receiver="hook"}')).toBe(0);
+      expect(value(metrics, 'spotwatch_notifications_total{receiver="hook",outcome="success"}')).toBe(5);
+      expect(value(metrics, 'spotwatch_notifications_total{receiver="hook",outcome="retry"}')).toBe(refusedPosts);
+      expect(value(metrics, 'spotwatch_notifications_total{receiver="hook",outcome="failed"}')).toBe(0);
+      expect(value(metrics, 'spotwatch_changes_total{exchange="main",kind="withdraw_disabled"}')).toBe(3000);
+      expect(d.otherErrors).toEqual([]);
+
+      // A restart sends nothing again: eight polls and their group flushes go by in silence.
+      const again = await s.start();
+      const polls = async (): Promise<number> =>
+        (await again.registry.getSingleMetric('spotwatch_poll_duration_seconds')?.get())?.values.find((v) => (v as { metricName?: string }).metricName === 'spotwatch_poll_duration_seconds_count' && v.labels.endpoint === 'coins')?.value ?? 0;
+      await waitFor(async () => (await polls()) >= 8, 'eight polls after the restart');
+      expect(s.bodies()).toHaveLength(5);
+      // One network opens again: the only news, and the only notification.
+      const [coin, network] = (closing[0] as string).split('/') as [string, string];
+      s.sim.control.apply({ action: 'set_network', coin, network, set: { withdrawEnable: true } });
+      await waitFor(() => s.bodies().length > 5, 'the next notification after the restart');
+      expect(await sample(again.registry, 'spotwatch_store_write_errors_total')).toBe(0);
+      await s.stop();
+      expect(s.bodies().slice(5).map((p) => [p.groupLabels.alertname, p.alerts.filter((a) => a.status === 'resolved').map((a) => `${a.labels.coin}/${a.labels.network}`)])).toEqual([['WithdrawClosed', [closing[0]]]]);
+      expect(d.refused).toBe(refused);
+      expect(d.otherErrors).toEqual([]);
     } finally {
       await s.close();
     }
