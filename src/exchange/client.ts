@@ -6,7 +6,8 @@ import { WeightBudget } from './budget';
 import { parseJsonKeepingDecimals } from './decimal';
 import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
-import { backoffDelay, parseRetryAfter } from './retry-after';
+import { parseRetryAfter } from '../lib/retry-after';
+import { backoffDelay } from './backoff';
 import { ShapeError, validateCoins, validateTickers, type Parsed } from './validate';
 import { COINS_PATH, TICKER_PATH, WEIGHTS, type Endpoint } from './wire';
 

@@ -1,17 +1,17 @@
 import { errors } from 'undici';
+import { parseRetryAfter } from '../lib/retry-after';
 import { NotifyError } from './notifier';
 
 /**
  * How an HTTP receiver's failure is classified, for every receiver that speaks HTTP
- * (webhook, Alertmanager): 5xx, 429 (with its Retry-After), timeouts and connection errors
- * are worth retrying; other answers are not. `who` names the far end in the message.
+ * (webhook, Alertmanager): 5xx, 429, timeouts and connection errors are worth retrying; other
+ * answers are not. A 429's or a 503's `Retry-After` (seconds or an HTTP date, RFC 9110) sets
+ * the next attempt. `who` names the far end in the message.
  */
-export function statusError(who: string, status: number, retryAfter: string | string[] | undefined): NotifyError {
-  if (status === 429) {
-    const seconds = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
-    return new NotifyError(`${who} answered HTTP 429`, 'rate_limited', true, Number.isFinite(seconds) ? seconds * 1000 : undefined);
-  }
-  if (status >= 500) return new NotifyError(`${who} answered HTTP ${status}`, 'server_error', true);
+export function statusError(who: string, status: number, retryAfter: string | string[] | undefined, now: number = Date.now()): NotifyError {
+  const after = status === 429 || status === 503 ? parseRetryAfter(retryAfter, now) : undefined;
+  if (status === 429) return new NotifyError(`${who} answered HTTP 429`, 'rate_limited', true, after);
+  if (status >= 500) return new NotifyError(`${who} answered HTTP ${status}`, 'server_error', true, after);
   return new NotifyError(`${who} answered HTTP ${status}`, 'client_error', false);
 }
 

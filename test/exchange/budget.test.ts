@@ -1,5 +1,6 @@
 import { WeightBudget } from '../../src/exchange/budget';
-import { backoffDelay, parseRetryAfter } from '../../src/exchange/retry-after';
+import { backoffDelay } from '../../src/exchange/backoff';
+import { parseRetryAfter } from '../../src/lib/retry-after';
 import { manualClock } from '../../src/lib/clock';
 
 describe('WeightBudget', () => {
