@@ -67,6 +67,11 @@ export interface HeldWrites {
   marks: readonly OutboxMark[];
 }
 
+/** A snapshot part's records, in the order its stored body lists them. */
+export function snapshotRecords(snapshot: Snapshot, part: 'coins' | 'tickers'): object[] {
+  return part === 'coins' ? [...snapshot.coins.values()] : [...snapshot.tickers.values()];
+}
+
 /** The store cannot be used at all (its directory is missing rights, say): a clear error at start. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
@@ -216,10 +221,13 @@ export class StateStore {
     return s;
   }
 
-  saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers'): void {
+  /**
+   * Writes one part of a snapshot. `body`, when given, is the part's records as JSON, exactly
+   * as JSON.stringify(snapshotRecords(snapshot, part)) (serialized beforehand, in turns).
+   */
+  saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers', body: string = JSON.stringify(snapshotRecords(snapshot, part))): void {
     const at = part === 'coins' ? snapshot.coinsAt : snapshot.tickersAt;
     if (at === null) return;
-    const body = JSON.stringify(part === 'coins' ? [...snapshot.coins.values()] : [...snapshot.tickers.values()]);
     this.db
       .prepare('INSERT INTO snapshots (exchange, part, taken_at, body) VALUES (?, ?, ?, ?) ON CONFLICT (exchange, part) DO UPDATE SET taken_at = excluded.taken_at, body = excluded.body')
       .run(snapshot.exchange, part, at, body);
@@ -235,6 +243,17 @@ export class StateStore {
   /** Replaces the stored active alerts of one exchange. */
   saveAlerts(exchange: string, alerts: Iterable<Alert>): void {
     this.db.prepare('DELETE FROM alerts WHERE exchange = ?').run(exchange);
+    const insert = this.db.prepare('INSERT OR REPLACE INTO alerts (fingerprint, exchange, body) VALUES (?, ?, ?)');
+    for (const a of alerts) if (a.labels.exchange === exchange) insert.run(a.fingerprint, exchange, JSON.stringify(a));
+  }
+
+  /**
+   * Writes some of one exchange's active alerts and deletes others by fingerprint, leaving the
+   * rest as they are (saveAlerts replaces them all).
+   */
+  updateAlerts(exchange: string, alerts: Iterable<Alert>, gone: Iterable<string>): void {
+    const drop = this.db.prepare('DELETE FROM alerts WHERE fingerprint = ?');
+    for (const fp of gone) drop.run(fp);
     const insert = this.db.prepare('INSERT OR REPLACE INTO alerts (fingerprint, exchange, body) VALUES (?, ?, ?)');
     for (const a of alerts) if (a.labels.exchange === exchange) insert.run(a.fingerprint, exchange, JSON.stringify(a));
   }

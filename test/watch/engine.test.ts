@@ -190,6 +190,12 @@ describe('Engine in a long outage', () => {
       saved.push(list.length);
       real.saveAlerts(exchange, list);
     };
+    store.updateAlerts = (exchange, alerts, gone) => {
+      const list = [...alerts];
+      const drop = [...gone];
+      saved.push(list.length + drop.length);
+      real.updateAlerts(exchange, list, drop);
+    };
     const engine = new Engine({ rules: rulesFrom(rules), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: () => undefined });
     const snap = (disabled: boolean, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled }])], issues: [] }, at);
     let prev = emptySnapshot('main');
@@ -233,6 +239,48 @@ describe('Engine judging a storm in parts', () => {
       active: 1300,
     });
     store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('Engine writing a storm in parts', () => {
+  it('2,500 alerts new at one poll: no transaction writes more than 1,000 alert rows, and the store ends with every alert and the whole snapshot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
+    const real = StateStore.open(dir);
+    const store = Object.create(real) as StateStore;
+    const rowsPerTransaction: number[] = [];
+    let rows = 0;
+    store.transaction = (fn) => {
+      rows = 0;
+      const out = real.transaction(fn);
+      rowsPerTransaction.push(rows);
+      return out;
+    };
+    store.saveAlerts = (exchange, alerts) => {
+      const list = [...alerts];
+      rows += list.length;
+      real.saveAlerts(exchange, list);
+    };
+    store.updateAlerts = (exchange, alerts, gone) => {
+      const list = [...alerts];
+      rows += list.length;
+      real.updateAlerts(exchange, list, gone);
+    };
+    const engine = new Engine({ rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: () => undefined });
+    const snap = (closed: number, at: number): Snapshot =>
+      applyCoins(emptySnapshot('main'), { records: Array.from({ length: 2500 }, (_, i) => coinRecord(`C${i}`, [{ network: 'N', withdrawEnable: i >= closed }])), issues: [] }, at);
+    const first = snap(1, 1000);
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1000, durationMs: 1, bytes: 1 });
+    await engine.settled();
+    rowsPerTransaction.length = 0;
+    const storm = snap(2500, 2000);
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: storm, issues: [], at: 2000, durationMs: 1, bytes: 1 });
+    await engine.settled();
+    expect(Math.max(...rowsPerTransaction)).toBeLessThanOrEqual(1000);
+    expect(rowsPerTransaction.reduce((a, b) => a + b, 0)).toBe(2499);
+    expect(real.loadAlerts().size).toBe(2500);
+    expect(real.loadSnapshot('main')?.coins).toEqual(storm.coins);
+    real.close();
     rmSync(dir, { recursive: true, force: true });
   });
 });
