@@ -72,6 +72,29 @@ export function snapshotRecords(snapshot: Snapshot, part: 'coins' | 'tickers'): 
   return part === 'coins' ? [...snapshot.coins.values()] : [...snapshot.tickers.values()];
 }
 
+/** A delivery and log entry to commit (see StateStore.commitDeliveries). */
+export interface CommitDelivery {
+  receiver: string;
+  groupKey: string;
+  delivery: Delivery | undefined;
+  entry: LogEntry | undefined;
+  notificationJson?: string;
+}
+
+/** A delivery committed by this process, and its notification as JSON. */
+interface Committed {
+  delivery: Delivery;
+  json: string;
+}
+
+/** Characters of committed notifications kept at hand for the senders at most (about 64 MB). */
+const COMMITTED_CHARS = 32_000_000;
+
+/** An outbox row's body: the Delivery as JSON, its notification already serialized. */
+function deliveryBody(notificationJson: string, idempotencyKey: string): string {
+  return `{"notification":${notificationJson},"idempotencyKey":${JSON.stringify(idempotencyKey)}}`;
+}
+
 /** The store cannot be used at all (its directory is missing rights, say): a clear error at start. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
@@ -96,6 +119,9 @@ export class StoreError extends Error {
  */
 export class StateStore {
   private readonly db: Database.Database;
+  /** Deliveries committed by this process and not yet finished, by outbox id (see dueDeliveries). */
+  private readonly committed = new Map<number, Committed>();
+  private committedChars = 0;
 
   private constructor(
     db: Database.Database,
@@ -310,20 +336,47 @@ export class StateStore {
 
   // --- Delivery: the outbox and the notification log -------------------------------------------
 
-  /** Deliveries and log entries in one transaction (see PipelinePort.commit). */
-  commitDeliveries(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined }[], now: number, donePending: readonly number[] = []): void {
+  /**
+   * Deliveries and log entries in one transaction (see PipelinePort.commit). An item's
+   * `notificationJson`, when given, is JSON.stringify(delivery.notification), serialized beforehand.
+   */
+  commitDeliveries(items: readonly CommitDelivery[], now: number, donePending: readonly number[] = []): void {
     const unpend = this.db.prepare('DELETE FROM pending WHERE id = ?');
     const insert = this.db.prepare('INSERT INTO outbox (receiver, body, created_at, next_at) VALUES (?, ?, ?, ?)');
     const put = this.db.prepare('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
     const drop = this.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
+    const committed: [number, Committed][] = [];
     this.transaction(() => {
       for (const i of items) {
-        if (i.delivery !== undefined) insert.run(i.receiver, JSON.stringify(i.delivery), now, now);
+        if (i.delivery !== undefined) {
+          const json = i.notificationJson ?? JSON.stringify(i.delivery.notification);
+          const id = Number(insert.run(i.receiver, deliveryBody(json, i.delivery.idempotencyKey), now, now).lastInsertRowid);
+          committed.push([id, { delivery: i.delivery, json }]);
+        }
         if (i.entry === undefined) drop.run(i.receiver, i.groupKey);
         else put.run(i.receiver, i.groupKey, JSON.stringify(i.entry), i.entry.at);
       }
       for (const id of donePending) unpend.run(id);
     });
+    for (const [id, c] of committed) this.remember(id, c);
+  }
+
+  /** Keeps a committed delivery at hand for its sender, within COMMITTED_CHARS (the oldest go first). */
+  private remember(id: number, c: Committed): void {
+    this.committed.set(id, c);
+    this.committedChars += c.json.length;
+    for (const [old, o] of this.committed) {
+      if (this.committedChars <= COMMITTED_CHARS) break;
+      this.committed.delete(old);
+      this.committedChars -= o.json.length;
+    }
+  }
+
+  private forget(id: number): void {
+    const c = this.committed.get(id);
+    if (c === undefined) return;
+    this.committed.delete(id);
+    this.committedChars -= c.json.length;
   }
 
   /**
@@ -355,16 +408,21 @@ export class StateStore {
    */
   dueDeliveries(receiver: string, now: number, limit: number): OutboxItem[] {
     const rows = this.db
-      .prepare("SELECT rowid AS rowid, id, receiver, body, created_at, attempts, next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT ?")
-      .all(receiver, limit) as { rowid: number; id: number; receiver: string; body: string; created_at: number; attempts: number; next_at: number }[];
+      .prepare("SELECT rowid AS rowid, id, receiver, created_at, attempts, next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT ?")
+      .all(receiver, limit) as { rowid: number; id: number; receiver: string; created_at: number; attempts: number; next_at: number }[];
     const due = [];
     for (const r of rows) {
       if (r.next_at > now) break;
       due.push(r);
     }
+    const body = this.db.prepare('SELECT body FROM outbox WHERE id = ?');
     return this.readable('outbox', due, (r) => {
-      const delivery = parseRow(ROW_SCHEMAS.delivery, r.body);
-      return delivery === undefined ? undefined : { id: r.id, receiver: r.receiver, delivery, createdAt: r.created_at, attempts: r.attempts, nextAt: r.next_at };
+      const item = { id: r.id, receiver: r.receiver, createdAt: r.created_at, attempts: r.attempts, nextAt: r.next_at };
+      // Committed by this process: not read back and parsed (a storm's is 3 MB), and its JSON is at hand.
+      const c = this.committed.get(r.id);
+      if (c !== undefined) return { ...item, delivery: c.delivery, notificationJson: c.json };
+      const delivery = parseRow(ROW_SCHEMAS.delivery, (body.get(r.id) as { body: string } | undefined)?.body);
+      return delivery === undefined ? undefined : { ...item, delivery };
     });
   }
 
@@ -379,6 +437,7 @@ export class StateStore {
   }
 
   deliveryDone(id: number, now: number): void {
+    this.forget(id);
     this.db.prepare("UPDATE outbox SET state = 'done', finished_at = ?, body = '{}' WHERE id = ?").run(now, id);
   }
 
@@ -387,6 +446,7 @@ export class StateStore {
   }
 
   deliveryDead(id: number, attempts: number, error: string, now: number): void {
+    this.forget(id);
     this.db.prepare("UPDATE outbox SET state = 'dead', attempts = ?, last_error = ?, finished_at = ? WHERE id = ?").run(attempts, error, now, id);
   }
 
@@ -473,6 +533,8 @@ export interface OutboxItem {
   id: number;
   receiver: string;
   delivery: Delivery;
+  /** JSON.stringify(delivery.notification), when the outbox has it at hand. */
+  notificationJson?: string;
   createdAt: number;
   attempts: number;
   /** When it is due (the outbox's own reads give it). */
