@@ -3,7 +3,7 @@ import { advance, indexBySlot, isActive, type Scope } from '../alerts/lifecycle'
 import type { Endpoint } from '../exchange/wire';
 import type { Logger } from '../lib/logger';
 import type { PollFailure, PollSuccess } from '../poller/exchange-poller';
-import { evaluateRules, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
+import { evaluateRules, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';
 import { TickerHistory } from '../rules/history';
 import { matchesAll } from '../rules/match';
 import type { Rule } from '../rules/model';
@@ -18,6 +18,8 @@ import { builtinInstance, builtinRule, STORE_FAILING_RULE, storeFailingInstance,
 export const DOWN_AFTER_FAILURES = 3;
 /** How often the ticker samples are written to the store. */
 const HISTORY_SAVE_MS = 60_000;
+/** Coins (of a state rule) or changes (of a change rule) evaluated per turn of the event loop (see evaluateInTurns). */
+const EVALUATE_CHUNK = 1_000;
 /** Alerts judged per turn of the event loop (see applyInTurns). */
 const ADVANCE_CHUNK = 1_000;
 /** Change rows written per transaction (one turn of the event loop each). */
@@ -180,7 +182,7 @@ export class Engine {
     // served in between. A rule's alerts resolve only once all its instances were seen.
     for (const rule of this.ruleList) {
       await nextTurn();
-      const evaluation = evaluateRules({
+      const evaluation = await evaluateInTurns({
         rules: [rule],
         domain: endpoint,
         snapshot: next,
@@ -496,6 +498,38 @@ function historyKeep(rules: readonly Rule[]): number {
 
 /** One step of later(): a write or a hand-over, which may return further steps to run next. */
 type Step = () => Step[] | void;
+
+/**
+ * evaluateRules for one rule, in parts of EVALUATE_CHUNK coins (a state rule) or changes (a
+ * change rule), one turn of the event loop each: in a storm one rule holds on 8,378 networks.
+ * The parts are independent (a state holds per network; a change event is per change), so the
+ * result is the whole evaluation, in the same order. Ticker rules (a watch list's `missing` needs
+ * every ticker at once) are evaluated whole.
+ */
+async function evaluateInTurns(input: EvaluationInput): Promise<Evaluation> {
+  const type = input.rules[0]?.condition.type;
+  const out: Evaluation = { active: [], events: [] };
+  const add = (e: Evaluation): void => {
+    out.active.push(...e.active);
+    out.events.push(...e.events);
+  };
+  if (type === 'state' && input.domain === 'coins' && input.snapshot.coins.size > EVALUATE_CHUNK) {
+    const coins = [...input.snapshot.coins];
+    for (let i = 0; i < coins.length; i += EVALUATE_CHUNK) {
+      if (i > 0) await nextTurn();
+      add(evaluateRules({ ...input, snapshot: { ...input.snapshot, coins: new Map(coins.slice(i, i + EVALUATE_CHUNK)) } }));
+    }
+    return out;
+  }
+  if (type === 'change' && input.changes.length > EVALUATE_CHUNK) {
+    for (let i = 0; i < input.changes.length; i += EVALUATE_CHUNK) {
+      if (i > 0) await nextTurn();
+      add(evaluateRules({ ...input, changes: input.changes.slice(i, i + EVALUATE_CHUNK) }));
+    }
+    return out;
+  }
+  return evaluateRules(input);
+}
 
 /** A turn of the event loop (see onSuccess). */
 function nextTurn(): Promise<void> {
