@@ -8,7 +8,7 @@ import { TickerHistory } from '../rules/history';
 import { matchesAll } from '../rules/match';
 import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
-import { diff } from '../snapshot/diff';
+import { diffInTurns } from '../snapshot/diff';
 import { DEFAULT_GUARD, judge, type GuardOptions, type Suspect } from '../snapshot/guard';
 import type { Snapshot } from '../snapshot/model';
 import { snapshotRecords, type StateStore } from '../store/store';
@@ -172,7 +172,7 @@ export class Engine {
     if (verdict.confirmed) this.options.logger.warn({ exchange, endpoint, ...verdict.confirmed }, 'suspect answer persisted; taking it as real');
     delete state.suspect[endpoint];
 
-    const changes = diff(prev, next);
+    const changes = await diffInTurns(prev, next);
     if (endpoint === 'tickers') state.history.record(next.tickers.values(), at, (symbol) => this.sampled(exchange, symbol, state));
     const bySlot = indexBySlot(this.alerts);
     const known = this.known();
