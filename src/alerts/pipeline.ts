@@ -15,7 +15,7 @@ export interface PipelinePort {
    * Durably accepts the deliveries and the log entries together (one transaction): once this
    * returns, a delivery is sent even across a crash, and the log says it was told.
    */
-  commit(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined }[], donePending: readonly number[]): void;
+  commit(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined; notificationJson?: string }[], donePending: readonly number[]): void;
 }
 
 export interface PipelineOptions {
@@ -119,6 +119,14 @@ export class Pipeline {
       if (item !== undefined) items.push(item);
     }
     return { flushes, flushed, done, waiting: [...this.pending.keys()], items };
+  }
+
+  /**
+   * Serializes the notifications of a prepared batch (JSON.stringify of a storm's is 3 MB), for
+   * a caller that gives the event loop a turn before commit(); commit() does it otherwise.
+   */
+  serialize(batch: Batch): void {
+    for (const item of batch.items) if (item.delivery !== undefined) item.notificationJson ??= JSON.stringify(item.delivery.notification);
   }
 
   /** Commits what prepare() judged; if that fails, the groups come back and the error is thrown. */

@@ -6,7 +6,7 @@ import { NotifyError, type Delivery, type Notifier } from '../notify/notifier';
 
 /** The outbox as the sender sees it (the store implements it). */
 export interface OutboxPort {
-  dueDeliveries(receiver: string, now: number, limit: number): { id: number; delivery: Delivery; createdAt: number; attempts: number }[];
+  dueDeliveries(receiver: string, now: number, limit: number): { id: number; delivery: Delivery; createdAt: number; attempts: number; notificationJson?: string }[];
   nextDeliveryAt(receiver: string): number | undefined;
   deliveryDone(id: number, now: number): void;
   deliveryRetry(id: number, attempts: number, nextAt: number, error: string): void;
@@ -87,6 +87,9 @@ export class Sender {
     const idle = this.options.idleMs ?? 1_000;
     while (!this.stopping.signal.aborted) {
       this.wakeUp = new AbortController();
+      // A turn of its own: woken by a commit, it does not read and send in that commit's turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.stopping.signal.aborted) return;
       let items: ReturnType<OutboxPort['dueDeliveries']> = [];
       try {
         items = port.dueDeliveries(notifier.name, clock.now(), 20);
@@ -116,7 +119,7 @@ export class Sender {
     const { port, clock, notifier, policy, logger } = this.options;
     const attempts = item.attempts + 1;
     try {
-      await notifier.send(item.delivery, this.abandon.signal);
+      await notifier.send(item.delivery, this.abandon.signal, item.notificationJson);
       const done = clock.now();
       port.deliveryDone(item.id, done);
       this.options.onOutcome?.(notifier.name, 'success', undefined, done - item.createdAt);

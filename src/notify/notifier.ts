@@ -56,8 +56,11 @@ export class NotifyError extends Error {
 export interface Notifier {
   readonly name: string;
   readonly kind: 'webhook' | 'email' | 'alertmanager' | 'log';
-  /** Delivers or throws a NotifyError. */
-  send(delivery: Delivery, signal?: AbortSignal): Promise<void>;
+  /**
+   * Delivers or throws a NotifyError. `notificationJson`, when given, is
+   * JSON.stringify(delivery.notification), already made (the outbox keeps it from the commit).
+   */
+  send(delivery: Delivery, signal?: AbortSignal, notificationJson?: string): Promise<void>;
   close?(): Promise<void>;
 }
 

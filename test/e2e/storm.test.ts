@@ -22,12 +22,16 @@ jest.setTimeout(120_000);
  * group_wait + 1 s of the poll that saw the change. Here three processes (the reference
  * exchange rendering 4 MB answers, the daemon, this one timing every request and taking 3 MB
  * bodies) share the CI runner's 2 cores, and the poll that sees the storm still decides 8,378
- * new alerts, 16,000 alerts and events to record and group; so the bounds asserted by default are generous
- * (before the fixes: 25-120 s of /healthz, a duplicate notification and a false
- * ExchangeDown), every run prints the measured figures, and STORM_HEALTHZ_MS=100
- * STORM_FIRST_SLACK_MS=1000 assert the targets themselves on a quiet machine.
+ * new alerts, 16,000 alerts and events to record and group. No step of the daemon now holds
+ * its event loop much over 60 ms, but with three busy processes on two cores a step can wait
+ * for a core: run alone on a 2-core machine, the worst /healthz of a run was 62-144 ms
+ * (median 77 ms with production-like timers, 108 ms with 2 s timers; notes/i10-perf.md), so
+ * 100 ms is not a bound that holds every time. The bound asserted by default is 300 ms, twice
+ * the worst seen (before the fixes of issue 10: 25-120 s of /healthz, a duplicate notification
+ * and a false ExchangeDown; before the last ones, 154-252 ms). Every run prints the measured
+ * figures, and STORM_HEALTHZ_MS=100 STORM_FIRST_SLACK_MS=1000 assert the targets themselves.
  */
-const HEALTHZ_MAX_MS = Number(process.env.STORM_HEALTHZ_MS ?? 1_500);
+const HEALTHZ_MAX_MS = Number(process.env.STORM_HEALTHZ_MS ?? 300);
 const FIRST_SLACK_MS = Number(process.env.STORM_FIRST_SLACK_MS ?? 4_000);
 
 interface Post {

@@ -1,5 +1,5 @@
 import { parseJsonKeepingDecimals } from '../../src/exchange/decimal';
-import { ShapeError, validateCoins, validateTickers } from '../../src/exchange/validate';
+import { ShapeError, validateCoins, validateCoinsInTurns, validateTickers } from '../../src/exchange/validate';
 import { coinRecord, tickerRecord } from '../support/records';
 
 const wireNetwork = {
@@ -140,5 +140,28 @@ describe('validateTickers', () => {
       { entity: 'ticker', index: 2, reason: 'symbol is missing' },
       { entity: 'ticker', index: 3, reason: 'ticker is a number, not an object' },
     ]);
+  });
+});
+
+describe('validateCoinsInTurns', () => {
+  it('gives what validateCoins gives, duplicates and malformed records included, and lets the event loop run between parts', async () => {
+    const coin = (i: number, withdraw: unknown): Record<string, unknown> => ({
+      coin: `C${i}`,
+      name: `Coin ${i}`,
+      networkList: [{ network: 'N', name: 'N', depositEnable: true, withdrawEnable: withdraw, withdrawFee: '0.1', withdrawMin: '1', minConfirm: 1 }],
+    });
+    // 1,200 coins: a malformed one in the second part, a conflicting copy of the first in the third.
+    const body = [...Array.from({ length: 1200 }, (_, i) => coin(i, i === 700 ? 'maybe' : i % 2 === 0)), coin(0, false)];
+    let ran = 0;
+    const tick = (): void => {
+      ran += 1;
+      if (ran < 100) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const parsed = await validateCoinsInTurns(body);
+    const turns = ran;
+    expect(parsed).toEqual(validateCoins(body));
+    expect(parsed.issues.map((i) => i.coin)).toEqual(['C700', 'C0']);
+    expect(turns).toBeGreaterThanOrEqual(2);
   });
 });

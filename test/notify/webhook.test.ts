@@ -19,6 +19,18 @@ describe('webhook receiver', () => {
   });
   afterEach(() => receiver.stop());
 
+  it('posts the notification JSON the outbox already holds as the body, signed as sent, instead of serializing it again', async () => {
+    const hook = webhookNotifier({ name: 'hook', url: `${receiver.url}/hook`, timeoutMs: 2000, secret: 's3cret' });
+    const delivery = buildDelivery('hook', { exchange: 'main', alertname: 'WithdrawDisabled' }, [firing], 'http://sw:9464', 1000);
+    // Indented, to show it goes verbatim (the outbox's own is compact).
+    const json = JSON.stringify(delivery.notification, null, 2);
+    await hook.send(delivery, undefined, json);
+    await hook.close?.();
+    const got = receiver.received[0]!;
+    expect(got.raw).toBe(json);
+    expect(got.headers['x-spotwatch-signature']).toBe(`sha256=${createHmac('sha256', 's3cret').update(json).digest('hex')}`);
+  });
+
   it('posts the Alertmanager version 4 body, signed, with an idempotency key', async () => {
     const hook = webhookNotifier({ name: 'hook', url: `${receiver.url}/hook?x=1`, timeoutMs: 2000, secret: 's3cret', headers: { 'X-Team': 'desk' } });
     const delivery = buildDelivery('hook', { exchange: 'main', alertname: 'WithdrawDisabled' }, [firing], 'http://sw:9464', 1000);

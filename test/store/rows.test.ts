@@ -177,3 +177,24 @@ describe('a damaged row in the state store', () => {
     fresh.close();
   });
 });
+
+describe('a delivery committed by this process', () => {
+  it('goes to its sender as committed, with its notification as JSON, without reading its 3 MB row back; another process reads the row to the same delivery', () => {
+    const store = StateStore.open(dir);
+    const d = delivery('MARK_OWN_KEY');
+    store.commitDeliveries([{ receiver: 'hook', groupKey: 'MARK_OWN_KEY', delivery: d, entry: undefined }], 7);
+    // The row as another reader sees it: what JSON.stringify(delivery) gives.
+    const raw = new Database(join(dir, 'spotwatch.db'), { readonly: true });
+    const row = raw.prepare('SELECT body FROM outbox WHERE id = 1').get() as { body: string };
+    raw.close();
+    expect(row.body).toBe(JSON.stringify(d));
+    const [item] = store.dueDeliveries('hook', 7, 10);
+    expect(item?.delivery).toBe(d);
+    expect(item?.notificationJson).toBe(JSON.stringify(d.notification));
+    store.close();
+    const again = StateStore.open(dir);
+    const [read] = again.dueDeliveries('hook', 7, 10);
+    expect({ delivery: read?.delivery, json: read?.notificationJson }).toEqual({ delivery: d, json: undefined });
+    again.close();
+  });
+});

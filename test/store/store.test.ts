@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Alert } from '../../src/alerts/alert';
@@ -78,5 +78,25 @@ describe('StateStore', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.corrupt-'))).toHaveLength(1);
     expect(store.loadAlerts().size).toBe(0);
     store.close();
+  });
+});
+
+describe('StateStore checkpoints', () => {
+  it('folds a large write into the database file in a later turn of the event loop, not inside its commit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-store-'));
+    const store = StateStore.open(dir);
+    const file = join(dir, 'spotwatch.db');
+    const before = statSync(file).size;
+    // 5 MB of change rows in one transaction: past SQLite's own checkpoint threshold (1,000 pages).
+    const big = 'x'.repeat(5_000);
+    store.transaction(() => store.appendChanges(Array.from({ length: 1_000 }, (_, i): Change => ({ kind: 'withdraw_desc_set', exchange: 'main', coin: 'C', network: 'N', before: null, after: `${big}${i}`, at: i }))));
+    const afterCommit = statSync(file).size;
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    const afterTurn = statSync(file).size;
+    expect({ inCommit: afterCommit - before, later: afterTurn - before > 5_000_000 }).toEqual({ inCommit: 0, later: true });
+    expect(store.queryChanges({ limit: 1 })[0]?.after).toBe(`${big}999`);
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -55,13 +55,14 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
   return {
     name: options.name,
     kind: 'webhook',
-    async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
+    async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal, notificationJson?: string) {
       const max = options.maxAlerts ?? 0;
       const body =
         max > 0 && notification.alerts.length > max
           ? { ...notification, alerts: notification.alerts.slice(0, max), truncatedAlerts: notification.truncatedAlerts + notification.alerts.length - max }
           : notification;
-      const raw = options.bodyTemplate !== undefined ? templatedBody(options.bodyTemplate, body) : JSON.stringify(body);
+      // The body is the notification as the outbox already holds it, when it has it at hand.
+      const raw = options.bodyTemplate !== undefined ? templatedBody(options.bodyTemplate, body) : body === notification && notificationJson !== undefined ? notificationJson : JSON.stringify(body);
       const headers: Record<string, string> = {
         ...options.headers,
         'content-type': options.contentType ?? 'application/json',
