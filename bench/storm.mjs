@@ -3,39 +3,17 @@
 // `change: withdraw_disabled` rule, neither with a coin filter, and a real loopback webhook;
 // /healthz is sampled back to back throughout. Run alone: `node bench/storm.mjs` (after a build).
 import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { quantile, start, waitFor } from './processes.mjs';
 
-const CLI = join(process.cwd(), 'dist', 'cli.js');
 
-function start(args, nodeFlags = []) {
-  const child = spawn(process.execPath, [...nodeFlags, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const exited = new Promise((r) => child.on('exit', (code) => r(code)));
-  return { child, output: () => out, exited };
-}
 
-async function waitFor(check, what, ms = 60_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
 
 /**
  * One storm. `poll`, `groupWait`, `groupInterval` are durations as the config writes them;

@@ -1,36 +1,21 @@
 // System figures, against real processes: /metrics latency under concurrent scrapers while the
 // daemon polls, CPU time per poll cycle, memory over many polls, change-to-webhook latency.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
+import { quantile, start, waitFor as waitUntil } from './processes.mjs';
 
 // undici's request, not fetch: fetch would decompress every body, and that client-side cost
 // (on the same two cores) is not the daemon's latency.
 const { request, Agent } = createRequire(import.meta.url)(join(process.cwd(), 'node_modules', 'undici'));
 
-const CLI = join(process.cwd(), 'dist', 'cli.js');
+const waitFor = (check, what, ms = 120_000) => waitUntil(check, what, ms, 100);
 
-function start(args, nodeFlags = []) {
-  const child = spawn(process.execPath, [...nodeFlags, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  return { child, output: () => out };
-}
 
-async function waitFor(check, what, ms = 120_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+
 
 async function simulator(coins) {
   const sim = start(['simulate', '--listen', '127.0.0.1:0', '--coins', String(coins), '--seed', '1']);
@@ -38,10 +23,6 @@ async function simulator(coins) {
   return { ...sim, url };
 }
 
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
 
 async function metricValue(url, name) {
   const text = await (await fetch(`${url}/metrics`)).text();

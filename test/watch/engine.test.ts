@@ -12,6 +12,22 @@ import { coinRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
 import { Writable } from 'node:stream';
 
+/**
+ * The store of `dir`, and a view of it that refuses every transaction while `disk.full`
+ * (a disk that fills up cannot be made here; test/daemon/store-failing.test.ts uses a real
+ * SQLITE_FULL).
+ */
+function fillableStore(dir: string, full: boolean): { real: StateStore; store: StateStore; disk: { full: boolean } } {
+  const real = StateStore.open(dir);
+  const disk = { full };
+  const store = Object.create(real) as StateStore;
+  store.transaction = <T>(fn: () => T): T => {
+    if (disk.full) throw new Error('database or disk is full');
+    return real.transaction(fn);
+  };
+  return { real, store, disk };
+}
+
 describe('Engine when the state store cannot be written', () => {
   let dir: string;
   beforeEach(() => {
@@ -20,14 +36,7 @@ describe('Engine when the state store cannot be written', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('keeps watching and notifying, raises StoreFailing, keeps the changes, and writes them when it can', async () => {
-    const real = StateStore.open(dir);
-    let full = false;
-    // A disk that fills up cannot be made here; this store refuses writes while `full`.
-    const store = Object.create(real) as StateStore;
-    store.transaction = <T>(fn: () => T): T => {
-      if (full) throw new Error('database or disk is full');
-      return real.transaction(fn);
-    };
+    const { real, store, disk } = fillableStore(dir, false);
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
     const told: Alert[] = [];
@@ -50,7 +59,7 @@ describe('Engine when the state store cannot be written', () => {
 
     const first = snap(false, 1);
     expect((await poll(emptySnapshot('main'), first, 1)).outcome).toBe('accepted');
-    full = true;
+    disk.full = true;
     const second = snap(true, 2);
     expect((await poll(first, second, 2)).outcome).toBe('accepted');
     const third = snap(true, 3, '2');
@@ -65,7 +74,7 @@ describe('Engine when the state store cannot be written', () => {
     expect(errors).toBe(3);
     expect(real.queryChanges({ limit: 10 })).toEqual([]);
 
-    full = false;
+    disk.full = false;
     await poll(third, snap(true, 4, '2'), 4);
     expect(lines.filter((l) => l.includes('state store writable again'))).toHaveLength(1);
     expect(told.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['firing W', 'firing StoreFailing', 'resolved StoreFailing']);
@@ -83,22 +92,16 @@ describe('Engine when the state store cannot be written', () => {
   });
 
   it('writes the changes and the snapshot that showed them together, whichever poll writes first', async () => {
-    const real = StateStore.open(dir);
-    let full = false;
-    const store = Object.create(real) as StateStore;
-    store.transaction = <T>(fn: () => T): T => {
-      if (full) throw new Error('database or disk is full');
-      return real.transaction(fn);
-    };
+    const { real, store, disk } = fillableStore(dir, false);
     const engine = new Engine({ rules: [], store, logger: silentLogger(), guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined });
     const first = applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: '1' }])], issues: [] }, 1);
     await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1, durationMs: 1, bytes: 1 });
     await engine.settled();
-    full = true;
+    disk.full = true;
     const second = applyCoins(first, { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: '2' }])], issues: [] }, 2);
     await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: second, issues: [], at: 2, durationMs: 1, bytes: 1 });
     await engine.settled();
-    full = false;
+    disk.full = false;
     // The disk is back at a ticker poll (or a failed poll): the coins of the failed poll land with its change.
     engine.onFailure({ exchange: 'main', endpoint: 'tickers', at: 3, durationMs: 1, error: { kind: 'timeout', message: 'timeout' } });
     await engine.settled();
@@ -108,13 +111,7 @@ describe('Engine when the state store cannot be written', () => {
   });
 
   it('keeps at most the limit of unwritten changes, dropping the oldest, counted', async () => {
-    const real = StateStore.open(dir);
-    let full = true;
-    const store = Object.create(real) as StateStore;
-    store.transaction = <T>(fn: () => T): T => {
-      if (full) throw new Error('database or disk is full');
-      return real.transaction(fn);
-    };
+    const { real, store, disk } = fillableStore(dir, true);
     const dropped: number[] = [];
     const engine = new Engine({
       rules: [],
@@ -138,7 +135,7 @@ describe('Engine when the state store cannot be written', () => {
       prev = next;
     }
     expect(dropped).toEqual([1]);
-    full = false;
+    disk.full = false;
     await poll(prev, snap('5', 5), 5);
     expect(real.queryChanges({ limit: 10 }).map((c) => [c.before, c.after])).toEqual([['4', '5'], ['3', '4'], ['2', '3']]);
     real.close();
