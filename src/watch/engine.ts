@@ -254,10 +254,12 @@ export class Engine {
     });
     steps.push(() => {
       notify.push(...this.storeNow(exchange, at, error));
-      if (changes.length > 0) this.options.onChanges?.(exchange, changes);
       if (notify.length > 0) this.options.notify(notify);
     });
     this.later(steps);
+    // Heard now, with the snapshot they belong to: the views (when each network closed) and the
+    // counters must never show this snapshot without its changes, however long the writes take.
+    if (changes.length > 0) this.options.onChanges?.(exchange, changes);
     return { snapshot: next, outcome: 'accepted' };
   }
 
