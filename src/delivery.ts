@@ -7,6 +7,7 @@ import { Muter, WEEKDAYS, type MaintenanceWindow, type Silence } from './alerts/
 import type { Config, ReceiverConfig } from './config';
 import type { Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
+import { nextTurn } from './lib/timer';
 import { patternProblem } from './lib/pattern';
 import { alertmanagerNotifier } from './notify/alertmanager/alertmanager';
 import { emailNotifier } from './notify/email/email';
@@ -158,7 +159,7 @@ export class Delivery {
     this.admittingNow = true;
     try {
       for (let i = 0; i < alerts.length; i += ADMIT_CHUNK) {
-        if (i > 0) await new Promise((r) => setImmediate(r));
+        if (i > 0) await nextTurn();
         const part = alerts.slice(i, i + ADMIT_CHUNK);
         // A firing alert is also among the engine's stored alerts, which rejoin their groups at
         // the next start (the notification log keeps them from being told twice): only change
@@ -218,15 +219,15 @@ export class Delivery {
 
   private async flushDue(): Promise<void> {
     for (let first = true; ; first = false) {
-      if (!first) await new Promise((r) => setImmediate(r));
+      if (!first) await nextTurn();
       if (this.admittingNow) return;
       const now = this.deps.clock.now();
       try {
         const batch = this.pipeline.prepare(now, 1);
         if (batch !== undefined) {
-          await new Promise((r) => setImmediate(r));
+          await nextTurn();
           this.pipeline.serialize(batch);
-          await new Promise((r) => setImmediate(r));
+          await nextTurn();
           if (this.pipeline.commit(batch, now) > 0) for (const s of this.senders) s.wake();
         }
       } catch (err) {

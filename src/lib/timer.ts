@@ -10,3 +10,11 @@ export function timerDelay(ms: number): number {
   if (!(ms > 0)) return 0;
   return Math.min(ms, MAX_TIMER_DELAY_MS);
 }
+
+/**
+ * A turn of the event loop: resolves in the check phase (setImmediate), after the I/O already
+ * waiting was read. Long work that yields between parts lets health checks and scrapes in.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -116,12 +116,7 @@ export class HeldOutbox {
       if (out.length === limit) return out;
     }
     if (rows.length === want) return out;
-    for (const h of this.held) {
-      if (h.receiver !== receiver || h.state !== 'pending') continue;
-      if (h.nextAt > now || out.length === limit) break;
-      out.push({ id: h.id, receiver, delivery: h.delivery, createdAt: h.createdAt, attempts: h.attempts });
-    }
-    return out;
+    return this.withHeld(out, receiver, now, limit);
   }
 
   nextDeliveryAt(receiver: string): number | undefined {
@@ -179,12 +174,17 @@ export class HeldOutbox {
       this.options.logger.error({ err, receiver }, 'cannot read the outbox');
       rows = [];
     }
+    return this.withHeld(rows, receiver, now, limit);
+  }
+
+  /** `out` followed by the receiver's held deliveries that are due, in order, up to `limit` in all. */
+  private withHeld(out: OutboxItem[], receiver: string, now: number, limit: number): OutboxItem[] {
     for (const h of this.held) {
       if (h.receiver !== receiver || h.state !== 'pending') continue;
-      if (h.nextAt > now || rows.length === limit) break;
-      rows.push({ id: h.id, receiver, delivery: h.delivery, createdAt: h.createdAt, attempts: h.attempts });
+      if (h.nextAt > now || out.length === limit) break;
+      out.push({ id: h.id, receiver, delivery: h.delivery, createdAt: h.createdAt, attempts: h.attempts });
     }
-    return rows;
+    return out;
   }
 
   private firstHeld(receiver: string): Held | undefined {

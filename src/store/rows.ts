@@ -162,13 +162,7 @@ const CHANGE_KIND_SET: ReadonlySet<unknown> = new Set(CHANGE_KINDS);
  * the history is read by the thousand rows per query.
  */
 export function readChangeValue(text: unknown): ChangeValue | undefined {
-  if (typeof text !== 'string') return undefined;
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const v = jsonOf(text);
   return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) ? v : undefined;
 }
 
@@ -189,13 +183,18 @@ export const ROW_SCHEMAS = {
 
 /** A JSON body read through a schema; undefined when it is not JSON or not of that shape. */
 export function parseRow<T>(schema: z.ZodType<T>, body: unknown): T | undefined {
-  if (typeof body !== 'string') return undefined;
-  let value: unknown;
+  const value = jsonOf(body);
+  if (value === undefined) return undefined;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The value of a JSON column; undefined when it is not a string of JSON (JSON itself has no undefined). */
+function jsonOf(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
   try {
-    value = JSON.parse(body);
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
-  const parsed = schema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
 }

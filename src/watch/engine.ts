@@ -2,6 +2,7 @@ import type { Alert } from '../alerts/alert';
 import { advance, indexBySlot, isActive, type Scope } from '../alerts/lifecycle';
 import type { Endpoint } from '../exchange/wire';
 import type { Logger } from '../lib/logger';
+import { nextTurn } from '../lib/timer';
 import type { PollFailure, PollSuccess } from '../poller/exchange-poller';
 import { evaluateRules, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';
 import { TickerHistory } from '../rules/history';
@@ -409,7 +410,7 @@ export class Engine {
     this.backlog.push(...steps);
     this.draining ??= (async () => {
       for (let step = this.backlog.shift(); step !== undefined; step = this.backlog.shift()) {
-        await new Promise((r) => setImmediate(r));
+        await nextTurn();
         try {
           const more = step();
           // Steps a step decided on run next, before anything decided later.
@@ -531,9 +532,4 @@ async function evaluateInTurns(input: EvaluationInput): Promise<Evaluation> {
     return out;
   }
   return evaluateRules(input);
-}
-
-/** A turn of the event loop (see onSuccess). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

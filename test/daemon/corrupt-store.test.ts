@@ -3,15 +3,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createLogger } from '../../src/lib/logger';
 import { stack } from '../support/daemon-harness';
+import { metricValue } from '../support/loopback';
 import { waitFor } from '../support/wait';
 
 jest.setTimeout(60_000);
-
-/** The value of one series in the exposition text (undefined when absent). */
-function value(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe('a state store with damaged rows', () => {
   it('starts, sets the rows aside with one log line, and keeps the rest', async () => {
@@ -37,8 +32,8 @@ describe('a state store with damaged rows', () => {
       const daemon = await s.start();
       const problems = lines.filter((l) => l.includes('unreadable rows'));
       expect(problems.map((l) => (JSON.parse(l) as { rows: unknown }).rows)).toEqual([{ snapshots: 1, alerts: 1 }]);
-      const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
-      expect([value(metrics, 'spotwatch_store_rows_set_aside_total{table="snapshots"}'), value(metrics, 'spotwatch_store_rows_set_aside_total{table="alerts"}')]).toEqual([1, 1]);
+      const setAside = (table: string) => metricValue(`${daemon.url}`, 'spotwatch_store_rows_set_aside_total', `table="${table}"`, Number.NaN);
+      expect([await setAside('snapshots'), await setAside('alerts')]).toEqual([1, 1]);
 
       // Watching goes on: the lost alert is judged again from the exchange, and the rest were kept.
       await waitFor(async () => {

@@ -213,22 +213,42 @@ describe('Engine in a long outage', () => {
   });
 });
 
-describe('Engine judging a storm in parts', () => {
+const STORM = 2500;
+const WITHDRAW_RULE = 'rules:\n  - alert: W\n    state: withdraw_disabled\n';
+
+/** Coins C0 .. C2499 of 'main', one network each, withdrawals open where `open(i)`. */
+function stormSnapshot(open: (i: number) => boolean, at: number): Snapshot {
+  return applyCoins(emptySnapshot('main'), { records: Array.from({ length: STORM }, (_, i) => coinRecord(`C${i}`, [{ network: 'N', withdrawEnable: open(i) }])), issues: [] }, at);
+}
+
+/** An engine on `store` for the storm tests (silent, no guards, `notify` told of every alert), and a coins poll of it, settled. */
+function stormEngine(store: StateStore, rules: string, notify: (alerts: Alert[]) => void = () => undefined): { engine: Engine; poll(prev: Snapshot, next: Snapshot, at: number): Promise<void> } {
+  const engine = new Engine({ rules: rulesFrom(rules), store, logger: silentLogger(), guards: new Map(), expectedSymbols: new Map(), notify });
+  return {
+    engine,
+    async poll(prev, next, at) {
+      await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+      await engine.settled();
+    },
+  };
+}
+
+describe('Engine in a storm', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
   it('2,500 networks close, then 1,200 open again: exactly those resolve (the rule is judged 1,000 alerts per turn)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
     const store = StateStore.open(dir);
     const told: Alert[] = [];
-    const engine = new Engine({ rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: (a) => told.push(...a) });
-    const snap = (open: (i: number) => boolean, at: number): Snapshot =>
-      applyCoins(emptySnapshot('main'), { records: Array.from({ length: 2500 }, (_, i) => coinRecord(`C${i}`, [{ network: 'N', withdrawEnable: open(i) }])), issues: [] }, at);
-    const first = snap(() => false, 1000);
-    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1000, durationMs: 1, bytes: 1 });
-    await engine.settled();
-    expect({ told: told.length, firing: told.every((a) => a.status === 'firing'), active: engine.activeAlerts().size }).toEqual({ told: 2500, firing: true, active: 2500 });
+    const { engine, poll } = stormEngine(store, WITHDRAW_RULE, (a) => told.push(...a));
+    const first = stormSnapshot(() => false, 1000);
+    await poll(emptySnapshot('main'), first, 1000);
+    expect({ told: told.length, firing: told.every((a) => a.status === 'firing'), active: engine.activeAlerts().size }).toEqual({ told: STORM, firing: true, active: STORM });
     told.length = 0;
-    const second = snap((i) => i < 1200, 2000);
-    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: second, issues: [], at: 2000, durationMs: 1, bytes: 1 });
-    await engine.settled();
+    await poll(first, stormSnapshot((i) => i < 1200, 2000), 2000);
     const resolved = told.filter((a) => a.status === 'resolved').map((a) => a.labels.coin).sort();
     expect({ told: told.length, resolved, active: engine.activeAlerts().size }).toEqual({
       told: 1200,
@@ -236,13 +256,9 @@ describe('Engine judging a storm in parts', () => {
       active: 1300,
     });
     store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
-});
 
-describe('Engine writing a storm in parts', () => {
   it('2,500 alerts new at one poll: no transaction writes more than 1,000 alert rows, and the store ends with every alert and the whole snapshot', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
     const real = StateStore.open(dir);
     const store = Object.create(real) as StateStore;
     const rowsPerTransaction: number[] = [];
@@ -263,39 +279,25 @@ describe('Engine writing a storm in parts', () => {
       rows += list.length;
       real.updateAlerts(exchange, list, gone);
     };
-    const engine = new Engine({ rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: () => undefined });
-    const snap = (closed: number, at: number): Snapshot =>
-      applyCoins(emptySnapshot('main'), { records: Array.from({ length: 2500 }, (_, i) => coinRecord(`C${i}`, [{ network: 'N', withdrawEnable: i >= closed }])), issues: [] }, at);
-    const first = snap(1, 1000);
-    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1000, durationMs: 1, bytes: 1 });
-    await engine.settled();
+    const { poll } = stormEngine(store, WITHDRAW_RULE);
+    const first = stormSnapshot((i) => i >= 1, 1000);
+    await poll(emptySnapshot('main'), first, 1000);
     rowsPerTransaction.length = 0;
-    const storm = snap(2500, 2000);
-    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: storm, issues: [], at: 2000, durationMs: 1, bytes: 1 });
-    await engine.settled();
+    const storm = stormSnapshot(() => false, 2000);
+    await poll(first, storm, 2000);
     expect(Math.max(...rowsPerTransaction)).toBeLessThanOrEqual(1000);
-    expect(rowsPerTransaction.reduce((a, b) => a + b, 0)).toBe(2499);
-    expect(real.loadAlerts().size).toBe(2500);
+    expect(rowsPerTransaction.reduce((a, b) => a + b, 0)).toBe(STORM - 1);
+    expect(real.loadAlerts().size).toBe(STORM);
     expect(real.loadSnapshot('main')?.coins).toEqual(storm.coins);
     real.close();
-    rmSync(dir, { recursive: true, force: true });
   });
-});
 
-describe('Engine evaluating a storm in parts', () => {
   it('2,500 networks close: a state rule and a change rule, evaluated 1,000 coins or changes per turn, give every alert and event once, in order, and let the event loop run', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
     const store = StateStore.open(dir);
     const told: Alert[] = [];
-    const engine = new Engine({
-      rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n  - alert: C\n    change: withdraw_disabled\n'),
-      store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: (a) => told.push(...a),
-    });
-    const snap = (open: boolean, at: number): Snapshot =>
-      applyCoins(emptySnapshot('main'), { records: Array.from({ length: 2500 }, (_, i) => coinRecord(`C${i}`, [{ network: 'N', withdrawEnable: open }])), issues: [] }, at);
-    const first = snap(true, 1000);
-    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1000, durationMs: 1, bytes: 1 });
-    await engine.settled();
+    const { engine, poll } = stormEngine(store, `${WITHDRAW_RULE}  - alert: C\n    change: withdraw_disabled\n`, (a) => told.push(...a));
+    const first = stormSnapshot(() => true, 1000);
+    await poll(emptySnapshot('main'), first, 1000);
     let turns = 0;
     let counting = true;
     const tick = (): void => {
@@ -303,10 +305,10 @@ describe('Engine evaluating a storm in parts', () => {
       if (counting) setImmediate(tick);
     };
     setImmediate(tick);
-    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: snap(false, 2000), issues: [], at: 2000, durationMs: 1, bytes: 1 });
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: stormSnapshot(() => false, 2000), issues: [], at: 2000, durationMs: 1, bytes: 1 });
     counting = false;
     await engine.settled();
-    const coins = Array.from({ length: 2500 }, (_, i) => `C${i}`);
+    const coins = Array.from({ length: STORM }, (_, i) => `C${i}`);
     expect({
       W: told.filter((a) => a.labels.alertname === 'W').map((a) => a.labels.coin),
       C: told.filter((a) => a.labels.alertname === 'C').map((a) => a.labels.coin),
@@ -315,6 +317,5 @@ describe('Engine evaluating a storm in parts', () => {
     // 9 when each rule was evaluated whole).
     expect(turns).toBeGreaterThanOrEqual(11);
     store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 });
