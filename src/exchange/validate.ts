@@ -324,8 +324,8 @@ function* coinsInParts(body: unknown, previous?: ReadonlyMap<string, CoinRecord>
   const list = listOf(body, 'coins');
   const records: CoinRecord[] = [];
   const issues: RecordIssue[] = [];
-  /** Per coin, its first copy: where its record is, and the text of that copy's network issues. */
-  const seen = new Map<string, { at: number; issues: string }>();
+  /** Per coin, its first copy: where its record is, and that copy's network issues. */
+  const seen = new Map<string, { at: number; issues: readonly RecordIssue[] }>();
   let ambiguous: Set<string> | undefined;
   let fresh = 0;
   for (let i = 0; i < list.length; i++) {
@@ -359,10 +359,10 @@ function* coinsInParts(body: unknown, previous?: ReadonlyMap<string, CoinRecord>
       }
       const first = seen.get(coin);
       if (first === undefined) {
-        seen.set(coin, { at: records.length, issues: issuesText(own) });
+        seen.set(coin, { at: records.length, issues: own });
         records.push(record);
         issues.push(...own);
-      } else if ((!sameCoinRecord(records[first.at] as CoinRecord, record) || first.issues !== issuesText(own)) && !ambiguous?.has(coin)) {
+      } else if ((!sameCoinRecord(records[first.at] as CoinRecord, record) || issuesText(first.issues) !== issuesText(own)) && !ambiguous?.has(coin)) {
         (ambiguous ??= new Set()).add(coin);
         issues.push({ entity: 'coin', coin, index: i, reason: 'coin appears twice in the list with different values' });
       }
