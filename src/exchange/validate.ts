@@ -1,4 +1,5 @@
 import { readDecimal, TICKER_DECIMAL_KEYS } from './decimal';
+import { sameCoin, sameNetwork as sameNetworkRecord, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 
 /**
@@ -212,38 +213,9 @@ function sameTickerAsRaw(o: Json, old: TickerRecord): boolean {
  * any field, or of which one is malformed, are ambiguous: no copy is taken (the first is no
  * more right than the last), the key gets one issue, and the merge keeps its previous value
  * (or, with none, leaves it out as unknown) exactly as for a malformed record. Reading
- * "the first copy says closed" as a closure raised false alerts.
+ * "the first copy says closed" as a closure raised false alerts. Identical means the merge's
+ * sameCoin / sameNetwork / sameTicker: exact text, so a copy in another notation differs.
  */
-
-const NETWORK_KEYS: readonly (keyof NetworkRecord)[] = [
-  'network', 'coin', 'name', 'isDefault', 'depositEnable', 'withdrawEnable', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin',
-  'withdrawIntegerMultiple', 'minConfirm', 'withdrawTag', 'depositDust', 'contractAddress', 'contractAddressUrl', 'depositDesc', 'withdrawDesc',
-];
-
-function sameNetworkRecord(a: NetworkRecord, b: NetworkRecord): boolean {
-  if (a === b) return true;
-  for (const k of NETWORK_KEYS) if (a[k] !== b[k]) return false;
-  return true;
-}
-
-/** Field by field, exact text (a copy in another notation is another copy, not the same one). */
-function sameCoinRecord(a: CoinRecord, b: CoinRecord): boolean {
-  if (a === b) return true;
-  if (a.coin !== b.coin || a.name !== b.name || a.depositAllEnable !== b.depositAllEnable || a.withdrawAllEnable !== b.withdrawAllEnable) return false;
-  if (a.networkList.length !== b.networkList.length) return false;
-  for (let i = 0; i < a.networkList.length; i++) {
-    if (!sameNetworkRecord(a.networkList[i] as NetworkRecord, b.networkList[i] as NetworkRecord)) return false;
-  }
-  return true;
-}
-
-const TICKER_KEYS: readonly (keyof TickerRecord)[] = ['symbol', ...TICKER_DECIMAL_KEYS, 'openTime', 'closeTime', 'count'];
-
-function sameTickerRecord(a: TickerRecord, b: TickerRecord): boolean {
-  if (a === b) return true;
-  for (const k of TICKER_KEYS) if (a[k] !== b[k]) return false;
-  return true;
-}
 
 /** Issues of one copy, as a comparable text (an identical copy repeats its issues exactly). */
 function issuesText(issues: readonly RecordIssue[]): string {
@@ -362,7 +334,7 @@ function* coinsInParts(body: unknown, previous?: ReadonlyMap<string, CoinRecord>
         seen.set(coin, { at: records.length, issues: own });
         records.push(record);
         issues.push(...own);
-      } else if ((!sameCoinRecord(records[first.at] as CoinRecord, record) || issuesText(first.issues) !== issuesText(own)) && !ambiguous?.has(coin)) {
+      } else if ((!sameCoin(records[first.at] as CoinRecord, record) || issuesText(first.issues) !== issuesText(own)) && !ambiguous?.has(coin)) {
         (ambiguous ??= new Set()).add(coin);
         issues.push({ entity: 'coin', coin, index: i, reason: 'coin appears twice in the list with different values' });
       }
@@ -422,7 +394,7 @@ export function validateTickers(body: unknown, previous?: ReadonlyMap<string, Ti
       if (first === undefined) {
         seen.set(record.symbol, records.length);
         records.push(record);
-      } else if (!sameTickerRecord(records[first] as TickerRecord, record) && !ambiguous?.has(record.symbol)) {
+      } else if (!sameTicker(records[first] as TickerRecord, record) && !ambiguous?.has(record.symbol)) {
         // Copies that disagree (see "Duplicates" above): neither is taken.
         (ambiguous ??= new Set()).add(record.symbol);
         issues.push({ entity: 'ticker', symbol: record.symbol, index: i, reason: 'symbol appears twice in the list with different values' });
