@@ -8,6 +8,7 @@ import {
   byteSize,
   describeValue,
   duration,
+  MAX_SPAN_MS,
   MAX_TIMER_MS,
   hostPort,
   httpUrl,
@@ -56,14 +57,13 @@ type FileResolver = (path: string) => string;
 // ---------------------------------------------------------------------------------------------
 // Small types
 
-const DAY_MS = 86_400_000;
 /** Every duration key is bounded by its use (a longer one is a typo, or would overflow a timer). */
 const timer = duration({ max: MAX_TIMER_MS });
 const positiveTimer = duration({ positive: true, max: MAX_TIMER_MS });
 /** Compared with the clock, never waited for: a year is the most anyone means. */
-const positiveSpan = duration({ positive: true, max: 365 * DAY_MS });
+const positiveSpan = duration({ positive: true, max: MAX_SPAN_MS });
 /** How long change history is kept: rows are pruned against the clock. */
-const retention = duration({ positive: true, max: 10 * 365 * DAY_MS });
+const retention = duration({ positive: true, max: 10 * MAX_SPAN_MS });
 
 /** Exchange and receiver names become Prometheus label values and file names in state_dir. */
 const NAME = /^[A-Za-z0-9_.-]+$/;

@@ -1,4 +1,5 @@
 import { readDecimal, TICKER_DECIMAL_KEYS } from './decimal';
+import { sameCoin, sameNetwork as sameNetworkRecord, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 
 /**
@@ -212,38 +213,9 @@ function sameTickerAsRaw(o: Json, old: TickerRecord): boolean {
  * any field, or of which one is malformed, are ambiguous: no copy is taken (the first is no
  * more right than the last), the key gets one issue, and the merge keeps its previous value
  * (or, with none, leaves it out as unknown) exactly as for a malformed record. Reading
- * "the first copy says closed" as a closure raised false alerts.
+ * "the first copy says closed" as a closure raised false alerts. Identical means the merge's
+ * sameCoin / sameNetwork / sameTicker: exact text, so a copy in another notation differs.
  */
-
-const NETWORK_KEYS: readonly (keyof NetworkRecord)[] = [
-  'network', 'coin', 'name', 'isDefault', 'depositEnable', 'withdrawEnable', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin',
-  'withdrawIntegerMultiple', 'minConfirm', 'withdrawTag', 'depositDust', 'contractAddress', 'contractAddressUrl', 'depositDesc', 'withdrawDesc',
-];
-
-function sameNetworkRecord(a: NetworkRecord, b: NetworkRecord): boolean {
-  if (a === b) return true;
-  for (const k of NETWORK_KEYS) if (a[k] !== b[k]) return false;
-  return true;
-}
-
-/** Field by field, exact text (a copy in another notation is another copy, not the same one). */
-function sameCoinRecord(a: CoinRecord, b: CoinRecord): boolean {
-  if (a === b) return true;
-  if (a.coin !== b.coin || a.name !== b.name || a.depositAllEnable !== b.depositAllEnable || a.withdrawAllEnable !== b.withdrawAllEnable) return false;
-  if (a.networkList.length !== b.networkList.length) return false;
-  for (let i = 0; i < a.networkList.length; i++) {
-    if (!sameNetworkRecord(a.networkList[i] as NetworkRecord, b.networkList[i] as NetworkRecord)) return false;
-  }
-  return true;
-}
-
-const TICKER_KEYS: readonly (keyof TickerRecord)[] = ['symbol', ...TICKER_DECIMAL_KEYS, 'openTime', 'closeTime', 'count'];
-
-function sameTickerRecord(a: TickerRecord, b: TickerRecord): boolean {
-  if (a === b) return true;
-  for (const k of TICKER_KEYS) if (a[k] !== b[k]) return false;
-  return true;
-}
 
 /** Issues of one copy, as a comparable text (an identical copy repeats its issues exactly). */
 function issuesText(issues: readonly RecordIssue[]): string {
@@ -305,9 +277,10 @@ export function validateCoins(body: unknown, previous?: ReadonlyMap<string, Coin
 const COINS_PER_TURN = 500;
 
 /**
- * validateCoins, COINS_PER_TURN coins per turn of the event loop: when an exchange closes
- * every network, no coin is its previous object, and 4,000 coins read at once held the loop
- * for 80-100 ms.
+ * validateCoins, COINS_PER_TURN coins read afresh per turn of the event loop: when an exchange
+ * closes every network, no coin is its previous object, and 4,000 coins read at once held the
+ * loop for 80-100 ms. A coin that comes back as its previous object costs little and is not
+ * counted, so an ordinary (unchanged) answer is read in one turn.
  */
 export async function validateCoinsInTurns(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Promise<Parsed<CoinRecord>> {
   const steps = coinsInParts(body, previous);
@@ -318,16 +291,20 @@ export async function validateCoinsInTurns(body: unknown, previous?: ReadonlyMap
   }
 }
 
-/** validateCoins, pausing (a yield) after every COINS_PER_TURN coins. */
+/** validateCoins, pausing (a yield) after every COINS_PER_TURN coins read afresh. */
 function* coinsInParts(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Generator<void, Parsed<CoinRecord>, void> {
   const list = listOf(body, 'coins');
   const records: CoinRecord[] = [];
   const issues: RecordIssue[] = [];
-  /** Per coin, its first copy: where its record is, and the text of that copy's network issues. */
-  const seen = new Map<string, { at: number; issues: string }>();
+  /** Per coin, its first copy: where its record is, and that copy's network issues. */
+  const seen = new Map<string, { at: number; issues: readonly RecordIssue[] }>();
   let ambiguous: Set<string> | undefined;
+  let fresh = 0;
   for (let i = 0; i < list.length; i++) {
-    if (i > 0 && i % COINS_PER_TURN === 0) yield;
+    if (fresh >= COINS_PER_TURN) {
+      fresh = 0;
+      yield;
+    }
     const item = list[i];
     const coinKey = keyOf(item, 'coin');
     const own: RecordIssue[] = [];
@@ -338,6 +315,7 @@ function* coinsInParts(body: unknown, previous?: ReadonlyMap<string, CoinRecord>
       const old = previous?.get(coin);
       if (old !== undefined && sameCoinAsRaw(item, old)) record = old;
       else {
+        fresh += 1;
         const nets = item.networkList;
         if (!Array.isArray(nets)) throw new FieldError('networkList is not a list');
         const networkList = readNetworks(nets, coin, own);
@@ -353,10 +331,10 @@ function* coinsInParts(body: unknown, previous?: ReadonlyMap<string, CoinRecord>
       }
       const first = seen.get(coin);
       if (first === undefined) {
-        seen.set(coin, { at: records.length, issues: issuesText(own) });
+        seen.set(coin, { at: records.length, issues: own });
         records.push(record);
         issues.push(...own);
-      } else if ((!sameCoinRecord(records[first.at] as CoinRecord, record) || first.issues !== issuesText(own)) && !ambiguous?.has(coin)) {
+      } else if ((!sameCoin(records[first.at] as CoinRecord, record) || issuesText(first.issues) !== issuesText(own)) && !ambiguous?.has(coin)) {
         (ambiguous ??= new Set()).add(coin);
         issues.push({ entity: 'coin', coin, index: i, reason: 'coin appears twice in the list with different values' });
       }
@@ -416,7 +394,7 @@ export function validateTickers(body: unknown, previous?: ReadonlyMap<string, Ti
       if (first === undefined) {
         seen.set(record.symbol, records.length);
         records.push(record);
-      } else if (!sameTickerRecord(records[first] as TickerRecord, record) && !ambiguous?.has(record.symbol)) {
+      } else if (!sameTicker(records[first] as TickerRecord, record) && !ambiguous?.has(record.symbol)) {
         // Copies that disagree (see "Duplicates" above): neither is taken.
         (ambiguous ??= new Set()).add(record.symbol);
         issues.push({ entity: 'ticker', symbol: record.symbol, index: i, reason: 'symbol appears twice in the list with different values' });

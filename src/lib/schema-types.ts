@@ -30,6 +30,9 @@ function missing(ctx: z.RefinementCtx, expected: z.ZodParsedType): never {
 /** The longest a timer can wait: setTimeout fires at once (after 1 ms) past 2^31-1 ms, about 24.8 days. */
 export const MAX_TIMER_MS = 24 * 86_400_000;
 
+/** The longest span that is compared with the clock and never waited for (a rule's for, a repeat interval): a year. */
+export const MAX_SPAN_MS = 365 * 86_400_000;
+
 export interface DurationBounds {
   /** Whether 0 is refused (poll intervals, timeouts, windows). */
   positive?: boolean;

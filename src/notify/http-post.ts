@@ -1,5 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { anySignal } from '../lib/abort';
+import { deadline, timeoutError } from '../lib/deadline';
+import { statusError, transportError } from './http-errors';
 import { NotifyError } from './notifier';
 
 /** How many redirects a receiver's POST follows before giving up (Alertmanager's Go client allows 10; 3 covers a moved endpoint). */
@@ -24,6 +27,35 @@ export interface PostAnswer {
   headers: IncomingHttpHeaders;
   /** Where the answer came from (after redirects). */
   url: URL;
+}
+
+/**
+ * Delivers a notification by POST (postFollowingRedirects) within `timeoutMs`, for every
+ * receiver that speaks HTTP: a 2xx returns; anything else throws the NotifyError that
+ * classifies it (statusError, transportError), or `signal`'s reason once it is aborted.
+ * Timed from when the body is ready to go; a stall of our own event loop does not count (an
+ * answer that arrived meanwhile is read first), so a busy process never reports a receiver that
+ * answered at once as timed out, and never sends it the body twice.
+ */
+export async function postNotification(
+  dispatcher: Dispatcher, who: string, request: Omit<PostRequest, 'signal'>, timeoutMs: number, signal?: AbortSignal,
+): Promise<void> {
+  const timeout = new AbortController();
+  const timer = deadline(timeoutMs, () => timeout.abort(timeoutError(timeoutMs)));
+  const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
+  let answer: PostAnswer;
+  try {
+    answer = await postFollowingRedirects(dispatcher, who, { ...request, signal: linked.signal });
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    if (err instanceof NotifyError) throw err;
+    throw transportError(who, err, timeoutMs);
+  } finally {
+    timer.cancel();
+    linked.release();
+  }
+  if (answer.status >= 200 && answer.status < 300) return;
+  throw statusError(who, answer.status, answer.headers['retry-after']);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from '../lib/duration';
-import { duration, pattern } from '../lib/schema-types';
+import { duration, MAX_SPAN_MS, pattern } from '../lib/schema-types';
 import { CHANGE_KINDS } from '../snapshot/changes';
 import { STATES, TICKER_MEASURES } from './model';
 
@@ -11,8 +11,8 @@ const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 const DAY_MS = 86_400_000;
 /** for, keep_firing_for, repeat_interval and stale_for are compared with the clock, never waited for. */
-const span = duration({ max: 365 * DAY_MS });
-const positiveSpan = duration({ positive: true, max: 365 * DAY_MS });
+const span = duration({ max: MAX_SPAN_MS });
+const positiveSpan = duration({ positive: true, max: MAX_SPAN_MS });
 /** A move_percent window: samples are kept (about 120 per window, in memory and in the store) this long. */
 const moveWindow = duration({ positive: true, max: 30 * DAY_MS });
 

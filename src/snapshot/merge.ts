@@ -63,15 +63,20 @@ const NETWORK_KEYS: readonly (keyof NetworkRecord)[] = [
   'withdrawIntegerMultiple', 'minConfirm', 'withdrawTag', 'depositDust', 'contractAddress', 'contractAddressUrl', 'depositDesc', 'withdrawDesc',
 ];
 
+/** Field-by-field equality of two network records (text for text, as sameCoin). */
+export function sameNetwork(a: NetworkRecord, b: NetworkRecord): boolean {
+  if (a === b) return true;
+  for (const k of NETWORK_KEYS) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /** Field-by-field equality of two coin records (text for text: this is about identity, not value). */
 export function sameCoin(a: CoinRecord, b: CoinRecord): boolean {
   if (a === b) return true;
   if (a.coin !== b.coin || a.name !== b.name || a.depositAllEnable !== b.depositAllEnable || a.withdrawAllEnable !== b.withdrawAllEnable) return false;
   if (a.networkList.length !== b.networkList.length) return false;
   for (let i = 0; i < a.networkList.length; i++) {
-    const x = a.networkList[i] as NetworkRecord;
-    const y = b.networkList[i] as NetworkRecord;
-    for (const k of NETWORK_KEYS) if (x[k] !== y[k]) return false;
+    if (!sameNetwork(a.networkList[i] as NetworkRecord, b.networkList[i] as NetworkRecord)) return false;
   }
   return true;
 }
@@ -130,7 +135,8 @@ const TICKER_KEYS: readonly (keyof TickerRecord)[] = [
   'highPrice', 'lowPrice', 'volume', 'quoteVolume', 'openTime', 'closeTime', 'count',
 ];
 
-function sameTicker(a: TickerRecord, b: TickerRecord): boolean {
+/** Field-by-field equality of two ticker records (text for text, as sameCoin). */
+export function sameTicker(a: TickerRecord, b: TickerRecord): boolean {
   if (a === b) return true;
   for (const k of TICKER_KEYS) if (a[k] !== b[k]) return false;
   return true;

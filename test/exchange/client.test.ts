@@ -3,6 +3,7 @@ import { ExchangeClient, type ClientOptions } from '../../src/exchange/client';
 import { ExchangeError } from '../../src/exchange/errors';
 import { silentLogger } from '../../src/lib/logger';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { testClient } from './test-client';
 
 jest.setTimeout(30_000);
 
@@ -17,15 +18,7 @@ afterEach(() => {
 });
 
 function client(over: Partial<ClientOptions> = {}): ExchangeClient {
-  return new ExchangeClient({
-    exchange: 'main',
-    baseUrl: sim.url,
-    timeoutMs: 1_000,
-    maxBodyBytes: 8 * 1024 * 1024,
-    retries: { max: 0, baseDelayMs: 10, maxDelayMs: 50 },
-    weightLimit: { max: 100_000, windowMs: 10_000 },
-    ...over,
-  });
+  return testClient(sim.url, { timeoutMs: 1_000, ...over });
 }
 
 async function failure(run: (c: ExchangeClient) => Promise<unknown>, c = client()): Promise<ExchangeError> {

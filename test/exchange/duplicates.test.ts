@@ -1,4 +1,4 @@
-import { ExchangeClient } from '../../src/exchange/client';
+import type { ExchangeClient } from '../../src/exchange/client';
 import { parseJsonKeepingDecimals } from '../../src/exchange/decimal';
 import { silentLogger } from '../../src/lib/logger';
 import { diff } from '../../src/snapshot/diff';
@@ -6,6 +6,7 @@ import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
 import { editJson, ExchangeDouble, type DoubleAnswer } from '../support/exchange-double';
 import { startTestSimulator, type TestSimulator } from '../support/simulator';
+import { testClient } from './test-client';
 
 /**
  * An answer that carries one record twice, through the real client over HTTP. Copies that
@@ -23,14 +24,7 @@ let client: ExchangeClient;
 beforeAll(async () => {
   sim = await startTestSimulator({ coins: 20, seed: 3, logger: silentLogger(), weightLimit: { max: 100_000, windowMs: 10_000 } });
   double = await new ExchangeDouble(sim.url).start();
-  client = new ExchangeClient({
-    exchange: 'main',
-    baseUrl: double.url,
-    timeoutMs: 2_000,
-    maxBodyBytes: 8 * 1024 * 1024,
-    retries: { max: 0, baseDelayMs: 10, maxDelayMs: 50 },
-    weightLimit: { max: 100_000, windowMs: 10_000 },
-  });
+  client = testClient(double.url);
 });
 afterAll(async () => {
   await client.close();

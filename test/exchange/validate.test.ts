@@ -164,4 +164,23 @@ describe('validateCoinsInTurns', () => {
     expect(parsed.issues.map((i) => i.coin)).toEqual(['C700', 'C0']);
     expect(turns).toBeGreaterThanOrEqual(2);
   });
+
+  it('reads an unchanged answer in one turn: coins that come back as their previous objects are not counted', async () => {
+    const coin = (i: number): Record<string, unknown> => ({
+      coin: `C${i}`,
+      name: `Coin ${i}`,
+      networkList: [{ network: 'N', name: 'N', depositEnable: true, withdrawEnable: true, withdrawFee: '0.1', withdrawMin: '1', minConfirm: 1 }],
+    });
+    const body = Array.from({ length: 1200 }, (_, i) => coin(i));
+    const previous = new Map(validateCoins(body).records.map((c) => [c.coin, c]));
+    let ran = 0;
+    setImmediate(() => {
+      ran += 1;
+    });
+    const parsed = await validateCoinsInTurns(body, previous);
+    expect(ran).toBe(0);
+    expect(parsed.issues).toEqual([]);
+    expect(parsed.records.every((c) => c === previous.get(c.coin))).toBe(true);
+    expect(parsed.records).toHaveLength(1200);
+  });
 });

@@ -1,7 +1,8 @@
-import { ExchangeClient, type ClientOptions } from '../../src/exchange/client';
+import type { ClientOptions, ExchangeClient } from '../../src/exchange/client';
 import { silentLogger } from '../../src/lib/logger';
 import { editJson, ExchangeDouble } from '../support/exchange-double';
 import { startTestSimulator, type TestSimulator } from '../support/simulator';
+import { testClient } from './test-client';
 
 /**
  * A watch list with a symbol the exchange refuses: the refused symbols are found (by halving
@@ -31,15 +32,7 @@ afterEach(() => {
 });
 
 function client(over: Partial<ClientOptions> = {}): ExchangeClient {
-  return new ExchangeClient({
-    exchange: 'main',
-    baseUrl: double.url,
-    timeoutMs: 2_000,
-    maxBodyBytes: 8 * 1024 * 1024,
-    retries: { max: 0, baseDelayMs: 10, maxDelayMs: 50 },
-    weightLimit: { max: 100_000, windowMs: 10_000 },
-    ...over,
-  });
+  return testClient(double.url, over);
 }
 
 /** The `symbols` of a request path, or undefined for a request of every symbol. */

@@ -1,9 +1,6 @@
-import { anySignal } from '../../lib/abort';
-import { deadline, timeoutError } from '../../lib/deadline';
 import { Agent, type Dispatcher } from 'undici';
-import { statusError, transportError } from '../http-errors';
-import { postFollowingRedirects, type PostAnswer } from '../http-post';
-import { NotifyError, ZERO_TIME, type Delivery, type Notifier } from '../notifier';
+import { postNotification } from '../http-post';
+import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
 
 export interface AlertmanagerOptions {
   name: string;
@@ -34,31 +31,11 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
         ...(a.endsAt !== ZERO_TIME && { endsAt: a.endsAt }),
         generatorURL: a.generatorURL,
       }));
-      // Timed from when the body is ready to go; a stall of our own event loop does not count
-      // (an answer that arrived meanwhile is read first), so a busy process never reports a
-      // receiver that answered at once as timed out, and never sends it the body twice.
-      const timeout = new AbortController();
-      const timer = deadline(options.timeoutMs, () => timeout.abort(timeoutError(options.timeoutMs)));
-      const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
-      let answer: PostAnswer;
-      try {
-        answer = await postFollowingRedirects(dispatcher, 'Alertmanager', {
-          url: new URL(path, base),
-          headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
-          body: JSON.stringify(body),
-          signal: linked.signal,
-        });
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason;
-        if (err instanceof NotifyError) throw err;
-        throw transportError('Alertmanager', err, options.timeoutMs);
-      } finally {
-        timer.cancel();
-        linked.release();
-      }
-      const status = answer.status;
-      if (status >= 200 && status < 300) return;
-      throw statusError('Alertmanager', status, answer.headers['retry-after']);
+      await postNotification(dispatcher, 'Alertmanager', {
+        url: new URL(path, base),
+        headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
+        body: JSON.stringify(body),
+      }, options.timeoutMs, signal);
     },
     async close() {
       if (options.dispatcher === undefined) await dispatcher.close();

@@ -1,11 +1,8 @@
-import { anySignal } from '../../lib/abort';
-import { deadline, timeoutError } from '../../lib/deadline';
 import { createHmac } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { render } from '../../lib/template';
-import { statusError, transportError } from '../http-errors';
-import { postFollowingRedirects, type PostAnswer } from '../http-post';
-import { NotifyError, type Delivery, type Notification, type Notifier } from '../notifier';
+import { postNotification } from '../http-post';
+import type { Delivery, Notification, Notifier } from '../notifier';
 import { alertLine, notificationFields } from '../text';
 
 export interface WebhookOptions {
@@ -70,35 +67,15 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
         [IDEMPOTENCY_HEADER]: idempotencyKey,
       };
       if (options.secret) headers[SIGNATURE_HEADER] = sign(options.secret, raw);
-      // Timed from when the body is ready to go; a stall of our own event loop does not count
-      // (an answer that arrived meanwhile is read first), so a busy process never reports a
-      // receiver that answered at once as timed out, and never sends it the body twice.
-      const timeout = new AbortController();
-      const timer = deadline(options.timeoutMs, () => timeout.abort(timeoutError(options.timeoutMs)));
-      const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
-      let answer: PostAnswer;
-      try {
-        answer = await postFollowingRedirects(dispatcher, 'webhook', {
-          url,
-          headers,
-          // Configured headers may hold credentials: not sent on to another host.
-          privateHeaders: Object.keys(options.headers ?? {}),
-          body: raw,
-          signal: linked.signal,
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
-        });
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason;
-        if (err instanceof NotifyError) throw err;
-        throw transportError('webhook', err, options.timeoutMs);
-      } finally {
-        timer.cancel();
-        linked.release();
-      }
-      const status = answer.status;
-      if (status >= 200 && status < 300) return;
-      throw statusError('webhook', status, answer.headers['retry-after']);
+      await postNotification(dispatcher, 'webhook', {
+        url,
+        headers,
+        // Configured headers may hold credentials: not sent on to another host.
+        privateHeaders: Object.keys(options.headers ?? {}),
+        body: raw,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      }, options.timeoutMs, signal);
     },
     async close() {
       if (options.dispatcher === undefined) await dispatcher.close();
