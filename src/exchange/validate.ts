@@ -1,3 +1,4 @@
+import { inTurns } from '../lib/timer';
 import { readDecimal, TICKER_DECIMAL_KEYS } from './decimal';
 import { sameCoin, sameNetwork as sameNetworkRecord, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
@@ -282,13 +283,8 @@ const COINS_PER_TURN = 500;
  * loop for 80-100 ms. A coin that comes back as its previous object costs little and is not
  * counted, so an ordinary (unchanged) answer is read in one turn.
  */
-export async function validateCoinsInTurns(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Promise<Parsed<CoinRecord>> {
-  const steps = coinsInParts(body, previous);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+export function validateCoinsInTurns(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Promise<Parsed<CoinRecord>> {
+  return inTurns(coinsInParts(body, previous));
 }
 
 /** validateCoins, pausing (a yield) after every COINS_PER_TURN coins read afresh. */

@@ -18,3 +18,15 @@ export function timerDelay(ms: number): number {
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * Runs work written as a generator, one step per turn of the event loop (each `yield` ends a
+ * part), and resolves with what it returns.
+ */
+export async function inTurns<T>(steps: Generator<unknown, T>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    await nextTurn();
+  }
+}

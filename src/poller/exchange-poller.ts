@@ -2,6 +2,7 @@ import type { ExchangeClient } from '../exchange/client';
 import { ExchangeError } from '../exchange/errors';
 import type { Endpoint } from '../exchange/wire';
 import type { Clock } from '../lib/clock';
+import { nextTurn } from '../lib/timer';
 import { applyCoins, applyTickers } from '../snapshot/merge';
 import { emptySnapshot, type RecordIssue, type Snapshot } from '../snapshot/model';
 import { startLoop, type Loop } from './loop';
@@ -119,11 +120,3 @@ export class ExchangePoller {
   }
 }
 
-/**
- * A turn of the event loop between reading an answer (parsing 4 MB and validating every
- * record) and deciding what it means: what arrived meanwhile (a health check, a scrape, the
- * other endpoint's answer) is served in between instead of after both.
- */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}

@@ -1,3 +1,4 @@
+import { inTurns } from '../lib/timer';
 import type { Change, ChangeKind, ChangeValue } from './changes';
 import { sameDecimal } from './decimal';
 import { unknownKey, type CoinRecord, type NetworkRecord, type Snapshot } from './model';
@@ -23,13 +24,8 @@ const COINS_PER_TURN = 500;
  * diff, COINS_PER_TURN changed coins per turn of the event loop: in a storm every coin
  * changed, and comparing 4,000 at once held the loop 50-100 ms. The same changes, in the same order.
  */
-export async function diffInTurns(prev: Snapshot, next: Snapshot): Promise<Change[]> {
-  const steps = diffSteps(prev, next);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+export function diffInTurns(prev: Snapshot, next: Snapshot): Promise<Change[]> {
+  return inTurns(diffSteps(prev, next));
 }
 
 /** diff, pausing (a yield) after every COINS_PER_TURN changed coins. */
