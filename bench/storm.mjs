@@ -11,10 +11,6 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { quantile, start, waitFor } from './processes.mjs';
 
-
-
-
-
 /**
  * One storm. `poll`, `groupWait`, `groupInterval` are durations as the config writes them;
  * `settleMs` is how long to watch after the first notification (further flushes, repeats).

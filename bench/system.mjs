@@ -14,15 +14,11 @@ const { request, Agent } = createRequire(import.meta.url)(join(process.cwd(), 'n
 
 const waitFor = (check, what, ms = 120_000) => waitUntil(check, what, ms, 100);
 
-
-
-
 async function simulator(coins) {
   const sim = start(['simulate', '--listen', '127.0.0.1:0', '--coins', String(coins), '--seed', '1']);
   const url = await waitFor(async () => /listening on (http:\S+)/.exec(sim.output())?.[1], 'the simulator');
   return { ...sim, url };
 }
-
 
 async function metricValue(url, name) {
   const text = await (await fetch(`${url}/metrics`)).text();

@@ -64,9 +64,14 @@ export class InhibitionIndex {
     }
   }
 
-  /** The indexed sources, as one string: equal when the same alerts would be inhibited. */
+  private signed: string | undefined;
+
+  /**
+   * The indexed sources, as one string: equal when the same alerts would be inhibited. Built
+   * once (the index does not change): the pipeline asks for it per group and receiver.
+   */
   signature(): string {
-    return JSON.stringify(this.bySource.map((index) => [...index].sort()));
+    return (this.signed ??= JSON.stringify(this.bySource.map((index) => [...index].sort())));
   }
 
   /** Whether `alert` is muted by a firing source other than itself. */

@@ -161,12 +161,14 @@ export class Pipeline {
     const signature = sources.signature();
     const repeatDue = memo?.entry !== undefined && memo.entry.firing.length > 0 && now - memo.entry.at >= flush.route.repeatIntervalMs;
     if (memo !== undefined && memo.version === flush.version && memo.sources === signature && this.options.muter.idle && !repeatDue) return undefined;
-    const item = this.judge(flush, receiver, settings, sources, now);
-    this.staged.set(memoKey, { group: flush.key, version: flush.version, sources: signature, entry: item === undefined ? this.options.port.logEntry(receiver, flush.key) : item.entry });
+    // Read once: the judgement starts from it, and the memo keeps it when nothing is to be written.
+    const before = this.options.port.logEntry(receiver, flush.key);
+    const item = this.judge(flush, receiver, settings, sources, before, now);
+    this.staged.set(memoKey, { group: flush.key, version: flush.version, sources: signature, entry: item === undefined ? before : item.entry });
     return item;
   }
 
-  private judge(flush: Flush, receiver: string, settings: { sendResolved: boolean }, sources: InhibitionIndex, now: number) {
+  private judge(flush: Flush, receiver: string, settings: { sendResolved: boolean }, sources: InhibitionIndex, before: LogEntry | undefined, now: number) {
     const alerts = flush.alerts.filter((a) => {
       if (sources.inhibits(a)) return false;
       const muted = this.options.muter.mutedBy(a.labels, now);
@@ -175,7 +177,6 @@ export class Pipeline {
     });
     const firing = alerts.filter((a) => a.status === 'firing').map((a) => a.fingerprint);
     const resolved = alerts.filter((a) => a.status === 'resolved').map((a) => a.fingerprint);
-    const before = this.options.port.logEntry(receiver, flush.key);
     const decision = decide(before, firing, resolved, settings.sendResolved, flush.route.repeatIntervalMs, now);
     if (!decision.send && sameEntry(before, decision.entry)) return undefined;
     const told = settings.sendResolved ? alerts : alerts.filter((a) => a.status === 'firing');

@@ -46,14 +46,19 @@ function singleParams(query: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** `limit` of a listing (`fallback` when absent), capped at MAX_LIMIT; the 400 text when it is wrong. */
+function parseLimit(v: unknown, fallback: number): number | string {
+  const limit = one(v);
+  if (limit === undefined) return fallback;
+  if (!/^\d+$/.test(limit) || Number(limit) < 1) return `limit: a whole number from 1 to ${MAX_LIMIT}`;
+  return Math.min(MAX_LIMIT, Number(limit));
+}
+
 /** `offset` and `limit` of a listing: defaults, bounds and the 400 text when they are wrong. */
 function parsePage(q: Record<string, unknown>, defaultLimit: number): Page | string {
-  const page: Page = { offset: 0, limit: defaultLimit };
-  const limit = one(q.limit);
-  if (limit !== undefined) {
-    if (!/^\d+$/.test(limit) || Number(limit) < 1) return `limit: a whole number from 1 to ${MAX_LIMIT}`;
-    page.limit = Math.min(MAX_LIMIT, Number(limit));
-  }
+  const limit = parseLimit(q.limit, defaultLimit);
+  if (typeof limit === 'string') return limit;
+  const page: Page = { offset: 0, limit };
   const offset = one(q.offset);
   if (offset !== undefined) {
     if (!/^\d+$/.test(offset) || !Number.isSafeInteger(Number(offset))) return 'offset: a whole number from 0 (the `next` of a previous page)';
@@ -115,11 +120,9 @@ export function apiRouter(source: ApiSource): Router {
       if (t === undefined) return bad('since: use RFC 3339 or milliseconds since the epoch');
       query.since = t;
     }
-    const limit = one(q.limit);
-    if (limit !== undefined) {
-      if (!/^\d+$/.test(limit) || Number(limit) < 1) return bad(`limit: a whole number from 1 to ${MAX_LIMIT}`);
-      query.limit = Math.min(MAX_LIMIT, Number(limit));
-    }
+    const limit = parseLimit(q.limit, query.limit);
+    if (typeof limit === 'string') return bad(limit);
+    query.limit = limit;
     const before = one(q.before);
     if (before !== undefined) {
       if (!/^\d+$/.test(before)) return bad('before: the `next` cursor of a previous page');
@@ -156,12 +159,8 @@ export function apiRouter(source: ApiSource): Router {
     const bad = (error: string): void => {
       res.status(400).json({ status: 'error', error });
     };
-    let limit = 100;
-    const l = one(req.query.limit);
-    if (l !== undefined) {
-      if (!/^\d+$/.test(l) || Number(l) < 1) return bad(`limit: a whole number from 1 to ${MAX_LIMIT}`);
-      limit = Math.min(MAX_LIMIT, Number(l));
-    }
+    const limit = parseLimit(req.query.limit, 100);
+    if (typeof limit === 'string') return bad(limit);
     const b = one(req.query.before);
     if (b !== undefined && !/^\d+$/.test(b)) return bad('before: the `next` cursor of a previous page');
     const rows = source.deadLetters(limit, b === undefined ? undefined : Number(b));

@@ -2,7 +2,7 @@ import type { Alert } from '../alerts/alert';
 import type { StoredChange } from '../store/store';
 import type { NetworkRecord } from '../snapshot/model';
 import type { Closures } from './closed-since';
-import { firingByExchange, summarize, type ExchangeInput } from './state-view';
+import { closedNetworks, firingByExchange, summarize, type ExchangeInput } from './state-view';
 import type { StatusView } from './status-page';
 
 /** Rows each table of the status page shows at most; the rest is counted ("and N more"). */
@@ -41,13 +41,10 @@ export function buildStatusView(input: StatusInput): StatusView {
   // Rows are built for the shown page only; the rest are sorted as (since, where) pairs.
   const closed: { exchange: string; coin: string; n: NetworkRecord; since: number }[] = [];
   for (const e of input.exchanges) {
-    for (const c of e.snapshot?.coins.values() ?? []) {
-      for (const n of c.networkList) {
-        if (n.depositEnable && n.withdrawEnable) continue;
-        const at = input.closedSince(e.name, c.coin, n.network);
-        const since = Math.max((n.depositEnable ? null : at?.[0]) ?? UNKNOWN, (n.withdrawEnable ? null : at?.[1]) ?? UNKNOWN);
-        closed.push({ exchange: e.name, coin: c.coin, n, since });
-      }
+    for (const { coin, n } of closedNetworks(e.snapshot)) {
+      const at = input.closedSince(e.name, coin, n.network);
+      const since = Math.max((n.depositEnable ? null : at?.[0]) ?? UNKNOWN, (n.withdrawEnable ? null : at?.[1]) ?? UNKNOWN);
+      closed.push({ exchange: e.name, coin, n, since });
     }
   }
   closed.sort((a, b) => b.since - a.since);

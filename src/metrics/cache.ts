@@ -49,22 +49,20 @@ async function renderInTurns(snapshot: Snapshot, part: Part, keep: SeriesFilter,
   const add = (lines: FamilyLines): void => {
     for (const [name, list] of pieces) list.push(lines[name] ?? '');
   };
-  if (part === 'coins') {
-    const coins = [...snapshot.coins];
-    for (let i = 0; i < coins.length; i += RENDER_CHUNK) {
-      if (i > 0) await nextTurn();
-      add(renderNetworks({ ...snapshot, coins: new Map(coins.slice(i, i + RENDER_CHUNK)) }, keep, cache));
-    }
-  } else {
-    const tickers = [...snapshot.tickers];
-    for (let i = 0; i < tickers.length; i += RENDER_CHUNK) {
-      if (i > 0) await nextTurn();
-      add(renderTickers({ ...snapshot, tickers: new Map(tickers.slice(i, i + RENDER_CHUNK)) }, keep, cache));
-    }
-  }
+  if (part === 'coins') await inTurns(snapshot.coins, (coins) => add(renderNetworks({ ...snapshot, coins }, keep, cache)));
+  else await inTurns(snapshot.tickers, (tickers) => add(renderTickers({ ...snapshot, tickers }, keep, cache)));
   const out: FamilyLines = {};
   for (const [name, list] of pieces) out[name] = list.join('');
   return out;
+}
+
+/** `each` of RENDER_CHUNK records of `records` at a time, a turn of the event loop between them. */
+async function inTurns<V>(records: ReadonlyMap<string, V>, each: (chunk: Map<string, V>) => void): Promise<void> {
+  const all = [...records];
+  for (let i = 0; i < all.length; i += RENDER_CHUNK) {
+    if (i > 0) await nextTurn();
+    each(new Map(all.slice(i, i + RENDER_CHUNK)));
+  }
 }
 
 function nextTurn(): Promise<void> {

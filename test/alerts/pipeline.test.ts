@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Alert } from '../../src/alerts/alert';
 import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from '../../src/alerts/inhibit';
 import { Pipeline } from '../../src/alerts/pipeline';
 import { compileRoutes, type RouteInput } from '../../src/alerts/route';
 import { Muter } from '../../src/alerts/silence';
 import { silentLogger } from '../../src/lib/logger';
-import { StateStore } from '../../src/store/store';
+import type { StateStore } from '../../src/store/store';
+import { openTempStore, type TempStore } from '../support/temp-store';
 
 const S = 1000;
 
@@ -20,16 +18,13 @@ function alert(coin: string, over: Partial<Alert> = {}, labels: Record<string, s
   };
 }
 
-let dir: string;
+let temp: TempStore;
 let store: StateStore;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'spotwatch-pipeline-'));
-  store = StateStore.open(dir);
+  temp = openTempStore('spotwatch-pipeline-');
+  store = temp.store;
 });
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => temp.close());
 
 function pipeline(opts: { routes?: RouteInput[]; receivers?: Record<string, boolean>; muter?: Muter; active?: Alert[]; direct?: Map<string, number> } = {}): Pipeline {
   const receivers = opts.receivers ?? { hook: true };

@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Alert } from '../../src/alerts/alert';
 import { buildDelivery } from '../../src/alerts/notification';
 import { Sender, type Outcome } from '../../src/alerts/sender';
 import { systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
 import { webhookNotifier } from '../../src/notify/webhook/webhook';
-import { StateStore } from '../../src/store/store';
+import type { StateStore } from '../../src/store/store';
+import { openTempStore, type TempStore } from '../support/temp-store';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -17,23 +15,22 @@ const alert: Alert = {
 };
 
 describe('Sender', () => {
-  let dir: string;
+  let temp: TempStore;
   let store: StateStore;
   let receiver: WebhookReceiver;
   let sender: Sender | undefined;
   const outcomes: string[] = [];
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'spotwatch-sender-'));
-    store = StateStore.open(dir);
+    temp = openTempStore('spotwatch-sender-');
+    store = temp.store;
     receiver = await new WebhookReceiver().start();
     outcomes.length = 0;
   });
   afterEach(async () => {
     await sender?.stop();
     await receiver.stop();
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
+    temp.close();
   });
 
   function start(maxAgeMs = 60_000): Sender {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/lib/logger';
-import { stack, type Stack } from '../support/daemon-harness';
-import { editJson, ExchangeDouble } from '../support/exchange-double';
+import { stackBehindDouble, type DoubledStack, type Stack } from '../support/daemon-harness';
+import { editJson, type ExchangeDouble } from '../support/exchange-double';
 import { waitFor } from '../support/wait';
 import { metricValue } from '../support/loopback';
 
@@ -26,6 +26,7 @@ type Json = Record<string, unknown>;
 const TRC = { coin: 'USDT', network: 'Tron(TRC20)' };
 
 describe('a network twice in one coin list', () => {
+  let stacked: DoubledStack;
   let s: Stack;
   let double: ExchangeDouble;
   let url: string;
@@ -38,17 +39,10 @@ describe('a network twice in one coin list', () => {
         done();
       },
     });
-    s = await stack(RULES, { coins: 30, logger: createLogger({ level: 'warn', destination }) });
-    double = await new ExchangeDouble(s.sim.url).start();
-    const ex = s.config.exchanges[0];
-    if (ex === undefined) throw new Error('no exchange in the config');
-    ex.base_url = double.url;
-    url = (await s.start()).url as string;
+    stacked = await stackBehindDouble(RULES, { coins: 30, logger: createLogger({ level: 'warn', destination }) });
+    ({ s, double, url } = stacked);
   });
-  afterAll(async () => {
-    await s.close();
-    await double.stop();
-  });
+  afterAll(() => stacked.close());
 
   const metric = (name: string, labels: string): Promise<number> => metricValue(url, name, labels);
 

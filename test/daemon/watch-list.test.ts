@@ -1,5 +1,5 @@
-import { stack, type Stack } from '../support/daemon-harness';
-import { ExchangeDouble } from '../support/exchange-double';
+import { stackBehindDouble, type DoubledStack, type Stack } from '../support/daemon-harness';
+import type { ExchangeDouble } from '../support/exchange-double';
 import { waitFor } from '../support/wait';
 import { metricValue } from '../support/loopback';
 
@@ -21,22 +21,16 @@ const WATCHED = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'XRPUSDT', 'BNBUSDT', 'DOGEUSD
 const GONE = 'ETHUSDT';
 
 describe('a delisted watched symbol', () => {
+  let stacked: DoubledStack;
   let s: Stack;
   let double: ExchangeDouble;
   let url: string;
 
   beforeAll(async () => {
-    s = await stack(RULES, { coins: 30, exchange: `    symbols: [${WATCHED.join(', ')}]\n` });
-    double = await new ExchangeDouble(s.sim.url).start();
-    const ex = s.config.exchanges[0];
-    if (ex === undefined) throw new Error('no exchange in the config');
-    ex.base_url = double.url;
-    url = (await s.start()).url as string;
+    stacked = await stackBehindDouble(RULES, { coins: 30, exchange: `    symbols: [${WATCHED.join(', ')}]\n` });
+    ({ s, double, url } = stacked);
   });
-  afterAll(async () => {
-    await s.close();
-    await double.stop();
-  });
+  afterAll(() => stacked.close());
 
   const metric = (name: string, labels: string): Promise<number> => metricValue(url, name, labels, Number.NaN);
 

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Alert } from '../../src/alerts/alert';
 import { createApp } from '../../src/http/app';
 import { listen, type Listening } from '../../src/http/server';
@@ -8,8 +5,9 @@ import type { ExchangeInput } from '../../src/http/state-view';
 import { Views } from '../../src/http/views';
 import type { Change } from '../../src/snapshot/changes';
 import type { Snapshot } from '../../src/snapshot/model';
-import { StateStore } from '../../src/store/store';
+import type { StateStore } from '../../src/store/store';
 import { coinRecord } from '../support/records';
+import { openTempStore, type TempStore } from '../support/temp-store';
 
 jest.setTimeout(120_000);
 
@@ -67,7 +65,7 @@ function stormAlerts(): Alert[] {
 }
 
 describe('the status page and the state and alerts APIs in a storm (8,000 networks closed)', () => {
-  let dir: string;
+  let temp: TempStore;
   let store: StateStore;
   let http: Listening;
   const alerts = stormAlerts();
@@ -86,8 +84,8 @@ describe('the status page and the state and alerts APIs in a storm (8,000 networ
   }
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'spotwatch-storm-'));
-    store = StateStore.open(dir);
+    temp = openTempStore('spotwatch-storm-');
+    store = temp.store;
     const changes = stormChanges();
     store.transaction(() => store.appendChanges(changes));
     const views = new Views({ now: () => T0 + 120_000, exchanges: () => exchanges, alerts: () => alerts.values(), store: () => store });
@@ -109,8 +107,7 @@ describe('the status page and the state and alerts APIs in a storm (8,000 networ
 
   afterAll(async () => {
     await http?.close();
-    store?.close();
-    rmSync(dir, { recursive: true, force: true });
+    temp?.close();
     // The figures for the notes: medians are what a reloading tab costs.
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
     process.stdout.write(`storm render times (ms): ${Object.entries(took).map(([p, xs]) => `${p} first ${xs[0]?.toFixed(1)}, median ${median(xs).toFixed(1)} of ${xs.length}`).join('; ')}\n`);

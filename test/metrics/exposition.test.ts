@@ -84,6 +84,23 @@ describe('snapshot exposition', () => {
     expect(out).toContain('spotwatch_network_deposit_enabled{exchange="other",coin="BTC",network="BTC"} 1');
   });
 
+  it('renders every record of a part larger than the chunk rendered per turn, in order, each family once', async () => {
+    // 1,234 coins and tickers: three chunks of the turn-by-turn rendering, the last one partial.
+    const n = 1_234;
+    const name = (i: number): string => `C${String(i).padStart(4, '0')}`;
+    const big = applyTickers(
+      applyCoins(emptySnapshot('big'), { records: Array.from({ length: n }, (_, i) => coinRecord(name(i), [{ network: 'N' }])), issues: [] }, 1),
+      { records: Array.from({ length: n }, (_, i) => tickerRecord(`${name(i)}USDT`, { lastPrice: String(i) })), issues: [] },
+      1,
+    );
+    const out = await text([big]);
+    expectGrouped(out);
+    const deposit = out.split('\n').filter((l) => l.startsWith('spotwatch_network_deposit_enabled{'));
+    expect(deposit).toEqual(Array.from({ length: n }, (_, i) => `spotwatch_network_deposit_enabled{exchange="big",coin="${name(i)}",network="N"} 1`));
+    const last = out.split('\n').filter((l) => l.startsWith('spotwatch_ticker_last_price{'));
+    expect(last).toEqual(Array.from({ length: n }, (_, i) => `spotwatch_ticker_last_price{exchange="big",symbol="${name(i)}USDT"} ${i}`));
+  });
+
   it('filters series to bound cardinality', async () => {
     const out = await text([snap], (label, value) => label !== 'coin' || value === 'USDT');
     expect(out).not.toContain('A\\"B');

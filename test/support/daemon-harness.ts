@@ -5,6 +5,7 @@ import { loadConfigFile, type Config } from '../../src/config';
 import { Daemon, type DaemonDeps } from '../../src/daemon';
 import { createLogger, silentLogger, type Logger } from '../../src/lib/logger';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { ExchangeDouble } from './exchange-double';
 import { waitFor } from './wait';
 import { WebhookReceiver, type Received } from './webhook-receiver';
 
@@ -136,4 +137,32 @@ notify:
   receivers:
 ${receivers}
 ${o.extraConfig ?? ''}`;
+}
+
+/** A started stack whose first exchange is reached through an ExchangeDouble in front of its reference exchange. */
+export interface DoubledStack {
+  s: Stack;
+  /** Set `double.respond` to change what the exchange answers. */
+  double: ExchangeDouble;
+  /** The daemon's HTTP address. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function stackBehindDouble(rules: string, options: StackOptions = {}): Promise<DoubledStack> {
+  const s = await stack(rules, options);
+  const double = await new ExchangeDouble(s.sim.url).start();
+  const ex = s.config.exchanges[0];
+  if (ex === undefined) throw new Error('no exchange in the config');
+  ex.base_url = double.url;
+  const url = (await s.start()).url as string;
+  return {
+    s,
+    double,
+    url,
+    close: async () => {
+      await s.close();
+      await double.stop();
+    },
+  };
 }
