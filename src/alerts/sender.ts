@@ -2,6 +2,7 @@ import { anySignal } from '../lib/abort';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
+import { nextTurn } from '../lib/timer';
 import { NotifyError, type Delivery, type Notifier } from '../notify/notifier';
 
 /** The outbox as the sender sees it (the store implements it). */
@@ -88,7 +89,7 @@ export class Sender {
     while (!this.stopping.signal.aborted) {
       this.wakeUp = new AbortController();
       // A turn of its own: woken by a commit, it does not read and send in that commit's turn.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       if (this.stopping.signal.aborted) return;
       let items: ReturnType<OutboxPort['dueDeliveries']> = [];
       try {

@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip, gzipSync } from 'node:zlib';
 import type { Registry } from 'prom-client';
 import { familyHeader, NETWORK_FAMILIES, renderNetworks, renderTickers, TICKER_FAMILIES, type FamilyLines, type FamilyName, type RenderCache, type SeriesFilter } from './exposition';
+import { inTurns } from '../lib/timer';
 import type { Snapshot } from '../snapshot/model';
 
 /**
@@ -49,24 +50,24 @@ async function renderInTurns(snapshot: Snapshot, part: Part, keep: SeriesFilter,
   const add = (lines: FamilyLines): void => {
     for (const [name, list] of pieces) list.push(lines[name] ?? '');
   };
-  if (part === 'coins') await inTurns(snapshot.coins, (coins) => add(renderNetworks({ ...snapshot, coins }, keep, cache)));
-  else await inTurns(snapshot.tickers, (tickers) => add(renderTickers({ ...snapshot, tickers }, keep, cache)));
+  if (part === 'coins') await inChunks(snapshot.coins, (coins) => add(renderNetworks({ ...snapshot, coins }, keep, cache)));
+  else await inChunks(snapshot.tickers, (tickers) => add(renderTickers({ ...snapshot, tickers }, keep, cache)));
   const out: FamilyLines = {};
   for (const [name, list] of pieces) out[name] = list.join('');
   return out;
 }
 
 /** `each` of RENDER_CHUNK records of `records` at a time, a turn of the event loop between them. */
-async function inTurns<V>(records: ReadonlyMap<string, V>, each: (chunk: Map<string, V>) => void): Promise<void> {
-  const all = [...records];
-  for (let i = 0; i < all.length; i += RENDER_CHUNK) {
-    if (i > 0) await nextTurn();
-    each(new Map(all.slice(i, i + RENDER_CHUNK)));
-  }
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+function inChunks<V>(records: ReadonlyMap<string, V>, each: (chunk: Map<string, V>) => void): Promise<void> {
+  return inTurns(
+    (function* () {
+      const all = [...records];
+      for (let i = 0; i < all.length; i += RENDER_CHUNK) {
+        if (i > 0) yield;
+        each(new Map(all.slice(i, i + RENDER_CHUNK)));
+      }
+    })(),
+  );
 }
 
 export class Exposition {
