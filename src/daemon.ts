@@ -24,6 +24,7 @@ import type { Snapshot } from './snapshot/model';
 import { StateStore } from './store/store';
 import { Engine } from './watch/engine';
 import { loadScenarioFile, startSimulator, type RunningSimulator } from './simulator';
+import { errorMessage } from './lib/error-message';
 
 /** An exchange as the watcher reaches it: its base URL, and the embedded one to stop with it. */
 export interface Target {
@@ -378,7 +379,7 @@ export class Daemon {
       }
     } catch (err) {
       this.metrics.storeWriteErrors.inc();
-      this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'could not prune the history');
+      this.deps.logger.error({ error: errorMessage(err) }, 'could not prune the history');
     }
   }
 

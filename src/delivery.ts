@@ -16,6 +16,7 @@ import type { Notifier } from './notify/notifier';
 import { webhookNotifier } from './notify/webhook/webhook';
 import { HeldOutbox } from './store/held';
 import type { StateStore } from './store/store';
+import { errorMessage } from './lib/error-message';
 
 /** How often notifications held in memory (the store failing) are tried on disk again. */
 const HELD_RETRY_MS = 1_000;
@@ -175,7 +176,7 @@ export class Delivery {
         } catch (err) {
           ids = part.map(() => undefined);
           this.deps.onStoreError?.(err);
-          if (!this.pendingFailing) this.deps.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot record pending notifications; sending them anyway');
+          if (!this.pendingFailing) this.deps.logger.error({ error: errorMessage(err) }, 'cannot record pending notifications; sending them anyway');
           this.pendingFailing = true;
         }
         try {

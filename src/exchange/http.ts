@@ -5,6 +5,7 @@ import type { Readable, Transform } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
 import { ExchangeError, type FailureKind } from './errors';
 import type { Endpoint } from './wire';
+import { errorMessage } from '../lib/error-message';
 
 /**
  * One GET to an exchange: a deadline over the whole exchange (a body that trickles forever
@@ -127,7 +128,7 @@ function classify(err: unknown, options: GetOptions): ExchangeError {
     else if (code !== undefined && code.startsWith('Z_')) kind = 'invalid_json'; // a broken gzip body
     return new ExchangeError(kind, ep, `${ep}: ${kind === 'timeout' ? 'timed out' : 'request failed'} (${code ?? 'error'})`);
   }
-  return new ExchangeError('connect', ep, `${ep}: request failed (${String((err as { message?: unknown })?.message ?? err)})`);
+  return new ExchangeError('connect', ep, `${ep}: request failed (${errorMessage(err)})`);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { LogEntry } from '../alerts/dedup';
 import type { Logger } from '../lib/logger';
 import type { Delivery } from '../notify/notifier';
 import type { HeldDelivery, OutboxItem, OutboxMark, StateStore } from './store';
+import { errorMessage } from '../lib/error-message';
 
 /** Notifications held in memory at most while the store cannot be written. */
 export const HELD_LIMIT = 10_000;
@@ -224,7 +225,7 @@ export class HeldOutbox {
 
   private failed(err: unknown): void {
     this.options.onWriteError(err);
-    if (!this.failing) this.options.logger.error({ error: String((err as { message?: unknown } | null)?.message ?? err) }, 'cannot write the outbox; notifications are held in memory, delivered, and written once the store takes writes');
+    if (!this.failing) this.options.logger.error({ error: errorMessage(err) }, 'cannot write the outbox; notifications are held in memory, delivered, and written once the store takes writes');
     this.failing = true;
   }
 }

@@ -9,6 +9,7 @@ import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
 import { isChangeKindColumn, parseRow, readChangeValue, ROW_SCHEMAS } from './rows';
+import { errorMessage } from '../lib/error-message';
 
 /** Filters of the change history (GET /api/v1/changes). */
 export interface ChangeQuery {
@@ -178,7 +179,7 @@ export class StateStore {
       renameSync(file, aside);
       for (const ext of ['-wal', '-shm']) if (existsSync(file + ext)) renameSync(file + ext, aside + ext);
       // Duck-typed: the driver's errors may come from another realm, where instanceof Error fails.
-      onProblem(String((err as { message?: unknown } | null)?.message ?? err), aside);
+      onProblem(errorMessage(err), aside);
       return new StateStore(openChecked(file), onSetAside);
     }
   }
