@@ -14,6 +14,7 @@ import { DEFAULT_GUARD, judge, type GuardOptions, type Suspect } from '../snapsh
 import type { Snapshot } from '../snapshot/model';
 import { snapshotRecords, type StateStore } from '../store/store';
 import { builtinInstance, builtinRule, STORE_FAILING_RULE, storeFailingInstance, type BuiltinName } from './builtin';
+import { errorMessage } from '../lib/error-message';
 
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */
 export const DOWN_AFTER_FAILURES = 3;
@@ -133,10 +134,9 @@ export class Engine {
   /** An exchange no longer watched (a reload removed it): its alerts resolve, its state goes. */
   dropExchange(exchange: string, now: number): void {
     const notify = this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known: new Set() }, now);
-    const alerts = this.alerts;
     this.exchanges.delete(exchange);
     this.later([
-      () => this.writeAlerts(exchange, alerts),
+      () => this.writeAlerts(exchange),
       () => {
         if (notify.length > 0) this.options.notify(notify);
       },
@@ -208,11 +208,12 @@ export class Engine {
       this.unsavedSnapshots.has(key) ||
       (endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : changes.length > 0 || at - state.tickersSavedAt >= TICKERS_SAVE_MS);
     if (endpoint === 'tickers' && saveSnapshot) state.tickersSavedAt = at;
-    // Written and handed on in later turns (see later()): the alerts as decided now (the map is
-    // replaced, never changed), a storm's history in chunks before the state that follows it.
-    // A write the store refuses keeps its rows and snapshot in memory for the next write (see
-    // write()), and StoreFailing is judged from the state write.
-    const alerts = this.alerts;
+    // Written and handed on in later turns (see later()), a storm's history in chunks before the
+    // state that follows it. The alerts written are the engine's as they are when the write
+    // runs, never a decision's older copy: a later decision (the other endpoint, StoreFailing
+    // resolving) may already have changed them, and writing the older copy would store an
+    // alert that already resolved. A write the store refuses keeps its rows and snapshot in
+    // memory for the next write (see write()), and StoreFailing is judged from the state write.
     const steps: Step[] = [];
     // While the store refuses writes, the rows go with the state write instead (one attempt).
     const deferred: Change[] = [];
@@ -239,10 +240,10 @@ export class Engine {
         });
       }
     }
-    steps.push(() => this.writeAlertsAhead(exchange, alerts));
+    steps.push(() => this.writeAlertsAhead(exchange));
     let error: string | undefined;
     steps.push(() => {
-      error = this.writeAlerts(exchange, alerts, () => {
+      error = this.writeAlerts(exchange, () => {
         if (deferred.length > 0) store.appendChanges(deferred);
         if (saveSnapshot) store.saveSnapshot(next, endpoint, `[${body.join(',')}]`);
         if (endpoint === 'tickers' && at - state.historySavedAt >= HISTORY_SAVE_MS) {
@@ -289,7 +290,7 @@ export class Engine {
       this.unsavedSnapshots.clear();
       return undefined;
     } catch (err) {
-      const error = String((err as { message?: unknown } | null)?.message ?? err);
+      const error = errorMessage(err);
       if (!this.storeFailing) this.options.logger.error({ error }, 'cannot write the state store; watching and notifying go on, changes are kept in memory until it can');
       this.storeFailing = true;
       this.options.onStoreError?.();
@@ -324,16 +325,15 @@ export class Engine {
     const scope: Scope = { exchange, rules: new Map([[STORE_FAILING_RULE.id, STORE_FAILING_RULE]]), known: this.known() };
     const told = this.apply({ active: error === undefined ? [] : [storeFailingInstance(exchange, error)], events: [] }, scope, at);
     // Resolved by a write that succeeded: the stored alerts must not keep it firing.
-    if (error === undefined && told.length > 0) this.writeAlerts(exchange, this.alerts);
+    if (error === undefined && told.length > 0) this.writeAlerts(exchange);
     return told;
   }
 
   private judgeBuiltins(exchange: string, endpoint: Endpoint, at: number, error?: string): void {
     const notify = this.builtinsNow(exchange, endpoint, at, error);
-    const alerts = this.alerts;
     this.later([
       () => {
-        const failed = this.writeAlerts(exchange, alerts);
+        const failed = this.writeAlerts(exchange);
         notify.push(...this.storeNow(exchange, at, failed));
         if (notify.length > 0) this.options.notify(notify);
       },
@@ -346,9 +346,9 @@ export class Engine {
    * identity while nothing about it changes, so a poll during a long outage does not rewrite
    * 8,000 unchanged alerts. Before the first write (or after a failed one) all are rewritten.
    */
-  private writeAlerts(exchange: string, alerts: ReadonlyMap<string, Alert>, also?: () => void, skip?: string): string | undefined {
+  private writeAlerts(exchange: string, also?: () => void, skip?: string): string | undefined {
     const mine = new Map<string, Alert>();
-    for (const a of alerts.values()) if (a.labels.exchange === exchange) mine.set(a.fingerprint, a);
+    for (const a of this.alerts.values()) if (a.labels.exchange === exchange) mine.set(a.fingerprint, a);
     const last = this.savedAlerts.get(exchange);
     const changed: Alert[] = [];
     const gone: string[] = [];
@@ -376,11 +376,11 @@ export class Engine {
    * means). Nothing ahead when few changed, before the first write, or while the store fails:
    * the state write takes them.
    */
-  private writeAlertsAhead(exchange: string, alerts: ReadonlyMap<string, Alert>): Step[] {
+  private writeAlertsAhead(exchange: string): Step[] {
     const last = this.savedAlerts.get(exchange);
     if (last === undefined || this.storeFailing) return [];
     const changed: Alert[] = [];
-    for (const a of alerts.values()) if (a.labels.exchange === exchange && last.get(a.fingerprint) !== a) changed.push(a);
+    for (const a of this.alerts.values()) if (a.labels.exchange === exchange && last.get(a.fingerprint) !== a) changed.push(a);
     if (changed.length <= STATE_CHUNK) return [];
     const steps: Step[] = [];
     for (let i = 0; i < changed.length; i += STATE_CHUNK) {

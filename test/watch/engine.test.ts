@@ -140,6 +140,30 @@ describe('Engine when the state store cannot be written', () => {
     expect(real.queryChanges({ limit: 10 }).map((c) => [c.before, c.after])).toEqual([['4', '5'], ['3', '4'], ['2', '3']]);
     real.close();
   });
+  it('stores no StoreFailing once it resolved, though a decision taken while it fired is written after', async () => {
+    const { real, store, disk } = fillableStore(dir, false);
+    const engine = new Engine({ rules: [], store, logger: silentLogger(), guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined });
+    const coins = (fee: string, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: fee }])], issues: [] }, at);
+    const first = coins('1', 1);
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1, durationMs: 1, bytes: 1 });
+    await engine.settled();
+    disk.full = true;
+    const second = coins('2', 2);
+    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: second, issues: [], at: 2, durationMs: 1, bytes: 1 });
+    await engine.settled();
+    expect([...engine.activeAlerts().values()].map((a) => a.labels.alertname)).toEqual(['StoreFailing']);
+    disk.full = false;
+    // Two decisions before their writes run: the first write resolves StoreFailing; the second
+    // decision was taken while it still fired.
+    const third = coins('3', 3);
+    const a = engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: second, next: third, issues: [], at: 3, durationMs: 1, bytes: 1 });
+    const b = engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: third, next: coins('4', 4), issues: [], at: 4, durationMs: 1, bytes: 1 });
+    await Promise.all([a, b]);
+    await engine.settled();
+    expect([...engine.activeAlerts().values()].map((x) => x.labels.alertname)).toEqual([]);
+    expect([...real.loadAlerts().values()].map((x) => x.labels.alertname)).toEqual([]);
+    real.close();
+  });
 });
 
 describe('Engine.dropExchange', () => {
