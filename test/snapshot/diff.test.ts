@@ -4,6 +4,7 @@ import { diff, diffInTurns } from '../../src/snapshot/diff';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot, type CoinRecord, type NetworkRecord, type Snapshot, type TickerRecord } from '../../src/snapshot/model';
 import { coinRecord, tickerRecord } from '../support/records';
+import { countTurns } from '../support/turns';
 
 const T0 = 1_000;
 const T1 = 2_000;
@@ -146,15 +147,7 @@ describe('diffInTurns', () => {
     const prev = applyTickers(applyCoins(emptySnapshot('main'), { records: coins(false, 1500), issues: [] }, 1), { records: [tickerRecord('XUSDT')], issues: [] }, 1);
     // 1,200 coins change, 300 are delisted, one is listed, a ticker goes.
     const next = applyTickers(applyCoins(prev, { records: [...coins(true, 1200), coinRecord('NEW', [{ network: 'A' }])], issues: [] }, 2), { records: [tickerRecord('YUSDT')], issues: [] }, 2);
-    let turns = 0;
-    let counting = true;
-    const tick = (): void => {
-      turns += 1;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const changes = await diffInTurns(prev, next);
-    counting = false;
+    const { result: changes, turns } = await countTurns(() => diffInTurns(prev, next));
     expect(changes).toEqual(diff(prev, next));
     expect(changes.length).toBeGreaterThan(2400 + 300);
     expect(turns).toBeGreaterThanOrEqual(2);

@@ -11,6 +11,7 @@ import { Engine } from '../../src/watch/engine';
 import { coinRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
 import { Writable } from 'node:stream';
+import { countTurns } from '../support/turns';
 
 /**
  * The store of `dir`, and a view of it that refuses every transaction while `disk.full`
@@ -322,15 +323,7 @@ describe('Engine in a storm', () => {
     const { engine, poll } = stormEngine(store, `${WITHDRAW_RULE}  - alert: C\n    change: withdraw_disabled\n`, (a) => told.push(...a));
     const first = stormSnapshot(() => true, 1000);
     await poll(emptySnapshot('main'), first, 1000);
-    let turns = 0;
-    let counting = true;
-    const tick = (): void => {
-      turns += 1;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: stormSnapshot(() => false, 2000), issues: [], at: 2000, durationMs: 1, bytes: 1 });
-    counting = false;
+    const { turns } = await countTurns(() => engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: first, next: stormSnapshot(() => false, 2000), issues: [], at: 2000, durationMs: 1, bytes: 1 }));
     await engine.settled();
     const coins = Array.from({ length: STORM }, (_, i) => `C${i}`);
     expect({
