@@ -1,5 +1,5 @@
 import type { Alert } from '../alerts/alert';
-import { advance, indexBySlot, isActive, type Scope } from '../alerts/lifecycle';
+import { ActiveAlerts, advance, type Scope } from '../alerts/lifecycle';
 import type { Endpoint } from '../exchange/wire';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
@@ -77,7 +77,7 @@ interface ExchangeState {
  * restart neither forgets what fires nor re-sends it.
  */
 export class Engine {
-  private alerts: Map<string, Alert>;
+  private readonly alerts: ActiveAlerts;
   private ruleList: Rule[];
   private readonly exchanges = new Map<string, ExchangeState>();
   private storeFailing = false;
@@ -97,7 +97,7 @@ export class Engine {
 
   constructor(private options: EngineOptions) {
     this.ruleList = options.rules;
-    this.alerts = options.store.loadAlerts();
+    this.alerts = new ActiveAlerts(options.store.loadAlerts().values());
   }
 
   /** New guard settings and watch lists (a reload). */
@@ -118,7 +118,7 @@ export class Engine {
 
   /** The active alerts (pending and firing) of every exchange. */
   activeAlerts(): ReadonlyMap<string, Alert> {
-    return this.alerts;
+    return this.alerts.asMap();
   }
 
   /** New rules (a reload): alerts of rules that are gone resolve at their exchange's next poll. */
@@ -175,7 +175,6 @@ export class Engine {
 
     const changes = await diffInTurns(prev, next);
     if (endpoint === 'tickers') state.history.record(next.tickers.values(), at, (symbol) => this.sampled(exchange, symbol, state));
-    const bySlot = indexBySlot(this.alerts);
     const known = this.known();
     const notify: Alert[] = [];
     // One rule at a time, 1,000 alerts per turn of the event loop (applyInTurns): a storm is
@@ -191,7 +190,7 @@ export class Engine {
         history: state.history,
         expectedSymbols: this.options.expectedSymbols.get(exchange) ?? new Set(),
         now: at,
-        wasActive: (ruleId, entity) => isActive(bySlot, ruleId, entity),
+        wasActive: (ruleId, entity) => this.alerts.isActive(ruleId, entity),
       });
       const inDomain = ruleInDomain(rule, endpoint) ? new Map([[rule.id, rule]]) : new Map<string, Rule>();
       notify.push(...(await this.applyInTurns(evaluation, { exchange, rules: inDomain, known }, at)));
@@ -464,8 +463,8 @@ export class Engine {
     for (const [k, part] of parts.entries()) {
       if (k > 0) await nextTurn();
       const last = k === parts.length - 1;
-      const result = advance(this.alerts, part, last ? scope : { ...scope, rules: new Map() }, at, seen);
-      this.alerts = result.alerts;
+      const result = advance(this.alerts, part, scope, at, { alsoSeen: seen, resolve: last });
+      this.alerts.apply(result);
       notify.push(...result.notify);
       for (const fp of result.seen) seen.add(fp);
     }
@@ -474,7 +473,7 @@ export class Engine {
 
   private apply(evaluation: Evaluation, scope: Scope, at: number): Alert[] {
     const result = advance(this.alerts, evaluation, scope, at);
-    this.alerts = result.alerts;
+    this.alerts.apply(result);
     return result.notify;
   }
 

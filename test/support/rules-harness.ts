@@ -1,4 +1,4 @@
-import { advance, indexBySlot, isActive } from '../../src/alerts/lifecycle';
+import { ActiveAlerts, advance } from '../../src/alerts/lifecycle';
 import type { Alert } from '../../src/alerts/alert';
 import { evaluateRules, ruleInDomain, type Domain } from '../../src/rules/evaluate';
 import { TickerHistory } from '../../src/rules/history';
@@ -25,7 +25,7 @@ export function tickersSnapshot(tickers: TickerRecord[], at = 0): Snapshot {
 
 /** Drives rules and the alert lifecycle poll by poll, the way the daemon does. */
 export class Harness {
-  alerts: Map<string, Alert> = new Map();
+  alerts = new ActiveAlerts();
   readonly history = new TickerHistory(3_600_000);
 
   constructor(
@@ -35,7 +35,6 @@ export class Harness {
 
   step(domain: Domain, snapshot: Snapshot, now: number, changes: Change[] = []): Alert[] {
     if (domain === 'tickers') this.history.record(snapshot.tickers.values(), now);
-    const bySlot = indexBySlot(this.alerts);
     const evaluation = evaluateRules({
       rules: this.rules,
       domain,
@@ -44,11 +43,11 @@ export class Harness {
       history: this.history,
       expectedSymbols: this.expectedSymbols,
       now,
-      wasActive: (ruleId, entity) => isActive(bySlot, ruleId, entity),
+      wasActive: (ruleId, entity) => this.alerts.isActive(ruleId, entity),
     });
     const inDomain = new Map(this.rules.filter((r) => ruleInDomain(r, domain)).map((r) => [r.id, r]));
     const result = advance(this.alerts, evaluation, { exchange: snapshot.exchange, rules: inDomain, known: new Set(this.rules.map((r) => r.id)) }, now);
-    this.alerts = result.alerts;
+    this.alerts.apply(result);
     return result.notify;
   }
 }
