@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../lib/clock';
 import { sleep } from '../lib/sleep';
 import type { CoinRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 import { WeightBudget } from './budget';
-import { parseJsonKeepingDecimals } from './decimal';
+import { parseJsonKeepingDecimalsInTurns } from './decimal';
 import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
 import { parseRetryAfter } from '../lib/retry-after';
@@ -228,7 +228,7 @@ export class ExchangeClient {
   private async decode<T>(endpoint: Endpoint, res: GetResult, validate: (body: unknown) => Parsed<T> | Promise<Parsed<T>>): Promise<Parsed<T>> {
     let body: unknown;
     try {
-      body = parseJsonKeepingDecimals(res.text, endpoint);
+      body = await parseJsonKeepingDecimalsInTurns(res.text, endpoint);
     } catch {
       throw new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
     }

@@ -11,12 +11,52 @@ export function timerDelay(ms: number): number {
   return Math.min(ms, MAX_TIMER_DELAY_MS);
 }
 
+/** Work waiting for its next turn, oldest first (see nextTurn). */
+const waiting: (() => void)[] = [];
+let head = 0;
+let armed = false;
+
 /**
- * A turn of the event loop: resolves in the check phase (setImmediate), after the I/O already
- * waiting was read. Long work that yields between parts lets health checks and scrapes in.
+ * One part of waiting work per iteration of the event loop. Each iteration runs every
+ * callback queued with setImmediate before its check phase: when a storm's poll, its state
+ * write, its history, a scrape and a flush each yielded with their own setImmediate, one
+ * iteration ran a part of each, back to back (150-250 ms), and a health check waited for all
+ * of them. Here the parts take turns: one per iteration, in the order they asked.
+ */
+function runOne(): void {
+  armed = false;
+  const resume = waiting[head];
+  waiting[head] = undefined as unknown as () => void;
+  head += 1;
+  if (head === waiting.length) {
+    waiting.length = 0;
+    head = 0;
+  } else {
+    if (head >= 1024 && head * 2 >= waiting.length) {
+      waiting.splice(0, head);
+      head = 0;
+    }
+    arm();
+  }
+  resume?.();
+}
+
+function arm(): void {
+  if (armed) return;
+  armed = true;
+  setImmediate(runOne);
+}
+
+/**
+ * A turn of the event loop: resolves in a later check phase (setImmediate), after the I/O
+ * already waiting was read, and after the parts of other work that asked first (one part per
+ * iteration of the loop). Long work that yields between parts lets health checks and scrapes in.
  */
 export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    arm();
+  });
 }
 
 /**

@@ -1,0 +1,202 @@
+/**
+ * The records of a large JSON answer, located without building its tree: an exchange's coin
+ * list is one array of 4,000 objects (4 MB), and one JSON.parse of it held the event loop for
+ * 40-60 ms. Located, each record can be parsed on its own, a few hundred per turn of the event
+ * loop (and, later, compared with the previous answer's bytes).
+ *
+ * The scan only finds boundaries; JSON.parse still judges every byte: each record is parsed on
+ * its own, and the rest of the answer (the "skeleton", the answer with the array emptied) too.
+ * A text that is valid JSON splits into exactly the values JSON.parse would read, and a text
+ * whose parts all parse is valid JSON, so a split answer reads as the whole one would.
+ */
+
+/** Where the records are: the array's brackets and each record's [start, end). */
+export interface RecordSpans {
+  /** Index of the array's `[`. */
+  open: number;
+  /** Index of the array's `]`. */
+  close: number;
+  /** Each record's text as text.slice(start, end). */
+  spans: [number, number][];
+  /** The answer with the array emptied: JSON that parses to the answer without its records. */
+  skeleton: string;
+  /** Where the array sits in the skeleton: the top level, or the `data` key of an object. */
+  at: 'top' | 'data';
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const COMMA = 44;
+const COLON = 58;
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+function skipSpace(t: string, i: number): number {
+  while (i < t.length && isSpace(t.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Index just past the string opening at i (t[i] is `"`), or -1. */
+function skipString(t: string, i: number): number {
+  let j = t.indexOf('"', i + 1);
+  while (j !== -1) {
+    let backslashes = 0;
+    for (let k = j - 1; t.charCodeAt(k) === BACKSLASH; k--) backslashes++;
+    if (backslashes % 2 === 0) return j + 1;
+    j = t.indexOf('"', j + 1);
+  }
+  return -1;
+}
+
+/** Index just past the value starting at i, or -1. Brackets are counted, not matched: JSON.parse judges them. */
+function skipValue(t: string, i: number): number {
+  const c = t.charCodeAt(i);
+  if (c === QUOTE) return skipString(t, i);
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+    let depth = 0;
+    for (let j = i; j < t.length; j++) {
+      const d = t.charCodeAt(j);
+      if (d === QUOTE) {
+        j = skipString(t, j);
+        if (j === -1) return -1;
+        j -= 1;
+      } else if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
+      else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
+    }
+    return -1;
+  }
+  let j = i;
+  while (j < t.length) {
+    const d = t.charCodeAt(j);
+    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || isSpace(d)) break;
+    j++;
+  }
+  return j === i ? -1 : j;
+}
+
+/** The records of the array starting at `open` (t[open] is `[`), or undefined when it is not one. */
+function arraySpans(t: string, open: number): { close: number; spans: [number, number][] } | undefined {
+  const spans: [number, number][] = [];
+  let i = skipSpace(t, open + 1);
+  if (t.charCodeAt(i) === CLOSE_BRACKET) return { close: i, spans };
+  for (;;) {
+    const end = skipValue(t, i);
+    if (end === -1) return undefined;
+    spans.push([i, end]);
+    i = skipSpace(t, end);
+    const c = t.charCodeAt(i);
+    if (c === CLOSE_BRACKET) return { close: i, spans };
+    if (c !== COMMA) return undefined;
+    i = skipSpace(t, i + 1);
+  }
+}
+
+/**
+ * Locates the records of an answer that is an array, or an object whose `data` is an array
+ * (the first such key). Undefined when the answer is neither: parse it whole.
+ */
+export function recordSpans(text: string): RecordSpans | undefined {
+  const start = skipSpace(text, 0);
+  let open = -1;
+  let at: RecordSpans['at'] = 'top';
+  if (text.charCodeAt(start) === OPEN_BRACKET) open = start;
+  else if (text.charCodeAt(start) === OPEN_BRACE) {
+    at = 'data';
+    let i = skipSpace(text, start + 1);
+    while (open === -1 && text.charCodeAt(i) === QUOTE) {
+      const keyEnd = skipString(text, i);
+      if (keyEnd === -1) return undefined;
+      const key = keyOf(text.slice(i, keyEnd));
+      i = skipSpace(text, keyEnd);
+      if (text.charCodeAt(i) !== COLON) return undefined;
+      i = skipSpace(text, i + 1);
+      if (key === 'data' && text.charCodeAt(i) === OPEN_BRACKET) {
+        open = i;
+        break;
+      }
+      const end = skipValue(text, i);
+      if (end === -1) return undefined;
+      i = skipSpace(text, end);
+      if (text.charCodeAt(i) !== COMMA) return undefined;
+      i = skipSpace(text, i + 1);
+    }
+  }
+  if (open === -1) return undefined;
+  const found = arraySpans(text, open);
+  if (found === undefined) return undefined;
+  if (at === 'data' && laterKey(text, found.close + 1, 'data')) return undefined; // JSON.parse keeps the last
+  return { open, close: found.close, spans: found.spans, at, skeleton: `${text.slice(0, open)}[]${text.slice(found.close + 1)}` };
+}
+
+/** A key as JSON.parse reads it (`"d\u0061ta"` is `data`); undefined when it is not a string. */
+function keyOf(text: string): string | undefined {
+  if (!text.includes('\\')) return text.slice(1, -1);
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the object whose member ends at i has a later key `key`. */
+function laterKey(t: string, i: number, key: string): boolean {
+  i = skipSpace(t, i);
+  while (t.charCodeAt(i) === COMMA) {
+    i = skipSpace(t, i + 1);
+    const keyEnd = t.charCodeAt(i) === QUOTE ? skipString(t, i) : -1;
+    if (keyEnd === -1) return false;
+    if (keyOf(t.slice(i, keyEnd)) === key) return true;
+    i = skipSpace(t, keyEnd);
+    if (t.charCodeAt(i) !== COLON) return false;
+    const end = skipValue(t, skipSpace(t, i + 1));
+    if (end === -1) return false;
+    i = skipSpace(t, end);
+  }
+  return false;
+}
+
+/** Characters of records parsed per turn of the event loop by parseRecordsInTurns. */
+const CHARS_PER_TURN = 512 * 1024;
+
+/**
+ * Parses an answer, its records `parseRecord`'s way, yielding to the event loop (`turn`)
+ * after every CHARS_PER_TURN characters of records. An answer that is not an array of
+ * records (or an object with one under `data`) is parsed whole by `parseWhole`. Throws what
+ * JSON.parse throws for a text that is not JSON.
+ */
+export async function parseRecordsInTurns(
+  text: string,
+  parseRecord: (record: string) => unknown,
+  parseWhole: (text: string) => unknown,
+  turn: () => Promise<void>,
+): Promise<unknown> {
+  const found = recordSpans(text);
+  if (found === undefined) return parseWhole(text);
+  const skeleton = parseWhole(found.skeleton);
+  const holder = found.at === 'top' ? skeleton : (skeleton as { data?: unknown } | null)?.data;
+  // A second `data` key (the last one is what JSON.parse keeps): not the array found.
+  if (!Array.isArray(holder) || holder.length !== 0) return parseWhole(text);
+  const records: unknown[] = new Array<unknown>(found.spans.length);
+  let chars = 0;
+  for (let k = 0; k < found.spans.length; k++) {
+    const [s, e] = found.spans[k] as [number, number];
+    if (chars >= CHARS_PER_TURN) {
+      chars = 0;
+      await turn();
+    }
+    records[k] = parseRecord(text.slice(s, e));
+    chars += e - s;
+  }
+  if (found.at === 'top') return records;
+  (skeleton as { data: unknown }).data = records;
+  return skeleton;
+}
