@@ -5,7 +5,7 @@
 import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,8 @@ import { quantile, start, waitFor } from './processes.mjs';
 export async function storm({ coins = 4000, poll = '5s', groupWait = '2s', groupInterval = '5s', settleMs = 8_000, nodeFlags = [], log = () => undefined } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'spotwatch-storm-'));
   const sim = start(['simulate', '--listen', '127.0.0.1:0', '--coins', String(coins), '--seed', '1']);
+  // The exchange stands for a remote service: on this machine it runs at the lowest priority.
+  setPriority(sim.child.pid, 19);
   const posts = [];
   const hook = createServer((req, res) => {
     const chunks = [];

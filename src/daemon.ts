@@ -386,7 +386,10 @@ export class Daemon {
   private onChanges(exchange: string, changes: readonly Change[]): void {
     const logger = this.deps.logger;
     this.views.observe(exchange, changes);
-    for (const c of changes) this.metrics.changes.inc({ exchange, kind: c.kind });
+    // Counted per kind: 16,000 changes of a storm, one inc each, held the loop 20-30 ms.
+    const byKind = new Map<string, number>();
+    for (const c of changes) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
+    for (const [kind, n] of byKind) this.metrics.changes.inc({ exchange, kind }, n);
     for (const c of changes.slice(0, 50)) logger.info({ ...c, exchange }, 'change');
     if (changes.length > 50) logger.info({ exchange, more: changes.length - 50 }, 'more changes not logged one by one');
   }

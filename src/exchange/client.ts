@@ -8,7 +8,7 @@ import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
 import { parseRetryAfter } from '../lib/retry-after';
 import { backoffDelay } from './backoff';
-import { ShapeError, validateCoinsInTurns, validateTickers, type Parsed } from './validate';
+import { ShapeError, validateCoinsInTurns, validateTickersInTurns, type Parsed } from './validate';
 import { COINS_PATH, TICKER_PATH, WEIGHTS, type Endpoint } from './wire';
 
 export interface ClientOptions {
@@ -46,7 +46,7 @@ interface Narrowing {
   answered: number;
   /** Halvings left (see narrowingBudget). */
   left: number;
-  validate: (body: unknown) => Parsed<TickerRecord>;
+  validate: (body: unknown) => Parsed<TickerRecord> | Promise<Parsed<TickerRecord>>;
 }
 
 /** Thrown inside a fetch when finding refused symbols one by one would cost more than the budget allows. */
@@ -122,7 +122,7 @@ export class ExchangeClient {
    * named in `refused`; the other symbols are read as usual.
    */
   async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
-    const validate = (body: unknown): Parsed<TickerRecord> => validateTickers(body, previous);
+    const validate = (body: unknown): Promise<Parsed<TickerRecord>> => validateTickersInTurns(body, previous);
     if (symbols.length === 0) return this.fetchAllTickers(validate, signal);
     const cap = this.options.symbolsCap ?? DEFAULT_SYMBOLS_CAP;
     // Symbols refused last time go in requests of their own, so a delisted symbol costs a
@@ -199,7 +199,7 @@ export class ExchangeClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private async fetchAllTickers(validate: (body: unknown) => Parsed<TickerRecord>, signal?: AbortSignal): Promise<FetchResult<TickerRecord>> {
+  private async fetchAllTickers(validate: (body: unknown) => Parsed<TickerRecord> | Promise<Parsed<TickerRecord>>, signal?: AbortSignal): Promise<FetchResult<TickerRecord>> {
     const res = await this.request('tickers', TICKER_PATH, signal);
     return { ...(await this.decode('tickers', res, validate)), bytes: res.bytes, requests: 1 };
   }
@@ -207,7 +207,7 @@ export class ExchangeClient {
   private async watchListFromAll(
     symbols: readonly string[],
     sofar: FetchResult<TickerRecord>,
-    validate: (body: unknown) => Parsed<TickerRecord>,
+    validate: (body: unknown) => Parsed<TickerRecord> | Promise<Parsed<TickerRecord>>,
     signal?: AbortSignal,
   ): Promise<FetchResult<TickerRecord>> {
     const all = await this.fetchAllTickers(validate, signal);

@@ -10,6 +10,7 @@ import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
 import { isChangeKindColumn, parseRow, readChangeValue, ROW_SCHEMAS } from './rows';
 import { errorMessage } from '../lib/error-message';
+import { Checkpointer } from './checkpoint';
 
 /** Filters of the change history (GET /api/v1/changes). */
 export interface ChangeQuery {
@@ -129,8 +130,9 @@ export class StateStore {
   private readonly committed = new Map<number, Committed>();
   private committedChars = 0;
 
-  /** A checkpoint of the WAL asked for, in a turn of its own (see checkpointSoon). */
+  /** A look at the WAL's size asked for, in a turn of its own (see checkpointSoon). */
   private checkpoint: NodeJS.Immediate | undefined;
+  private readonly checkpointer: Checkpointer;
   /** Writes outside transaction() (outbox marks, prunes) are folded in by this timer. */
   private readonly checkpointTimer: NodeJS.Timeout;
 
@@ -139,6 +141,7 @@ export class StateStore {
     private readonly onSetAside: SetAsideHook = () => undefined,
   ) {
     this.db = db;
+    this.checkpointer = new Checkpointer(db.name);
     this.checkpointTimer = setInterval(() => this.checkpointSoon(), CHECKPOINT_EVERY_MS);
     this.checkpointTimer.unref();
   }
@@ -146,20 +149,15 @@ export class StateStore {
   /**
    * SQLite's own checkpoint runs inside the commit that fills the WAL past 1,000 pages: a
    * storm's 3-4 MB writes paid 50-70 ms more in their commit. It is off (openChecked), and done
-   * here instead, passively, in a later turn of the event loop, once the WAL is past
+   * here instead, passively, in a worker thread (checkpoint.ts), once the WAL is past
    * CHECKPOINT_WAL_BYTES. A crash in between loses nothing: the WAL is the committed state.
    */
   private checkpointSoon(): void {
     this.checkpoint ??= setImmediate(() => {
       this.checkpoint = undefined;
       if (!this.db.open) return;
-      try {
-        const wal = statSync(`${this.db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-        if (wal < CHECKPOINT_WAL_BYTES) return;
-        this.db.pragma('wal_checkpoint(PASSIVE)');
-      } catch {
-        // A full disk, say: the WAL keeps the committed state, and the next try folds it in.
-      }
+      const wal = statSync(`${this.db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      if (wal >= CHECKPOINT_WAL_BYTES) this.checkpointer.start();
     });
   }
 
@@ -379,7 +377,8 @@ export class StateStore {
    * `notificationJson`, when given, is JSON.stringify(delivery.notification), serialized beforehand.
    */
   commitDeliveries(items: readonly CommitDelivery[], now: number, donePending: readonly number[] = []): void {
-    const unpend = this.db.prepare('DELETE FROM pending WHERE id = ?');
+    // One statement for all of them: a storm's flush retires 8,000 pending rows, one DELETE each took 40 ms.
+    const unpend = this.db.prepare('DELETE FROM pending WHERE id IN (SELECT value FROM json_each(?))');
     const insert = this.db.prepare('INSERT INTO outbox (receiver, body, created_at, next_at) VALUES (?, ?, ?, ?)');
     const put = this.db.prepare('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
     const drop = this.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
@@ -394,7 +393,7 @@ export class StateStore {
         if (i.entry === undefined) drop.run(i.receiver, i.groupKey);
         else put.run(i.receiver, i.groupKey, JSON.stringify(i.entry), i.entry.at);
       }
-      for (const id of donePending) unpend.run(id);
+      if (donePending.length > 0) unpend.run(JSON.stringify(donePending));
     });
     for (const [id, c] of committed) this.remember(id, c);
   }

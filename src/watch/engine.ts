@@ -25,13 +25,13 @@ const EVALUATE_CHUNK = 1_000;
 /** Alerts judged per turn of the event loop (see applyInTurns). */
 const ADVANCE_CHUNK = 1_000;
 /** Change rows written per transaction (one turn of the event loop each). */
-const WRITE_CHUNK = 2_000;
+const WRITE_CHUNK = 1_000;
 /**
  * Alert rows, and snapshot records serialized, per turn of the event loop ahead of a state
  * write (see onSuccess): a storm's 8,378 new alerts and 4 MB snapshot written in one step held
  * the loop 150-270 ms.
  */
-const STATE_CHUNK = 1_000;
+const STATE_CHUNK = 500;
 /** How often an unchanged ticker list is written to the store. */
 const TICKERS_SAVE_MS = 60_000;
 /**
