@@ -24,6 +24,9 @@ const ALLOWED = {
   poller: ['exchange', 'snapshot', 'lib'],
   watch: ['poller', 'alerts', 'rules', 'snapshot', 'store', 'exchange', 'notify/notifier.ts', 'lib'],
   http: ['metrics', 'alerts', 'store', 'rules', 'snapshot', 'exchange', 'config', 'lib'],
+  poll: ['lib'],
+  /** What the composition root derives from the config (targets, clients, settings): part of it, below daemon.ts. */
+  compose: ['config', 'exchange', 'metrics', 'rules', 'snapshot', 'simulator', 'lib'],
 };
 
 /** The composition root: cli.ts, the commands, daemon.ts and the parts daemon.ts is split into. */

@@ -1,72 +1,29 @@
 import { Registry } from 'prom-client';
 import { Agent } from 'undici';
-import { DEFAULT_SCENARIO_FILE, loadConfigFile, type Config, type ExchangeConfig } from './config';
+import { loadConfigFile, type Config, type ExchangeConfig } from './config';
+import { ConfigError } from './config/errors';
+import { guards, loadRules, seriesFilter, watchLists } from './compose/settings';
+import { clientFor, reach, type Target } from './compose/targets';
+import { PollHealth } from './poll/health';
 import { Delivery } from './delivery';
-import { ExchangeClient } from './exchange/client';
+import type { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
-import type { SeriesFilter } from './metrics/exposition';
 import { SILENCE_RETENTION_MS, silenceKept } from './alerts/silence';
-import { compileMatcher } from './rules/match';
 import { createMetrics, forgetSeries, initSeries } from './metrics/metrics';
 import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
 import { ExchangePoller, type PollFailure, type PollSuccess } from './poller/exchange-poller';
-import { loadRulesFile } from './rules/load';
 import type { Rule } from './rules/model';
 import type { Change } from './snapshot/changes';
 import type { ExchangeInput } from './http/state-view';
 import { Views } from './http/views';
-import type { GuardOptions } from './snapshot/guard';
 import type { Snapshot } from './snapshot/model';
 import { StateStore } from './store/store';
 import { Engine } from './watch/engine';
-import { loadScenarioFile, startSimulator, type RunningSimulator } from './simulator';
 import { errorMessage } from './lib/error-message';
-
-/** An exchange as the watcher reaches it: its base URL, and the embedded one to stop with it. */
-export interface Target {
-  config: ExchangeConfig;
-  baseUrl: string;
-  embedded?: RunningSimulator;
-}
-
-export async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, withScenario: boolean): Promise<Target> {
-  if (ex.base_url !== undefined) return { config: ex, baseUrl: ex.base_url };
-  const sim = ex.simulate;
-  const at = (sim?.listen !== undefined ? parseHostPort(sim.listen) : undefined) ?? { host: '127.0.0.1', port: 0 };
-  const scenario = withScenario ? await loadScenarioFile(sim?.scenario ?? DEFAULT_SCENARIO_FILE) : undefined;
-  const embedded = await startSimulator({
-    host: at.host || '0.0.0.0',
-    port: at.port,
-    clock,
-    logger: logger.child({ component: 'simulator', exchange: ex.name }),
-    ...(sim?.coins !== undefined && { coins: sim.coins }),
-    ...(sim?.seed !== undefined && { seed: sim.seed }),
-    ...(scenario !== undefined && { scenario }),
-  });
-  logger.info({ exchange: ex.name, url: embedded.url }, 'started the embedded reference exchange');
-  return { config: ex, baseUrl: embedded.url, embedded };
-}
-
-export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logger: Logger): ExchangeClient {
-  const ex = target.config;
-  return new ExchangeClient({
-    exchange: ex.name,
-    baseUrl: target.baseUrl,
-    timeoutMs: ex.timeout,
-    maxBodyBytes: ex.max_body_bytes,
-    retries: { max: ex.retries.max, baseDelayMs: ex.retries.base_delay, maxDelayMs: ex.retries.max_delay },
-    weightLimit: { max: ex.weight_limit.max, windowMs: ex.weight_limit.window },
-    ...(ex.headers !== undefined && { headers: ex.headers }),
-    dispatcher,
-    clock,
-    onRetry: (err, attempt, delayMs) =>
-      logger.debug({ exchange: ex.name, endpoint: err.endpoint, kind: err.kind, attempt, delayMs }, 'retrying a failed request'),
-  });
-}
 
 function summary(s: Snapshot): { coins: number; networks: number; tickers: number } {
   let networks = 0;
@@ -82,40 +39,6 @@ export interface DaemonDeps {
   openStore?: typeof StateStore.open;
 }
 
-/** metrics.include / metrics.exclude as one test on coin, network and symbol names. */
-function seriesFilter(config: Config): SeriesFilter {
-  const compile = (m: Partial<Record<'coin' | 'network' | 'symbol', string>>) =>
-    new Map(Object.entries(m).map(([label, pattern]) => [label, compileMatcher(label, pattern)]));
-  const include = compile(config.metrics.include);
-  const exclude = compile(config.metrics.exclude);
-  if (include.size === 0 && exclude.size === 0) return () => true;
-  return (label, value) => (include.get(label)?.test(value) ?? true) && !(exclude.get(label)?.test(value) ?? false);
-}
-
-/** The watch lists by exchange, for the `missing` ticker condition. */
-function watchLists(config: Config): Map<string, Set<string>> {
-  return new Map(config.exchanges.map((e) => [e.name, new Set(e.symbols)]));
-}
-
-function guards(config: Config): Map<string, GuardOptions> {
-  return new Map(config.exchanges.map((e) => [e.name, { maxShrink: e.guard.max_shrink, confirmPolls: e.guard.confirm_polls, confirmMs: e.guard.confirm_for }]));
-}
-
-export async function loadRules(config: Config, env: NodeJS.ProcessEnv): Promise<Rule[]> {
-  if (config.rules_file === undefined) return [];
-  const result = await loadRulesFile(config.rules_file, env);
-  if (!result.ok) throw new ConfigError(result.problems);
-  return result.rules;
-}
-
-/** A config or rules file that did not validate: every problem, as FILE:LINE:COL: message. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(readonly problems: string[]) {
-    super(problems.join('\n'));
-  }
-}
-
 interface Watched {
   config: ExchangeConfig;
   target: Target;
@@ -123,16 +46,10 @@ interface Watched {
   poller: ExchangePoller;
 }
 
-const key = (exchange: string, endpoint: string): string => `${exchange}\u0000${endpoint}`;
-
 /** The composition root: builds every part from the config, and owns start, reload and stop. */
 export class Daemon {
-  /** Endpoints polled successfully at least once (readiness). */
-  private readonly ready = new Set<string>();
-  /** Endpoints whose last poll succeeded (spotwatch_up). */
-  private readonly healthy = new Set<string>();
-  /** The last poll of each exchange and endpoint, for /api/v1/state. */
-  private readonly lastPoll = new Map<string, { at: string; ok: boolean; kind?: string; error?: string }>();
+  /** Readiness, spotwatch_up and the last poll of each endpoint. */
+  private readonly health = new PollHealth();
   private readonly watched = new Map<string, Watched>();
   private http: Listening | undefined;
   private store: StateStore | undefined;
@@ -235,7 +152,7 @@ export class Daemon {
   private app() {
     return createApp({
       // Ready: every exchange polled successfully, and none down now (its polls failing in a row).
-      ready: () => this.config.exchanges.every((e) => this.ready.has(key(e.name, 'coins')) && this.ready.has(key(e.name, 'tickers')) && !(this.engine?.isDown(e.name) ?? false)),
+      ready: () => this.config.exchanges.every((e) => this.health.ready(e.name) && !(this.engine?.isDown(e.name) ?? false)),
       metrics: { contentType: this.registry.contentType, render: () => this.exposition.render(), renderGzip: () => this.exposition.renderGzip() },
       bearerToken: this.config.server.bearer_token,
       api: {
@@ -267,8 +184,8 @@ export class Daemon {
   private exchangeInputs(): ExchangeInput[] {
     return this.config.exchanges.map((ex) => ({
       name: ex.name,
-      up: this.healthy.has(key(ex.name, 'coins')) && this.healthy.has(key(ex.name, 'tickers')),
-      polls: { coins: this.lastPoll.get(key(ex.name, 'coins')) ?? null, tickers: this.lastPoll.get(key(ex.name, 'tickers')) ?? null },
+      up: this.health.up(ex.name),
+      polls: this.health.lastPolls(ex.name),
       snapshot: this.watched.get(ex.name)?.poller.snapshot(),
     }));
   }
@@ -305,10 +222,7 @@ export class Daemon {
     this.watched.delete(name);
     await w.poller.stop();
     await w.target.embedded?.close();
-    for (const endpoint of ['coins', 'tickers']) {
-      this.ready.delete(key(name, endpoint));
-      this.healthy.delete(key(name, endpoint));
-    }
+    this.health.forget(name);
   }
 
   /**
@@ -410,16 +324,13 @@ export class Daemon {
       // An empty list is never taken as real: a failure of that poll, of kind `schema`.
       this.deps.logger.warn({ exchange: poll.exchange, endpoint: poll.endpoint }, 'poll failed: empty list, not taken as real');
       this.metrics.pollErrors.inc({ ...labels, kind: 'schema' });
-      this.healthy.delete(key(poll.exchange, poll.endpoint));
-      this.lastPoll.set(key(poll.exchange, poll.endpoint), { at: new Date(poll.at).toISOString(), ok: false, kind: 'schema', error: `${poll.endpoint}: empty list` });
+      this.health.failure(poll.exchange, poll.endpoint, poll.at, 'schema', `${poll.endpoint}: empty list`);
       this.afterPoll(poll.exchange);
       return kept;
     }
     const accepted = outcome === 'accepted';
-    this.lastPoll.set(key(poll.exchange, poll.endpoint), { at: new Date(poll.at).toISOString(), ok: accepted });
+    this.health.answer(poll.exchange, poll.endpoint, poll.at, accepted);
     if (accepted) {
-      this.ready.add(key(poll.exchange, poll.endpoint));
-      this.healthy.add(key(poll.exchange, poll.endpoint));
       this.metrics.lastSuccess.set(labels, poll.at / 1000);
       this.exposition.update(kept, poll.endpoint);
       if (poll.endpoint === 'coins') this.metrics.coins.set({ exchange: poll.exchange }, kept.coins.size);
@@ -434,16 +345,14 @@ export class Daemon {
     const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
     this.metrics.pollErrors.inc({ ...labels, kind: poll.error.kind });
     this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
-    this.healthy.delete(key(poll.exchange, poll.endpoint));
-    this.lastPoll.set(key(poll.exchange, poll.endpoint), { at: new Date(poll.at).toISOString(), ok: false, kind: poll.error.kind, error: poll.error.message });
+    this.health.failure(poll.exchange, poll.endpoint, poll.at, poll.error.kind, poll.error.message);
     this.engine?.onFailure({ ...poll, error: { kind: poll.error.kind, message: poll.error.message } });
     this.afterPoll(poll.exchange);
   }
 
   /** Gauges that follow every poll, successful or not. */
   private afterPoll(exchange: string): void {
-    const up = this.healthy.has(key(exchange, 'coins')) && this.healthy.has(key(exchange, 'tickers'));
-    this.metrics.up.set({ exchange }, up ? 1 : 0);
+    this.metrics.up.set({ exchange }, this.health.up(exchange) ? 1 : 0);
     this.metrics.weightUsed.set({ exchange }, this.watched.get(exchange)?.client.usedWeight() ?? 0);
     const firing = new Map<string, { alertname: string; severity: string; n: number }>();
     for (const r of this.engine?.rules() ?? []) firing.set(`${r.alert}\u0000${r.severity}`, { alertname: r.alert, severity: r.severity, n: 0 });

@@ -1,0 +1,35 @@
+import type { Config } from '../config';
+import { ConfigError } from '../config/errors';
+import type { SeriesFilter } from '../metrics/exposition';
+import { loadRulesFile } from '../rules/load';
+import { compileMatcher } from '../rules/match';
+import type { Rule } from '../rules/model';
+import type { GuardOptions } from '../snapshot/guard';
+
+/** What the parts of the daemon take from the config, derived once per (re)load. */
+
+/** metrics.include / metrics.exclude as one test on coin, network and symbol names. */
+export function seriesFilter(config: Config): SeriesFilter {
+  const compile = (m: Partial<Record<'coin' | 'network' | 'symbol', string>>) =>
+    new Map(Object.entries(m).map(([label, pattern]) => [label, compileMatcher(label, pattern)]));
+  const include = compile(config.metrics.include);
+  const exclude = compile(config.metrics.exclude);
+  if (include.size === 0 && exclude.size === 0) return () => true;
+  return (label, value) => (include.get(label)?.test(value) ?? true) && !(exclude.get(label)?.test(value) ?? false);
+}
+
+/** The watch lists by exchange, for the `missing` ticker condition. */
+export function watchLists(config: Config): Map<string, Set<string>> {
+  return new Map(config.exchanges.map((e) => [e.name, new Set(e.symbols)]));
+}
+
+export function guards(config: Config): Map<string, GuardOptions> {
+  return new Map(config.exchanges.map((e) => [e.name, { maxShrink: e.guard.max_shrink, confirmPolls: e.guard.confirm_polls, confirmMs: e.guard.confirm_for }]));
+}
+
+export async function loadRules(config: Config, env: NodeJS.ProcessEnv): Promise<Rule[]> {
+  if (config.rules_file === undefined) return [];
+  const result = await loadRulesFile(config.rules_file, env);
+  if (!result.ok) throw new ConfigError(result.problems);
+  return result.rules;
+}

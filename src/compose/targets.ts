@@ -1,0 +1,51 @@
+import type { Agent } from 'undici';
+import { DEFAULT_SCENARIO_FILE, type ExchangeConfig } from '../config';
+import { ExchangeClient } from '../exchange/client';
+import type { Clock } from '../lib/clock';
+import { parseHostPort } from '../lib/host-port';
+import type { Logger } from '../lib/logger';
+import { loadScenarioFile, startSimulator, type RunningSimulator } from '../simulator';
+
+/** Where each configured exchange is reached, and the client that reads it: shared by the daemon and `once`. */
+
+/** An exchange as the watcher reaches it: its base URL, and the embedded one to stop with it. */
+export interface Target {
+  config: ExchangeConfig;
+  baseUrl: string;
+  embedded?: RunningSimulator;
+}
+
+export async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, withScenario: boolean): Promise<Target> {
+  if (ex.base_url !== undefined) return { config: ex, baseUrl: ex.base_url };
+  const sim = ex.simulate;
+  const at = (sim?.listen !== undefined ? parseHostPort(sim.listen) : undefined) ?? { host: '127.0.0.1', port: 0 };
+  const scenario = withScenario ? await loadScenarioFile(sim?.scenario ?? DEFAULT_SCENARIO_FILE) : undefined;
+  const embedded = await startSimulator({
+    host: at.host || '0.0.0.0',
+    port: at.port,
+    clock,
+    logger: logger.child({ component: 'simulator', exchange: ex.name }),
+    ...(sim?.coins !== undefined && { coins: sim.coins }),
+    ...(sim?.seed !== undefined && { seed: sim.seed }),
+    ...(scenario !== undefined && { scenario }),
+  });
+  logger.info({ exchange: ex.name, url: embedded.url }, 'started the embedded reference exchange');
+  return { config: ex, baseUrl: embedded.url, embedded };
+}
+
+export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logger: Logger): ExchangeClient {
+  const ex = target.config;
+  return new ExchangeClient({
+    exchange: ex.name,
+    baseUrl: target.baseUrl,
+    timeoutMs: ex.timeout,
+    maxBodyBytes: ex.max_body_bytes,
+    retries: { max: ex.retries.max, baseDelayMs: ex.retries.base_delay, maxDelayMs: ex.retries.max_delay },
+    weightLimit: { max: ex.weight_limit.max, windowMs: ex.weight_limit.window },
+    ...(ex.headers !== undefined && { headers: ex.headers }),
+    dispatcher,
+    clock,
+    onRetry: (err, attempt, delayMs) =>
+      logger.debug({ exchange: ex.name, endpoint: err.endpoint, kind: err.kind, attempt, delayMs }, 'retrying a failed request'),
+  });
+}
