@@ -11,6 +11,7 @@ import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
 import { SILENCE_RETENTION_MS, silenceKept } from './alerts/silence';
 import { createMetrics, forgetSeries, initSeries } from './metrics/metrics';
+import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
@@ -59,6 +60,7 @@ export class Daemon {
   private pruneTimer: NodeJS.Timeout | undefined;
   readonly registry = new Registry();
   private readonly metrics = createMetrics(this.registry);
+  private readonly pollMetrics = new PollMetrics(this.metrics);
   private readonly exposition: Exposition;
   /** The status page and /api/v1/state. */
   private readonly views = new Views({
@@ -313,61 +315,38 @@ export class Daemon {
     // One line per poll, however many records: a storm of broken records must not flood the log.
     if (poll.issues.length > 0) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, records: poll.issues.length, first: poll.issues.slice(0, 5) }, 'malformed records kept at their previous values');
     const { snapshot: kept, outcome } = await (this.engine as Engine).onSuccess(poll);
-    const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
-    this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
-    if (poll.issues.length > 0) {
-      // A record set aside (malformed, or sent twice with different values) is a schema error of that poll.
-      this.metrics.malformedRecords.inc(labels, poll.issues.length);
-      this.metrics.pollErrors.inc({ ...labels, kind: 'schema' });
-    }
+    this.pollMetrics.answered(poll, poll.issues.length, outcome, kept.coins.size);
     if (outcome === 'empty') {
-      // An empty list is never taken as real: a failure of that poll, of kind `schema`.
-      this.deps.logger.warn({ exchange: poll.exchange, endpoint: poll.endpoint }, 'poll failed: empty list, not taken as real');
-      this.metrics.pollErrors.inc({ ...labels, kind: 'schema' });
+      log.warn({ exchange: poll.exchange, endpoint: poll.endpoint }, 'poll failed: empty list, not taken as real');
       this.health.failure(poll.exchange, poll.endpoint, poll.at, 'schema', `${poll.endpoint}: empty list`);
-      this.afterPoll(poll.exchange);
-      return kept;
-    }
-    const accepted = outcome === 'accepted';
-    this.health.answer(poll.exchange, poll.endpoint, poll.at, accepted);
-    if (accepted) {
-      this.metrics.lastSuccess.set(labels, poll.at / 1000);
-      this.exposition.update(kept, poll.endpoint);
-      if (poll.endpoint === 'coins') this.metrics.coins.set({ exchange: poll.exchange }, kept.coins.size);
+    } else {
+      this.health.answer(poll.exchange, poll.endpoint, poll.at, outcome === 'accepted');
+      if (outcome === 'accepted') this.exposition.update(kept, poll.endpoint);
+      log.debug({ exchange: poll.exchange, endpoint: poll.endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues.length, ...summary(kept) }, 'poll ok');
     }
     this.afterPoll(poll.exchange);
-    log.debug({ exchange: poll.exchange, endpoint: poll.endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues.length, ...summary(kept) }, 'poll ok');
     return kept;
   }
 
   private onFailure(poll: PollFailure): void {
     this.deps.logger.warn({ exchange: poll.exchange, endpoint: poll.endpoint, kind: poll.error.kind, ms: poll.durationMs, error: poll.error.message }, 'poll failed');
-    const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
-    this.metrics.pollErrors.inc({ ...labels, kind: poll.error.kind });
-    this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
+    this.pollMetrics.failed(poll, poll.error.kind);
     this.health.failure(poll.exchange, poll.endpoint, poll.at, poll.error.kind, poll.error.message);
     this.engine?.onFailure({ ...poll, error: { kind: poll.error.kind, message: poll.error.message } });
     this.afterPoll(poll.exchange);
   }
 
-  /** Gauges that follow every poll, successful or not. */
   private afterPoll(exchange: string): void {
-    this.metrics.up.set({ exchange }, this.health.up(exchange) ? 1 : 0);
-    this.metrics.weightUsed.set({ exchange }, this.watched.get(exchange)?.client.usedWeight() ?? 0);
-    const firing = new Map<string, { alertname: string; severity: string; n: number }>();
-    for (const r of this.engine?.rules() ?? []) firing.set(`${r.alert}\u0000${r.severity}`, { alertname: r.alert, severity: r.severity, n: 0 });
-    for (const a of this.engine?.activeAlerts().values() ?? []) {
-      if (a.status !== 'firing') continue;
-      const k = `${a.labels.alertname ?? ''}\u0000${a.labels.severity ?? ''}`;
-      const entry = firing.get(k) ?? { alertname: a.labels.alertname ?? '', severity: a.labels.severity ?? '', n: 0 };
-      entry.n += 1;
-      firing.set(k, entry);
-    }
-    this.metrics.alertsFiring.reset();
-    for (const f of firing.values()) this.metrics.alertsFiring.set({ alertname: f.alertname, severity: f.severity }, f.n);
-    for (const r of this.delivery?.receivers ?? []) this.metrics.outboxPending.set({ receiver: r }, this.delivery?.pendingDeliveries(r) ?? 0);
-    const dead = this.store?.deadLetterCounts() ?? new Map<string, number>();
-    for (const r of this.delivery?.receivers ?? []) this.metrics.deadLetters.set({ receiver: r }, dead.get(r) ?? 0);
+    const receivers = this.delivery?.receivers ?? [];
+    this.pollMetrics.after(exchange, {
+      up: this.health.up(exchange),
+      weightUsed: this.watched.get(exchange)?.client.usedWeight() ?? 0,
+      rules: this.engine?.rules() ?? [],
+      active: this.engine?.activeAlerts().values() ?? [],
+      receivers,
+      pending: (r) => this.delivery?.pendingDeliveries(r) ?? 0,
+      deadLetters: this.store?.deadLetterCounts() ?? new Map<string, number>(),
+    });
   }
 
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */

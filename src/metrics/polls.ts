@@ -1,0 +1,57 @@
+import type { Alert } from '../alerts/alert';
+import type { Rule } from '../rules/model';
+import type { Metrics } from './metrics';
+
+/** What a poll tells the metrics (a success as the engine judged it, or a failure). */
+export interface PollOutcome {
+  exchange: string;
+  endpoint: 'coins' | 'tickers';
+  at: number;
+  durationMs: number;
+}
+
+/** The poll counters and gauges: what each poll adds, and the gauges that follow every poll. */
+export class PollMetrics {
+  constructor(private readonly metrics: Metrics) {}
+
+  /** An answer: `issues` records set aside; the engine's outcome; the coins kept when taken. */
+  answered(poll: PollOutcome, issues: number, outcome: 'accepted' | 'held' | 'empty', coins: number): void {
+    const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
+    this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
+    if (issues > 0) {
+      // A record set aside (malformed, or sent twice with different values) is a schema error of that poll.
+      this.metrics.malformedRecords.inc(labels, issues);
+      this.metrics.pollErrors.inc({ ...labels, kind: 'schema' });
+    }
+    // An empty list is never taken as real: a failure of that poll, of kind `schema`.
+    if (outcome === 'empty') this.metrics.pollErrors.inc({ ...labels, kind: 'schema' });
+    if (outcome !== 'accepted') return;
+    this.metrics.lastSuccess.set(labels, poll.at / 1000);
+    if (poll.endpoint === 'coins') this.metrics.coins.set({ exchange: poll.exchange }, coins);
+  }
+
+  failed(poll: PollOutcome, kind: string): void {
+    const labels = { exchange: poll.exchange, endpoint: poll.endpoint };
+    this.metrics.pollErrors.inc({ ...labels, kind });
+    this.metrics.pollDuration.observe(labels, poll.durationMs / 1000);
+  }
+
+  /** Gauges that follow every poll, successful or not. */
+  after(exchange: string, state: { up: boolean; weightUsed: number; rules: readonly Rule[]; active: Iterable<Alert>; receivers: readonly string[]; pending: (receiver: string) => number; deadLetters: ReadonlyMap<string, number> }): void {
+    this.metrics.up.set({ exchange }, state.up ? 1 : 0);
+    this.metrics.weightUsed.set({ exchange }, state.weightUsed);
+    const firing = new Map<string, { alertname: string; severity: string; n: number }>();
+    for (const r of state.rules) firing.set(`${r.alert}\u0000${r.severity}`, { alertname: r.alert, severity: r.severity, n: 0 });
+    for (const a of state.active) {
+      if (a.status !== 'firing') continue;
+      const k = `${a.labels.alertname ?? ''}\u0000${a.labels.severity ?? ''}`;
+      const entry = firing.get(k) ?? { alertname: a.labels.alertname ?? '', severity: a.labels.severity ?? '', n: 0 };
+      entry.n += 1;
+      firing.set(k, entry);
+    }
+    this.metrics.alertsFiring.reset();
+    for (const f of firing.values()) this.metrics.alertsFiring.set({ alertname: f.alertname, severity: f.severity }, f.n);
+    for (const r of state.receivers) this.metrics.outboxPending.set({ receiver: r }, state.pending(r));
+    for (const r of state.receivers) this.metrics.deadLetters.set({ receiver: r }, state.deadLetters.get(r) ?? 0);
+  }
+}
