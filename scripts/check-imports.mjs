@@ -21,10 +21,8 @@ const ALLOWED = {
   notify: ['lib'],
   store: ['alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
   metrics: ['exchange', 'alerts', 'rules', 'snapshot', 'lib'],
-  poller: ['exchange', 'snapshot', 'lib'],
-  watch: ['poller', 'alerts', 'rules', 'snapshot', 'store', 'exchange', 'notify/notifier.ts', 'lib'],
   http: ['metrics', 'alerts', 'store', 'rules', 'snapshot', 'exchange', 'config', 'lib'],
-  poll: ['lib'],
+  poll: ['exchange', 'alerts', 'rules', 'snapshot', 'store', 'notify/notifier.ts', 'lib'],
   /** What the composition root derives from the config (targets, clients, settings): part of it, below daemon.ts. */
   compose: ['config', 'exchange', 'metrics', 'rules', 'snapshot', 'simulator', 'lib'],
 };

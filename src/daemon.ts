@@ -16,14 +16,14 @@ import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
-import { ExchangePoller, type PollFailure, type PollSuccess } from './poller/exchange-poller';
+import { ExchangePoller, type PollFailure, type PollSuccess } from './poll/poller';
 import type { Rule } from './rules/model';
 import type { Change } from './snapshot/changes';
 import type { ExchangeInput } from './http/state-view';
 import { Views } from './http/views';
 import type { Snapshot } from './snapshot/model';
 import { StateStore } from './store/store';
-import { Engine } from './watch/engine';
+import { Engine } from './poll/engine';
 import { errorMessage } from './lib/error-message';
 
 function summary(s: Snapshot): { coins: number; networks: number; tickers: number } {

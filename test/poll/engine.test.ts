@@ -7,7 +7,7 @@ import { DEFAULT_GUARD } from '../../src/snapshot/guard';
 import { applyCoins } from '../../src/snapshot/merge';
 import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
 import { StateStore } from '../../src/store/store';
-import { Engine } from '../../src/watch/engine';
+import { Engine } from '../../src/poll/engine';
 import { coinRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
 import { Writable } from 'node:stream';

@@ -3,7 +3,7 @@ import { ActiveAlerts, advance, type Scope } from '../alerts/lifecycle';
 import type { Endpoint } from '../exchange/wire';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
-import type { PollFailure, PollSuccess } from '../poller/exchange-poller';
+import type { PollFailure, PollSuccess } from './poller';
 import { evaluateRules, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';
 import { TickerHistory } from '../rules/history';
 import { matchesAll } from '../rules/match';
