@@ -1,13 +1,22 @@
-import type { ExchangeClient } from '../exchange/client';
+import type { ExchangeClient, FetchResult } from '../exchange/client';
 import { ExchangeError } from '../exchange/errors';
 import type { Endpoint } from '../exchange/wire';
 import type { Clock } from '../lib/clock';
 import { nextTurn } from '../lib/timer';
-import { applyCoins, applyTickers } from '../snapshot/merge';
-import { emptySnapshot, type RecordIssue, type Snapshot } from '../snapshot/model';
+import type { CoinRecord, RecordIssue, Snapshot, TickerRecord } from '../snapshot/model';
 import { startLoop, type Loop } from './loop';
 
-/** A poll that produced a new snapshot. */
+/** A poll whose answer was read: the records, before any judgement. */
+export interface PollAnswer {
+  exchange: string;
+  endpoint: Endpoint;
+  answer: FetchResult<CoinRecord> | FetchResult<TickerRecord>;
+  /** When the poll started and when its answer was read. */
+  startedAt: number;
+  at: number;
+}
+
+/** A poll that produced a new snapshot (what the path judges). */
 export interface PollSuccess {
   exchange: string;
   endpoint: Endpoint;
@@ -29,6 +38,15 @@ export interface PollFailure {
   durationMs: number;
 }
 
+/** Where a poller hands what it read, one way: the poll path (path.ts). */
+export interface PollSink {
+  /** The records the exchange is known by now, for the client to keep unchanged records' objects. */
+  previous(exchange: string): Snapshot;
+  /** An answer; resolves once it has been judged (the next poll of the endpoint waits for it). */
+  answer(poll: PollAnswer): Promise<void>;
+  failure(poll: PollFailure): Promise<void> | void;
+}
+
 export interface PollerOptions {
   exchange: string;
   client: ExchangeClient;
@@ -38,33 +56,16 @@ export interface PollerOptions {
   /** Watch list for tickers; empty = every symbol. */
   symbols: readonly string[];
   jitter?: number;
-  /** Where the watcher resumes from (a restored snapshot); empty by default. */
-  initial?: Snapshot;
-  /**
-   * Decides what a successful answer means and returns the snapshot to keep (the same
-   * `next`, or the previous one while an answer is held as suspect). It may take several
-   * turns of the event loop: the poller runs one decision at a time, reading the snapshot
-   * inside it, so the other endpoint's loop cannot slip in between reading and replacing it.
-   */
-  onSuccess: (poll: PollSuccess) => Snapshot | Promise<Snapshot>;
-  onFailure: (poll: PollFailure) => void | Promise<void>;
+  sink: PollSink;
   /** A fault of spotwatch itself (not of the exchange) during a poll: logged, and the loop goes on. */
   onBug: (err: unknown) => void;
 }
 
-/** Polls one exchange: coins and tickers each on their own loop, sharing one snapshot. */
+/** Polls one exchange: coins and tickers each on their own loop; every answer goes on to the sink. */
 export class ExchangePoller {
-  private current: Snapshot;
   private loops: Loop[] = [];
-  private deciding: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: PollerOptions) {
-    this.current = options.initial ?? emptySnapshot(options.exchange);
-  }
-
-  snapshot(): Snapshot {
-    return this.current;
-  }
+  constructor(private readonly options: PollerOptions) {}
 
   start(): void {
     const endpoints: Endpoint[] = ['coins', 'tickers'];
@@ -86,37 +87,20 @@ export class ExchangePoller {
     this.loops = [];
   }
 
-  /** Runs decisions one at a time, in order (see PollerOptions.onSuccess). */
-  private oneAtATime(decide: () => Promise<void>): Promise<void> {
-    const run = this.deciding.then(decide);
-    this.deciding = run.catch(() => undefined);
-    return run;
-  }
-
-  /** One poll of one endpoint; exported for `once` and for tests. */
+  /** One poll of one endpoint. */
   async poll(endpoint: Endpoint, signal?: AbortSignal): Promise<void> {
-    const { clock, client, exchange } = this.options;
-    const started = clock.now();
+    const { clock, client, exchange, sink } = this.options;
+    const startedAt = clock.now();
     try {
-      // Fetch first, then merge into the snapshot as it is now: the other endpoint's loop may
-      // have replaced it while this request was in flight.
-      const fetched = endpoint === 'coins'
-        ? { endpoint: 'coins' as const, answer: await client.fetchCoins(signal, this.current.coins) }
-        : { endpoint: 'tickers' as const, answer: await client.fetchTickers(this.options.symbols, signal, this.current.tickers) };
+      const previous = sink.previous(exchange);
+      const answer = endpoint === 'coins' ? await client.fetchCoins(signal, previous.coins) : await client.fetchTickers(this.options.symbols, signal, previous.tickers);
       await nextTurn();
-      await this.oneAtATime(async () => {
-        const prev = this.current;
-        const next = fetched.endpoint === 'coins' ? applyCoins(prev, fetched.answer, clock.now()) : applyTickers(prev, fetched.answer, clock.now());
-        const at = clock.now();
-        const { issues, bytes } = fetched.answer;
-        this.current = await this.options.onSuccess({ exchange, endpoint, prev, next, issues, at, durationMs: at - started, bytes });
-      });
+      await sink.answer({ exchange, endpoint, answer, startedAt, at: clock.now() });
     } catch (err) {
       if (signal?.aborted) return;
       if (!(err instanceof ExchangeError)) throw err;
       const at = clock.now();
-      await this.options.onFailure({ exchange, endpoint, error: err, at, durationMs: at - started });
+      await sink.failure({ exchange, endpoint, error: err, at, durationMs: at - startedAt });
     }
   }
 }
-
