@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import { Agent } from 'undici';
 import { loadConfigFile, type Config } from './config';
 import { fingerprint, type Alert } from './alerts/alert';
-import { buildDelivery } from './alerts/notification';
+import { buildDelivery } from './notify/notification';
 import { clientFor, ConfigError, Daemon, loadRules, reach } from './daemon';
 import { buildNotifier } from './delivery';
 import { systemClock } from './lib/clock';

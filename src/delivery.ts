@@ -1,8 +1,8 @@
 import type { Alert } from './alerts/alert';
 import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from './alerts/inhibit';
-import { Pipeline } from './alerts/pipeline';
+import { Pipeline } from './notify/pipeline';
 import { compileRoutes } from './alerts/route';
-import { Sender, type Outcome } from './alerts/sender';
+import { Sender, type Outcome } from './notify/retry-stage';
 import { Muter, WEEKDAYS, type MaintenanceWindow, type Silence } from './alerts/silence';
 import type { Config, ReceiverConfig } from './config';
 import type { Clock } from './lib/clock';

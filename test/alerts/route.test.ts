@@ -21,7 +21,7 @@ function line(r: RouteSpec): string {
 }
 
 describe('routesFor', () => {
-  it.each([
+  it.each<{ name: string; labels: Record<string, string>; parts: string[] }>([
     {
       name: 'a critical USD coin: the pager route continues to the coin route, whose Alertmanager part is its own',
       labels: { severity: 'critical', exchange: 'main', coin: 'USDT' },
@@ -67,7 +67,7 @@ describe('routesFor', () => {
 });
 
 describe('groupLabels', () => {
-  it.each([
+  it.each<{ groupBy: string[]; labels: Record<string, string>; expected: Record<string, string> }>([
     { groupBy: ['exchange', 'alertname'], labels: { alertname: 'W', exchange: 'main', coin: 'BTC' }, expected: { exchange: 'main', alertname: 'W' } },
     { groupBy: ['exchange', 'coin'], labels: { alertname: 'W', exchange: 'main' }, expected: { exchange: 'main' } },
     { groupBy: ['...'], labels: { alertname: 'W', exchange: 'main', coin: 'BTC' }, expected: { alertname: 'W', exchange: 'main', coin: 'BTC' } },

@@ -1,5 +1,5 @@
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/alerts/notification';
+import { buildDelivery } from '../../src/notify/notification';
 import { emailNotifier } from '../../src/notify/email/email';
 import { NotifyError } from '../../src/notify/notifier';
 import { SmtpSink } from '../support/smtp';

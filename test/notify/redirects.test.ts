@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/alerts/notification';
+import { buildDelivery } from '../../src/notify/notification';
 import { alertmanagerNotifier } from '../../src/notify/alertmanager/alertmanager';
 import { MAX_REDIRECTS } from '../../src/notify/http-post';
 import { NotifyError } from '../../src/notify/notifier';

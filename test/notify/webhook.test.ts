@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { buildDelivery } from '../../src/alerts/notification';
+import { buildDelivery } from '../../src/notify/notification';
 import type { Alert } from '../../src/alerts/alert';
 import { NotifyError } from '../../src/notify/notifier';
 import { webhookNotifier } from '../../src/notify/webhook/webhook';

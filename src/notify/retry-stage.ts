@@ -3,7 +3,7 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
 import { nextTurn } from '../lib/timer';
-import { NotifyError, type Delivery, type Notifier } from '../notify/notifier';
+import { NotifyError, type Delivery, type Notifier } from './notifier';
 
 /** The outbox as the sender sees it (the store implements it). */
 export interface OutboxPort {

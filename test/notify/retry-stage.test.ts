@@ -1,6 +1,6 @@
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/alerts/notification';
-import { Sender, type Outcome } from '../../src/alerts/sender';
+import { buildDelivery } from '../../src/notify/notification';
+import { Sender, type Outcome } from '../../src/notify/retry-stage';
 import { systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
 import { webhookNotifier } from '../../src/notify/webhook/webhook';

@@ -1,12 +1,12 @@
+import type { Alert } from '../alerts/alert';
+import { decide, type LogEntry } from '../alerts/dedup';
+import { Aggregator, type Flush } from '../alerts/groups';
+import { compileInhibitRules, InhibitionIndex } from '../alerts/inhibit';
+import type { CompiledRoutes } from '../alerts/route';
+import type { Muter } from '../alerts/silence';
 import type { Logger } from '../lib/logger';
-import type { Delivery } from '../notify/notifier';
-import type { Alert } from './alert';
-import { decide, type LogEntry } from './dedup';
-import { Aggregator, type Flush } from './groups';
-import { compileInhibitRules, InhibitionIndex } from './inhibit';
 import { buildDelivery } from './notification';
-import type { CompiledRoutes } from './route';
-import type { Muter } from './silence';
+import type { Delivery } from './notifier';
 
 /** What the pipeline needs from storage: the notification log, and a durable hand-over. */
 export interface PipelinePort {
