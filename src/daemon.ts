@@ -208,6 +208,7 @@ export class Daemon {
       clock,
       random,
       logger,
+      dispatcher: this.pool,
       externalURL: this.http.url,
       activeAlerts: () => engine.activeAlerts().values(),
       onOutcome: (receiver, outcome, reason, latencyMs) => {

@@ -4,57 +4,23 @@ import { Pipeline } from './notify/pipeline';
 import { compileRoutes } from './alerts/route';
 import { Sender, type Outcome } from './notify/retry-stage';
 import { Muter, WEEKDAYS, type MaintenanceWindow, type Silence } from './alerts/silence';
-import type { Config, ReceiverConfig } from './config';
+import type { Config } from './config';
 import type { Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
 import { nextTurn } from './lib/timer';
 import { patternProblem } from './lib/pattern';
-import { alertmanagerNotifier } from './notify/alertmanager/alertmanager';
-import { emailNotifier } from './notify/email/email';
-import { logNotifier } from './notify/log/log';
+import type { Dispatcher } from 'undici';
+import { smtpTransport } from './notify/mail-transport';
 import type { Notifier } from './notify/notifier';
-import { webhookNotifier } from './notify/webhook/webhook';
+import type { MailTransportFactory, ReceiverDeps } from './notify/plugin';
+import type { ReceiverRegistry } from './notify/receiver-registry';
+import { receiverRegistry } from './notify/registry';
 import { HeldOutbox } from './store/held';
 import type { StateStore } from './store/store';
 import { errorMessage } from './lib/error-message';
 
 /** How often notifications held in memory (the store failing) are tried on disk again. */
 const HELD_RETRY_MS = 1_000;
-
-/** Builds a receiver from its config: the one place that knows every kind. */
-export function buildNotifier(r: ReceiverConfig, logger: Logger): Notifier {
-  switch (r.kind) {
-    case 'webhook':
-      return webhookNotifier({
-        name: r.name,
-        url: r.webhook.url,
-        timeoutMs: r.webhook.timeout,
-        secret: r.webhook.secret,
-        headers: r.webhook.headers,
-        maxAlerts: r.webhook.max_alerts,
-        bodyTemplate: r.webhook.body_template,
-        contentType: r.webhook.content_type,
-      });
-    case 'email':
-      return emailNotifier({
-        name: r.name,
-        smtpUrl: r.email.smtp_url,
-        from: r.email.from,
-        to: r.email.to,
-        subject: r.email.subject,
-        username: r.email.username,
-        password: r.email.password,
-        passwordFile: r.email.password_file,
-        requireTls: r.email.require_tls,
-        tls: r.email.tls ? { rejectUnauthorized: r.email.tls.reject_unauthorized, caFile: r.email.tls.ca_file } : undefined,
-        timeoutMs: r.email.timeout,
-      });
-    case 'alertmanager':
-      return alertmanagerNotifier({ name: r.name, url: r.alertmanager.url, timeoutMs: r.alertmanager.timeout });
-    case 'log':
-      return logNotifier(r.name, logger.child({ component: 'notify' }));
-  }
-}
 
 function toMinutes(hhmm: string): number {
   const [h, m] = hhmm.split(':').map(Number);
@@ -95,6 +61,12 @@ export interface DeliveryDeps {
   clock: Clock;
   random: () => number;
   logger: Logger;
+  /** The HTTP connection pool of receivers that speak HTTP (the caller closes it). */
+  dispatcher: Dispatcher;
+  /** Opens SMTP transports (nodemailer's by default). */
+  mailTransport?: MailTransportFactory;
+  /** The receiver kinds (notify/registry.ts's by default; a test adds its own). */
+  receivers?: ReceiverRegistry;
   externalURL: string;
   activeAlerts: () => Iterable<Alert>;
   onOutcome: (receiver: string, outcome: Outcome, reason?: string, latencyMs?: number) => void;
@@ -125,10 +97,14 @@ export class Delivery {
   /** The flush of due groups under way, if any (see tick). */
   private flushing: Promise<void> | undefined;
 
+  /** The receiver kinds: they build the notifiers and say how each is routed. */
+  private readonly kinds: ReceiverRegistry;
+
   constructor(
     private config: Config,
     private readonly deps: DeliveryDeps,
   ) {
+    this.kinds = deps.receivers ?? receiverRegistry;
     this.outbox = new HeldOutbox({
       store: deps.store,
       logger: deps.logger,
@@ -283,7 +259,11 @@ export class Delivery {
 
   private pipelineParts(config: Config) {
     const n = config.notify;
-    const direct = new Map(n.receivers.flatMap((r) => (r.kind === 'alertmanager' ? [[r.name, r.alertmanager.resend_interval] as const] : [])));
+    // Receivers whose kind wants each alert on its own, again every interval (ReceiverPlugin.resendInterval).
+    const direct = new Map(n.receivers.flatMap((r) => {
+      const resend = this.kinds.resendInterval(r);
+      return resend === undefined ? [] : [[r.name, resend] as const];
+    }));
     return {
       routes: compileRoutes(n.routes, { receivers: n.receivers.map((r) => r.name), group_by: n.group_by, group_wait: n.group_wait, group_interval: n.group_interval, repeat_interval: n.repeat_interval }, direct),
       receivers: new Map(n.receivers.map((r) => [r.name, { sendResolved: r.send_resolved }])),
@@ -302,7 +282,9 @@ export class Delivery {
 
   private startSenders(config: Config): void {
     const { retry } = config.notify;
-    this.notifiers = config.notify.receivers.map((r) => buildNotifier(r, this.deps.logger));
+    const { clock, logger, dispatcher, mailTransport = smtpTransport } = this.deps;
+    const edges: ReceiverDeps = { clock, logger, dispatcher, mailTransport };
+    this.notifiers = config.notify.receivers.map((r) => this.kinds.create(r, edges));
     this.senders = this.notifiers.map(
       (notifier) =>
         new Sender({

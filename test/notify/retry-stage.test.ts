@@ -8,6 +8,14 @@ import type { StateStore } from '../../src/store/store';
 import { openTempStore, type TempStore } from '../support/temp-store';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { receiverDeps } from '../support/receiver-deps';
+
+/** A connection pool per test, closed after it, as each notifier used to open and close its own. */
+let deps: ReturnType<typeof receiverDeps>;
+beforeEach(() => {
+  deps = receiverDeps();
+});
+afterEach(() => deps.close());
 
 const alert: Alert = {
   fingerprint: '00000000000000aa', ruleId: 'r', entity: 'e', labels: { alertname: 'W', exchange: 'main', severity: 'critical' },
@@ -35,7 +43,7 @@ describe('Sender', () => {
 
   function start(maxAgeMs = 60_000): Sender {
     sender = new Sender({
-      notifier: webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 1000 }),
+      notifier: webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 1000 }, deps),
       port: store,
       policy: { baseMs: 20, maxMs: 100, maxAgeMs },
       clock: systemClock,
