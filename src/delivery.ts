@@ -2,7 +2,7 @@ import type { Alert } from './alerts/alert';
 import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from './alerts/inhibit';
 import { Pipeline } from './notify/pipeline';
 import { compileRoutes } from './alerts/route';
-import { Sender, type Outcome } from './notify/retry-stage';
+import { RetryStage, type Outcome } from './notify/retry-stage';
 import { Muter, WEEKDAYS, type MaintenanceWindow, type Silence } from './alerts/silence';
 import type { Config } from './config';
 import type { Clock } from './lib/clock';
@@ -78,12 +78,12 @@ export interface DeliveryDeps {
 
 /**
  * Everything between the engine and the receivers: the pipeline (routes, groups, inhibition,
- * silences, notification log), the durable outbox, and one sender per receiver.
+ * silences, notification log), the durable outbox, and one retry stage per receiver.
  */
 export class Delivery {
   readonly muter = new Muter();
   private pipeline: Pipeline;
-  private senders: Sender[] = [];
+  private retryStages: RetryStage[] = [];
   private notifiers: Notifier[] = [];
   private timer: NodeJS.Timeout | undefined;
   /** The store's outbox, and what is held in memory while the store cannot be written. */
@@ -113,7 +113,7 @@ export class Delivery {
     });
     this.pipeline = new Pipeline({ ...this.pipelineParts(config), muter: this.muter, port: this.port(), activeAlerts: deps.activeAlerts, logger: deps.logger });
     this.refreshSilences();
-    this.startSenders(config);
+    this.startReceivers(config);
   }
 
   get receivers(): string[] {
@@ -205,7 +205,7 @@ export class Delivery {
           await nextTurn();
           this.pipeline.serialize(batch);
           await nextTurn();
-          if (this.pipeline.commit(batch, now) > 0) for (const s of this.senders) s.wake();
+          if (this.pipeline.commit(batch, now) > 0) for (const s of this.retryStages) s.wake();
         }
       } catch (err) {
         this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
@@ -237,8 +237,8 @@ export class Delivery {
     this.config = config;
     this.pipeline.reconfigure(this.pipelineParts(config));
     this.refreshSilences();
-    await this.stopSenders();
-    this.startSenders(config);
+    await this.stopReceivers();
+    this.startReceivers(config);
   }
 
   async stop(): Promise<void> {
@@ -247,7 +247,7 @@ export class Delivery {
     // What the engine handed over is recorded before the store closes (a few chunks at most).
     await this.admitting;
     await this.flushing;
-    await this.stopSenders();
+    await this.stopReceivers();
     // A last try: what is still held would otherwise be lost with the process.
     if (!this.outbox.retry()) this.deps.logger.error('the store still cannot be written: notifications held in memory are lost at this stop');
   }
@@ -280,14 +280,14 @@ export class Delivery {
     };
   }
 
-  private startSenders(config: Config): void {
+  private startReceivers(config: Config): void {
     const { retry } = config.notify;
     const { clock, logger, dispatcher, mailTransport = smtpTransport } = this.deps;
     const edges: ReceiverDeps = { clock, logger, dispatcher, mailTransport };
     this.notifiers = config.notify.receivers.map((r) => this.kinds.create(r, edges));
-    this.senders = this.notifiers.map(
+    this.retryStages = this.notifiers.map(
       (notifier) =>
-        new Sender({
+        new RetryStage({
           notifier,
           port: this.outbox,
           policy: { baseMs: retry.base_delay, maxMs: retry.max_delay, maxAgeMs: retry.max_age },
@@ -297,13 +297,13 @@ export class Delivery {
           onOutcome: this.deps.onOutcome,
         }),
     );
-    for (const s of this.senders) s.start();
+    for (const s of this.retryStages) s.start();
   }
 
-  private async stopSenders(): Promise<void> {
-    await Promise.all(this.senders.map((s) => s.stop()));
+  private async stopReceivers(): Promise<void> {
+    await Promise.all(this.retryStages.map((s) => s.stop()));
     await Promise.all(this.notifiers.map((n) => n.close?.()));
-    this.senders = [];
+    this.retryStages = [];
     this.notifiers = [];
   }
 }

@@ -1,6 +1,6 @@
 import type { Alert } from '../../src/alerts/alert';
 import { buildDelivery } from '../../src/notify/notification';
-import { Sender, type Outcome } from '../../src/notify/retry-stage';
+import { RetryStage, type Outcome } from '../../src/notify/retry-stage';
 import { systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
 import { webhookNotifier } from '../../src/notify/webhook/webhook';
@@ -22,11 +22,11 @@ const alert: Alert = {
   annotations: {}, status: 'firing', activeAt: 0, startsAt: 0, endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: 1, event: false,
 };
 
-describe('Sender', () => {
+describe('RetryStage', () => {
   let temp: TempStore;
   let store: StateStore;
   let receiver: WebhookReceiver;
-  let sender: Sender | undefined;
+  let sender: RetryStage | undefined;
   const outcomes: string[] = [];
 
   beforeEach(async () => {
@@ -41,8 +41,8 @@ describe('Sender', () => {
     temp.close();
   });
 
-  function start(maxAgeMs = 60_000): Sender {
-    sender = new Sender({
+  function start(maxAgeMs = 60_000): RetryStage {
+    sender = new RetryStage({
       notifier: webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 1000 }, deps),
       port: store,
       policy: { baseMs: 20, maxMs: 100, maxAgeMs },
