@@ -31,7 +31,7 @@ const RECEIVERS_LISTED = 'only notify/registry.ts imports a receiver folder (not
 const RECEIVER_ONLY = 'a receiver folder (notify/<kind>/) imports only notify/*.ts, lib and itself';
 
 /** The composition root: cli.ts, the commands, daemon.ts and the parts daemon.ts is split into. */
-const ROOT_FILES = ['cli.ts', 'commands.ts', 'daemon.ts', 'delivery.ts'];
+const ROOT_FILES = ['cli.ts', 'commands.ts', 'daemon.ts', 'notifications.ts'];
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {

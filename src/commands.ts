@@ -15,7 +15,7 @@ import { StoreError } from './store/store';
 
 /**
  * The commands (run, once, simulate, check-config, test-notify): each reads its config,
- * builds what it needs through the composition root (daemon.ts, delivery.ts, notify/registry.ts), and answers
+ * builds what it needs through the composition root (daemon.ts, notifications.ts, notify/registry.ts), and answers
  * with an exit code. Streams and environment come in as Io, so every command runs in tests.
  */
 /** The process's standard streams and environment, passed in so commands run in tests. */

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { Agent } from 'undici';
 import { DEFAULT_SCENARIO_FILE, loadConfigFile, type Config, type ExchangeConfig } from './config';
-import { Delivery } from './delivery';
+import { Notifications } from './notifications';
 import { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
@@ -137,7 +137,7 @@ export class Daemon {
   private http: Listening | undefined;
   private store: StateStore | undefined;
   private engine: Engine | undefined;
-  private delivery: Delivery | undefined;
+  private delivery: Notifications | undefined;
   private readonly pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
   private pruneTimer: NodeJS.Timeout | undefined;
   readonly registry = new Registry();
@@ -203,7 +203,7 @@ export class Daemon {
       onHistoryDropped: (rows) => this.metrics.historyDropped.inc(rows),
     });
     const engine = this.engine;
-    this.delivery = new Delivery(this.config, {
+    this.delivery = new Notifications(this.config, {
       store,
       clock,
       random,

@@ -29,7 +29,11 @@ export interface Notification {
   alerts: NotifiedAlert[];
 }
 
-/** What a delivery carries besides the body: a key that stays the same across retries. */
+/**
+ * One notification for one receiver, as the outbox holds it and a notifier sends it: the body,
+ * and a key that stays the same across retries. (The daemon's notification subsystem is
+ * `Notifications`, src/notifications.ts.)
+ */
 export interface Delivery {
   notification: Notification;
   /** Stable across retries and restarts: receivers pass it on so the far end can drop duplicates. */

@@ -56,7 +56,7 @@ export function maintenanceWindows(config: Config): MaintenanceWindow[] {
 /** Alerts recorded as pending per transaction before the event loop gets a turn. */
 const ADMIT_CHUNK = 1000;
 
-export interface DeliveryDeps {
+export interface NotificationsDeps {
   store: StateStore;
   clock: Clock;
   random: () => number;
@@ -77,10 +77,12 @@ export interface DeliveryDeps {
 }
 
 /**
- * Everything between the engine and the receivers: the pipeline (routes, groups, inhibition,
- * silences, notification log), the durable outbox, and one retry stage per receiver.
+ * Everything between the engine and the receivers, built from the config: the pipeline (routes,
+ * groups, the stages: inhibition, silences, notification log), the durable outbox, and one
+ * retry stage per receiver, each with the notifier its kind builds (notify/registry.ts).
+ * (A `Delivery`, in notify/notifier.ts, is one notification for one receiver, as the outbox holds it.)
  */
-export class Delivery {
+export class Notifications {
   readonly muter = new Muter();
   private pipeline: Pipeline;
   private retryStages: RetryStage[] = [];
@@ -102,7 +104,7 @@ export class Delivery {
 
   constructor(
     private config: Config,
-    private readonly deps: DeliveryDeps,
+    private readonly deps: NotificationsDeps,
   ) {
     this.kinds = deps.receivers ?? receiverRegistry;
     this.outbox = new HeldOutbox({
