@@ -1,57 +1,26 @@
+import type { Dispatcher } from 'undici';
 import type { Alert } from './alerts/alert';
 import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from './alerts/inhibit';
-import { Pipeline } from './notify/pipeline';
 import { compileRoutes } from './alerts/route';
-import { RetryStage, type Outcome } from './notify/retry-stage';
-import { Muter, WEEKDAYS, type MaintenanceWindow, type Silence } from './alerts/silence';
+import { configSilences, maintenanceWindows, Muter } from './alerts/silence';
 import type { Config } from './config';
 import type { Clock } from './lib/clock';
+import { errorMessage } from './lib/error-message';
 import type { Logger } from './lib/logger';
-import { nextTurn } from './lib/timer';
 import { patternProblem } from './lib/pattern';
-import type { Dispatcher } from 'undici';
+import { nextTurn } from './lib/timer';
 import { smtpTransport } from './notify/mail-transport';
 import type { Notifier } from './notify/notifier';
+import { Pipeline } from './notify/pipeline';
 import type { MailTransportFactory, ReceiverDeps } from './notify/plugin';
 import type { ReceiverRegistry } from './notify/receiver-registry';
 import { receiverRegistry } from './notify/registry';
+import { RetryStage, type Outcome } from './notify/retry-stage';
 import { HeldOutbox } from './store/held';
 import type { StateStore } from './store/store';
-import { errorMessage } from './lib/error-message';
 
 /** How often notifications held in memory (the store failing) are tried on disk again. */
 const HELD_RETRY_MS = 1_000;
-
-function toMinutes(hhmm: string): number {
-  const [h, m] = hhmm.split(':').map(Number);
-  return (h ?? 0) * 60 + (m ?? 0);
-}
-
-function matchersOf(map: Record<string, string>): { label: string; pattern: string }[] {
-  return Object.entries(map).map(([label, pattern]) => ({ label, pattern }));
-}
-
-export function configSilences(config: Config): Silence[] {
-  return config.notify.silences.map((s, i) => ({
-    id: `config-${i}`,
-    matchers: matchersOf(s.matchers),
-    startsAt: Date.parse(s.starts_at),
-    endsAt: Date.parse(s.ends_at),
-    comment: s.comment,
-    createdBy: 'config',
-  }));
-}
-
-export function maintenanceWindows(config: Config): MaintenanceWindow[] {
-  return config.notify.maintenance.map((w) => ({
-    name: w.name,
-    matchers: matchersOf(w.matchers),
-    weekdays: w.weekdays.map((d) => WEEKDAYS.indexOf(d)),
-    startMinute: toMinutes(w.start),
-    endMinute: toMinutes(w.end),
-    timeZone: w.time_zone,
-  }));
-}
 
 /** Alerts recorded as pending per transaction before the event loop gets a turn. */
 const ADMIT_CHUNK = 1000;
@@ -230,8 +199,8 @@ export class Notifications {
       if (problem !== undefined) this.deps.logger.warn({ silence: s.id, problem }, 'stored silence has a pattern that cannot run; ignored (delete it and create it again)');
       return problem === undefined;
     });
-    this.muter.setSilences([...configSilences(this.config), ...stored]);
-    this.muter.setWindows(maintenanceWindows(this.config));
+    this.muter.setSilences([...configSilences(this.config.notify.silences), ...stored]);
+    this.muter.setWindows(maintenanceWindows(this.config.notify.maintenance));
   }
 
   /** A reload: new routes, receivers, inhibit rules and silences; the outbox and groups stay. */
