@@ -53,6 +53,8 @@ export interface NotificationsDeps {
  */
 export class Notifications {
   readonly muter = new Muter();
+  /** The receiver kinds: they build the notifiers and say how each is routed. */
+  private readonly kinds: ReceiverRegistry;
   private pipeline: Pipeline;
   private retryStages: RetryStage[] = [];
   private notifiers: Notifier[] = [];
@@ -67,9 +69,6 @@ export class Notifications {
   private admittingNow = false;
   /** The flush of due groups under way, if any (see tick). */
   private flushing: Promise<void> | undefined;
-
-  /** The receiver kinds: they build the notifiers and say how each is routed. */
-  private readonly kinds: ReceiverRegistry;
 
   constructor(
     private config: Config,

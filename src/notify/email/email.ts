@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
 import type { ReceiverDeps } from '../plugin';
-import { alertLine, DEFAULT_SUBJECT, escapeHtml, headerText, notificationFields } from '../text';
+import { alertLine, escapeHtml, headerText, notificationFields } from '../text';
+
+/** The subject template of an e-mail whose block sets none (over notify/text.ts's fields). */
+export const DEFAULT_SUBJECT = '[spotwatch] {{status}}: {{groupLabels.alertname}} ({{count}}) {{groupLabels.exchange}}';
 
 export interface EmailOptions {
   name: string;
