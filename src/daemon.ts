@@ -5,7 +5,7 @@ import { ConfigError } from './config/errors';
 import { guards, loadRules, seriesFilter, watchLists } from './compose/settings';
 import { clientFor, reach, type Target } from './compose/targets';
 import { PollHealth } from './poll/health';
-import { Delivery } from './delivery';
+import { Notifications } from './notifications';
 import type { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
@@ -60,7 +60,7 @@ export class Daemon {
   private engine: Engine | undefined;
   private writer: StateWriter | undefined;
   private path: PollPath | undefined;
-  private delivery: Delivery | undefined;
+  private delivery: Notifications | undefined;
   private readonly pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
   private pruneTimer: NodeJS.Timeout | undefined;
   readonly registry = new Registry();
@@ -129,11 +129,12 @@ export class Daemon {
     });
     ({ engine: this.engine, writer: this.writer, path: this.path } = parts);
     const engine = parts.engine;
-    this.delivery = new Delivery(this.config, {
+    this.delivery = new Notifications(this.config, {
       store,
       clock,
       random,
       logger,
+      dispatcher: this.pool,
       externalURL: this.http.url,
       activeAlerts: () => engine.activeAlerts().values(),
       onOutcome: (receiver, outcome, reason, latencyMs) => {
