@@ -23,7 +23,7 @@ import type { StateStore } from './store/store';
 const HELD_RETRY_MS = 1_000;
 
 /** Alerts recorded as pending per transaction before the event loop gets a turn. */
-const ADMIT_CHUNK = 1000;
+const ADMIT_CHUNK = 500;
 
 export interface NotificationsDeps {
   store: StateStore;

@@ -8,13 +8,28 @@ function iso(ms: number | null): string {
   return ms === null ? ZERO_TIME : new Date(ms).toISOString();
 }
 
-export function toNotified(a: Alert, externalURL: string): NotifiedAlert {
+/** `iso`, remembering the last few times: a storm's 8,000 alerts share a handful of them. */
+function isoCache(): (ms: number | null) => string {
+  const seen = new Map<number, string>();
+  return (ms) => {
+    if (ms === null) return ZERO_TIME;
+    let text = seen.get(ms);
+    if (text === undefined) {
+      if (seen.size >= 64) seen.clear();
+      text = iso(ms);
+      seen.set(ms, text);
+    }
+    return text;
+  };
+}
+
+export function toNotified(a: Alert, externalURL: string, time: (ms: number | null) => string = iso): NotifiedAlert {
   return {
     status: a.status === 'resolved' ? 'resolved' : 'firing',
     labels: a.labels,
     annotations: a.annotations,
-    startsAt: iso(a.startsAt ?? a.activeAt),
-    endsAt: a.status === 'resolved' ? iso(a.endsAt) : ZERO_TIME,
+    startsAt: time(a.startsAt ?? a.activeAt),
+    endsAt: a.status === 'resolved' ? time(a.endsAt) : ZERO_TIME,
     generatorURL: `${externalURL}/#${a.fingerprint}`,
     fingerprint: a.fingerprint,
   };
@@ -42,7 +57,8 @@ export function buildDelivery(
   createdAt: number,
   groupKey = groupKeyOf('{}', groupLabels),
 ): Delivery {
-  const notified = alerts.map((a) => toNotified(a, externalURL));
+  const time = isoCache();
+  const notified = alerts.map((a) => toNotified(a, externalURL, time));
   const notification: Notification = {
     version: '4',
     groupKey,

@@ -18,7 +18,7 @@ export const DOWN_AFTER_FAILURES = 3;
 /** Coins (of a state rule) or changes (of a change rule) evaluated per turn of the event loop (see evaluateInTurns). */
 const EVALUATE_CHUNK = 1_000;
 /** Alerts judged per turn of the event loop (see applyInTurns). */
-const ADVANCE_CHUNK = 1_000;
+const ADVANCE_CHUNK = 500;
 
 export interface EngineOptions {
   rules: Rule[];
