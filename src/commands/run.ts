@@ -1,0 +1,50 @@
+import { ConfigError } from '../config/errors';
+import { Daemon } from '../daemon';
+import { createLogger } from '../lib/logger';
+import { receiverRegistry } from '../notify/registry';
+import { StoreError } from '../store/store';
+import { loadOrReport, type Io } from './io';
+
+/** `spotwatch run`: the daemon, until SIGTERM or SIGINT. */
+export async function runDaemon(path: string, io: Io): Promise<number> {
+  const config = await loadOrReport(path, io);
+  if (config === undefined) return 1;
+  const logger = createLogger({ level: config.log.level, redact: receiverRegistry.logRedactPaths() });
+  let daemon: Daemon;
+  try {
+    daemon = await Daemon.start(config, { logger }, { path, env: io.env });
+  } catch (err) {
+    if (err instanceof StoreError) {
+      io.stderr.write(`spotwatch: ${err.message}\n`);
+      return 1;
+    }
+    if (!(err instanceof ConfigError)) throw err;
+    for (const p of err.problems) io.stderr.write(`${p}\n`);
+    return 1;
+  }
+  const onHangup = (): void => {
+    logger.info('SIGHUP: reloading the configuration');
+    void daemon.reload();
+  };
+  await new Promise<void>((done) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      logger.info({ signal }, 'stopping');
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      done();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGHUP', onHangup);
+  });
+  process.off('SIGHUP', onHangup);
+  // A stop that hangs must not outlive the 10 s a supervisor gives.
+  const force = setTimeout(() => {
+    logger.error('stop took longer than 9 s; exiting');
+    process.exit(1);
+  }, 9_000);
+  force.unref();
+  await daemon.stop();
+  clearTimeout(force);
+  return 0;
+}
