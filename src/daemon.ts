@@ -10,7 +10,7 @@ import type { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
 import { SILENCE_RETENTION_MS, silenceKept } from './alerts/silence';
-import { createMetrics, forgetSeries, initSeries } from './metrics/metrics';
+import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
@@ -41,6 +41,10 @@ export interface DaemonDeps {
   random?: () => number;
   /** Opens the state store (a seam for tests: a store whose writes fail). */
   openStore?: typeof StateStore.open;
+  /** Where the metrics are registered (a fresh Registry unless given). */
+  registry?: Registry;
+  /** The HTTP connection pool for exchanges and receivers; made (and closed at stop) by the daemon unless given. */
+  dispatcher?: Agent;
 }
 
 interface Watched {
@@ -61,11 +65,12 @@ export class Daemon {
   private writer: StateWriter | undefined;
   private path: PollPath | undefined;
   private delivery: Notifications | undefined;
-  private readonly pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
+  private readonly pool: Agent;
+  private readonly ownsPool: boolean;
   private pruneTimer: NodeJS.Timeout | undefined;
-  readonly registry = new Registry();
-  private readonly metrics = createMetrics(this.registry);
-  private readonly pollMetrics = new PollMetrics(this.metrics);
+  readonly registry: Registry;
+  private readonly metrics: Metrics;
+  private readonly pollMetrics: PollMetrics;
   private readonly exposition: Exposition;
   /** The status page and /api/v1/state. */
   private readonly views = new Views({
@@ -77,15 +82,20 @@ export class Daemon {
 
   private constructor(
     private config: Config,
-    private readonly deps: Required<DaemonDeps>,
+    private readonly deps: Required<Omit<DaemonDeps, 'dispatcher'>> & Pick<DaemonDeps, 'dispatcher'>,
     private readonly source: { path?: string | undefined; env: NodeJS.ProcessEnv },
   ) {
+    this.registry = deps.registry;
+    this.metrics = createMetrics(this.registry);
+    this.pollMetrics = new PollMetrics(this.metrics);
+    this.ownsPool = deps.dispatcher === undefined;
+    this.pool = deps.dispatcher ?? new Agent({ connections: 8, keepAliveTimeout: 30_000 });
     this.exposition = new Exposition(this.registry, seriesFilter(config));
   }
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
   static async start(config: Config, deps: DaemonDeps, source: { path?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Daemon> {
-    const daemon = new Daemon(config, { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), ...deps }, { path: source.path, env: source.env ?? process.env });
+    const daemon = new Daemon(config, { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), ...deps }, { path: source.path, env: source.env ?? process.env });
     try {
       await daemon.boot();
     } catch (err) {
@@ -367,6 +377,6 @@ export class Daemon {
     await this.delivery?.stop();
     await this.http?.close();
     this.store?.close();
-    await this.pool.close();
+    if (this.ownsPool) await this.pool.close();
   }
 }
