@@ -3,14 +3,13 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import type { Rule } from '../rules/model';
 import type { GuardOptions } from '../snapshot/guard';
-import type { StateStore } from '../store/store';
 import { Engine } from './engine';
 import { PollPath, type PollObserver } from './path';
-import { StateWriter } from './writer';
+import { StateWriter, type PollStore } from './writer';
 
 export interface PollPathOptions {
   rules: Rule[];
-  store: StateStore;
+  store: PollStore;
   logger: Logger;
   clock: Clock;
   guards: ReadonlyMap<string, GuardOptions>;

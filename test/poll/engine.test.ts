@@ -10,6 +10,7 @@ import { StateStore } from '../../src/store/store';
 import { buildPollPath } from '../../src/poll/build';
 import { ExchangeError, type FailureKind } from '../../src/exchange/errors';
 import type { PollSuccess } from '../../src/poll/poller';
+import type { PollStore } from '../../src/poll/writer';
 import { manualClock } from '../../src/lib/clock';
 
 /** The poll path as the daemon builds it, driven with snapshots already merged (PollPath.judge). */
@@ -37,13 +38,20 @@ import { countTurns } from '../support/turns';
  * (a disk that fills up cannot be made here; test/daemon/store-failing.test.ts uses a real
  * SQLITE_FULL).
  */
-function fillableStore(dir: string, full: boolean): { real: StateStore; store: StateStore; disk: { full: boolean } } {
+function fillableStore(dir: string, full: boolean): { real: StateStore; store: PollStore; disk: { full: boolean } } {
   const real = StateStore.open(dir);
   const disk = { full };
-  const store = Object.create(real) as StateStore;
-  store.transaction = <T>(fn: () => T): T => {
-    if (disk.full) throw new Error('database or disk is full');
-    return real.transaction(fn);
+  const store: PollStore = {
+    transaction: <T>(fn: () => T): T => {
+      if (disk.full) throw new Error('database or disk is full');
+      return real.transaction(fn);
+    },
+    appendChanges: (...a) => real.appendChanges(...a),
+    saveSnapshot: (...a) => real.saveSnapshot(...a),
+    saveHistory: (...a) => real.saveHistory(...a),
+    saveAlerts: (...a) => real.saveAlerts(...a),
+    updateAlerts: (...a) => real.updateAlerts(...a),
+    loadAlerts: () => real.loadAlerts(),
   };
   return { real, store, disk };
 }
