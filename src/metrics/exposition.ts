@@ -1,3 +1,4 @@
+import { changeRatio, spreadRatio } from '../rules/measure';
 import { decimalToNumber } from '../snapshot/decimal';
 import { blankToNull } from '../snapshot/diff';
 import type { Snapshot } from '../snapshot/model';
@@ -140,11 +141,10 @@ export function renderTickers(snapshot: Snapshot, keep: SeriesFilter, cache?: Re
     const l = `{exchange="${ex}",symbol="${esc(t.symbol)}"} `;
     const last = decimalToNumber(t.lastPrice);
     if (last !== undefined) lines[0] = ['spotwatch_ticker_last_price', l, sampleValue(t.lastPrice, last), '\n'].join('');
-    const open = decimalToNumber(t.openPrice);
-    if (last !== undefined && open !== undefined && open !== 0) lines[1] = ['spotwatch_ticker_price_change_ratio', l, num((last - open) / open), '\n'].join('');
-    const bid = decimalToNumber(t.bidPrice);
-    const ask = decimalToNumber(t.askPrice);
-    if (bid !== undefined && ask !== undefined && bid > 0 && ask > 0) lines[2] = ['spotwatch_ticker_spread_ratio', l, num((ask - bid) / ((ask + bid) / 2)), '\n'].join('');
+    const change = changeRatio(last, decimalToNumber(t.openPrice));
+    if (change !== undefined) lines[1] = ['spotwatch_ticker_price_change_ratio', l, num(change), '\n'].join('');
+    const spread = spreadRatio(decimalToNumber(t.bidPrice), decimalToNumber(t.askPrice));
+    if (spread !== undefined) lines[2] = ['spotwatch_ticker_spread_ratio', l, num(spread), '\n'].join('');
     const qv = decimalToNumber(t.quoteVolume);
     if (qv !== undefined) lines[3] = ['spotwatch_ticker_quote_volume', l, sampleValue(t.quoteVolume as string, qv), '\n'].join('');
     if (t.closeTime !== null) lines[4] = ['spotwatch_ticker_close_timestamp_seconds', l, seconds(t.closeTime), '\n'].join('');
