@@ -8,7 +8,7 @@ import { PollHealth } from './poll/health';
 import { Delivery } from './delivery';
 import type { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
-import { Exposition } from './metrics/cache';
+import { Exposition } from './metrics/exposition';
 import { SILENCE_RETENTION_MS, silenceKept } from './alerts/silence';
 import { createMetrics, forgetSeries, initSeries } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';

@@ -9,7 +9,7 @@ export const FAILURE_REASONS = ['client_error', 'server_error', 'rate_limited', 
 /**
  * The low-cardinality metrics (per exchange, endpoint, rule, receiver), in a registry that is
  * passed in, never the global one. The per-network and per-ticker families are rendered
- * straight from the snapshot instead (see exposition.ts).
+ * straight from the snapshot instead (see render.ts).
  */
 export function createMetrics(registry: Registry) {
   const registers = [registry];
