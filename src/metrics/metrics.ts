@@ -4,7 +4,7 @@ import type { Endpoint } from '../exchange/wire';
 import { CHANGE_KINDS } from '../snapshot/changes';
 
 /** Why a notification attempt failed (notify's FailureReason, the contract's list): every value starts at zero. */
-export const FAILURE_REASONS = ['client_error', 'server_error', 'rate_limited', 'timeout', 'connect', 'other'] as const;
+const FAILURE_REASONS = ['client_error', 'server_error', 'rate_limited', 'timeout', 'connect', 'other'] as const;
 
 /**
  * The low-cardinality metrics (per exchange, endpoint, rule, receiver), in a registry that is

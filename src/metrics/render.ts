@@ -44,7 +44,7 @@ function seconds(ms: number): string {
 }
 
 /** The families rendered from snapshots, with their help text, in exposition order. */
-export const SNAPSHOT_FAMILIES = {
+const SNAPSHOT_FAMILIES = {
   spotwatch_network_deposit_enabled: '1 when deposits are enabled on the network.',
   spotwatch_network_withdraw_enabled: '1 when withdrawals are enabled on the network.',
   spotwatch_network_withdraw_fee: 'Withdrawal fee, in units of the coin.',
