@@ -2,9 +2,10 @@ import type { Change } from '../snapshot/changes';
 import { blankToNull } from '../snapshot/diff';
 import type { CoinRecord, NetworkRecord, Snapshot, TickerRecord } from '../snapshot/model';
 import type { TickerHistory } from './history';
-import { literalValues, matchesAll } from './match';
+import { matchesAll } from './match';
 import { measure } from './measure';
 import { NETWORK_STATES, type Condition, type Rule, type StateKind } from './model';
+import { literalValues } from '../lib/pattern';
 import type { TemplateFields } from '../lib/template';
 
 /** Which part of a snapshot was just polled: state rules follow coins, ticker rules tickers. */
