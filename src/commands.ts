@@ -2,22 +2,23 @@ import type { Writable } from 'node:stream';
 import { Agent } from 'undici';
 import { loadConfigFile, type Config } from './config';
 import { fingerprint, type Alert } from './alerts/alert';
-import { buildDelivery } from './alerts/notification';
+import { buildDelivery } from './notify/notification';
 import { ConfigError } from './config/errors';
 import { loadRules } from './compose/settings';
 import { clientFor, reach } from './compose/targets';
 import { Daemon } from './daemon';
-import { buildNotifier } from './delivery';
 import { systemClock } from './lib/clock';
 import { createLogger } from './lib/logger';
+import { smtpTransport } from './notify/mail-transport';
 import { NotifyError } from './notify/notifier';
+import { receiverRegistry } from './notify/registry';
 import type { Rule } from './rules/model';
 import { loadScenarioFile, startSimulator } from './simulator';
 import { StoreError } from './store/store';
 
 /**
  * The commands (run, once, simulate, check-config, test-notify): each reads its config,
- * builds what it needs through the composition root (daemon.ts, delivery.ts), and answers
+ * builds what it needs through the composition root (daemon.ts, notifications.ts, notify/registry.ts), and answers
  * with an exit code. Streams and environment come in as Io, so every command runs in tests.
  */
 /** The process's standard streams and environment, passed in so commands run in tests. */
@@ -55,7 +56,7 @@ export async function checkConfigFile(path: string, io: Io): Promise<number> {
 export async function runDaemon(path: string, io: Io): Promise<number> {
   const config = await loadOrReport(path, io);
   if (config === undefined) return 1;
-  const logger = createLogger({ level: config.log.level });
+  const logger = createLogger({ level: config.log.level, redact: receiverRegistry.logRedactPaths() });
   let daemon: Daemon;
   try {
     daemon = await Daemon.start(config, { logger }, { path, env: io.env });
@@ -188,9 +189,10 @@ export async function testNotify(path: string, receiverName: string, io: Io): Pr
     io.stderr.write(`no receiver named "${receiverName}" (configured: ${config.notify.receivers.map((x) => x.name).join(', ')})\n`);
     return 1;
   }
-  const logger = createLogger({ level: config.log.level });
-  const notifier = buildNotifier(r, logger);
-  const now = Date.now();
+  const logger = createLogger({ level: config.log.level, redact: receiverRegistry.logRedactPaths() });
+  const dispatcher = new Agent({ connections: 1 });
+  const notifier = receiverRegistry.create(r, { clock: systemClock, logger, dispatcher, mailTransport: smtpTransport });
+  const now = systemClock.now();
   const labels = { alertname: 'SpotwatchTestNotification', exchange: 'test', severity: 'info' };
   const alert: Alert = {
     fingerprint: fingerprint(labels, String(now)),
@@ -218,6 +220,7 @@ export async function testNotify(path: string, receiverName: string, io: Io): Pr
     return 1;
   } finally {
     await notifier.close?.();
+    await dispatcher.close();
   }
 }
 

@@ -5,7 +5,7 @@ import { ConfigError } from './config/errors';
 import { guards, loadRules, seriesFilter, watchLists } from './compose/settings';
 import { clientFor, reach, type Target } from './compose/targets';
 import { PollHealth } from './poll/health';
-import { Delivery } from './delivery';
+import { Notifications } from './notifications';
 import type { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/exposition';
@@ -16,14 +16,17 @@ import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
-import { ExchangePoller, type PollFailure, type PollSuccess } from './poller/exchange-poller';
+import { ExchangePoller, type PollFailure, type PollSuccess } from './poll/poller';
 import type { Rule } from './rules/model';
 import type { Change } from './snapshot/changes';
 import type { ExchangeInput } from './http/state-view';
 import { Views } from './http/views';
 import type { Snapshot } from './snapshot/model';
 import { StateStore } from './store/store';
-import { Engine } from './watch/engine';
+import { buildPollPath } from './poll/build';
+import type { Decision, Engine } from './poll/engine';
+import type { PollPath } from './poll/path';
+import type { StateWriter } from './poll/writer';
 import { errorMessage } from './lib/error-message';
 
 function summary(s: Snapshot): { coins: number; networks: number; tickers: number } {
@@ -55,7 +58,9 @@ export class Daemon {
   private http: Listening | undefined;
   private store: StateStore | undefined;
   private engine: Engine | undefined;
-  private delivery: Delivery | undefined;
+  private writer: StateWriter | undefined;
+  private path: PollPath | undefined;
+  private delivery: Notifications | undefined;
   private readonly pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
   private pruneTimer: NodeJS.Timeout | undefined;
   readonly registry = new Registry();
@@ -110,23 +115,26 @@ export class Daemon {
     // Validated by the config schema.
     const { host, port } = parseHostPort(this.config.server.listen) ?? { host: '127.0.0.1', port: 9464 };
     this.http = await listen(this.app(), host, port);
-    this.engine = new Engine({
+    const parts = buildPollPath({
       rules,
       store,
       logger,
+      clock,
       guards: guards(this.config),
       expectedSymbols: watchLists(this.config),
       notify: (alerts) => this.delivery?.insert(alerts),
-      onChanges: (exchange, changes) => this.onChanges(exchange, changes),
+      observer: { changes: (exchange, changes) => this.onChanges(exchange, changes), answered: (poll, decision) => this.onAnswer(poll, decision), failed: (poll) => this.onFailure(poll) },
       onStoreError: () => this.metrics.storeWriteErrors.inc(),
       onHistoryDropped: (rows) => this.metrics.historyDropped.inc(rows),
     });
-    const engine = this.engine;
-    this.delivery = new Delivery(this.config, {
+    ({ engine: this.engine, writer: this.writer, path: this.path } = parts);
+    const engine = parts.engine;
+    this.delivery = new Notifications(this.config, {
       store,
       clock,
       random,
       logger,
+      dispatcher: this.pool,
       externalURL: this.http.url,
       activeAlerts: () => engine.activeAlerts().values(),
       onOutcome: (receiver, outcome, reason, latencyMs) => {
@@ -188,16 +196,21 @@ export class Daemon {
       name: ex.name,
       up: this.health.up(ex.name),
       polls: this.health.lastPolls(ex.name),
-      snapshot: this.watched.get(ex.name)?.poller.snapshot(),
+      snapshot: this.path?.current(ex.name),
     }));
   }
 
   private async startExchange(ex: ExchangeConfig): Promise<void> {
     const { clock, logger, random } = this.deps;
     const engine = this.engine as Engine;
+    const store = this.store as StateStore;
     const target = await reach(ex, clock, logger, true);
     const client = clientFor(target, clock, this.pool, logger);
-    const initial = engine.restore(ex.name);
+    // Resumed from what the store holds: what changed meanwhile shows at the first poll.
+    const initial = store.loadSnapshot(ex.name);
+    const samples = store.loadHistory(ex.name);
+    if (samples !== undefined) engine.restoreHistory(ex.name, samples);
+    (this.path as PollPath).resume(ex.name, initial);
     if (initial !== undefined) {
       if (initial.coinsAt !== null) this.exposition.update(initial, 'coins');
       if (initial.tickersAt !== null) this.exposition.update(initial, 'tickers');
@@ -209,9 +222,7 @@ export class Daemon {
       random,
       intervals: { coins: ex.poll.coins, tickers: ex.poll.tickers },
       symbols: ex.symbols,
-      ...(initial !== undefined && { initial }),
-      onSuccess: (poll) => this.onSuccess(poll),
-      onFailure: (poll) => this.onFailure(poll),
+      sink: this.path as PollPath,
       onBug: (err) => logger.error({ err, exchange: ex.name }, 'internal error during a poll'),
     });
     this.watched.set(ex.name, { config: ex, target, client, poller });
@@ -266,7 +277,7 @@ export class Daemon {
       const e = wanted.get(name);
       if (e === undefined || JSON.stringify(e) !== JSON.stringify(w.config)) await this.stopExchange(name);
       if (e === undefined) {
-        this.engine?.dropExchange(name, this.deps.clock.now());
+        this.path?.drop(name, this.deps.clock.now());
         this.exposition.drop(name);
         this.views.forget(name);
         goneExchanges.push(name);
@@ -310,11 +321,12 @@ export class Daemon {
     if (changes.length > 50) logger.info({ exchange, more: changes.length - 50 }, 'more changes not logged one by one');
   }
 
-  private async onSuccess(poll: PollSuccess): Promise<Snapshot> {
+  /** An answer as the engine judged it: logs, metrics, health, the exposition. */
+  private onAnswer(poll: PollSuccess, decision: Decision): void {
     const log = this.deps.logger;
+    const { outcome, snapshot: kept } = decision;
     // One line per poll, however many records: a storm of broken records must not flood the log.
     if (poll.issues.length > 0) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, records: poll.issues.length, first: poll.issues.slice(0, 5) }, 'malformed records kept at their previous values');
-    const { snapshot: kept, outcome } = await (this.engine as Engine).onSuccess(poll);
     this.pollMetrics.answered(poll, poll.issues.length, outcome, kept.coins.size);
     if (outcome === 'empty') {
       log.warn({ exchange: poll.exchange, endpoint: poll.endpoint }, 'poll failed: empty list, not taken as real');
@@ -325,14 +337,12 @@ export class Daemon {
       log.debug({ exchange: poll.exchange, endpoint: poll.endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues.length, ...summary(kept) }, 'poll ok');
     }
     this.afterPoll(poll.exchange);
-    return kept;
   }
 
   private onFailure(poll: PollFailure): void {
     this.deps.logger.warn({ exchange: poll.exchange, endpoint: poll.endpoint, kind: poll.error.kind, ms: poll.durationMs, error: poll.error.message }, 'poll failed');
     this.pollMetrics.failed(poll, poll.error.kind);
     this.health.failure(poll.exchange, poll.endpoint, poll.at, poll.error.kind, poll.error.message);
-    this.engine?.onFailure({ ...poll, error: { kind: poll.error.kind, message: poll.error.message } });
     this.afterPoll(poll.exchange);
   }
 
@@ -353,7 +363,7 @@ export class Daemon {
   async stop(): Promise<void> {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     await Promise.all([...this.watched.keys()].map((name) => this.stopExchange(name)));
-    await this.engine?.settled();
+    await this.writer?.settled();
     await this.delivery?.stop();
     await this.http?.close();
     this.store?.close();

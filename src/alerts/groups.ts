@@ -1,6 +1,13 @@
 import type { Alert } from './alert';
-import { groupKeyOf } from './notification';
 import { groupLabels, routesFor, type CompiledRoutes, type RouteSpec } from './route';
+
+/** Alertmanager's group key form: `{}:{label="value",...}`. */
+export function groupKeyOf(route: string, labels: Record<string, string>): string {
+  const pairs = Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(labels[k])}`);
+  return `${route}:{${pairs.join(',')}}`;
+}
 
 /** A group's alerts handed to the notification stages. */
 export interface Flush {

@@ -36,6 +36,57 @@ export interface MaintenanceWindow {
 
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
+/** notify.silences[] as the config file writes them. */
+export interface SilenceInput {
+  matchers: Record<string, string>;
+  starts_at: string;
+  ends_at: string;
+  comment: string;
+}
+
+/** notify.maintenance[] as the config file writes them. */
+export interface MaintenanceInput {
+  name: string;
+  matchers: Record<string, string>;
+  weekdays: readonly (typeof WEEKDAYS)[number][];
+  /** HH:MM, 24-hour. */
+  start: string;
+  end: string;
+  time_zone: string;
+}
+
+function matchersOf(map: Record<string, string>): { label: string; pattern: string }[] {
+  return Object.entries(map).map(([label, pattern]) => ({ label, pattern }));
+}
+
+function toMinutes(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+}
+
+/** The config's silences, with ids of their own (`config-N`). */
+export function configSilences(silences: readonly SilenceInput[]): Silence[] {
+  return silences.map((s, i) => ({
+    id: `config-${i}`,
+    matchers: matchersOf(s.matchers),
+    startsAt: Date.parse(s.starts_at),
+    endsAt: Date.parse(s.ends_at),
+    comment: s.comment,
+    createdBy: 'config',
+  }));
+}
+
+export function maintenanceWindows(windows: readonly MaintenanceInput[]): MaintenanceWindow[] {
+  return windows.map((w) => ({
+    name: w.name,
+    matchers: matchersOf(w.matchers),
+    weekdays: w.weekdays.map((d) => WEEKDAYS.indexOf(d)),
+    startMinute: toMinutes(w.start),
+    endMinute: toMinutes(w.end),
+    timeZone: w.time_zone,
+  }));
+}
+
 interface Compiled<T> {
   item: T;
   matchers: Matcher[];

@@ -4,9 +4,7 @@
  * any shape and stay silent about what the schema reports anyway.
  */
 import type { PathSegment, YamlIssue } from '../lib/yaml-schema';
-import { DEFAULT_RECEIVER_NAME } from './defaults';
-
-export const RECEIVER_KINDS = ['webhook', 'email', 'alertmanager', 'log'] as const;
+import type { ReceiverRegistry } from '../notify/receiver-registry';
 
 type Entry = Readonly<Record<string, unknown>>;
 
@@ -18,14 +16,14 @@ function entries(value: unknown): Array<Entry | undefined> {
   return Array.isArray(value) ? value.map((item: unknown) => (isEntry(item) ? item : undefined)) : [];
 }
 
-/** A receiver has exactly one kind. The issue's path is relative to the receiver. */
-export function receiverKindIssue(receiver: Entry): YamlIssue | undefined {
-  const kinds = RECEIVER_KINDS.filter((kind) => receiver[kind] !== undefined);
+/** A receiver has exactly one of the `kinds`. The issue's path is relative to the receiver. */
+export function receiverKindIssue(receiver: Entry, kinds: readonly string[]): YamlIssue | undefined {
+  const given = kinds.filter((kind) => receiver[kind] !== undefined);
   const who = typeof receiver.name === 'string' ? `receiver "${receiver.name}"` : 'receiver';
-  if (kinds.length === 0) {
-    return { path: [], message: `${who} needs one of: ${RECEIVER_KINDS.join(', ')}` };
+  if (given.length === 0) {
+    return { path: [], message: `${who} needs one of: ${kinds.join(', ')}` };
   }
-  const [first, second] = kinds;
+  const [first, second] = given;
   if (second === undefined || first === undefined) return undefined;
   return {
     path: [second],
@@ -51,7 +49,7 @@ function duplicateNames(list: Array<Entry | undefined>, prefix: PathSegment[], w
   return issues;
 }
 
-export function crossCheck(raw: unknown): YamlIssue[] {
+export function crossCheck(raw: unknown, receiverKinds: ReceiverRegistry): YamlIssue[] {
   if (!isEntry(raw)) return [];
   const issues: YamlIssue[] = [];
   issues.push(...duplicateNames(entries(raw.exchanges), ['exchanges'], 'exchange'));
@@ -60,13 +58,13 @@ export function crossCheck(raw: unknown): YamlIssue[] {
   const receivers = entries(notify.receivers);
   issues.push(...duplicateNames(receivers, ['notify', 'receivers'], 'receiver'));
   receivers.forEach((receiver, i) => {
-    const issue = receiver === undefined ? undefined : receiverKindIssue(receiver);
+    const issue = receiver === undefined ? undefined : receiverKindIssue(receiver, receiverKinds.kinds);
     if (issue !== undefined) issues.push({ ...issue, path: ['notify', 'receivers', i, ...issue.path] });
   });
 
-  // With no receivers listed, the implicit `log` receiver is the one routes can name.
+  // With no receivers listed, the implicit one (see ReceiverRegistry.fallback) is the one routes can name.
   const names = receivers.map((r) => r?.name).filter((n): n is string => typeof n === 'string');
-  const known = receivers.length > 0 ? names : [DEFAULT_RECEIVER_NAME];
+  const known = receivers.length > 0 ? names : [receiverKinds.fallback.name];
   entries(notify.routes).forEach((route, i) => {
     const targets: unknown = route?.receivers;
     if (!Array.isArray(targets)) return;

@@ -29,17 +29,11 @@ export const DEFAULT_GROUP_BY: readonly string[] = ['exchange', 'alertname'];
 export const DEFAULT_GROUP_WAIT_MS = 10_000;
 export const DEFAULT_GROUP_INTERVAL_MS = 60_000;
 export const DEFAULT_REPEAT_INTERVAL_MS = 4 * 3_600_000;
-export const DEFAULT_RECEIVER_TIMEOUT_MS = 10_000;
 export const DEFAULT_DELIVERY_BASE_DELAY_MS = 1_000;
 export const DEFAULT_DELIVERY_MAX_DELAY_MS = 5 * 60_000;
 /** Long enough to ride out a receiver's maintenance; then the dead letters. */
 export const DEFAULT_DELIVERY_MAX_AGE_MS = 12 * 3_600_000;
-/** Alertmanager forgets an alert that is not re-sent within its resolve_timeout (5m by default). */
-export const DEFAULT_ALERTMANAGER_RESEND_MS = 60_000;
-/** 0 = no limit, as Alertmanager's webhook_config.max_alerts. */
-export const DEFAULT_WEBHOOK_MAX_ALERTS = 0;
-/** With no receivers configured, alerts still go somewhere visible: the log. */
-export const DEFAULT_RECEIVER_NAME = 'log';
+/** The receivers' own defaults are in their folders (src/notify/<kind>/schema.ts). */
 
 /** The demo scenario shipped in config/scenarios; `../..` holds from both src/config and dist/config. */
 export const DEFAULT_SCENARIO_FILE = resolve(__dirname, '..', '..', 'config', 'scenarios', 'demo.yaml');

@@ -8,9 +8,7 @@ export {
   type LogLevel,
   type NotifyConfig,
   type ReceiverConfig,
-  type ReceiverKind,
   type RouteConfig,
   type SimulateConfig,
 } from './schema';
-export { RECEIVER_KINDS } from './checks';
 export * from './defaults';

@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Env } from '../lib/env-expand';
 import { loadYaml } from '../lib/yaml-schema';
+import type { ReceiverRegistry } from '../notify/receiver-registry';
+import { receiverRegistry } from '../notify/registry';
 import { crossCheck } from './checks';
 import { configSchema, type Config } from './schema';
 
@@ -10,22 +12,23 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; problems:
 
 /**
  * Validates config text. `fileName` is only used in messages; `baseDir` is where relative
- * paths in the file (rules_file, scenario, password_file, ca_file) resolve.
+ * paths in the file (rules_file, scenario, password_file, ca_file) resolve. `receivers` are the
+ * receiver kinds the file may use (a test adds kinds of its own).
  */
-export function parseConfig(text: string, fileName: string, env: Env, baseDir: string): ConfigResult {
-  const result = loadYaml(text, fileName, configSchema(resolve(baseDir)), env, { check: crossCheck });
+export function parseConfig(text: string, fileName: string, env: Env, baseDir: string, receivers: ReceiverRegistry = receiverRegistry): ConfigResult {
+  const result = loadYaml(text, fileName, configSchema(resolve(baseDir), receivers), env, { check: (raw) => crossCheck(raw, receivers) });
   return result.ok ? { ok: true, config: result.value } : result;
 }
 
 /** Reads and validates a config file. Never throws for a bad or missing file: that is a problem too. */
-export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): Promise<ConfigResult> {
+export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv = process.env, receivers: ReceiverRegistry = receiverRegistry): Promise<ConfigResult> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
     return { ok: false, problems: [`${path}: cannot read: ${readFailure(e)}`] };
   }
-  return parseConfig(text, path, env, dirname(resolve(path)));
+  return parseConfig(text, path, env, dirname(resolve(path)), receivers);
 }
 
 const READ_FAILURES: Partial<Record<string, string>> = {

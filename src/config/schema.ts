@@ -8,17 +8,20 @@ import {
   byteSize,
   describeValue,
   duration,
+  headerMap,
   MAX_SPAN_MS,
   MAX_TIMER_MS,
   hostPort,
   httpUrl,
   pattern,
-  urlWithScheme,
+  positiveTimer,
   withDefault,
 } from '../lib/schema-types';
+import type { ConfiguredReceiver } from '../notify/plugin';
+import type { ReceiverRegistry } from '../notify/receiver-registry';
+import { receiverRegistry } from '../notify/registry';
 import { receiverKindIssue } from './checks';
 import {
-  DEFAULT_ALERTMANAGER_RESEND_MS,
   DEFAULT_DELIVERY_BASE_DELAY_MS,
   DEFAULT_DELIVERY_MAX_AGE_MS,
   DEFAULT_DELIVERY_MAX_DELAY_MS,
@@ -34,8 +37,6 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_POLL_COINS_MS,
   DEFAULT_POLL_TICKERS_MS,
-  DEFAULT_RECEIVER_NAME,
-  DEFAULT_RECEIVER_TIMEOUT_MS,
   DEFAULT_REPEAT_INTERVAL_MS,
   DEFAULT_RETRIES_MAX,
   DEFAULT_RETRY_BASE_DELAY_MS,
@@ -43,7 +44,6 @@ import {
   DEFAULT_SCENARIO_FILE,
   DEFAULT_STATE_DIR,
   DEFAULT_TIMEOUT_MS,
-  DEFAULT_WEBHOOK_MAX_ALERTS,
   DEFAULT_WEIGHT_LIMIT_MAX,
   DEFAULT_WEIGHT_LIMIT_WINDOW_MS,
 } from './defaults';
@@ -59,7 +59,6 @@ type FileResolver = (path: string) => string;
 
 /** Every duration key is bounded by its use (a longer one is a typo, or would overflow a timer). */
 const timer = duration({ max: MAX_TIMER_MS });
-const positiveTimer = duration({ positive: true, max: MAX_TIMER_MS });
 /** Compared with the clock, never waited for: a year is the most anyone means. */
 const positiveSpan = duration({ positive: true, max: MAX_SPAN_MS });
 /** How long change history is kept: rows are pruned against the clock. */
@@ -68,8 +67,6 @@ const retention = duration({ positive: true, max: 10 * MAX_SPAN_MS });
 /** Exchange and receiver names become Prometheus label values and file names in state_dir. */
 const NAME = /^[A-Za-z0-9_.-]+$/;
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** RFC 9110 token: anything else could smuggle a second header or break the request line. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function objectName(what: string) {
   return z.string().refine((v) => NAME.test(v), (v) => ({
@@ -88,22 +85,6 @@ const groupBy = z.array(
     message: `invalid label name ${describeValue(v)} (use letters, digits and _, or "..." for all labels)`,
   })),
 );
-
-/** Header values may be secrets: messages never quote them. */
-const headerMap = z.record(
-  z.string().refine((v) => HEADER_NAME.test(v), (v) => ({
-    message: `invalid header name ${describeValue(v)}`,
-    params: { at: 'key' },
-  })),
-  z.string().refine((v) => !/[\r\n]/.test(v), { message: 'header value must not contain line breaks' }),
-);
-
-const emailAddress = z.string().refine(
-  (v) => /^[^\s@<>]+@[^\s@<>]+$/.test(v) || /^[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>$/.test(v),
-  (v) => ({ message: `invalid e-mail address ${describeValue(v)} (use ops@example.org or "Ops <ops@example.org>")` }),
-);
-
-const smtpUrl = urlWithScheme(['smtp', 'smtps'], 'smtp://HOST:587 or smtps://HOST:465');
 
 function filePath(file: FileResolver) {
   return z.string().min(1).transform(file);
@@ -190,97 +171,26 @@ function exchangeSchema(file: FileResolver) {
 // ---------------------------------------------------------------------------------------------
 // Receivers and routes
 
-const webhookSchema = z
-  .object({
-    url: httpUrl,
-    timeout: withDefault(positiveTimer, DEFAULT_RECEIVER_TIMEOUT_MS),
-    /** HMAC-SHA256 key for the body signature. */
-    secret: z.string().min(1).optional(),
-    headers: headerMap.optional(),
-    max_alerts: z.number().int().min(0).default(DEFAULT_WEBHOOK_MAX_ALERTS),
-    /** A body of your own instead of the version 4 body: a template over the notification's fields (values JSON-escaped). */
-    body_template: z.string().min(1).optional(),
-    /** Content-Type of a templated body. */
-    content_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, 'use a media type such as application/json').optional(),
-  })
-  .strict();
-
-function emailSchema(file: FileResolver) {
-  return z
-    .object({
-      smtp_url: smtpUrl,
-      from: emailAddress,
-      // A single address is accepted too: `to: ops@example.org` is what people write first.
-      to: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(emailAddress).min(1)),
-      subject: z.string().optional(),
-      username: z.string().min(1).optional(),
-      password: z.string().min(1).optional(),
-      // Files are relative to the config file, as in Alertmanager, so a config dir is movable.
-      password_file: filePath(file).optional(),
-      require_tls: z.boolean().optional(),
-      tls: z
-        .object({
-          reject_unauthorized: z.boolean().default(true),
-          ca_file: filePath(file).optional(),
-        })
-        .strict()
-        .optional(),
-      timeout: withDefault(positiveTimer, DEFAULT_RECEIVER_TIMEOUT_MS),
-    })
-    .strict()
-    .superRefine((email, ctx) => {
-      if (email.password !== undefined && email.password_file !== undefined) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ['password_file'],
-          params: { at: 'key' },
-          message: 'set password or password_file, not both',
-        });
-      }
-    });
-}
-
-const alertmanagerSchema = z
-  .object({
-    /** Alertmanager's base URL, e.g. http://127.0.0.1:9093. */
-    url: httpUrl,
-    timeout: withDefault(positiveTimer, DEFAULT_RECEIVER_TIMEOUT_MS),
-    /** Firing alerts are re-sent this often, or Alertmanager resolves them on its own. */
-    resend_interval: withDefault(positiveTimer, DEFAULT_ALERTMANAGER_RESEND_MS),
-  })
-  .strict();
-
-/** `log: {}`, `log: true` and a bare `log:` all mean "write notifications to the log". */
-const logReceiverSchema = z.preprocess((v) => (v === true || v === null ? {} : v), z.object({}).strict());
-
-function receiverSchema(file: FileResolver) {
+/** A receiver: a name, send_resolved, and the block of exactly one kind the registry knows. */
+function receiverSchema(file: FileResolver, receivers: ReceiverRegistry) {
   return z
     .object({
       name: objectName('receiver'),
       send_resolved: z.boolean().default(true),
-      webhook: webhookSchema.optional(),
-      email: emailSchema(file).optional(),
-      alertmanager: alertmanagerSchema.optional(),
-      log: logReceiverSchema.optional(),
+      ...receivers.blockSchemas({ file }),
     })
     .strict()
-    .transform((r, ctx) => {
-      const wrongKinds = receiverKindIssue(r);
+    .transform((r, ctx): ConfiguredReceiver => {
+      const wrongKinds = receiverKindIssue(r, receivers.kinds);
       if (wrongKinds !== undefined) {
         const { path, message, at } = wrongKinds;
         ctx.addIssue({ code: z.ZodIssueCode.custom, path: [...path], message, params: { at } });
         return z.NEVER;
       }
-      // One `kind` to switch on, and the settings under the same key as in the file.
-      const base = { name: r.name, send_resolved: r.send_resolved };
-      if (r.webhook !== undefined) return { ...base, kind: 'webhook' as const, webhook: r.webhook };
-      if (r.email !== undefined) return { ...base, kind: 'email' as const, email: r.email };
-      if (r.alertmanager !== undefined) return { ...base, kind: 'alertmanager' as const, alertmanager: r.alertmanager };
-      return { ...base, kind: 'log' as const, log: r.log ?? {} };
+      // The kind named, and its block under the same key as in the file.
+      return receivers.configured(r);
     });
 }
-
-type Receiver = z.output<ReturnType<typeof receiverSchema>>;
 
 const routeSchema = z
   .object({
@@ -348,14 +258,14 @@ const retrySchema = z
   })
   .strict();
 
-function notifySchema(file: FileResolver) {
+function notifySchema(file: FileResolver, receivers: ReceiverRegistry) {
   return z
     .object({
       group_by: groupBy.default([...DEFAULT_GROUP_BY]),
       group_wait: withDefault(timer, DEFAULT_GROUP_WAIT_MS),
       group_interval: withDefault(positiveTimer, DEFAULT_GROUP_INTERVAL_MS),
       repeat_interval: withDefault(positiveSpan, DEFAULT_REPEAT_INTERVAL_MS),
-      receivers: z.array(receiverSchema(file)).default([]),
+      receivers: z.array(receiverSchema(file, receivers)).default([]),
       routes: z.array(routeSchema).default([]),
       /** Added to the built-in rules (an unreachable exchange mutes its networks and tickers; a delisted coin, its networks). */
       inhibit_rules: z.array(inhibitRuleSchema).default([]),
@@ -364,18 +274,17 @@ function notifySchema(file: FileResolver) {
       retry: retrySchema.default({}),
     })
     .strict()
-    .transform((notify) => {
-      const fallback: Receiver = { name: DEFAULT_RECEIVER_NAME, send_resolved: true, kind: 'log', log: {} };
-      const receivers: Receiver[] = notify.receivers.length > 0 ? notify.receivers : [fallback];
-      return { ...notify, receivers };
-    });
+    .transform((notify) => ({ ...notify, receivers: notify.receivers.length > 0 ? notify.receivers : [receivers.fallback] }));
 }
 
 // ---------------------------------------------------------------------------------------------
 // The file
 
-/** The schema of a config file in `baseDir`, against which relative file paths resolve. */
-export function configSchema(baseDir: string) {
+/**
+ * The schema of a config file in `baseDir`, against which relative file paths resolve. The
+ * receivers' blocks come from `receivers` (a test adds kinds of its own).
+ */
+export function configSchema(baseDir: string, receivers: ReceiverRegistry = receiverRegistry) {
   const file: FileResolver = (path) => resolve(baseDir, path);
   return z
     .object({
@@ -404,7 +313,7 @@ export function configSchema(baseDir: string) {
         })
         .strict()
         .default({}),
-      notify: notifySchema(file).default({}),
+      notify: notifySchema(file, receivers).default({}),
     })
     .strict();
 }
@@ -414,5 +323,4 @@ export type ExchangeConfig = Config['exchanges'][number];
 export type SimulateConfig = NonNullable<ExchangeConfig['simulate']>;
 export type NotifyConfig = Config['notify'];
 export type ReceiverConfig = Config['notify']['receivers'][number];
-export type ReceiverKind = ReceiverConfig['kind'];
 export type RouteConfig = Config['notify']['routes'][number];

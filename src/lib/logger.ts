@@ -7,12 +7,17 @@ export interface LoggerOptions {
   level?: string;
   /** Where lines go; standard error by default, so `once --json` keeps standard output clean. */
   destination?: pino.DestinationStream;
+  /**
+   * More paths whose values never reach a log line (pino's redact syntax): the receiver kinds'
+   * secrets, from ReceiverRegistry.logRedactPaths.
+   */
+  redact?: readonly string[];
 }
 
 /** Keys whose values never reach a log line, wherever they appear. */
 const REDACT = [
-  'password', 'pass', 'secret', 'token', 'authorization', 'bearer_token', 'smtp_url',
-  '*.password', '*.pass', '*.secret', '*.token', '*.authorization', '*.bearer_token', '*.smtp_url',
+  'password', 'pass', 'secret', 'token', 'authorization', 'bearer_token',
+  '*.password', '*.pass', '*.secret', '*.token', '*.authorization', '*.bearer_token',
   'headers.authorization', '*.headers.authorization',
 ];
 
@@ -21,7 +26,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     {
       level: options.level ?? process.env.SPOTWATCH_LOG_LEVEL ?? 'info',
       base: undefined,
-      redact: { paths: REDACT, censor: '[redacted]' },
+      redact: { paths: [...new Set([...REDACT, ...(options.redact ?? [])])], censor: '[redacted]' },
     },
     options.destination ?? pino.destination({ fd: 2, sync: true }),
   );

@@ -73,6 +73,9 @@ export function duration(bounds: DurationBounds) {
   return z.unknown().transform((value, ctx) => durationFrom(value, ctx, bounds));
 }
 
+/** A duration that arms a timer and must not be 0: a poll interval, a timeout. */
+export const positiveTimer = duration({ positive: true, max: MAX_TIMER_MS });
+
 /** A byte count: a non-negative integer, or a size string such as `32MiB` -> bytes. */
 export const byteSize = z.unknown().transform((value, ctx): number => {
   if (value === undefined) return missing(ctx, z.ZodParsedType.number);
@@ -121,6 +124,18 @@ export function urlWithScheme(schemes: readonly string[], example: string) {
 }
 
 export const httpUrl = urlWithScheme(['http', 'https'], 'http://HOST:PORT/PATH');
+
+/** RFC 9110 token: anything else could smuggle a second header or break the request line. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Headers to send (an exchange's, a receiver's). Values may be secrets: messages never quote them. */
+export const headerMap = z.record(
+  z.string().refine((v) => HEADER_NAME.test(v), (v) => ({
+    message: `invalid header name ${describeValue(v)}`,
+    params: { at: 'key' },
+  })),
+  z.string().refine((v) => !/[\r\n]/.test(v), { message: 'header value must not contain line breaks' }),
+);
 
 /**
  * An optional key with a default. Unlike zod's `.default()`, the default is an output value, so

@@ -8,7 +8,7 @@ import { NotifyError } from './notifier';
  * answers are not. A 429's or a 503's `Retry-After` (seconds or an HTTP date, RFC 9110) sets
  * the next attempt. `who` names the far end in the message.
  */
-export function statusError(who: string, status: number, retryAfter: string | string[] | undefined, now: number = Date.now()): NotifyError {
+export function statusError(who: string, status: number, retryAfter: string | string[] | undefined, now: number): NotifyError {
   const after = status === 429 || status === 503 ? parseRetryAfter(retryAfter, now) : undefined;
   if (status === 429) return new NotifyError(`${who} answered HTTP 429`, 'rate_limited', true, after);
   if (status >= 500) return new NotifyError(`${who} answered HTTP ${status}`, 'server_error', true, after);

@@ -1,9 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Dispatcher } from 'undici';
 import { anySignal } from '../lib/abort';
 import { deadline, timeoutError } from '../lib/deadline';
 import { statusError, transportError } from './http-errors';
 import { NotifyError } from './notifier';
+import type { ReceiverDeps } from './plugin';
+
+/** What a receiver that speaks HTTP is given: the connection pool, and the clock (a Retry-After date). */
+export type HttpDeps = Pick<ReceiverDeps, 'dispatcher' | 'clock'>;
 
 /** How many redirects a receiver's POST follows before giving up (Alertmanager's Go client allows 10; 3 covers a moved endpoint). */
 export const MAX_REDIRECTS = 3;
@@ -38,14 +41,14 @@ export interface PostAnswer {
  * answered at once as timed out, and never sends it the body twice.
  */
 export async function postNotification(
-  dispatcher: Dispatcher, who: string, request: Omit<PostRequest, 'signal'>, timeoutMs: number, signal?: AbortSignal,
+  http: HttpDeps, who: string, request: Omit<PostRequest, 'signal'>, timeoutMs: number, signal?: AbortSignal,
 ): Promise<void> {
   const timeout = new AbortController();
   const timer = deadline(timeoutMs, () => timeout.abort(timeoutError(timeoutMs)));
   const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
   let answer: PostAnswer;
   try {
-    answer = await postFollowingRedirects(dispatcher, who, { ...request, signal: linked.signal });
+    answer = await postFollowingRedirects(http.dispatcher, who, { ...request, signal: linked.signal });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (err instanceof NotifyError) throw err;
@@ -55,7 +58,7 @@ export async function postNotification(
     linked.release();
   }
   if (answer.status >= 200 && answer.status < 300) return;
-  throw statusError(who, answer.status, answer.headers['retry-after']);
+  throw statusError(who, answer.status, answer.headers['retry-after'], http.clock.now());
 }
 
 /**
@@ -67,7 +70,7 @@ export async function postNotification(
  * (https -> http would expose the body; http -> https means the URL in the config is out of date),
  * a loop, and a chain longer than the limit are errors that say so, not client errors.
  */
-export async function postFollowingRedirects(dispatcher: Dispatcher, who: string, request: PostRequest): Promise<PostAnswer> {
+export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatcher'], who: string, request: PostRequest): Promise<PostAnswer> {
   const seen = new Set<string>();
   let url = request.url;
   let headers = request.headers;

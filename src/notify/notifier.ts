@@ -29,15 +29,20 @@ export interface Notification {
   alerts: NotifiedAlert[];
 }
 
-/** What a delivery carries besides the body: a key that stays the same across retries. */
+/**
+ * One notification for one receiver, as the outbox holds it and a notifier sends it: the body,
+ * and a key that stays the same across retries. (The daemon's notification subsystem is
+ * `Notifications`, src/notifications.ts.)
+ */
 export interface Delivery {
   notification: Notification;
   /** Stable across retries and restarts: receivers pass it on so the far end can drop duplicates. */
   idempotencyKey: string;
 }
 
-/** Why a send failed; becomes a metric label. */
-export type FailureReason = 'client_error' | 'server_error' | 'rate_limited' | 'timeout' | 'connect' | 'other';
+/** Why a send failed: the `reason` label of spotwatch_notifications_failed_total (DESIGN.md section 4: a contract). */
+export const FAILURE_REASONS = ['client_error', 'server_error', 'rate_limited', 'timeout', 'connect', 'other'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** A failed send. `retryable` says whether another attempt may succeed (the retry stage owns backoff). */
 export class NotifyError extends Error {
@@ -55,12 +60,12 @@ export class NotifyError extends Error {
 
 export interface Notifier {
   readonly name: string;
-  readonly kind: 'webhook' | 'email' | 'alertmanager' | 'log';
   /**
    * Delivers or throws a NotifyError. `notificationJson`, when given, is
    * JSON.stringify(delivery.notification), already made (the outbox keeps it from the commit).
    */
   send(delivery: Delivery, signal?: AbortSignal, notificationJson?: string): Promise<void>;
+  /** Releases what the notifier opened itself (an SMTP transport); what it was given stays open. */
   close?(): Promise<void>;
 }
 

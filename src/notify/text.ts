@@ -22,8 +22,6 @@ export function notificationFields(n: Notification): TemplateFields {
   return fields;
 }
 
-export const DEFAULT_SUBJECT = '[spotwatch] {{status}}: {{groupLabels.alertname}} ({{count}}) {{groupLabels.exchange}}';
-
 /** Upstream text on one line: control characters (CR, LF...) become spaces. */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex

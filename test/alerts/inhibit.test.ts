@@ -26,6 +26,34 @@ describe('InhibitionIndex', () => {
     expect(new InhibitionIndex(sources, rules).inhibits(target)).toBe(expected);
   });
 
+  /** A user's rule: maintenance on an exchange mutes warnings and infos of the same exchange and coin. */
+  const maintenance = compileInhibitRules([{ source_match: { alertname: 'Maint', exchange: 'main|backup' }, target_match: { severity: '/warning|info/' }, equal: ['exchange', 'coin'] }]);
+  const maint = (labels: Record<string, string>, status: Alert['status'] = 'firing'): Alert => alert('maint', { alertname: 'Maint', ...labels }, status);
+  const target = (labels: Record<string, string>): Alert => alert('t', { alertname: 'W', ...labels });
+
+  it.each([
+    ['same exchange and coin, a warning', [maint({ exchange: 'main', coin: 'BTC' })], target({ severity: 'warning', exchange: 'main', coin: 'BTC' }), true],
+    ['same exchange and coin, an info', [maint({ exchange: 'backup', coin: 'BTC' })], target({ severity: 'info', exchange: 'backup', coin: 'BTC' }), true],
+    ['a critical target is not matched', [maint({ exchange: 'main', coin: 'BTC' })], target({ severity: 'critical', exchange: 'main', coin: 'BTC' }), false],
+    ['another coin', [maint({ exchange: 'main', coin: 'BTC' })], target({ severity: 'warning', exchange: 'main', coin: 'ETH' }), false],
+    ['a source on an exchange the rule does not name', [maint({ exchange: 'other', coin: 'BTC' })], target({ severity: 'warning', exchange: 'other', coin: 'BTC' }), false],
+    ['a resolved source', [maint({ exchange: 'main', coin: 'BTC' }, 'resolved')], target({ severity: 'warning', exchange: 'main', coin: 'BTC' }), false],
+    ['an equal label missing on both sides is equal', [maint({ exchange: 'main' })], target({ severity: 'warning', exchange: 'main' }), true],
+    ['an equal label missing on the source only is not', [maint({ exchange: 'main' })], target({ severity: 'warning', exchange: 'main', coin: 'BTC' }), false],
+    ['one of several sources matches', [maint({ exchange: 'main', coin: 'ETH' }), maint({ exchange: 'backup', coin: 'BTC' })], target({ severity: 'info', exchange: 'backup', coin: 'BTC' }), true],
+  ])('a user rule: %s', (_name, sources, alert, expected) => {
+    expect(new InhibitionIndex(sources, maintenance).inhibits(alert)).toBe(expected);
+  });
+
+  it('signs the same sources the same whatever their order, and other sources otherwise', () => {
+    const a = maint({ exchange: 'main', coin: 'BTC' });
+    const b = { ...maint({ exchange: 'backup', coin: 'ETH' }), fingerprint: 'maint-2' };
+    const signature = (sources: Alert[]): string => new InhibitionIndex(sources, maintenance).signature();
+    expect(signature([a, b])).toBe(signature([b, a]));
+    expect(signature([a])).not.toBe(signature([a, b]));
+    expect(signature([])).toBe(signature([maint({ exchange: 'main', coin: 'BTC' }, 'resolved')]));
+  });
+
   it('a missing equal label and an empty one are different values', () => {
     const source = alert('s', { alertname: 'ExchangeDown', endpoint: 'coins', exchange: '' });
     const target = alert('t', { network: 'N' });

@@ -1,7 +1,15 @@
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/alerts/notification';
+import { buildDelivery } from '../../src/notify/notification';
 import { alertmanagerNotifier } from '../../src/notify/alertmanager/alertmanager';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { receiverDeps } from '../support/receiver-deps';
+
+/** A connection pool per test, closed after it, as each notifier used to open and close its own. */
+let deps: ReturnType<typeof receiverDeps>;
+beforeEach(() => {
+  deps = receiverDeps();
+});
+afterEach(() => deps.close());
 
 const alert: Alert = {
   fingerprint: '0123456789abcdef', ruleId: 'r', entity: 'e',
@@ -17,7 +25,7 @@ describe('alertmanager receiver', () => {
   afterEach(() => am.stop());
 
   it('posts firing alerts without endsAt and resolved ones with it to /api/v2/alerts', async () => {
-    const n = alertmanagerNotifier({ name: 'am', url: `${am.url}/prefix/`, timeoutMs: 1000 });
+    const n = alertmanagerNotifier({ name: 'am', url: `${am.url}/prefix/`, timeoutMs: 1000 }, deps);
     await n.send(buildDelivery('am', {}, [alert, { ...alert, fingerprint: 'f2', status: 'resolved', endsAt: Date.UTC(2026, 0, 2) }], 'http://sw', 1));
     await n.close?.();
     expect(am.received[0]?.path).toBe('/prefix/api/v2/alerts');
@@ -33,7 +41,7 @@ describe('alertmanager receiver', () => {
     [429, 'rate_limited', true, 4000],
   ])('classifies HTTP %p', async (status, reason, retryable, retryAfterMs) => {
     am.replies.push({ status, retryAfter: '4' });
-    const n = alertmanagerNotifier({ name: 'am', url: am.url, timeoutMs: 1000 });
+    const n = alertmanagerNotifier({ name: 'am', url: am.url, timeoutMs: 1000 }, deps);
     await expect(n.send(buildDelivery('am', {}, [alert], 'http://sw', 1))).rejects.toMatchObject({ reason, retryable, retryAfterMs, message: `Alertmanager answered HTTP ${status}` });
     await n.close?.();
   });

@@ -1,8 +1,16 @@
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/alerts/notification';
+import { buildDelivery } from '../../src/notify/notification';
 import { emailNotifier } from '../../src/notify/email/email';
 import { NotifyError } from '../../src/notify/notifier';
 import { SmtpSink } from '../support/smtp';
+import { receiverDeps } from '../support/receiver-deps';
+
+/** A connection pool per test, closed after it, as each notifier used to open and close its own. */
+let deps: ReturnType<typeof receiverDeps>;
+beforeEach(() => {
+  deps = receiverDeps();
+});
+afterEach(() => deps.close());
 
 const hostile = '<script>alert(1)</script> & "maint"\r\nBcc: victim@example.org';
 
@@ -21,7 +29,7 @@ describe('email receiver', () => {
   afterEach(() => smtp.stop());
 
   function mailer(over: Partial<Parameters<typeof emailNotifier>[0]> = {}) {
-    return emailNotifier({ name: 'mail', smtpUrl: smtp.url, from: 'spotwatch@example.org', to: ['ops@example.org', 'desk@example.org'], timeoutMs: 2000, ...over });
+    return emailNotifier({ name: 'mail', smtpUrl: smtp.url, from: 'spotwatch@example.org', to: ['ops@example.org', 'desk@example.org'], timeoutMs: 2000, ...over }, deps);
   }
 
   it('sends one e-mail per group with a text and an HTML part, hostile text escaped and kept out of headers', async () => {
@@ -64,7 +72,7 @@ describe('email receiver', () => {
     await slow.close?.();
     const url = smtp.url;
     await smtp.stop();
-    const gone = emailNotifier({ name: 'mail', smtpUrl: url, from: 'a@b.c', to: ['d@e.f'], timeoutMs: 1000 });
+    const gone = emailNotifier({ name: 'mail', smtpUrl: url, from: 'a@b.c', to: ['d@e.f'], timeoutMs: 1000 }, deps);
     await expect(gone.send(buildDelivery('mail', {}, [alert], 'http://sw', 1))).rejects.toMatchObject({ reason: 'connect', retryable: true });
     await gone.close?.();
     smtp = await new SmtpSink().start();

@@ -1,11 +1,19 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/alerts/notification';
+import { buildDelivery } from '../../src/notify/notification';
 import { alertmanagerNotifier } from '../../src/notify/alertmanager/alertmanager';
 import { MAX_REDIRECTS } from '../../src/notify/http-post';
 import { NotifyError } from '../../src/notify/notifier';
 import { sign, webhookNotifier } from '../../src/notify/webhook/webhook';
+import { receiverDeps } from '../support/receiver-deps';
+
+/** A connection pool per test, closed after it, as each notifier used to open and close its own. */
+let deps: ReturnType<typeof receiverDeps>;
+beforeEach(() => {
+  deps = receiverDeps();
+});
+afterEach(() => deps.close());
 
 const firing: Alert = {
   fingerprint: '0123456789abcdef', ruleId: 'r', entity: 'e',
@@ -57,7 +65,7 @@ class RedirectServer {
 const delivery = buildDelivery('hook', { alertname: 'WithdrawDisabled' }, [firing], 'http://sw', 1000);
 
 async function send(url: string, headers?: Record<string, string>): Promise<unknown> {
-  const hook = webhookNotifier({ name: 'hook', url, timeoutMs: 2000, secret: 'k', headers });
+  const hook = webhookNotifier({ name: 'hook', url, timeoutMs: 2000, secret: 'k', headers }, deps);
   try {
     await hook.send(delivery);
     return 'delivered';
@@ -160,7 +168,7 @@ describe('webhook redirects', () => {
 describe('alertmanager redirects', () => {
   it('follows a moved Alertmanager with the same POST', async () => {
     const am = await new RedirectServer({ '/old/api/v2/alerts': [308, '/new/api/v2/alerts'] }).start();
-    const n = alertmanagerNotifier({ name: 'am', url: `${am.url}/old`, timeoutMs: 2000 });
+    const n = alertmanagerNotifier({ name: 'am', url: `${am.url}/old`, timeoutMs: 2000 }, deps);
     await n.send(buildDelivery('am', {}, [firing], 'http://sw', 1));
     await n.close?.();
     await am.stop();

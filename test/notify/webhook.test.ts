@@ -1,9 +1,17 @@
 import { createHmac } from 'node:crypto';
-import { buildDelivery } from '../../src/alerts/notification';
+import { buildDelivery } from '../../src/notify/notification';
 import type { Alert } from '../../src/alerts/alert';
 import { NotifyError } from '../../src/notify/notifier';
 import { webhookNotifier } from '../../src/notify/webhook/webhook';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { receiverDeps } from '../support/receiver-deps';
+
+/** A connection pool per test, closed after it, as each notifier used to open and close its own. */
+let deps: ReturnType<typeof receiverDeps>;
+beforeEach(() => {
+  deps = receiverDeps();
+});
+afterEach(() => deps.close());
 
 const firing: Alert = {
   fingerprint: '0123456789abcdef', ruleId: 'r', entity: 'e',
@@ -20,7 +28,7 @@ describe('webhook receiver', () => {
   afterEach(() => receiver.stop());
 
   it('posts the notification JSON the outbox already holds as the body, signed as sent, instead of serializing it again', async () => {
-    const hook = webhookNotifier({ name: 'hook', url: `${receiver.url}/hook`, timeoutMs: 2000, secret: 's3cret' });
+    const hook = webhookNotifier({ name: 'hook', url: `${receiver.url}/hook`, timeoutMs: 2000, secret: 's3cret' }, deps);
     const delivery = buildDelivery('hook', { exchange: 'main', alertname: 'WithdrawDisabled' }, [firing], 'http://sw:9464', 1000);
     // Indented, to show it goes verbatim (the outbox's own is compact).
     const json = JSON.stringify(delivery.notification, null, 2);
@@ -32,7 +40,7 @@ describe('webhook receiver', () => {
   });
 
   it('posts the Alertmanager version 4 body, signed, with an idempotency key', async () => {
-    const hook = webhookNotifier({ name: 'hook', url: `${receiver.url}/hook?x=1`, timeoutMs: 2000, secret: 's3cret', headers: { 'X-Team': 'desk' } });
+    const hook = webhookNotifier({ name: 'hook', url: `${receiver.url}/hook?x=1`, timeoutMs: 2000, secret: 's3cret', headers: { 'X-Team': 'desk' } }, deps);
     const delivery = buildDelivery('hook', { exchange: 'main', alertname: 'WithdrawDisabled' }, [firing], 'http://sw:9464', 1000);
     await hook.send(delivery);
     await hook.close?.();
@@ -69,7 +77,7 @@ describe('webhook receiver', () => {
   });
 
   it('sends a resolved alert with the same fingerprint and its endsAt', async () => {
-    const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 2000 });
+    const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 2000 }, deps);
     const resolved: Alert = { ...firing, status: 'resolved', endsAt: Date.UTC(2026, 0, 2, 4, 0, 0) };
     await hook.send(buildDelivery('hook', {}, [resolved], 'http://sw', 1));
     await hook.close?.();
@@ -89,7 +97,7 @@ describe('webhook receiver', () => {
   });
 
   it('truncates to max_alerts and counts the rest', async () => {
-    const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 2000, maxAlerts: 1 });
+    const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 2000, maxAlerts: 1 }, deps);
     await hook.send(buildDelivery('hook', {}, [firing, { ...firing, fingerprint: 'ffffffffffffffff' }], 'http://sw', 1));
     await hook.close?.();
     const body = receiver.received[0]?.body as { truncatedAlerts: number; alerts: unknown[] };
@@ -104,7 +112,7 @@ describe('webhook receiver', () => {
     [{ status: 404 }, 'client_error', false, undefined],
   ])('classifies an answer of %p', async (reply, reason, retryable, retryAfterMs) => {
     receiver.replies.push(reply);
-    const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 2000 });
+    const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 2000 }, deps);
     const err = await hook.send(buildDelivery('hook', {}, [firing], 'http://sw', 1)).catch((e: unknown) => e);
     await hook.close?.();
     expect(err).toBeInstanceOf(NotifyError);
@@ -113,12 +121,12 @@ describe('webhook receiver', () => {
 
   it('classifies a timeout and a refused connection as retryable', async () => {
     receiver.replies.push({ status: 200, delayMs: 1000 });
-    const slow = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 100 });
+    const slow = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 100 }, deps);
     await expect(slow.send(buildDelivery('hook', {}, [firing], 'http://sw', 1))).rejects.toMatchObject({ reason: 'timeout', retryable: true });
     await slow.close?.();
     const url = receiver.url;
     await receiver.stop();
-    const refused = webhookNotifier({ name: 'hook', url, timeoutMs: 1000 });
+    const refused = webhookNotifier({ name: 'hook', url, timeoutMs: 1000 }, deps);
     await expect(refused.send(buildDelivery('hook', {}, [firing], 'http://sw', 1))).rejects.toMatchObject({ reason: 'connect', retryable: true });
     await refused.close?.();
   });
@@ -132,7 +140,7 @@ describe('webhook body template', () => {
       url: receiver.url,
       timeoutMs: 2000,
       bodyTemplate: '{"text":"{{status}}: {{commonAnnotations.summary}} ({{count}})","detail":"{{alerts_text}}","alerts":{{alerts_json}}}',
-    });
+    }, deps);
     const hostile: Alert = { ...firing, annotations: { ...firing.annotations, summary: 'say "hi"\n\\ <b>' } };
     await hook.send(buildDelivery('chat', {}, [hostile], 'http://sw', 1));
     await hook.close?.();
@@ -164,7 +172,7 @@ describe('webhook receiver and a busy event loop', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as { port: number };
-    const hook = webhookNotifier({ name: 'hook', url: `http://127.0.0.1:${port}/hook`, timeoutMs: 200 });
+    const hook = webhookNotifier({ name: 'hook', url: `http://127.0.0.1:${port}/hook`, timeoutMs: 200 }, deps);
     try {
       await expect(hook.send(buildDelivery('hook', {}, [firing], 'http://sw', 1000))).resolves.toBeUndefined();
       expect(posts).toBe(1);
@@ -180,7 +188,7 @@ describe('webhook receiver and a busy event loop', () => {
     const server = createServer(() => undefined);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as { port: number };
-    const hook = webhookNotifier({ name: 'hook', url: `http://127.0.0.1:${port}/hook`, timeoutMs: 200 });
+    const hook = webhookNotifier({ name: 'hook', url: `http://127.0.0.1:${port}/hook`, timeoutMs: 200 }, deps);
     try {
       await expect(hook.send(buildDelivery('hook', {}, [firing], 'http://sw', 1000))).rejects.toMatchObject({ reason: 'timeout', retryable: true, message: 'webhook did not answer within 200 ms' });
     } finally {

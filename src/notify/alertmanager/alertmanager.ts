@@ -1,5 +1,4 @@
-import { Agent, type Dispatcher } from 'undici';
-import { postNotification } from '../http-post';
+import { postNotification, type HttpDeps } from '../http-post';
 import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
 
 export interface AlertmanagerOptions {
@@ -7,7 +6,6 @@ export interface AlertmanagerOptions {
   /** Alertmanager's base URL, e.g. http://127.0.0.1:9093. */
   url: string;
   timeoutMs: number;
-  dispatcher?: Dispatcher | undefined;
 }
 
 /**
@@ -16,13 +14,11 @@ export interface AlertmanagerOptions {
  * hearing about), resolved ones with their endsAt. Alertmanager identifies alerts by their
  * labels, so several spotwatch replicas behind one Alertmanager produce one notification.
  */
-export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
-  const dispatcher = options.dispatcher ?? new Agent({ connections: 2, keepAliveTimeout: 10_000 });
+export function alertmanagerNotifier(options: AlertmanagerOptions, http: HttpDeps): Notifier {
   const base = new URL(options.url);
   const path = `${base.pathname.replace(/\/+$/, '')}/api/v2/alerts`;
   return {
     name: options.name,
-    kind: 'alertmanager',
     async send({ notification }: Delivery, signal?: AbortSignal) {
       const body = notification.alerts.map((a) => ({
         labels: a.labels,
@@ -31,14 +27,11 @@ export function alertmanagerNotifier(options: AlertmanagerOptions): Notifier {
         ...(a.endsAt !== ZERO_TIME && { endsAt: a.endsAt }),
         generatorURL: a.generatorURL,
       }));
-      await postNotification(dispatcher, 'Alertmanager', {
+      await postNotification(http, 'Alertmanager', {
         url: new URL(path, base),
         headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
         body: JSON.stringify(body),
       }, options.timeoutMs, signal);
-    },
-    async close() {
-      if (options.dispatcher === undefined) await dispatcher.close();
     },
   };
 }

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
-import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
-import { alertLine, DEFAULT_SUBJECT, escapeHtml, headerText, notificationFields } from '../text';
+import type { ReceiverDeps } from '../plugin';
+import { alertLine, escapeHtml, headerText, notificationFields } from '../text';
+
+/** The subject template of an e-mail whose block sets none (over notify/text.ts's fields). */
+export const DEFAULT_SUBJECT = '[spotwatch] {{status}}: {{groupLabels.alertname}} ({{count}}) {{groupLabels.exchange}}';
 
 export interface EmailOptions {
   name: string;
@@ -19,7 +22,7 @@ export interface EmailOptions {
 }
 
 /** The `email` receiver: one e-mail per group, with a plain-text and an HTML part. */
-export function emailNotifier(options: EmailOptions): Notifier {
+export function emailNotifier(options: EmailOptions, deps: Pick<ReceiverDeps, 'mailTransport'>): Notifier {
   const url = new URL(options.smtpUrl);
   const password = options.password ?? (options.passwordFile !== undefined ? readFileSync(options.passwordFile, 'utf8').trim() : undefined) ?? (url.password ? decodeURIComponent(url.password) : undefined);
   const user = options.username ?? (url.username ? decodeURIComponent(url.username) : undefined);
@@ -34,10 +37,9 @@ export function emailNotifier(options: EmailOptions): Notifier {
     tls: { rejectUnauthorized: options.tls?.rejectUnauthorized ?? true, ...(options.tls?.caFile !== undefined && { ca: readFileSync(options.tls.caFile) }) },
     ...(user !== undefined && { auth: { user, pass: password ?? '' } }),
   };
-  const transport: Transporter = nodemailer.createTransport(transportOptions);
+  const transport = deps.mailTransport(transportOptions);
   return {
     name: options.name,
-    kind: 'email',
     async send({ notification, idempotencyKey }: Delivery) {
       const fields = notificationFields(notification);
       const lines = notification.alerts.map(alertLine);

@@ -5,7 +5,6 @@ import type { Delivery, Notifier } from '../notifier';
 export function logNotifier(name: string, logger: Logger): Notifier {
   return {
     name,
-    kind: 'log',
     async send({ notification }: Delivery) {
       for (const a of notification.alerts) {
         logger.info(

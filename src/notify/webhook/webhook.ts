@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { Agent, type Dispatcher } from 'undici';
 import { render } from '../../lib/template';
-import { postNotification } from '../http-post';
+import { postNotification, type HttpDeps } from '../http-post';
 import type { Delivery, Notification, Notifier } from '../notifier';
 import { alertLine, notificationFields } from '../text';
 
@@ -14,7 +13,6 @@ export interface WebhookOptions {
   headers?: Record<string, string> | undefined;
   /** Most alerts in one body (0: all); the rest are counted in truncatedAlerts. */
   maxAlerts?: number | undefined;
-  dispatcher?: Dispatcher | undefined;
   /**
    * A body of your own instead of the version 4 body: a template over the notification's fields
    * (see notify/text.ts), every value JSON-escaped so it is safe inside a JSON string, plus
@@ -46,12 +44,10 @@ export function sign(secret: string, body: string): string {
 }
 
 /** The `webhook` receiver: POSTs the Alertmanager version 4 body. */
-export function webhookNotifier(options: WebhookOptions): Notifier {
-  const dispatcher = options.dispatcher ?? new Agent({ connections: 4, keepAliveTimeout: 10_000 });
+export function webhookNotifier(options: WebhookOptions, http: HttpDeps): Notifier {
   const url = new URL(options.url);
   return {
     name: options.name,
-    kind: 'webhook',
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal, notificationJson?: string) {
       const max = options.maxAlerts ?? 0;
       const body =
@@ -67,7 +63,7 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
         [IDEMPOTENCY_HEADER]: idempotencyKey,
       };
       if (options.secret) headers[SIGNATURE_HEADER] = sign(options.secret, raw);
-      await postNotification(dispatcher, 'webhook', {
+      await postNotification(http, 'webhook', {
         url,
         headers,
         // Configured headers may hold credentials: not sent on to another host.
@@ -76,9 +72,6 @@ export function webhookNotifier(options: WebhookOptions): Notifier {
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
       }, options.timeoutMs, signal);
-    },
-    async close() {
-      if (options.dispatcher === undefined) await dispatcher.close();
     },
   };
 }

@@ -3,9 +3,9 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
 import { nextTurn } from '../lib/timer';
-import { NotifyError, type Delivery, type Notifier } from '../notify/notifier';
+import { NotifyError, type Delivery, type Notifier } from './notifier';
 
-/** The outbox as the sender sees it (the store implements it). */
+/** The outbox as the retry stage sees it (the store implements it). */
 export interface OutboxPort {
   dueDeliveries(receiver: string, now: number, limit: number): { id: number; delivery: Delivery; createdAt: number; attempts: number; notificationJson?: string }[];
   nextDeliveryAt(receiver: string): number | undefined;
@@ -23,7 +23,7 @@ export interface RetryPolicy {
 
 export type Outcome = 'success' | 'retry' | 'failed';
 
-export interface SenderOptions {
+export interface RetryStageOptions {
   notifier: Notifier;
   port: OutboxPort;
   policy: RetryPolicy;
@@ -36,19 +36,22 @@ export interface SenderOptions {
   idleMs?: number;
 }
 
-/** The delay before attempt `attempts + 1`: exponential with full jitter, capped. */
+/**
+ * The delay before attempt `attempts + 1`: exponential, capped, with equal jitter (half of it
+ * fixed, half random), so retries of many deliveries spread out but never come at once.
+ */
 export function retryDelay(attempts: number, policy: RetryPolicy, random: () => number): number {
   const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempts - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 /**
- * Delivers one receiver's outbox, in order and on its own: retries with backoff and jitter what is worth
- * retrying (5xx, 429 with Retry-After, timeouts, connection errors), sends other failures and
- * deliveries past the maximum age to the dead letters. A receiver that is down delays only
- * itself.
+ * The last stage, one per receiver, on the far side of the durable outbox: delivers the
+ * receiver's outbox in order and on its own. The notifier only says whether a failure is worth
+ * retrying and why (NotifyError: retryable, reason, a Retry-After it was given); this stage owns
+ * the backoff, the maximum age and the dead letters. A receiver that is down delays only itself.
  */
-export class Sender {
+export class RetryStage {
   /** Set at stop: no new attempt starts. */
   private readonly stopping = new AbortController();
   /** Set when the grace period runs out: the attempt in flight is abandoned. */
@@ -56,7 +59,7 @@ export class Sender {
   private wakeUp = new AbortController();
   private loop: Promise<void> | undefined;
 
-  constructor(private readonly options: SenderOptions) {}
+  constructor(private readonly options: RetryStageOptions) {}
 
   get name(): string {
     return this.options.notifier.name;

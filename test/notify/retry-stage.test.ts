@@ -1,6 +1,6 @@
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/alerts/notification';
-import { Sender, type Outcome } from '../../src/alerts/sender';
+import { buildDelivery } from '../../src/notify/notification';
+import { RetryStage, type Outcome } from '../../src/notify/retry-stage';
 import { systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
 import { webhookNotifier } from '../../src/notify/webhook/webhook';
@@ -8,17 +8,25 @@ import type { StateStore } from '../../src/store/store';
 import { openTempStore, type TempStore } from '../support/temp-store';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { receiverDeps } from '../support/receiver-deps';
+
+/** A connection pool per test, closed after it, as each notifier used to open and close its own. */
+let deps: ReturnType<typeof receiverDeps>;
+beforeEach(() => {
+  deps = receiverDeps();
+});
+afterEach(() => deps.close());
 
 const alert: Alert = {
   fingerprint: '00000000000000aa', ruleId: 'r', entity: 'e', labels: { alertname: 'W', exchange: 'main', severity: 'critical' },
   annotations: {}, status: 'firing', activeAt: 0, startsAt: 0, endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: 1, event: false,
 };
 
-describe('Sender', () => {
+describe('RetryStage', () => {
   let temp: TempStore;
   let store: StateStore;
   let receiver: WebhookReceiver;
-  let sender: Sender | undefined;
+  let sender: RetryStage | undefined;
   const outcomes: string[] = [];
 
   beforeEach(async () => {
@@ -33,9 +41,9 @@ describe('Sender', () => {
     temp.close();
   });
 
-  function start(maxAgeMs = 60_000): Sender {
-    sender = new Sender({
-      notifier: webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 1000 }),
+  function start(maxAgeMs = 60_000): RetryStage {
+    sender = new RetryStage({
+      notifier: webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 1000 }, deps),
       port: store,
       policy: { baseMs: 20, maxMs: 100, maxAgeMs },
       clock: systemClock,

@@ -7,7 +7,26 @@ import { DEFAULT_GUARD } from '../../src/snapshot/guard';
 import { applyCoins } from '../../src/snapshot/merge';
 import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
 import { StateStore } from '../../src/store/store';
-import { Engine } from '../../src/watch/engine';
+import { buildPollPath } from '../../src/poll/build';
+import { ExchangeError, type FailureKind } from '../../src/exchange/errors';
+import type { PollSuccess } from '../../src/poll/poller';
+import { manualClock } from '../../src/lib/clock';
+
+/** The poll path as the daemon builds it, driven with snapshots already merged (PollPath.judge). */
+function stack(o: Omit<Parameters<typeof buildPollPath>[0], 'clock' | 'observer'>) {
+  const { engine, writer, path } = buildPollPath({ ...o, clock: manualClock(0), observer: { changes: () => undefined, answered: () => undefined, failed: () => undefined } });
+  return {
+    onSuccess: (poll: PollSuccess) => path.judge(poll),
+    onFailure: (poll: { exchange: string; endpoint: 'coins' | 'tickers'; at: number; durationMs: number; error: { kind: FailureKind; message: string } }) =>
+      path.failure({ ...poll, error: new ExchangeError(poll.error.kind, poll.endpoint, poll.error.message) }),
+    dropExchange: (exchange: string, at: number) => {
+      path.resume(exchange, undefined);
+      path.drop(exchange, at);
+    },
+    settled: () => writer.settled(),
+    activeAlerts: () => engine.activeAlerts(),
+  };
+}
 import { coinRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
 import { Writable } from 'node:stream';
@@ -42,7 +61,7 @@ describe('Engine when the state store cannot be written', () => {
     const logger = createLogger({ level: 'info', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
     const told: Alert[] = [];
     let errors = 0;
-    const engine = new Engine({
+    const engine = stack({
       rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'),
       store,
       logger,
@@ -94,7 +113,7 @@ describe('Engine when the state store cannot be written', () => {
 
   it('writes the changes and the snapshot that showed them together, whichever poll writes first', async () => {
     const { real, store, disk } = fillableStore(dir, false);
-    const engine = new Engine({ rules: [], store, logger: silentLogger(), guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined });
+    const engine = stack({ rules: [], store, logger: silentLogger(), guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined });
     const first = applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: '1' }])], issues: [] }, 1);
     await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1, durationMs: 1, bytes: 1 });
     await engine.settled();
@@ -114,7 +133,7 @@ describe('Engine when the state store cannot be written', () => {
   it('keeps at most the limit of unwritten changes, dropping the oldest, counted', async () => {
     const { real, store, disk } = fillableStore(dir, true);
     const dropped: number[] = [];
-    const engine = new Engine({
+    const engine = stack({
       rules: [],
       store,
       logger: silentLogger(),
@@ -143,7 +162,7 @@ describe('Engine when the state store cannot be written', () => {
   });
   it('stores no StoreFailing once it resolved, though a decision taken while it fired is written after', async () => {
     const { real, store, disk } = fillableStore(dir, false);
-    const engine = new Engine({ rules: [], store, logger: silentLogger(), guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined });
+    const engine = stack({ rules: [], store, logger: silentLogger(), guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined });
     const coins = (fee: string, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawFee: fee }])], issues: [] }, at);
     const first = coins('1', 1);
     await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev: emptySnapshot('main'), next: first, issues: [], at: 1, durationMs: 1, bytes: 1 });
@@ -172,7 +191,7 @@ describe('Engine.dropExchange', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
     const store = StateStore.open(dir);
     const told: Alert[] = [];
-    const engine = new Engine({
+    const engine = stack({
       rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n'),
       store,
       logger: createLogger({ level: 'silent' }),
@@ -218,7 +237,7 @@ describe('Engine in a long outage', () => {
       saved.push(list.length + drop.length);
       real.updateAlerts(exchange, list, drop);
     };
-    const engine = new Engine({ rules: rulesFrom(rules), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: () => undefined });
+    const engine = stack({ rules: rulesFrom(rules), store, logger: createLogger({ level: 'silent' }), guards: new Map(), expectedSymbols: new Map(), notify: () => undefined });
     const snap = (disabled: boolean, at: number): Snapshot => applyCoins(emptySnapshot('main'), { records: [coinRecord('USDT', [{ network: 'TRX', withdrawEnable: !disabled }])], issues: [] }, at);
     let prev = emptySnapshot('main');
     // Closed at the first poll, still closed at the next two, open at the fourth.
@@ -247,8 +266,8 @@ function stormSnapshot(open: (i: number) => boolean, at: number): Snapshot {
 }
 
 /** An engine on `store` for the storm tests (silent, no guards, `notify` told of every alert), and a coins poll of it, settled. */
-function stormEngine(store: StateStore, rules: string, notify: (alerts: Alert[]) => void = () => undefined): { engine: Engine; poll(prev: Snapshot, next: Snapshot, at: number): Promise<void> } {
-  const engine = new Engine({ rules: rulesFrom(rules), store, logger: silentLogger(), guards: new Map(), expectedSymbols: new Map(), notify });
+function stormEngine(store: StateStore, rules: string, notify: (alerts: Alert[]) => void = () => undefined): { engine: ReturnType<typeof stack>; poll(prev: Snapshot, next: Snapshot, at: number): Promise<void> } {
+  const engine = stack({ rules: rulesFrom(rules), store, logger: silentLogger(), guards: new Map(), expectedSymbols: new Map(), notify });
   return {
     engine,
     async poll(prev, next, at) {

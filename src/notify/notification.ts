@@ -1,6 +1,8 @@
+/** The webhook version 4 body of one group for one receiver: the data model every receiver renders. */
 import { createHash } from 'node:crypto';
-import { ZERO_TIME, type Delivery, type NotifiedAlert, type Notification } from '../notify/notifier';
-import type { Alert } from './alert';
+import type { Alert } from '../alerts/alert';
+import { groupKeyOf } from '../alerts/groups';
+import { ZERO_TIME, type Delivery, type NotifiedAlert, type Notification } from './notifier';
 
 function iso(ms: number | null): string {
   return ms === null ? ZERO_TIME : new Date(ms).toISOString();
@@ -25,14 +27,6 @@ function common(maps: Record<string, string>[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(first)) if (rest.every((m) => m[k] === v)) out[k] = v;
   return out;
-}
-
-/** Alertmanager's group key form: `{}:{label="value",...}`. */
-export function groupKeyOf(route: string, groupLabels: Record<string, string>): string {
-  const pairs = Object.keys(groupLabels)
-    .sort()
-    .map((k) => `${k}=${JSON.stringify(groupLabels[k])}`);
-  return `${route}:{${pairs.join(',')}}`;
 }
 
 /**
@@ -67,21 +61,4 @@ export function buildDelivery(
     .digest('hex')
     .slice(0, 32);
   return { notification, idempotencyKey: key };
-}
-
-/** Splits alerts into groups by the values of `groupBy` labels (missing labels group as empty). */
-export function groupAlerts(alerts: readonly Alert[], groupBy: readonly string[]): { labels: Record<string, string>; alerts: Alert[] }[] {
-  const groups = new Map<string, { labels: Record<string, string>; alerts: Alert[] }>();
-  for (const a of alerts) {
-    const labels: Record<string, string> = {};
-    for (const k of groupBy) {
-      const v = a.labels[k];
-      if (v !== undefined) labels[k] = v;
-    }
-    const key = JSON.stringify(groupBy.map((k) => labels[k] ?? null));
-    let g = groups.get(key);
-    if (g === undefined) groups.set(key, (g = { labels, alerts: [] }));
-    g.alerts.push(a);
-  }
-  return [...groups.values()];
 }

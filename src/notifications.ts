@@ -1,100 +1,41 @@
+import type { Dispatcher } from 'undici';
 import type { Alert } from './alerts/alert';
 import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from './alerts/inhibit';
-import { Pipeline } from './alerts/pipeline';
 import { compileRoutes } from './alerts/route';
-import { Sender, type Outcome } from './alerts/sender';
-import { Muter, WEEKDAYS, type MaintenanceWindow, type Silence } from './alerts/silence';
-import type { Config, ReceiverConfig } from './config';
+import { configSilences, maintenanceWindows, Muter } from './alerts/silence';
+import type { Config } from './config';
 import type { Clock } from './lib/clock';
+import { errorMessage } from './lib/error-message';
 import type { Logger } from './lib/logger';
-import { nextTurn } from './lib/timer';
 import { patternProblem } from './lib/pattern';
-import { alertmanagerNotifier } from './notify/alertmanager/alertmanager';
-import { emailNotifier } from './notify/email/email';
-import { logNotifier } from './notify/log/log';
+import { nextTurn } from './lib/timer';
+import { smtpTransport } from './notify/mail-transport';
 import type { Notifier } from './notify/notifier';
-import { webhookNotifier } from './notify/webhook/webhook';
+import { Pipeline } from './notify/pipeline';
+import type { MailTransportFactory, ReceiverDeps } from './notify/plugin';
+import type { ReceiverRegistry } from './notify/receiver-registry';
+import { receiverRegistry } from './notify/registry';
+import { RetryStage, type Outcome } from './notify/retry-stage';
 import { HeldOutbox } from './store/held';
 import type { StateStore } from './store/store';
-import { errorMessage } from './lib/error-message';
 
 /** How often notifications held in memory (the store failing) are tried on disk again. */
 const HELD_RETRY_MS = 1_000;
 
-/** Builds a receiver from its config: the one place that knows every kind. */
-export function buildNotifier(r: ReceiverConfig, logger: Logger): Notifier {
-  switch (r.kind) {
-    case 'webhook':
-      return webhookNotifier({
-        name: r.name,
-        url: r.webhook.url,
-        timeoutMs: r.webhook.timeout,
-        secret: r.webhook.secret,
-        headers: r.webhook.headers,
-        maxAlerts: r.webhook.max_alerts,
-        bodyTemplate: r.webhook.body_template,
-        contentType: r.webhook.content_type,
-      });
-    case 'email':
-      return emailNotifier({
-        name: r.name,
-        smtpUrl: r.email.smtp_url,
-        from: r.email.from,
-        to: r.email.to,
-        subject: r.email.subject,
-        username: r.email.username,
-        password: r.email.password,
-        passwordFile: r.email.password_file,
-        requireTls: r.email.require_tls,
-        tls: r.email.tls ? { rejectUnauthorized: r.email.tls.reject_unauthorized, caFile: r.email.tls.ca_file } : undefined,
-        timeoutMs: r.email.timeout,
-      });
-    case 'alertmanager':
-      return alertmanagerNotifier({ name: r.name, url: r.alertmanager.url, timeoutMs: r.alertmanager.timeout });
-    case 'log':
-      return logNotifier(r.name, logger.child({ component: 'notify' }));
-  }
-}
-
-function toMinutes(hhmm: string): number {
-  const [h, m] = hhmm.split(':').map(Number);
-  return (h ?? 0) * 60 + (m ?? 0);
-}
-
-function matchersOf(map: Record<string, string>): { label: string; pattern: string }[] {
-  return Object.entries(map).map(([label, pattern]) => ({ label, pattern }));
-}
-
-export function configSilences(config: Config): Silence[] {
-  return config.notify.silences.map((s, i) => ({
-    id: `config-${i}`,
-    matchers: matchersOf(s.matchers),
-    startsAt: Date.parse(s.starts_at),
-    endsAt: Date.parse(s.ends_at),
-    comment: s.comment,
-    createdBy: 'config',
-  }));
-}
-
-export function maintenanceWindows(config: Config): MaintenanceWindow[] {
-  return config.notify.maintenance.map((w) => ({
-    name: w.name,
-    matchers: matchersOf(w.matchers),
-    weekdays: w.weekdays.map((d) => WEEKDAYS.indexOf(d)),
-    startMinute: toMinutes(w.start),
-    endMinute: toMinutes(w.end),
-    timeZone: w.time_zone,
-  }));
-}
-
 /** Alerts recorded as pending per transaction before the event loop gets a turn. */
 const ADMIT_CHUNK = 1000;
 
-export interface DeliveryDeps {
+export interface NotificationsDeps {
   store: StateStore;
   clock: Clock;
   random: () => number;
   logger: Logger;
+  /** The HTTP connection pool of receivers that speak HTTP (the caller closes it). */
+  dispatcher: Dispatcher;
+  /** Opens SMTP transports (nodemailer's by default). */
+  mailTransport?: MailTransportFactory;
+  /** The receiver kinds (notify/registry.ts's by default; a test adds its own). */
+  receivers?: ReceiverRegistry;
   externalURL: string;
   activeAlerts: () => Iterable<Alert>;
   onOutcome: (receiver: string, outcome: Outcome, reason?: string, latencyMs?: number) => void;
@@ -105,13 +46,17 @@ export interface DeliveryDeps {
 }
 
 /**
- * Everything between the engine and the receivers: the pipeline (routes, groups, inhibition,
- * silences, notification log), the durable outbox, and one sender per receiver.
+ * Everything between the engine and the receivers, built from the config: the pipeline (routes,
+ * groups, the stages: inhibition, silences, notification log), the durable outbox, and one
+ * retry stage per receiver, each with the notifier its kind builds (notify/registry.ts).
+ * (A `Delivery`, in notify/notifier.ts, is one notification for one receiver, as the outbox holds it.)
  */
-export class Delivery {
+export class Notifications {
   readonly muter = new Muter();
+  /** The receiver kinds: they build the notifiers and say how each is routed. */
+  private readonly kinds: ReceiverRegistry;
   private pipeline: Pipeline;
-  private senders: Sender[] = [];
+  private retryStages: RetryStage[] = [];
   private notifiers: Notifier[] = [];
   private timer: NodeJS.Timeout | undefined;
   /** The store's outbox, and what is held in memory while the store cannot be written. */
@@ -127,8 +72,9 @@ export class Delivery {
 
   constructor(
     private config: Config,
-    private readonly deps: DeliveryDeps,
+    private readonly deps: NotificationsDeps,
   ) {
+    this.kinds = deps.receivers ?? receiverRegistry;
     this.outbox = new HeldOutbox({
       store: deps.store,
       logger: deps.logger,
@@ -137,7 +83,7 @@ export class Delivery {
     });
     this.pipeline = new Pipeline({ ...this.pipelineParts(config), muter: this.muter, port: this.port(), activeAlerts: deps.activeAlerts, logger: deps.logger });
     this.refreshSilences();
-    this.startSenders(config);
+    this.startReceivers(config);
   }
 
   get receivers(): string[] {
@@ -229,7 +175,7 @@ export class Delivery {
           await nextTurn();
           this.pipeline.serialize(batch);
           await nextTurn();
-          if (this.pipeline.commit(batch, now) > 0) for (const s of this.senders) s.wake();
+          if (this.pipeline.commit(batch, now) > 0) for (const s of this.retryStages) s.wake();
         }
       } catch (err) {
         this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
@@ -252,8 +198,8 @@ export class Delivery {
       if (problem !== undefined) this.deps.logger.warn({ silence: s.id, problem }, 'stored silence has a pattern that cannot run; ignored (delete it and create it again)');
       return problem === undefined;
     });
-    this.muter.setSilences([...configSilences(this.config), ...stored]);
-    this.muter.setWindows(maintenanceWindows(this.config));
+    this.muter.setSilences([...configSilences(this.config.notify.silences), ...stored]);
+    this.muter.setWindows(maintenanceWindows(this.config.notify.maintenance));
   }
 
   /** A reload: new routes, receivers, inhibit rules and silences; the outbox and groups stay. */
@@ -261,8 +207,8 @@ export class Delivery {
     this.config = config;
     this.pipeline.reconfigure(this.pipelineParts(config));
     this.refreshSilences();
-    await this.stopSenders();
-    this.startSenders(config);
+    await this.stopReceivers();
+    this.startReceivers(config);
   }
 
   async stop(): Promise<void> {
@@ -271,7 +217,7 @@ export class Delivery {
     // What the engine handed over is recorded before the store closes (a few chunks at most).
     await this.admitting;
     await this.flushing;
-    await this.stopSenders();
+    await this.stopReceivers();
     // A last try: what is still held would otherwise be lost with the process.
     if (!this.outbox.retry()) this.deps.logger.error('the store still cannot be written: notifications held in memory are lost at this stop');
   }
@@ -283,7 +229,11 @@ export class Delivery {
 
   private pipelineParts(config: Config) {
     const n = config.notify;
-    const direct = new Map(n.receivers.flatMap((r) => (r.kind === 'alertmanager' ? [[r.name, r.alertmanager.resend_interval] as const] : [])));
+    // Receivers whose kind wants each alert on its own, again every interval (ReceiverPlugin.resendInterval).
+    const direct = new Map(n.receivers.flatMap((r) => {
+      const resend = this.kinds.resendInterval(r);
+      return resend === undefined ? [] : [[r.name, resend] as const];
+    }));
     return {
       routes: compileRoutes(n.routes, { receivers: n.receivers.map((r) => r.name), group_by: n.group_by, group_wait: n.group_wait, group_interval: n.group_interval, repeat_interval: n.repeat_interval }, direct),
       receivers: new Map(n.receivers.map((r) => [r.name, { sendResolved: r.send_resolved }])),
@@ -300,12 +250,14 @@ export class Delivery {
     };
   }
 
-  private startSenders(config: Config): void {
+  private startReceivers(config: Config): void {
     const { retry } = config.notify;
-    this.notifiers = config.notify.receivers.map((r) => buildNotifier(r, this.deps.logger));
-    this.senders = this.notifiers.map(
+    const { clock, logger, dispatcher, mailTransport = smtpTransport } = this.deps;
+    const edges: ReceiverDeps = { clock, logger, dispatcher, mailTransport };
+    this.notifiers = config.notify.receivers.map((r) => this.kinds.create(r, edges));
+    this.retryStages = this.notifiers.map(
       (notifier) =>
-        new Sender({
+        new RetryStage({
           notifier,
           port: this.outbox,
           policy: { baseMs: retry.base_delay, maxMs: retry.max_delay, maxAgeMs: retry.max_age },
@@ -315,13 +267,13 @@ export class Delivery {
           onOutcome: this.deps.onOutcome,
         }),
     );
-    for (const s of this.senders) s.start();
+    for (const s of this.retryStages) s.start();
   }
 
-  private async stopSenders(): Promise<void> {
-    await Promise.all(this.senders.map((s) => s.stop()));
+  private async stopReceivers(): Promise<void> {
+    await Promise.all(this.retryStages.map((s) => s.stop()));
     await Promise.all(this.notifiers.map((n) => n.close?.()));
-    this.senders = [];
+    this.retryStages = [];
     this.notifiers = [];
   }
 }

@@ -1,12 +1,16 @@
+import type { Alert } from '../alerts/alert';
+import type { LogEntry } from '../alerts/dedup';
+import { Aggregator, type Flush } from '../alerts/groups';
+import { compileInhibitRules, InhibitionIndex } from '../alerts/inhibit';
+import type { CompiledRoutes } from '../alerts/route';
+import type { Muter } from '../alerts/silence';
 import type { Logger } from '../lib/logger';
-import type { Delivery } from '../notify/notifier';
-import type { Alert } from './alert';
-import { decide, type LogEntry } from './dedup';
-import { Aggregator, type Flush } from './groups';
-import { compileInhibitRules, InhibitionIndex } from './inhibit';
-import { buildDelivery } from './notification';
-import type { CompiledRoutes } from './route';
-import type { Muter } from './silence';
+import { dedupStage } from './dedup-stage';
+import { inhibitStage } from './inhibit-stage';
+import { muteStage } from './mute-stage';
+import { outboxStage } from './outbox-stage';
+import { SkipUnchanged } from './skip-unchanged-stage';
+import { fanOut, sequence, type CommitItem, type Stage } from './stage';
 
 /** What the pipeline needs from storage: the notification log, and a durable hand-over. */
 export interface PipelinePort {
@@ -15,7 +19,7 @@ export interface PipelinePort {
    * Durably accepts the deliveries and the log entries together (one transaction): once this
    * returns, a delivery is sent even across a crash, and the log says it was told.
    */
-  commit(items: readonly { receiver: string; groupKey: string; delivery: Delivery | undefined; entry: LogEntry | undefined; notificationJson?: string }[], donePending: readonly number[]): void;
+  commit(items: readonly CommitItem[], donePending: readonly number[]): void;
 }
 
 export interface PipelineOptions {
@@ -29,8 +33,6 @@ export interface PipelineOptions {
   activeAlerts: () => Iterable<Alert>;
   logger: Logger;
 }
-
-type CommitItem = Parameters<PipelinePort['commit']>[0][number];
 
 /** Groups taken out and judged, waiting to be committed (see Pipeline.prepare). */
 export interface Batch {
@@ -47,9 +49,10 @@ export interface Batch {
 const EVENT_MEMORY_MS = 15 * 60_000;
 
 /**
- * Alertmanager's notification pipeline, in process: alerts join groups by route, and each due
- * group goes through inhibition, silences, send_resolved and the notification log, per
- * receiver, before it is committed to the outbox. Time is passed in.
+ * Alertmanager's notification pipeline, in process: alerts join groups by route (alerts/groups.ts),
+ * and each due group goes, per receiver of its route, through the stages (stage.ts: inhibition,
+ * silences, the notification log and send_resolved) before what they let through is committed to
+ * the outbox. Time is passed in.
  */
 export class Pipeline {
   private readonly aggregator: Aggregator;
@@ -60,17 +63,27 @@ export class Pipeline {
    * goes, in the same transaction. A crash before that re-inserts them at the next start.
    */
   private readonly pending = new Map<number, Set<string>>();
-  /** Per receiver and group, what its last flush was judged on (see stage). */
-  private readonly staged = new Map<string, { group: string; version: number; sources: string; entry: LogEntry | undefined }>();
+  private readonly unchanged: SkipUnchanged;
+  /** What a group goes through for each receiver. */
+  private readonly stages: Stage;
 
   constructor(private options: PipelineOptions) {
     this.aggregator = new Aggregator(options.routes);
+    this.unchanged = new SkipUnchanged(options.muter);
+    this.stages = this.unchanged.around(
+      sequence(
+        inhibitStage(),
+        muteStage(options.muter, options.logger),
+        dedupStage((receiver, groupKey) => this.options.port.logEntry(receiver, groupKey)),
+        outboxStage(() => this.options.externalURL),
+      ),
+    );
   }
 
   /** New routes, receivers or inhibit rules (a reload); groups in flight are kept. */
   reconfigure(options: Partial<Pick<PipelineOptions, 'routes' | 'receivers' | 'inhibitRules' | 'externalURL'>>): void {
     this.options = { ...this.options, ...options };
-    this.staged.clear();
+    this.unchanged.clear();
     if (options.routes) this.aggregator.setRoutes(options.routes);
   }
 
@@ -105,19 +118,13 @@ export class Pipeline {
     this.recentEvents = this.recentEvents.filter((e) => now - (e.startsAt ?? 0) < EVENT_MEMORY_MS);
     const flushes = this.aggregator.due(now, maxGroups);
     if (flushes.length === 0) return undefined;
-    if (this.staged.size > 2 * this.aggregator.size() * Math.max(1, this.options.receivers.size)) {
-      for (const [k, memo] of this.staged) if (!this.aggregator.has(memo.group)) this.staged.delete(k);
-    }
+    this.unchanged.prune(2 * this.aggregator.size() * Math.max(1, this.options.receivers.size), (group) => this.aggregator.has(group));
     const flushed = new Set(flushes.map((f) => f.key));
     const done: number[] = [];
     for (const [id, keys] of this.pending) if ([...keys].every((k) => flushed.has(k))) done.push(id);
     // One index of the sources per flush: judging an alert is then a lookup, not a scan.
     const sources = new InhibitionIndex([...this.options.activeAlerts(), ...this.recentEvents], this.options.inhibitRules);
-    const items: CommitItem[] = [];
-    for (const flush of flushes) for (const receiver of flush.route.receivers) {
-      const item = this.stage(flush, receiver, sources, now);
-      if (item !== undefined) items.push(item);
-    }
+    const items = flushes.flatMap((group) => fanOut(this.stages, { group, now, sources }, this.options.receivers));
     return { flushes, flushed, done, waiting: [...this.pending.keys()], items };
   }
 
@@ -149,47 +156,4 @@ export class Pipeline {
     }
     return items.filter((i) => i.delivery !== undefined).length;
   }
-
-  private stage(flush: Flush, receiver: string, sources: InhibitionIndex, now: number) {
-    const settings = this.options.receivers.get(receiver);
-    if (settings === undefined) return undefined;
-    // A group that has not changed since its last flush, judged under the same inhibitions and
-    // with nothing that could mute, comes to the same decision: no news, unless a repeat is due.
-    // Re-deriving 8,000 alerts at every group_interval of a long outage is skipped.
-    const memoKey = `${receiver}\u0000${flush.key}`;
-    const memo = this.staged.get(memoKey);
-    const signature = sources.signature();
-    const repeatDue = memo?.entry !== undefined && memo.entry.firing.length > 0 && now - memo.entry.at >= flush.route.repeatIntervalMs;
-    if (memo !== undefined && memo.version === flush.version && memo.sources === signature && this.options.muter.idle && !repeatDue) return undefined;
-    // Read once: the judgement starts from it, and the memo keeps it when nothing is to be written.
-    const before = this.options.port.logEntry(receiver, flush.key);
-    const item = this.judge(flush, receiver, settings, sources, before, now);
-    this.staged.set(memoKey, { group: flush.key, version: flush.version, sources: signature, entry: item === undefined ? before : item.entry });
-    return item;
-  }
-
-  private judge(flush: Flush, receiver: string, settings: { sendResolved: boolean }, sources: InhibitionIndex, before: LogEntry | undefined, now: number) {
-    const alerts = flush.alerts.filter((a) => {
-      if (sources.inhibits(a)) return false;
-      const muted = this.options.muter.mutedBy(a.labels, now);
-      if (muted !== undefined) this.options.logger.debug({ fingerprint: a.fingerprint, receiver, muted }, 'alert muted');
-      return muted === undefined;
-    });
-    const firing = alerts.filter((a) => a.status === 'firing').map((a) => a.fingerprint);
-    const resolved = alerts.filter((a) => a.status === 'resolved').map((a) => a.fingerprint);
-    const decision = decide(before, firing, resolved, settings.sendResolved, flush.route.repeatIntervalMs, now);
-    if (!decision.send && sameEntry(before, decision.entry)) return undefined;
-    const told = settings.sendResolved ? alerts : alerts.filter((a) => a.status === 'firing');
-    const delivery = decision.send && told.length > 0 ? buildDelivery(receiver, flush.labels, told, this.options.externalURL, now, flush.key) : undefined;
-    return { receiver, groupKey: flush.key, delivery, entry: decision.entry };
-  }
-}
-
-function sameEntry(a: LogEntry | undefined, b: LogEntry | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.at === b.at && sameList(a.firing, b.firing) && sameList(a.resolved, b.resolved);
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

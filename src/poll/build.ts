@@ -1,0 +1,47 @@
+import type { Alert } from '../alerts/alert';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../lib/logger';
+import type { Rule } from '../rules/model';
+import type { GuardOptions } from '../snapshot/guard';
+import type { StateStore } from '../store/store';
+import { Engine } from './engine';
+import { PollPath, type PollObserver } from './path';
+import { StateWriter } from './writer';
+
+export interface PollPathOptions {
+  rules: Rule[];
+  store: StateStore;
+  logger: Logger;
+  clock: Clock;
+  guards: ReadonlyMap<string, GuardOptions>;
+  expectedSymbols: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Receives what must be told, in decision order, once its state is written. */
+  notify: (alerts: Alert[]) => void;
+  observer: PollObserver;
+  onStoreError?: () => void;
+  onHistoryDropped?: (rows: number) => void;
+  unsavedChangesLimit?: number;
+}
+
+export interface PollPathParts {
+  engine: Engine;
+  writer: StateWriter;
+  path: PollPath;
+}
+
+/** The poll path's parts, wired: the engine (decisions), the writer (effects on the store), the path (one way from answer to effects). */
+export function buildPollPath(o: PollPathOptions): PollPathParts {
+  const engine = new Engine({ rules: o.rules, alerts: o.store.loadAlerts().values(), logger: o.logger, guards: o.guards, expectedSymbols: o.expectedSymbols });
+  const writer = new StateWriter({
+    store: o.store,
+    logger: o.logger,
+    alerts: () => engine.activeAlerts().values(),
+    judgeStore: (exchange, at, error) => engine.judgeStore(exchange, at, error),
+    notify: o.notify,
+    ...(o.onStoreError !== undefined && { onStoreError: o.onStoreError }),
+    ...(o.onHistoryDropped !== undefined && { onHistoryDropped: o.onHistoryDropped }),
+    ...(o.unsavedChangesLimit !== undefined && { unsavedChangesLimit: o.unsavedChangesLimit }),
+  });
+  const path = new PollPath({ engine, writer, clock: o.clock, observer: o.observer });
+  return { engine, writer, path };
+}

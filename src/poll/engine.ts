@@ -1,0 +1,279 @@
+import type { Alert } from '../alerts/alert';
+import { ActiveAlerts, advance, type Scope } from '../alerts/lifecycle';
+import type { Endpoint } from '../exchange/wire';
+import type { Logger } from '../lib/logger';
+import { nextTurn } from '../lib/timer';
+import { evaluateRules, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';
+import { TickerHistory, type SymbolHistory } from '../rules/history';
+import { matchesAll } from '../rules/match';
+import type { Rule } from '../rules/model';
+import type { Change } from '../snapshot/changes';
+import { diffInTurns } from '../snapshot/diff';
+import { DEFAULT_GUARD, judge, type GuardOptions, type Suspect } from '../snapshot/guard';
+import type { Snapshot } from '../snapshot/model';
+import { builtinInstance, builtinRule, STORE_FAILING_RULE, storeFailingInstance, type BuiltinName } from './builtin';
+
+/** Consecutive failed polls of an endpoint before ExchangeDown fires. */
+export const DOWN_AFTER_FAILURES = 3;
+/** Coins (of a state rule) or changes (of a change rule) evaluated per turn of the event loop (see evaluateInTurns). */
+const EVALUATE_CHUNK = 1_000;
+/** Alerts judged per turn of the event loop (see applyInTurns). */
+const ADVANCE_CHUNK = 1_000;
+
+export interface EngineOptions {
+  rules: Rule[];
+  /** The alerts active when the daemon stopped (restored from the store). */
+  alerts: Iterable<Alert>;
+  logger: Logger;
+  /** Guard settings by exchange (DEFAULT_GUARD for an exchange not listed). */
+  guards: ReadonlyMap<string, GuardOptions>;
+  /** Watch lists by exchange, for `missing`. */
+  expectedSymbols: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** What the engine made of a successful answer. */
+export type Decision =
+  /** An empty list, never taken as real: a failure of that poll (the engine has counted it). */
+  | { outcome: 'empty'; snapshot: Snapshot; notify: Alert[] }
+  /** An answer that shrank suddenly, held as suspect: the previous snapshot stays. */
+  | { outcome: 'held'; snapshot: Snapshot; notify: Alert[] }
+  /** Taken: the new snapshot, its changes, and what must be told once its state is written. */
+  | { outcome: 'accepted'; snapshot: Snapshot; changes: Change[]; notify: Alert[] };
+
+interface ExchangeState {
+  suspect: Partial<Record<Endpoint, Suspect>>;
+  failures: Record<Endpoint, number>;
+  history: TickerHistory;
+  /** Per symbol: does any rule need its samples? (Cleared when the rules change.) */
+  sampled: Map<string, boolean>;
+}
+
+/**
+ * The decisions of the poll path, poll by poll: guard, diff, rules, alert lifecycle. No I/O:
+ * what to write and tell is returned (the writer, writer.ts, does it). Every exchange's alerts
+ * live in one map (fingerprints are global), restored from the store at start, so a restart
+ * neither forgets what fires nor re-sends it. Long decisions give the event loop turns.
+ */
+export class Engine {
+  private readonly alerts: ActiveAlerts;
+  private ruleList: Rule[];
+  private readonly exchanges = new Map<string, ExchangeState>();
+  private readonly builtins: Rule[] = [...(['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]), STORE_FAILING_RULE];
+
+  constructor(private options: EngineOptions) {
+    this.ruleList = options.rules;
+    this.alerts = new ActiveAlerts(options.alerts);
+  }
+
+  /** New guard settings and watch lists (a reload). */
+  configure(parts: Pick<EngineOptions, 'guards' | 'expectedSymbols'>): void {
+    this.options = { ...this.options, ...parts };
+  }
+
+  /** The rules in force, built-in ones included. */
+  rules(): readonly Rule[] {
+    return [...this.ruleList, ...this.builtins];
+  }
+
+  /** Whether an endpoint of the exchange has failed DOWN_AFTER_FAILURES polls in a row. */
+  isDown(exchange: string): boolean {
+    const f = this.exchanges.get(exchange)?.failures;
+    return f !== undefined && (f.coins >= DOWN_AFTER_FAILURES || f.tickers >= DOWN_AFTER_FAILURES);
+  }
+
+  /** The active alerts (pending and firing) of every exchange. */
+  activeAlerts(): ReadonlyMap<string, Alert> {
+    return this.alerts.asMap();
+  }
+
+  /** New rules (a reload): alerts of rules that are gone resolve at their exchange's next poll. */
+  setRules(rules: Rule[]): void {
+    this.ruleList = rules;
+    const keep = historyKeep(rules);
+    for (const s of this.exchanges.values()) {
+      s.history.setKeep(keep);
+      s.sampled.clear();
+    }
+  }
+
+  /** An exchange no longer watched (a reload removed it): its alerts resolve (returned, to be told), its state goes. */
+  dropExchange(exchange: string, now: number): Alert[] {
+    const notify = this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known: new Set() }, now);
+    this.exchanges.delete(exchange);
+    return notify;
+  }
+
+  /** The ticker samples kept across a restart (what the store held). */
+  restoreHistory(exchange: string, samples: ReadonlyMap<string, SymbolHistory>): void {
+    const state = this.state(exchange);
+    for (const [k, v] of samples) state.history.symbols.set(k, v);
+  }
+
+  /** The exchange's ticker samples (for the writer). */
+  history(exchange: string): ReadonlyMap<string, SymbolHistory> {
+    return this.state(exchange).history.symbols;
+  }
+
+  /** Judges a successful answer: accepted, held as suspect, or refused as empty (a failure of that poll). */
+  async decide(poll: { exchange: string; endpoint: Endpoint; prev: Snapshot; next: Snapshot; at: number }): Promise<Decision> {
+    const { exchange, endpoint, prev, next, at } = poll;
+    const state = this.state(exchange);
+    const verdict = judge(prev, next, endpoint, state.suspect[endpoint], at, this.options.guards.get(exchange) ?? DEFAULT_GUARD);
+    if (verdict.verdict === 'empty') return { outcome: 'empty', snapshot: prev, notify: this.failure(exchange, endpoint, at, `${endpoint}: empty list, not taken as real`) };
+    state.failures[endpoint] = 0;
+    if (verdict.verdict === 'hold') {
+      if (state.suspect[endpoint] === undefined) this.options.logger.warn({ exchange, endpoint, ...verdict.suspect }, 'answer shrank suddenly; held as suspect');
+      state.suspect[endpoint] = verdict.suspect;
+      return { outcome: 'held', snapshot: prev, notify: this.builtinsNow(exchange, endpoint, at) };
+    }
+    if (verdict.confirmed) this.options.logger.warn({ exchange, endpoint, ...verdict.confirmed }, 'suspect answer persisted; taking it as real');
+    delete state.suspect[endpoint];
+
+    const changes = await diffInTurns(prev, next);
+    if (endpoint === 'tickers') state.history.record(next.tickers.values(), at, (symbol) => this.sampled(exchange, symbol, state));
+    const known = this.known();
+    const notify: Alert[] = [];
+    // One rule at a time, 1,000 alerts per turn of the event loop (applyInTurns): a storm is
+    // 8,000 new alerts of one rule, and what arrives meanwhile (health checks, scrapes) is
+    // served in between. A rule's alerts resolve only once all its instances were seen.
+    for (const rule of this.ruleList) {
+      await nextTurn();
+      const evaluation = await evaluateInTurns({
+        rules: [rule],
+        domain: endpoint,
+        snapshot: next,
+        changes,
+        history: state.history,
+        expectedSymbols: this.options.expectedSymbols.get(exchange) ?? new Set(),
+        now: at,
+        wasActive: (ruleId, entity) => this.alerts.isActive(ruleId, entity),
+      });
+      const inDomain = ruleInDomain(rule, endpoint) ? new Map([[rule.id, rule]]) : new Map<string, Rule>();
+      notify.push(...(await this.applyInTurns(evaluation, { exchange, rules: inDomain, known }, at)));
+    }
+    // Alerts of rules that no longer exist resolve (even with no rule left to evaluate).
+    notify.push(...this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known }, at));
+    notify.push(...this.builtinsNow(exchange, endpoint, at));
+
+    return { outcome: 'accepted', snapshot: next, changes, notify };
+  }
+
+  /** A failed poll (an empty list counts as one): counted toward ExchangeDown; returns what must be told. */
+  failure(exchange: string, endpoint: Endpoint, at: number, error: string): Alert[] {
+    this.state(exchange).failures[endpoint] += 1;
+    return this.builtinsNow(exchange, endpoint, at, error);
+  }
+
+  /** StoreFailing for an exchange: firing while its state cannot be written (`error`); returns what must be told. */
+  judgeStore(exchange: string, at: number, error: string | undefined): Alert[] {
+    const scope: Scope = { exchange, rules: new Map([[STORE_FAILING_RULE.id, STORE_FAILING_RULE]]), known: this.known() };
+    return this.apply({ active: error === undefined ? [] : [storeFailingInstance(exchange, error)], events: [] }, scope, at);
+  }
+
+  /** Whether a rule measures this symbol over time (move_percent, stale_for): decided once per symbol. */
+  private sampled(exchange: string, symbol: string, state: ExchangeState): boolean {
+    let yes = state.sampled.get(symbol);
+    if (yes === undefined) {
+      yes = this.ruleList.some(
+        (r) => r.condition.type === 'ticker' && (r.condition.measure === 'move_percent' || r.condition.measure === 'stale_for') && matchesAll(r.match, { exchange, symbol, kind: r.condition.measure }),
+      );
+      state.sampled.set(symbol, yes);
+    }
+    return yes;
+  }
+
+  /** Re-judges UpstreamAnomaly and ExchangeDown for one endpoint. */
+  private builtinsNow(exchange: string, endpoint: Endpoint, at: number, error?: string): Alert[] {
+    const state = this.state(exchange);
+    const active: Instance[] = [];
+    const rule = (name: BuiltinName): Rule => this.builtins.find((r) => r.id === `builtin:${name}:${endpoint}`) as Rule;
+    const suspect = state.suspect[endpoint];
+    if (suspect !== undefined) active.push(builtinInstance(rule('UpstreamAnomaly'), exchange, endpoint, { before: suspect.before, after: suspect.after }));
+    if (state.failures[endpoint] >= DOWN_AFTER_FAILURES) {
+      active.push(builtinInstance(rule('ExchangeDown'), exchange, endpoint, { error: error ?? 'failing', failures: state.failures[endpoint] }));
+    }
+    const scope: Scope = { exchange, rules: new Map([rule('UpstreamAnomaly'), rule('ExchangeDown')].map((r) => [r.id, r])), known: this.known() };
+    return this.apply({ active, events: [] }, scope, at);
+  }
+
+  /**
+   * apply(), with a turn of the event loop after every ADVANCE_CHUNK instances or events (a
+   * storm is 8,000 of one rule). The alerts of the rule resolve only in the last part, once
+   * every instance has been seen.
+   */
+  private async applyInTurns(evaluation: Evaluation, scope: Scope, at: number): Promise<Alert[]> {
+    const parts: Evaluation[] = [];
+    for (let i = 0; i < evaluation.active.length; i += ADVANCE_CHUNK) parts.push({ active: evaluation.active.slice(i, i + ADVANCE_CHUNK), events: [] });
+    for (let i = 0; i < evaluation.events.length; i += ADVANCE_CHUNK) parts.push({ active: [], events: evaluation.events.slice(i, i + ADVANCE_CHUNK) });
+    if (parts.length === 0) parts.push({ active: [], events: [] });
+    const notify: Alert[] = [];
+    const seen = new Set<string>();
+    for (const [k, part] of parts.entries()) {
+      if (k > 0) await nextTurn();
+      const last = k === parts.length - 1;
+      const result = advance(this.alerts, part, scope, at, { alsoSeen: seen, resolve: last });
+      this.alerts.apply(result);
+      notify.push(...result.notify);
+      for (const fp of result.seen) seen.add(fp);
+    }
+    return notify;
+  }
+
+  private apply(evaluation: Evaluation, scope: Scope, at: number): Alert[] {
+    const result = advance(this.alerts, evaluation, scope, at);
+    this.alerts.apply(result);
+    return result.notify;
+  }
+
+  private known(): Set<string> {
+    return new Set([...this.ruleList.map((r) => r.id), ...this.builtins.map((r) => r.id)]);
+  }
+
+  private state(exchange: string): ExchangeState {
+    let s = this.exchanges.get(exchange);
+    if (s === undefined) {
+      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), sampled: new Map() };
+      this.exchanges.set(exchange, s);
+    }
+    return s;
+  }
+}
+
+/** Samples are kept for the longest move_percent window (plus a margin). */
+function historyKeep(rules: readonly Rule[]): number {
+  let longest = 0;
+  for (const r of rules) if (r.condition.type === 'ticker' && r.condition.windowMs !== undefined) longest = Math.max(longest, r.condition.windowMs);
+  return longest === 0 ? 0 : longest + 60_000;
+}
+
+/**
+ * evaluateRules for one rule, in parts of EVALUATE_CHUNK coins (a state rule) or changes (a
+ * change rule), one turn of the event loop each: in a storm one rule holds on 8,378 networks.
+ * The parts are independent (a state holds per network; a change event is per change), so the
+ * result is the whole evaluation, in the same order. Ticker rules (a watch list's `missing` needs
+ * every ticker at once) are evaluated whole.
+ */
+async function evaluateInTurns(input: EvaluationInput): Promise<Evaluation> {
+  const type = input.rules[0]?.condition.type;
+  const out: Evaluation = { active: [], events: [] };
+  const add = (e: Evaluation): void => {
+    out.active.push(...e.active);
+    out.events.push(...e.events);
+  };
+  if (type === 'state' && input.domain === 'coins' && input.snapshot.coins.size > EVALUATE_CHUNK) {
+    const coins = [...input.snapshot.coins];
+    for (let i = 0; i < coins.length; i += EVALUATE_CHUNK) {
+      if (i > 0) await nextTurn();
+      add(evaluateRules({ ...input, snapshot: { ...input.snapshot, coins: new Map(coins.slice(i, i + EVALUATE_CHUNK)) } }));
+    }
+    return out;
+  }
+  if (type === 'change' && input.changes.length > EVALUATE_CHUNK) {
+    for (let i = 0; i < input.changes.length; i += EVALUATE_CHUNK) {
+      if (i > 0) await nextTurn();
+      add(evaluateRules({ ...input, changes: input.changes.slice(i, i + EVALUATE_CHUNK) }));
+    }
+    return out;
+  }
+  return evaluateRules(input);
+}

@@ -1,0 +1,48 @@
+import { Writable } from 'node:stream';
+import { createLogger } from '../../src/lib/logger';
+import { FAILURE_REASONS as METRIC_REASONS } from '../../src/metrics/metrics';
+import { FAILURE_REASONS } from '../../src/notify/notifier';
+import { receiverRegistry } from '../../src/notify/registry';
+
+describe('the receiver registry', () => {
+  it('lists the kinds in the order the config names them', () => {
+    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log']);
+  });
+
+  it('uses a log receiver named "log" when the config lists none', () => {
+    expect(receiverRegistry.fallback).toStrictEqual({ name: 'log', send_resolved: true, kind: 'log', log: {} });
+  });
+
+  it('derives the logger\'s redact paths from what each kind declares secret', () => {
+    expect(receiverRegistry.logRedactPaths()).toEqual([
+      'webhook.url', '*.webhook.url',
+      'webhook.secret', '*.webhook.secret', 'secret', '*.secret',
+      'webhook.headers', '*.webhook.headers',
+      'email.smtp_url', '*.email.smtp_url',
+      'email.password', '*.email.password', 'password', '*.password',
+      'alertmanager.url', '*.alertmanager.url',
+    ]);
+  });
+
+  it('keeps a logged receiver block\'s secrets out of the log line, and other URLs in', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', redact: receiverRegistry.logRedactPaths(), destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
+    logger.info({ receiver: { name: 'mail', kind: 'email', email: { smtp_url: 'smtp://u:pa55@h:587', from: 'a@b.org' } }, url: 'http://127.0.0.1:9464' }, 'x');
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ receiver: { email: { smtp_url: '[redacted]', from: 'a@b.org' } }, url: 'http://127.0.0.1:9464' });
+  });
+
+  it('refuses a kind registered twice, and a kind named like a key every receiver has', () => {
+    const [webhook] = receiverRegistry.plugins;
+    if (webhook === undefined) throw new Error('no webhook plugin');
+    expect(() => receiverRegistry.with(webhook)).toThrow('receiver kind "webhook" is registered twice');
+    expect(() => receiverRegistry.with({ ...webhook, kind: 'name' })).toThrow('"name" cannot be a receiver kind: it is a key of every receiver');
+  });
+
+  it('says which receiver asks for a kind it does not know', () => {
+    expect(() => receiverRegistry.resendInterval({ name: 'x', send_resolved: true, kind: 'pager', pager: {} })).toThrow('receiver "x": no receiver kind "pager" is registered');
+  });
+
+  it('gives the failure reasons the metric counts (spotwatch_notifications_failed_total{reason})', () => {
+    expect([...METRIC_REASONS]).toEqual([...FAILURE_REASONS]);
+  });
+});
