@@ -1,10 +1,8 @@
 import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
 import { FAILURE_KINDS } from '../exchange/errors';
 import type { Endpoint } from '../exchange/wire';
+import { FAILURE_REASONS } from '../notify/notifier';
 import { CHANGE_KINDS } from '../snapshot/changes';
-
-/** Why a notification attempt failed (notify's FailureReason, the contract's list): every value starts at zero. */
-const FAILURE_REASONS = ['client_error', 'server_error', 'rate_limited', 'timeout', 'connect', 'other'] as const;
 
 /**
  * The low-cardinality metrics (per exchange, endpoint, rule, receiver), in a registry that is
@@ -87,6 +85,7 @@ export function initSeries(m: Metrics, exchanges: readonly string[], receivers: 
     for (const outcome of ['success', 'failed', 'retry']) m.notifications.inc({ receiver, outcome }, 0);
     m.notificationLatency.zero({ receiver });
     m.outboxPending.set({ receiver }, 0);
+    // Every reason a notifier can give starts at zero (notify's list, the contract's).
     for (const reason of FAILURE_REASONS) m.notificationsFailed.inc({ receiver, reason }, 0);
     m.deadLetters.set({ receiver }, 0);
     m.notificationsDropped.inc({ receiver }, 0);

@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
 import { createMetrics, forgetSeries, initSeries } from '../../src/metrics/metrics';
+import { FAILURE_REASONS } from '../../src/notify/notifier';
 
 /** The value of one series, or undefined when the series does not exist. */
 async function value(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
@@ -22,6 +23,14 @@ describe('initSeries and forgetSeries', () => {
     expect(await value(registry, 'spotwatch_up', { exchange: 'beta' })).toBe(0);
     expect(await value(registry, 'spotwatch_notifications_total', { receiver: 'ops', outcome: 'success' })).toBe(3);
     expect(await value(registry, 'spotwatch_alerts_firing', { alertname: 'Down', severity: 'page' })).toBe(2);
+  });
+
+  it('starts a failed-notification series for every reason a notifier can give (the contract\'s list)', async () => {
+    const registry = new Registry();
+    initSeries(createMetrics(registry), [], ['ops']);
+    const failed = await registry.getSingleMetric('spotwatch_notifications_failed_total')?.get();
+    expect(failed?.values.map((v) => [v.labels.reason, v.value])).toEqual(FAILURE_REASONS.map((reason) => [reason, 0]));
+    expect(FAILURE_REASONS).toEqual(['client_error', 'server_error', 'rate_limited', 'timeout', 'connect', 'other']);
   });
 
   it('removes what is gone, and starts it afresh when it comes back', async () => {
