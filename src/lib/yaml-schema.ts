@@ -13,9 +13,9 @@ export type { PathSegment } from './yaml-source';
 
 /**
  * A problem found by a check of the loaded value; the message is prefixed with the path when
- * reported. `at: 'key'` points at the key of the last path
- * segment instead of its value (e.g. "has both webhook and email" points at `email:`). zod
- * refinements can ask for the same with `params: { at: 'key' }`.
+ * reported. `at: 'key'` points at the key of the last path segment instead of its value (a map
+ * that has two keys where one is allowed points at the second key). zod refinements can ask
+ * for the same with `params: { at: 'key' }`.
  */
 export interface YamlIssue {
   path: readonly PathSegment[];
