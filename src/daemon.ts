@@ -8,7 +8,7 @@ import { PollHealth } from './poll/health';
 import { Notifications } from './notifications';
 import type { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
-import { Exposition } from './metrics/cache';
+import { Exposition } from './metrics/exposition';
 import { silenceKept } from './alerts/silence';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
@@ -83,7 +83,7 @@ export class Daemon {
     this.pollMetrics = new PollMetrics(this.metrics);
     this.ownsPool = deps.dispatcher === undefined;
     this.pool = deps.dispatcher ?? new Agent({ connections: 8, keepAliveTimeout: 30_000 });
-    this.exposition = new Exposition(this.registry, seriesFilter(config));
+    this.exposition = new Exposition(this.registry, seriesFilter(config), deps.clock);
   }
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */

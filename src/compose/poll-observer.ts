@@ -1,6 +1,6 @@
 import type { Alert } from '../alerts/alert';
 import type { Logger } from '../lib/logger';
-import type { Exposition } from '../metrics/cache';
+import type { Exposition } from '../metrics/exposition';
 import type { Metrics } from '../metrics/metrics';
 import type { PollMetrics } from '../metrics/polls';
 import type { Decision } from '../poll/engine';
