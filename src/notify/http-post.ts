@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
 import { anySignal } from '../lib/abort';
 import { deadline, timeoutError } from '../lib/deadline';
 import { statusError, transportError } from './http-errors';
@@ -14,6 +15,9 @@ export const MAX_REDIRECTS = 3;
 /** 301 and 302 are followed as 307 and 308 are: with the same method and body (see postFollowingRedirects). */
 const FOLLOWED = new Set([301, 302, 307, 308]);
 
+/** How much of a failed answer is read: enough for any service's error body, never a flood. */
+export const ANSWER_LIMIT = 64 * 1024;
+
 export interface PostRequest {
   url: URL;
   headers: Record<string, string>;
@@ -23,6 +27,8 @@ export interface PostRequest {
   signal: AbortSignal;
   headersTimeout?: number;
   bodyTimeout?: number;
+  /** The URL's path holds a credential (a chat webhook's token): messages name its scheme and host only. */
+  secretUrl?: boolean;
 }
 
 export interface PostAnswer {
@@ -30,6 +36,8 @@ export interface PostAnswer {
   headers: IncomingHttpHeaders;
   /** Where the answer came from (after redirects). */
   url: URL;
+  /** What a failed answer (4xx, 5xx) said, up to ANSWER_LIMIT bytes; '' for a success, whose body is not read. */
+  body: string;
 }
 
 /**
@@ -43,12 +51,24 @@ export interface PostAnswer {
 export async function postNotification(
   http: HttpDeps, who: string, request: Omit<PostRequest, 'signal'>, timeoutMs: number, signal?: AbortSignal,
 ): Promise<void> {
+  const answer = await postForAnswer(http, who, request, timeoutMs, signal);
+  if (succeeded(answer)) return;
+  throw statusError(who, answer.status, answer.headers['retry-after'], http.clock.now());
+}
+
+/**
+ * postNotification without the verdict on the status: the answer, for a receiver that reads what
+ * its service says (a chat service's error body, a wait it asks for in its own way) before it
+ * classifies the failure. Transport failures, timeouts and redirects are classified as there.
+ */
+export async function postForAnswer(
+  http: HttpDeps, who: string, request: Omit<PostRequest, 'signal'>, timeoutMs: number, signal?: AbortSignal,
+): Promise<PostAnswer> {
   const timeout = new AbortController();
   const timer = deadline(timeoutMs, () => timeout.abort(timeoutError(timeoutMs)));
   const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
-  let answer: PostAnswer;
   try {
-    answer = await postFollowingRedirects(http.dispatcher, who, { ...request, signal: linked.signal });
+    return await postFollowingRedirects(http.dispatcher, who, { ...request, signal: linked.signal });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (err instanceof NotifyError) throw err;
@@ -57,8 +77,6 @@ export async function postNotification(
     timer.cancel();
     linked.release();
   }
-  if (answer.status >= 200 && answer.status < 300) return;
-  throw statusError(who, answer.status, answer.headers['retry-after'], http.clock.now());
 }
 
 /**
@@ -86,9 +104,10 @@ export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatche
       ...(request.headersTimeout !== undefined && { headersTimeout: request.headersTimeout }),
       ...(request.bodyTimeout !== undefined && { bodyTimeout: request.bodyTimeout }),
     });
-    await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     const status = res.statusCode;
-    if (status < 300 || status >= 400) return { status, headers: res.headers, url };
+    if (status >= 400) return { status, headers: res.headers, url, body: await answerText(res.body) };
+    await res.body.dump({ limit: ANSWER_LIMIT }).catch(() => undefined);
+    if (status < 300) return { status, headers: res.headers, url, body: '' };
     if (status === 303) throw redirectError(`${who} answered HTTP 303 See Other: not followed (it asks for a GET, which would not deliver the notification)`);
     const location = res.headers.location;
     if (!FOLLOWED.has(status) || typeof location !== 'string') {
@@ -101,10 +120,10 @@ export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatche
       throw redirectError(`${who} answered HTTP ${status} to an invalid Location ${JSON.stringify(location.slice(0, 200))}`);
     }
     if (next.protocol !== request.url.protocol) {
-      throw redirectError(`${who} redirected (HTTP ${status}) from ${request.url.protocol}// to ${next.protocol}//, which is not followed: set the receiver's url to ${redact(next)}`);
+      throw redirectError(`${who} redirected (HTTP ${status}) from ${request.url.protocol}// to ${next.protocol}//, which is not followed: set the receiver's url to ${redact(next, request.secretUrl)}`);
     }
-    if (seen.has(next.href)) throw redirectError(`${who} redirect loop: HTTP ${status} from ${redact(url)} back to ${redact(next)}`);
-    if (redirects >= MAX_REDIRECTS) throw redirectError(`${who} redirected more than ${MAX_REDIRECTS} times (last to ${redact(next)})`);
+    if (seen.has(next.href)) throw redirectError(`${who} redirect loop: HTTP ${status} from ${redact(url, request.secretUrl)} back to ${redact(next, request.secretUrl)}`);
+    if (redirects >= MAX_REDIRECTS) throw redirectError(`${who} redirected more than ${MAX_REDIRECTS} times (last to ${redact(next, request.secretUrl)})`);
     if (next.origin !== url.origin && request.privateHeaders !== undefined) headers = withoutPrivate(headers, request.privateHeaders);
     url = next;
   }
@@ -120,7 +139,42 @@ function withoutPrivate(headers: Record<string, string>, names: readonly string[
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase())));
 }
 
-/** A URL for a message: without credentials or query (which may hold a token). */
-function redact(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname}`;
+/** A URL for a message: without credentials or query (which may hold a token), nor its path when that is the secret. */
+function redact(url: URL, secretPath = false): string {
+  return `${url.protocol}//${url.host}${secretPath ? '/<redacted>' : url.pathname}`;
+}
+
+/** The text of a failed answer, up to ANSWER_LIMIT bytes; what arrived before a broken connection. */
+async function answerText(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= ANSWER_LIMIT) break; // leaving the loop destroys the rest of the body
+    }
+  } catch {
+    // The status is known; a body cut short says what it managed to.
+  }
+  return Buffer.concat(chunks).subarray(0, ANSWER_LIMIT).toString('utf8');
+}
+
+/** A JSON body by POST (postForAnswer), as the chat services take it. */
+export function postJson(
+  http: HttpDeps, who: string, url: URL, payload: unknown, timeoutMs: number, signal?: AbortSignal, secretUrl = false,
+): Promise<PostAnswer> {
+  return postForAnswer(http, who, {
+    url,
+    headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
+    body: JSON.stringify(payload),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    secretUrl,
+  }, timeoutMs, signal);
+}
+
+/** Whether an answer is a success (2xx). */
+export function succeeded(answer: PostAnswer): boolean {
+  return answer.status >= 200 && answer.status < 300;
 }
