@@ -1,11 +1,12 @@
 /** Every receiver kind: one line each, in the order the config's messages list them. */
 import { alertmanager } from './alertmanager';
+import { discord } from './discord';
 import { email } from './email';
 import { log } from './log';
 import { ReceiverRegistry } from './receiver-registry';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, discord] as const;
 
 /** With no receivers configured, alerts still go somewhere visible: the log. */
 export const DEFAULT_RECEIVER_NAME = 'log';

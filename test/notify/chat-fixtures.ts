@@ -1,0 +1,56 @@
+import { fingerprint, type Alert } from '../../src/alerts/alert';
+import { buildDelivery } from '../../src/notify/notification';
+import type { Delivery } from '../../src/notify/notifier';
+
+/** Alerts and deliveries the chat receivers' tests share. */
+
+export const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
+export const EXTERNAL_URL = 'http://sw.example:9464';
+
+/** Upstream text an exchange could send: markup, scripts, mentions and links of every service. */
+export const HOSTILE = '<script>alert(1)</script> @everyone @here <@123> <@&456> <!channel> <@U123> <http://evil.example|click> [click](http://evil.example) **bold** & more';
+
+/** A message far beyond any service's limit. */
+export const HUGE = 'Z'.repeat(100_000);
+
+const TRC = { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', chain: 'tron', kind: 'withdraw_disabled' };
+
+/** A firing state alert: USDT withdrawals closed on Tron, with the exchange's message. */
+export function closed(message = 'Wallet maintenance', labels: Record<string, string> = {}): Alert {
+  const all = { ...TRC, ...labels };
+  return {
+    fingerprint: fingerprint(all),
+    ruleId: 'r', entity: all.network,
+    labels: all,
+    annotations: { summary: `${all.coin} withdrawals disabled on ${all.network} (main)`, description: `Exchange message: ${message}`, withdraw_desc: message },
+    status: 'firing', activeAt: T0, startsAt: T0, endsAt: null, lastActiveAt: T0, lastNotifiedAt: T0, value: 1, event: false,
+  };
+}
+
+/** The same alert, resolved an hour later. */
+export function reopened(a: Alert): Alert {
+  return { ...a, status: 'resolved', endsAt: T0 + 3_600_000 };
+}
+
+/** A change event (fires once): its fingerprint has its time, as the lifecycle makes it. */
+export function descSet(message: string): Alert {
+  const labels = { alertname: 'MaintenanceMessage', exchange: 'main', severity: 'info', coin: 'USDT', network: 'Tron(TRC20)', kind: 'withdraw_desc_set' };
+  return {
+    fingerprint: fingerprint(labels, String(T0)),
+    ruleId: 'm', entity: 'e',
+    labels,
+    annotations: { summary: 'USDT on Tron(TRC20): withdraw desc set (main)', description: `withdraw desc set: (none) -> ${message}`, withdraw_desc: message },
+    status: 'firing', activeAt: T0, startsAt: T0, endsAt: null, lastActiveAt: T0, lastNotifiedAt: T0, value: null, event: true,
+  };
+}
+
+/** A group's delivery, grouped by exchange and alertname as the default config does. */
+export function delivery(alerts: Alert[], receiver = 'desk'): Delivery {
+  const alertname = alerts[0]?.labels.alertname ?? 'WithdrawDisabled';
+  return buildDelivery(receiver, { exchange: 'main', alertname }, alerts, EXTERNAL_URL, 1000);
+}
+
+/** `n` closed networks, each its own alert (a storm). */
+export function storm(n: number, message = 'Wallet maintenance'): Alert[] {
+  return Array.from({ length: n }, (_, i) => closed(message, { network: `NET${String(i).padStart(4, '0')}`, chain: `chain${i}` }));
+}
