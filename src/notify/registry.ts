@@ -3,11 +3,12 @@ import { alertmanager } from './alertmanager';
 import { discord } from './discord';
 import { email } from './email';
 import { log } from './log';
+import { pagerduty } from './pagerduty';
 import { ReceiverRegistry } from './receiver-registry';
 import { slack } from './slack';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log, slack, discord] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, slack, discord, pagerduty] as const;
 
 /** With no receivers configured, alerts still go somewhere visible: the log. */
 export const DEFAULT_RECEIVER_NAME = 'log';

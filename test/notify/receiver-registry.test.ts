@@ -4,7 +4,7 @@ import { receiverRegistry } from '../../src/notify/registry';
 
 describe('the receiver registry', () => {
   it('lists the kinds in the order the config names them', () => {
-    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'slack', 'discord']);
+    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'slack', 'discord', 'pagerduty']);
   });
 
   it('uses a log receiver named "log" when the config lists none', () => {
@@ -21,6 +21,8 @@ describe('the receiver registry', () => {
       'alertmanager.url', '*.alertmanager.url',
       'slack.webhook_url', '*.slack.webhook_url', 'webhook_url', '*.webhook_url',
       'discord.webhook_url', '*.discord.webhook_url',
+      'pagerduty.routing_key', '*.pagerduty.routing_key', 'routing_key', '*.routing_key',
+      'pagerduty.url', '*.pagerduty.url',
     ]);
   });
 

@@ -1,0 +1,50 @@
+import { answerError, answerJson } from '../http-errors';
+import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
+import type { Delivery, Notifier, NotifyError } from '../notifier';
+import { pagerdutyEvents, type EventOptions } from './events';
+
+export interface PagerDutyOptions extends EventOptions {
+  name: string;
+  /** Events API v2's enqueue URL. */
+  url: string;
+  timeoutMs: number;
+}
+
+/** Notifications partly sent that the notifier remembers (it forgets the oldest beyond this). */
+const PROGRESS_KEPT = 1000;
+
+/**
+ * The `pagerduty` receiver: a group's notification as one Events API v2 event per alert
+ * (events.ts), sent in order. PagerDuty answers 202; a 400 is permanent, with its `errors`;
+ * 429 and 5xx are retried. A retry starts after the events already accepted: in a storm of
+ * thousands of alerts a 429 halfway does not send the first half again (and if it does, after
+ * a restart, PagerDuty folds a repeated trigger or resolve into the same incident).
+ */
+export function pagerdutyNotifier(options: PagerDutyOptions, http: HttpDeps): Notifier {
+  const url = new URL(options.url);
+  /** Events accepted so far, by idempotency key, of notifications not yet wholly sent. */
+  const progress = new Map<string, number>();
+  return {
+    name: options.name,
+    async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
+      const events = pagerdutyEvents(notification, options);
+      for (let i = progress.get(idempotencyKey) ?? 0; i < events.length; i++) {
+        const answer = await postJson(http, 'PagerDuty', url, events[i], options.timeoutMs, signal);
+        if (!succeeded(answer)) throw pagerdutyError(answer, http.clock.now(), [options.routingKey]);
+        progress.delete(idempotencyKey); // re-inserted last: the oldest entry is the first to go
+        progress.set(idempotencyKey, i + 1);
+        if (progress.size > PROGRESS_KEPT) progress.delete(progress.keys().next().value as string);
+      }
+      progress.delete(idempotencyKey);
+    },
+  };
+}
+
+/** A failed answer as PagerDuty words it: `{"status", "message", "errors": [...]}`. */
+export function pagerdutyError(answer: PostAnswer, now: number, secrets: readonly string[] = []): NotifyError {
+  const json = answerJson(answer.body);
+  const errors = Array.isArray(json?.errors) ? json.errors.map(String) : [];
+  const message = typeof json?.message === 'string' ? json.message : typeof json?.status === 'string' ? json.status : undefined;
+  const said = message !== undefined ? `${message}${errors.length > 0 ? `: ${errors.join('; ')}` : ''}` : answer.body;
+  return answerError('PagerDuty', answer, now, { said, secrets });
+}
