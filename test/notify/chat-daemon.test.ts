@@ -1,10 +1,8 @@
 import { fingerprint } from '../../src/alerts/alert';
 import { stack, type Stack } from '../support/daemon-harness';
-import { DiscordDouble } from '../support/doubles/discord';
-import { PAGERDUTY_ROUTING_KEY, PagerDutyDouble } from '../support/doubles/pagerduty';
-import { SlackDouble } from '../support/doubles/slack';
+import { PAGERDUTY_ROUTING_KEY } from '../support/doubles/pagerduty';
 import { waitFor } from '../support/wait';
-import { HOSTILE } from './chat-fixtures';
+import { chatDoubles, HOSTILE } from './chat-fixtures';
 
 /**
  * From an upstream change to Discord, Slack and PagerDuty, through the daemon watching the
@@ -30,11 +28,10 @@ jest.setTimeout(60_000);
 
 describe('the chat receivers, end to end from an upstream change', () => {
   let s: Stack;
-  let discord: DiscordDouble;
-  let slack: SlackDouble;
-  let pd: PagerDutyDouble;
+  let doubles: Awaited<ReturnType<typeof chatDoubles>>;
   beforeAll(async () => {
-    [discord, slack, pd] = await Promise.all([new DiscordDouble().start(), new SlackDouble().start(), new PagerDutyDouble().start()]);
+    doubles = await chatDoubles();
+    const { discord, slack, pd } = doubles;
     s = await stack(RULES, {
       receivers: () => `    - name: community
       discord: { webhook_url: "${discord.webhookUrl}" }
@@ -47,11 +44,12 @@ describe('the chat receivers, end to end from an upstream change', () => {
   });
   afterAll(async () => {
     await s.close();
-    await Promise.all([discord.stop(), slack.stop(), pd.stop()]);
+    await doubles.stop();
   });
 
   it('tells each service when withdrawals close and again when they reopen', async () => {
     const daemon = await s.start();
+    const { discord, slack, pd } = doubles;
     const fp = fingerprint(LABELS);
     const closedIn = (texts: (string | undefined)[]): boolean => texts.some((t) => t?.includes('WithdrawDisabled') === true);
 

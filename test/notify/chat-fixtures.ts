@@ -1,6 +1,12 @@
 import { fingerprint, type Alert } from '../../src/alerts/alert';
 import { buildDelivery } from '../../src/notify/notification';
-import type { Delivery } from '../../src/notify/notifier';
+import { NotifyError, type Delivery } from '../../src/notify/notifier';
+import type { ReceiverDeps } from '../../src/notify/plugin';
+import { DiscordDouble } from '../support/doubles/discord';
+import { PagerDutyDouble } from '../support/doubles/pagerduty';
+import type { ServiceDouble } from '../support/doubles/service';
+import { SlackDouble } from '../support/doubles/slack';
+import { receiverDeps } from '../support/receiver-deps';
 
 /** Alerts and deliveries the chat receivers' tests share. */
 
@@ -53,4 +59,31 @@ export function delivery(alerts: Alert[], receiver = 'desk'): Delivery {
 /** `n` closed networks, each its own alert (a storm). */
 export function storm(n: number, message = 'Wallet maintenance'): Alert[] {
   return Array.from({ length: n }, (_, i) => closed(message, { network: `NET${String(i).padStart(4, '0')}`, chain: `chain${i}` }));
+}
+
+/** What a send threw, as a NotifyError (the test fails if it was anything else, or nothing). */
+export async function rejection(send: Promise<void>): Promise<NotifyError> {
+  const err = await send.then(() => undefined, (e: unknown) => e);
+  if (!(err instanceof NotifyError)) throw new Error(`expected a NotifyError, got ${String(err)}`);
+  return err;
+}
+
+/** A started double and a receiver's edges for each test of the file, closed after it. */
+export function perTest<D extends ServiceDouble>(make: () => D): { double: D; deps: ReceiverDeps } {
+  const env = {} as { double: D; deps: ReturnType<typeof receiverDeps> };
+  beforeEach(async () => {
+    env.deps = receiverDeps();
+    env.double = await make().start();
+  });
+  afterEach(async () => {
+    await env.deps.close();
+    await env.double.stop();
+  });
+  return env;
+}
+
+/** The three services' doubles, started. */
+export async function chatDoubles(): Promise<{ discord: DiscordDouble; slack: SlackDouble; pd: PagerDutyDouble; stop(): Promise<void> }> {
+  const [discord, slack, pd] = await Promise.all([new DiscordDouble().start(), new SlackDouble().start(), new PagerDutyDouble().start()]);
+  return { discord, slack, pd, stop: async () => { await Promise.all([discord.stop(), slack.stop(), pd.stop()]); } };
 }

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { main } from '../../src/cli';
-import { DiscordDouble } from '../support/doubles/discord';
-import { PAGERDUTY_ROUTING_KEY, PagerDutyDouble } from '../support/doubles/pagerduty';
-import { SlackDouble } from '../support/doubles/slack';
+import { PAGERDUTY_ROUTING_KEY } from '../support/doubles/pagerduty';
+import { chatDoubles } from './chat-fixtures';
 
 /** `spotwatch test-notify --receiver NAME` through each chat receiver's real path. */
 class Sink extends Writable {
@@ -18,12 +17,11 @@ class Sink extends Writable {
 
 describe('spotwatch test-notify with the chat receivers', () => {
   let dir: string;
-  let discord: DiscordDouble;
-  let slack: SlackDouble;
-  let pd: PagerDutyDouble;
+  let doubles: Awaited<ReturnType<typeof chatDoubles>>;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'spotwatch-chat-cli-'));
-    [discord, slack, pd] = await Promise.all([new DiscordDouble().start(), new SlackDouble().start(), new PagerDutyDouble().start()]);
+    doubles = await chatDoubles();
+    const { discord, slack, pd } = doubles;
     writeFileSync(join(dir, 'c.yaml'), `exchanges:
   - name: main
 log: { level: error }
@@ -38,7 +36,7 @@ notify:
 `);
   });
   afterAll(async () => {
-    await Promise.all([discord.stop(), slack.stop(), pd.stop()]);
+    await doubles.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -50,6 +48,7 @@ notify:
   }
 
   it('sends a marked test to Discord, Slack and PagerDuty', async () => {
+    const { discord, slack, pd } = doubles;
     expect(await run('community')).toEqual({ code: 0, out: 'test notification delivered to community (discord)\n', err: '' });
     expect(discord.messages[0]?.body.embeds?.[0]?.title).toBe('🔵 spotwatch test notification: ignore me');
     expect(await run('ops')).toEqual({ code: 0, out: 'test notification delivered to ops (slack)\n', err: '' });
@@ -60,6 +59,7 @@ notify:
   });
 
   it('prints the service\'s exact answer when it refuses', async () => {
+    const { discord, slack, pd } = doubles;
     discord.forced.push({ status: 404, body: { message: 'Unknown Webhook', code: 10015 } });
     expect(await run('community')).toEqual({ code: 1, out: '', err: 'test notification to community (discord) failed [client_error]: Discord answered HTTP 404: Unknown Webhook (code 10015)\n' });
     slack.state = 'channel_is_archived';

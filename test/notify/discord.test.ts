@@ -1,29 +1,15 @@
-import { discordNotifier } from '../../src/notify/discord/discord';
+import type { ChatWebhookConfig } from '../../src/notify/chat-webhook';
+import { discord } from '../../src/notify/discord';
 import { DISCORD_LIMITS, embedSize } from '../../src/notify/discord/message';
-import { NotifyError, type Notifier } from '../../src/notify/notifier';
+import type { Notifier } from '../../src/notify/notifier';
 import { DISCORD_TOKEN, DiscordDouble } from '../support/doubles/discord';
-import { receiverDeps } from '../support/receiver-deps';
-import { closed, delivery, HOSTILE, HUGE, reopened, storm } from './chat-fixtures';
+import { closed, delivery, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
-let deps: ReturnType<typeof receiverDeps>;
-let discord: DiscordDouble;
-beforeEach(async () => {
-  deps = receiverDeps();
-  discord = await new DiscordDouble().start();
-});
-afterEach(async () => {
-  await deps.close();
-  await discord.stop();
-});
+const env = perTest(() => new DiscordDouble());
 
-function notifier(over: Partial<Parameters<typeof discordNotifier>[0]> = {}): Notifier {
-  return discordNotifier({ name: 'community', webhookUrl: discord.webhookUrl, timeoutMs: 2000, ...over }, deps);
-}
-
-async function failure(send: Promise<void>): Promise<NotifyError> {
-  const err = await send.then(() => undefined, (e: unknown) => e);
-  if (!(err instanceof NotifyError)) throw new Error(`expected a NotifyError, got ${String(err)}`);
-  return err;
+/** The receiver as the registry builds it from a `discord:` block. */
+function notifier(over: Partial<ChatWebhookConfig> = {}): Notifier {
+  return discord.create('community', { webhook_url: env.double.webhookUrl, timeout: 2000, ...over }, env.deps);
 }
 
 const TRC_EMBED = {
@@ -43,10 +29,10 @@ const TRC_EMBED = {
 describe('discord receiver', () => {
   it('posts a group as one message: the headline, an embed per alert, and no mention allowed to ping', async () => {
     await notifier().send(delivery([closed()]));
-    expect(discord.requests[0]?.path).toBe(`/api/webhooks/223704706495545344/${DISCORD_TOKEN}?wait=true`);
-    expect(discord.requests[0]?.headers['content-type']).toBe('application/json');
-    expect(discord.replies[0]?.status).toBe(200);
-    expect(discord.messages[0]?.body).toEqual({
+    expect(env.double.requests[0]?.path).toBe(`/api/webhooks/223704706495545344/${DISCORD_TOKEN}?wait=true`);
+    expect(env.double.requests[0]?.headers['content-type']).toBe('application/json');
+    expect(env.double.replies[0]?.status).toBe(200);
+    expect(env.double.messages[0]?.body).toEqual({
       content: '🔴 **\\[FIRING:1\\] WithdrawDisabled main**',
       embeds: [TRC_EMBED],
       allowed_mentions: { parse: [] },
@@ -55,7 +41,7 @@ describe('discord receiver', () => {
 
   it('shows a resolved alert green, says so in the title, and dates it by its end', async () => {
     await notifier().send(delivery([reopened(closed())]));
-    expect(discord.messages[0]?.body).toEqual({
+    expect(env.double.messages[0]?.body).toEqual({
       content: '✅ **\\[RESOLVED\\] WithdrawDisabled main**',
       embeds: [{ ...TRC_EMBED, title: '✅ Resolved: USDT withdrawals disabled on Tron(TRC20) (main)', color: 0x2ba84a, footer: { text: 'main · critical · resolved' }, timestamp: '2026-01-02T04:04:05.000Z' }],
       allowed_mentions: { parse: [] },
@@ -63,8 +49,8 @@ describe('discord receiver', () => {
   });
 
   it('makes hostile upstream text inert: markdown escaped, @everyone broken, nothing pings', async () => {
-    await notifier({ templates: { text: '{{commonLabels.coin}}: {{headline}}' } }).send(delivery([closed(HOSTILE, { coin: '@everyone <@123>' })]));
-    const message = discord.messages[0];
+    await notifier({ text_template: '{{commonLabels.coin}}: {{headline}}' }).send(delivery([closed(HOSTILE, { coin: '@everyone <@123>' })]));
+    const message = env.double.messages[0];
     expect(message?.pings).toEqual([]);
     expect(message?.body.content).toBe('@\u200beveryone \\<@123\\>: \\[FIRING:1\\] WithdrawDisabled main');
     expect(message?.body.embeds?.[0]?.fields?.at(-1)).toEqual({
@@ -76,7 +62,7 @@ describe('discord receiver', () => {
 
   it('cuts a 100 KB message to the field limit, and the title to its own', async () => {
     await notifier().send(delivery([closed(HUGE, { coin: `${'#'.repeat(300)}` })]));
-    const embed = discord.messages[0]?.body.embeds?.[0];
+    const embed = env.double.messages[0]?.body.embeds?.[0];
     // Counted in UTF-16 units, never fewer than Discord's characters: the mark is two of them.
     expect(embed?.title).toBe(`🔴 \\${'#'.repeat(DISCORD_LIMITS.title - 5)}…`);
     expect(embed?.fields?.at(-1)?.value).toBe(`${'Z'.repeat(DISCORD_LIMITS.fieldValue - 1)}…`);
@@ -84,7 +70,7 @@ describe('discord receiver', () => {
 
   it('keeps a storm within ten embeds and 6,000 characters, and says how many alerts it left out', async () => {
     await notifier().send(delivery(storm(25, HUGE)));
-    const body = discord.messages[0]?.body;
+    const body = env.double.messages[0]?.body;
     expect(body?.embeds).toHaveLength(DISCORD_LIMITS.embeds);
     expect(body?.content).toBe('🔴 **\\[FIRING:25\\] WithdrawDisabled main**\n15 more alerts not shown (see <http://sw.example:9464/>)');
     const sizes = (body?.embeds ?? []).map((e) => embedSize({ title: e.title ?? '', description: e.description, fields: (e.fields ?? []).map((f) => ({ name: f.name ?? '', value: f.value ?? '', inline: true })), footer: { text: e.footer?.text ?? '' }, color: 0, timestamp: '' }));
@@ -93,40 +79,40 @@ describe('discord receiver', () => {
   });
 
   it('says Discord asked to wait, from retry_after, Retry-After and X-RateLimit-Reset-After, whichever is longest', async () => {
-    discord.rateLimit(0.25);
-    const err = await failure(notifier().send(delivery([closed()])));
+    env.double.rateLimit(0.25);
+    const err = await rejection(notifier().send(delivery([closed()])));
     expect(err).toMatchObject({ reason: 'rate_limited', retryable: true, retryAfterMs: 1000, message: 'Discord answered HTTP 429: You are being rate limited.' });
-    discord.forced.push({ status: 429, headers: { 'retry-after': '3', 'x-ratelimit-reset-after': '3.1' }, body: { message: 'The resource is being rate limited.', retry_after: 2.5, global: false } });
-    expect((await failure(notifier().send(delivery([closed()])))).retryAfterMs).toBe(3100);
+    env.double.forced.push({ status: 429, headers: { 'retry-after': '3', 'x-ratelimit-reset-after': '3.1' }, body: { message: 'The resource is being rate limited.', retry_after: 2.5, global: false } });
+    expect((await rejection(notifier().send(delivery([closed()])))).retryAfterMs).toBe(3100);
     await notifier().send(delivery([closed()]));
-    expect(discord.messages).toHaveLength(1);
+    expect(env.double.messages).toHaveLength(1);
   });
 
   it('gives up on an unknown webhook or a wrong token, with Discord\'s message and code', async () => {
-    const unknown = await failure(notifier({ webhookUrl: `${discord.url}/api/webhooks/1/${DISCORD_TOKEN}` }).send(delivery([closed()])));
+    const unknown = await rejection(notifier({ webhook_url: `${env.double.url}/api/webhooks/1/${DISCORD_TOKEN}` }).send(delivery([closed()])));
     expect(unknown).toMatchObject({ reason: 'client_error', retryable: false, message: 'Discord answered HTTP 404: Unknown Webhook (code 10015)' });
-    const wrong = await failure(notifier({ webhookUrl: `${discord.url}/api/webhooks/223704706495545344/not-the-token` }).send(delivery([closed()])));
+    const wrong = await rejection(notifier({ webhook_url: `${env.double.url}/api/webhooks/223704706495545344/not-the-token` }).send(delivery([closed()])));
     expect(wrong.message).toBe('Discord answered HTTP 401: Invalid Webhook Token (code 50027)');
   });
 
   it('names the fields of an Invalid Form Body, and retries a server error', async () => {
-    discord.forced.push({ status: 400, body: { code: 50035, errors: { embeds: { 0: { title: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 256 or fewer in length.' }] } } } }, message: 'Invalid Form Body' } });
-    expect((await failure(notifier().send(delivery([closed()])))).message).toBe('Discord answered HTTP 400: Invalid Form Body (code 50035): embeds.0.title: Must be 256 or fewer in length.');
-    discord.forced.push({ status: 502, body: { message: '502: Bad Gateway', code: 0 } });
-    expect(await failure(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'server_error', retryable: true, message: 'Discord answered HTTP 502: 502: Bad Gateway (code 0)' });
+    env.double.forced.push({ status: 400, body: { code: 50035, errors: { embeds: { 0: { title: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 256 or fewer in length.' }] } } } }, message: 'Invalid Form Body' } });
+    expect((await rejection(notifier().send(delivery([closed()])))).message).toBe('Discord answered HTTP 400: Invalid Form Body (code 50035): embeds.0.title: Must be 256 or fewer in length.');
+    env.double.forced.push({ status: 502, body: { message: '502: Bad Gateway', code: 0 } });
+    expect(await rejection(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'server_error', retryable: true, message: 'Discord answered HTTP 502: 502: Bad Gateway (code 0)' });
   });
 
   it('never puts the token in an error: not from an echoing answer, not from a redirect', async () => {
-    discord.forced.push({ status: 403, body: { message: `no access for ${discord.webhookUrl}`, code: 50001 } });
-    expect((await failure(notifier().send(delivery([closed()])))).message).toBe('Discord answered HTTP 403: no access for <redacted> (code 50001)');
-    discord.forced.push({ status: 308, headers: { location: `https://127.0.0.1:1/api/webhooks/223704706495545344/${DISCORD_TOKEN}` } });
-    const err = await failure(notifier().send(delivery([closed()])));
+    env.double.forced.push({ status: 403, body: { message: `no access for ${env.double.webhookUrl}`, code: 50001 } });
+    expect((await rejection(notifier().send(delivery([closed()])))).message).toBe('Discord answered HTTP 403: no access for <redacted> (code 50001)');
+    env.double.forced.push({ status: 308, headers: { location: `https://127.0.0.1:1/api/webhooks/223704706495545344/${DISCORD_TOKEN}` } });
+    const err = await rejection(notifier().send(delivery([closed()])));
     expect(err.message).toBe('Discord redirected (HTTP 308) from http:// to https://, which is not followed: set the receiver\'s url to https://127.0.0.1:1/<redacted>');
   });
 
   it('renders the templates over the data model, upstream values escaped', async () => {
-    await notifier({ templates: { text: '{{mark}} {{count}} on {{groupLabels.exchange}}', alert: '{{where}}: {{message}} ({{labels.severity}}, {{since}}) {{generatorURL}}' } }).send(delivery([closed('**now**')]));
-    expect(discord.messages[0]?.body.content).toBe('🔴 1 on main');
-    expect(discord.messages[0]?.body.embeds?.[0]?.description).toBe('main · USDT · Tron(TRC20) · tron: \\*\\*now\\*\\* (critical, since 2026-01-02 03:04:05 UTC) http://sw.example:9464/#72e6ada129d8b016');
+    await notifier({ text_template: '{{mark}} {{count}} on {{groupLabels.exchange}}', alert_template: '{{where}}: {{message}} ({{labels.severity}}, {{since}}) {{generatorURL}}' }).send(delivery([closed('**now**')]));
+    expect(env.double.messages[0]?.body.content).toBe('🔴 1 on main');
+    expect(env.double.messages[0]?.body.embeds?.[0]?.description).toBe('main · USDT · Tron(TRC20) · tron: \\*\\*now\\*\\* (critical, since 2026-01-02 03:04:05 UTC) http://sw.example:9464/#72e6ada129d8b016');
   });
 });

@@ -1,29 +1,15 @@
-import { NotifyError, type Notifier } from '../../src/notify/notifier';
+import type { Notifier } from '../../src/notify/notifier';
+import { pagerduty } from '../../src/notify/pagerduty';
 import { DETAIL_LIMIT, PAGERDUTY_LIMITS, pagerdutySeverity } from '../../src/notify/pagerduty/events';
-import { pagerdutyNotifier } from '../../src/notify/pagerduty/pagerduty';
+import type { PagerDutyConfig } from '../../src/notify/pagerduty/schema';
 import { PAGERDUTY_ROUTING_KEY, PagerDutyDouble } from '../support/doubles/pagerduty';
-import { receiverDeps } from '../support/receiver-deps';
-import { closed, delivery, descSet, HOSTILE, HUGE, reopened, storm } from './chat-fixtures';
+import { closed, delivery, descSet, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
-let deps: ReturnType<typeof receiverDeps>;
-let pd: PagerDutyDouble;
-beforeEach(async () => {
-  deps = receiverDeps();
-  pd = await new PagerDutyDouble().start();
-});
-afterEach(async () => {
-  await deps.close();
-  await pd.stop();
-});
+const env = perTest(() => new PagerDutyDouble());
 
-function notifier(over: Partial<Parameters<typeof pagerdutyNotifier>[0]> = {}): Notifier {
-  return pagerdutyNotifier({ name: 'pager', url: pd.enqueueUrl, timeoutMs: 2000, routingKey: PAGERDUTY_ROUTING_KEY, events: 'trigger_and_resolve', ...over }, deps);
-}
-
-async function failure(send: Promise<void>): Promise<NotifyError> {
-  const err = await send.then(() => undefined, (e: unknown) => e);
-  if (!(err instanceof NotifyError)) throw new Error(`expected a NotifyError, got ${String(err)}`);
-  return err;
+/** The receiver as the registry builds it from a `pagerduty:` block. */
+function notifier(over: Partial<PagerDutyConfig> = {}): Notifier {
+  return pagerduty.create('pager', { routing_key: PAGERDUTY_ROUTING_KEY, url: env.double.enqueueUrl, timeout: 2000, events: 'trigger_and_resolve', ...over }, env.deps);
 }
 
 const TRC = closed();
@@ -31,8 +17,8 @@ const TRC = closed();
 describe('pagerduty receiver', () => {
   it('triggers an incident per alert, keyed by its fingerprint, with its labels and the exchange\'s message', async () => {
     await notifier().send(delivery([TRC]));
-    expect(pd.replies[0]).toEqual({ status: 202, body: { status: 'success', message: 'Event processed', dedup_key: TRC.fingerprint } });
-    expect(pd.requests[0]?.json).toEqual({
+    expect(env.double.replies[0]).toEqual({ status: 202, body: { status: 'success', message: 'Event processed', dedup_key: TRC.fingerprint } });
+    expect(env.double.requests[0]?.json).toEqual({
       routing_key: PAGERDUTY_ROUTING_KEY,
       event_action: 'trigger',
       dedup_key: '72e6ada129d8b016',
@@ -54,40 +40,40 @@ describe('pagerduty receiver', () => {
       client_url: 'http://sw.example:9464',
       links: [{ href: 'http://sw.example:9464/#72e6ada129d8b016', text: 'This alert on the spotwatch status page' }],
     });
-    expect(pd.incidents.get(TRC.fingerprint)?.status).toBe('triggered');
+    expect(env.double.incidents.get(TRC.fingerprint)?.status).toBe('triggered');
   });
 
   it('resolves the incident when the alert resolves, and a group becomes one event per alert', async () => {
     const other = closed('x', { network: 'BSC', chain: 'bsc' });
     await notifier().send(delivery([TRC, other]));
     await notifier().send(delivery([reopened(TRC), other]));
-    expect(pd.requests.map((r) => r.json)).toEqual([
+    expect(env.double.requests.map((r) => r.json)).toEqual([
       expect.objectContaining({ event_action: 'trigger', dedup_key: TRC.fingerprint }),
       expect.objectContaining({ event_action: 'trigger', dedup_key: other.fingerprint }),
       { routing_key: PAGERDUTY_ROUTING_KEY, event_action: 'resolve', dedup_key: TRC.fingerprint },
       expect.objectContaining({ event_action: 'trigger', dedup_key: other.fingerprint }),
     ]);
-    expect([...pd.incidents].map(([key, i]) => [key, i.status, i.events.length])).toEqual([[TRC.fingerprint, 'resolved', 2], [other.fingerprint, 'triggered', 2]]);
+    expect([...env.double.incidents].map(([key, i]) => [key, i.status, i.events.length])).toEqual([[TRC.fingerprint, 'resolved', 2], [other.fingerprint, 'triggered', 2]]);
   });
 
   it('triggers and resolves a change alert at once, or only triggers it when configured so', async () => {
     const event = descSet('Upgrade at 10:00');
     await notifier().send(delivery([event]));
-    expect(pd.events.map((e) => e.event_action)).toEqual(['trigger', 'resolve']);
-    expect(pd.incidents.get(event.fingerprint)?.status).toBe('resolved');
-    expect(pd.events[0]?.payload?.severity).toBe('info');
+    expect(env.double.events.map((e) => e.event_action)).toEqual(['trigger', 'resolve']);
+    expect(env.double.incidents.get(event.fingerprint)?.status).toBe('resolved');
+    expect(env.double.events[0]?.payload?.severity).toBe('info');
     await notifier({ events: 'trigger_only' }).send(delivery([event]));
-    expect(pd.events.map((e) => e.event_action)).toEqual(['trigger', 'resolve', 'trigger']);
-    expect(pd.incidents.get(event.fingerprint)?.status).toBe('triggered');
+    expect(env.double.events.map((e) => e.event_action)).toEqual(['trigger', 'resolve', 'trigger']);
+    expect(env.double.incidents.get(event.fingerprint)?.status).toBe('triggered');
   });
 
   it('cuts a 100 KB summary to 1,024 characters and the details to their limit; hostile text goes as it is, in JSON', async () => {
     await notifier().send(delivery([closed(HUGE), closed(HOSTILE, { network: 'BSC' })]));
-    expect(pd.replies.map((r) => r.status)).toEqual([202, 202]);
-    expect(pd.events[0]?.payload?.summary).toHaveLength(PAGERDUTY_LIMITS.summary);
-    expect(pd.events[0]?.payload?.summary?.endsWith('ZZ…')).toBe(true);
-    expect((pd.events[0]?.payload?.custom_details as { message: string }).message).toHaveLength(DETAIL_LIMIT);
-    expect(pd.events[1]?.payload?.summary).toBe(`USDT withdrawals disabled on BSC (main): ${HOSTILE}`);
+    expect(env.double.replies.map((r) => r.status)).toEqual([202, 202]);
+    expect(env.double.events[0]?.payload?.summary).toHaveLength(PAGERDUTY_LIMITS.summary);
+    expect(env.double.events[0]?.payload?.summary?.endsWith('ZZ…')).toBe(true);
+    expect((env.double.events[0]?.payload?.custom_details as { message: string }).message).toHaveLength(DETAIL_LIMIT);
+    expect(env.double.events[1]?.payload?.summary).toBe(`USDT withdrawals disabled on BSC (main): ${HOSTILE}`);
   });
 
   it.each([
@@ -98,28 +84,28 @@ describe('pagerduty receiver', () => {
   });
 
   it('gives up on a 400 with PagerDuty\'s errors, and keeps the routing key out of the message', async () => {
-    const err = await failure(notifier({ routingKey: 'short' }).send(delivery([TRC])));
+    const err = await rejection(notifier({ routing_key: 'short' }).send(delivery([TRC])));
     expect(err).toMatchObject({ reason: 'client_error', retryable: false, message: 'PagerDuty answered HTTP 400: Event object is invalid: Length of \'routing_key\' is incorrect (should be 32 characters)' });
-    pd.forced.push({ status: 400, body: { status: 'invalid event', message: 'Event object is invalid', errors: [`routing_key ${PAGERDUTY_ROUTING_KEY} not found`] } });
-    expect((await failure(notifier().send(delivery([TRC])))).message).toBe('PagerDuty answered HTTP 400: Event object is invalid: routing_key <redacted> not found');
+    env.double.forced.push({ status: 400, body: { status: 'invalid event', message: 'Event object is invalid', errors: [`routing_key ${PAGERDUTY_ROUTING_KEY} not found`] } });
+    expect((await rejection(notifier().send(delivery([TRC])))).message).toBe('PagerDuty answered HTTP 400: Event object is invalid: routing_key <redacted> not found');
   });
 
   it('retries a 429 and a 5xx, and on the retry sends only the events not yet accepted', async () => {
     const alerts = storm(3);
     const d = delivery(alerts);
     const pager = notifier();
-    pd.forced.push({ status: 202, body: { status: 'success', message: 'Event processed', dedup_key: alerts[0]?.fingerprint ?? '' } });
-    pd.throttle();
-    expect(await failure(pager.send(d))).toMatchObject({ reason: 'rate_limited', retryable: true, message: 'PagerDuty answered HTTP 429: Too many API calls at a time.' });
-    pd.forced.push({ status: 503, headers: { 'retry-after': '2' }, body: { status: 'Service Unavailable', message: 'try again' } });
-    expect(await failure(pager.send(d))).toMatchObject({ reason: 'server_error', retryable: true, retryAfterMs: 2000, message: 'PagerDuty answered HTTP 503: try again' });
+    env.double.forced.push({ status: 202, body: { status: 'success', message: 'Event processed', dedup_key: alerts[0]?.fingerprint ?? '' } });
+    env.double.throttle();
+    expect(await rejection(pager.send(d))).toMatchObject({ reason: 'rate_limited', retryable: true, message: 'PagerDuty answered HTTP 429: Too many API calls at a time.' });
+    env.double.forced.push({ status: 503, headers: { 'retry-after': '2' }, body: { status: 'Service Unavailable', message: 'try again' } });
+    expect(await rejection(pager.send(d))).toMatchObject({ reason: 'server_error', retryable: true, retryAfterMs: 2000, message: 'PagerDuty answered HTTP 503: try again' });
     await pager.send(d);
-    expect(pd.requests.map((r) => (r.json as { dedup_key: string }).dedup_key)).toEqual([0, 1, 1, 1, 2].map((i) => alerts[i]?.fingerprint));
-    expect(pd.events).toHaveLength(2); // the first was the forced 202: each alert told once
+    expect(env.double.requests.map((r) => (r.json as { dedup_key: string }).dedup_key)).toEqual([0, 1, 1, 1, 2].map((i) => alerts[i]?.fingerprint));
+    expect(env.double.events).toHaveLength(2); // the first was the forced 202: each alert told once
   });
 
   it('renders the summary template over the data model', async () => {
-    await notifier({ summaryTemplate: '[{{labels.severity}}] {{where}}: {{message}}' }).send(delivery([TRC]));
-    expect(pd.events[0]?.payload?.summary).toBe('[critical] main · USDT · Tron(TRC20) · tron: Wallet maintenance');
+    await notifier({ summary_template: '[{{labels.severity}}] {{where}}: {{message}}' }).send(delivery([TRC]));
+    expect(env.double.events[0]?.payload?.summary).toBe('[critical] main · USDT · Tron(TRC20) · tron: Wallet maintenance');
   });
 });

@@ -1,29 +1,15 @@
-import { NotifyError, type Notifier } from '../../src/notify/notifier';
+import type { ChatWebhookConfig } from '../../src/notify/chat-webhook';
+import type { Notifier } from '../../src/notify/notifier';
+import { slack } from '../../src/notify/slack';
 import { SLACK_LIMITS, SLACK_SECTIONS_BUDGET } from '../../src/notify/slack/message';
-import { slackNotifier } from '../../src/notify/slack/slack';
 import { SLACK_PATH, SlackDouble, type SlackHookState } from '../support/doubles/slack';
-import { receiverDeps } from '../support/receiver-deps';
-import { closed, delivery, HOSTILE, HUGE, reopened, storm } from './chat-fixtures';
+import { closed, delivery, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
-let deps: ReturnType<typeof receiverDeps>;
-let slack: SlackDouble;
-beforeEach(async () => {
-  deps = receiverDeps();
-  slack = await new SlackDouble().start();
-});
-afterEach(async () => {
-  await deps.close();
-  await slack.stop();
-});
+const env = perTest(() => new SlackDouble());
 
-function notifier(over: Partial<Parameters<typeof slackNotifier>[0]> = {}): Notifier {
-  return slackNotifier({ name: 'ops', webhookUrl: slack.webhookUrl, timeoutMs: 2000, ...over }, deps);
-}
-
-async function failure(send: Promise<void>): Promise<NotifyError> {
-  const err = await send.then(() => undefined, (e: unknown) => e);
-  if (!(err instanceof NotifyError)) throw new Error(`expected a NotifyError, got ${String(err)}`);
-  return err;
+/** The receiver as the registry builds it from a `slack:` block. */
+function notifier(over: Partial<ChatWebhookConfig> = {}): Notifier {
+  return slack.create('ops', { webhook_url: env.double.webhookUrl, timeout: 2000, ...over }, env.deps);
 }
 
 const STATUS_PAGE = { type: 'context', elements: [{ type: 'mrkdwn', text: '<http://sw.example:9464/|status page>' }] };
@@ -31,9 +17,9 @@ const STATUS_PAGE = { type: 'context', elements: [{ type: 'mrkdwn', text: '<http
 describe('slack receiver', () => {
   it('posts a group as one message: the fallback text, a header, a section per alert and the status page', async () => {
     await notifier().send(delivery([closed()]));
-    expect(slack.requests[0]?.path).toBe(SLACK_PATH);
-    expect(slack.replies[0]).toEqual({ status: 200, body: 'ok' });
-    expect(slack.messages[0]?.body).toEqual({
+    expect(env.double.requests[0]?.path).toBe(SLACK_PATH);
+    expect(env.double.replies[0]).toEqual({ status: 200, body: 'ok' });
+    expect(env.double.messages[0]?.body).toEqual({
       text: '🔴 [FIRING:1] WithdrawDisabled main',
       blocks: [
         { type: 'header', text: { type: 'plain_text', text: '🔴 [FIRING:1] WithdrawDisabled main', emoji: true } },
@@ -45,15 +31,15 @@ describe('slack receiver', () => {
 
   it('says when an alert resolved', async () => {
     await notifier().send(delivery([reopened(closed())]));
-    expect(slack.messages[0]?.body.blocks?.[1]).toEqual({
+    expect(env.double.messages[0]?.body.blocks?.[1]).toEqual({
       type: 'section',
       text: { type: 'mrkdwn', text: '✅ *Resolved: USDT withdrawals disabled on Tron(TRC20) (main)*\nmain · USDT · Tron(TRC20) · tron · resolved 2026-01-02 04:04:05 UTC\n> Wallet maintenance' },
     });
   });
 
   it('escapes &, < and > in upstream text, so that it forms no link, mention or <!channel>', async () => {
-    await notifier({ templates: { text: '{{commonLabels.coin}} {{headline}}' } }).send(delivery([closed(HOSTILE, { coin: '<!channel>' })]));
-    const message = slack.messages[0];
+    await notifier({ text_template: '{{commonLabels.coin}} {{headline}}' }).send(delivery([closed(HOSTILE, { coin: '<!channel>' })]));
+    const message = env.double.messages[0];
     // Only the status page link is a link: nothing an exchange wrote.
     expect(message?.specials).toEqual(['<http://sw.example:9464/|status page>']);
     expect(message?.body.text).toBe('&lt;!channel&gt; [FIRING:1] WithdrawDisabled main');
@@ -66,16 +52,16 @@ describe('slack receiver', () => {
 
   it('cuts a 100 KB message to a section\'s 3,000 characters, and never inside an entity', async () => {
     await notifier().send(delivery([closed(HUGE)]));
-    const text = slack.messages[0]?.body.blocks?.[1]?.text?.text ?? '';
+    const text = env.double.messages[0]?.body.blocks?.[1]?.text?.text ?? '';
     expect(text).toHaveLength(SLACK_LIMITS.section);
     expect(text.endsWith('ZZZ…')).toBe(true);
     await notifier().send(delivery([closed('&'.repeat(5000))]));
-    expect(slack.messages[1]?.body.blocks?.[1]?.text?.text).toMatch(/&amp;…$/);
+    expect(env.double.messages[1]?.body.blocks?.[1]?.text?.text).toMatch(/&amp;…$/);
   });
 
   it('keeps a storm within 50 blocks and says how many alerts it left out', async () => {
     await notifier().send(delivery(storm(60, HUGE)));
-    const blocks = slack.messages[0]?.body.blocks ?? [];
+    const blocks = env.double.messages[0]?.body.blocks ?? [];
     expect(blocks).toHaveLength(SLACK_LIMITS.blocks);
     const sections = blocks.filter((b) => b.type === 'section');
     expect(sections).toHaveLength(48);
@@ -84,10 +70,10 @@ describe('slack receiver', () => {
   });
 
   it('waits as long as a 429\'s Retry-After asks', async () => {
-    slack.rateLimit(7);
-    expect(await failure(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'rate_limited', retryable: true, retryAfterMs: 7000, message: 'Slack answered HTTP 429: rate_limited' });
+    env.double.rateLimit(7);
+    expect(await rejection(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'rate_limited', retryable: true, retryAfterMs: 7000, message: 'Slack answered HTTP 429: rate_limited' });
     await notifier().send(delivery([closed()]));
-    expect(slack.messages).toHaveLength(1);
+    expect(env.double.messages).toHaveLength(1);
   });
 
   it.each<[SlackHookState, number]>([
@@ -97,23 +83,23 @@ describe('slack receiver', () => {
     ['action_prohibited', 403],
     ['invalid_token', 403],
   ])('gives up when Slack answers %s, and says so', async (state, status) => {
-    slack.state = state;
-    expect(await failure(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'client_error', retryable: false, message: `Slack answered HTTP ${status}: ${state}` });
+    env.double.state = state;
+    expect(await rejection(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'client_error', retryable: false, message: `Slack answered HTTP ${status}: ${state}` });
   });
 
   it('retries a server error, and quotes it', async () => {
-    slack.forced.push({ status: 500, body: 'rollup_error' });
-    expect(await failure(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'server_error', retryable: true, message: 'Slack answered HTTP 500: rollup_error' });
+    env.double.forced.push({ status: 500, body: 'rollup_error' });
+    expect(await rejection(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'server_error', retryable: true, message: 'Slack answered HTTP 500: rollup_error' });
   });
 
   it('never puts the webhook URL in an error, even when an answer echoes it', async () => {
-    slack.forced.push({ status: 400, body: `invalid_payload for ${slack.webhookUrl}` });
-    expect((await failure(notifier().send(delivery([closed()])))).message).toBe('Slack answered HTTP 400: invalid_payload for <redacted>');
+    env.double.forced.push({ status: 400, body: `invalid_payload for ${env.double.webhookUrl}` });
+    expect((await rejection(notifier().send(delivery([closed()])))).message).toBe('Slack answered HTTP 400: invalid_payload for <redacted>');
   });
 
   it('renders the templates over the data model, upstream values escaped', async () => {
-    await notifier({ templates: { text: '{{mark}} {{firing}} firing', alert: '*{{labels.coin}}* on {{labels.network}}: {{message}} <{{generatorURL}}|details>' } }).send(delivery([closed('<b>now</b>')]));
-    expect(slack.messages[0]?.body.text).toBe('🔴 1 firing');
-    expect(slack.messages[0]?.body.blocks?.[1]?.text?.text).toBe('*USDT* on Tron(TRC20): &lt;b&gt;now&lt;/b&gt; <http://sw.example:9464/#72e6ada129d8b016|details>');
+    await notifier({ text_template: '{{mark}} {{firing}} firing', alert_template: '*{{labels.coin}}* on {{labels.network}}: {{message}} <{{generatorURL}}|details>' }).send(delivery([closed('<b>now</b>')]));
+    expect(env.double.messages[0]?.body.text).toBe('🔴 1 firing');
+    expect(env.double.messages[0]?.body.blocks?.[1]?.text?.text).toBe('*USDT* on Tron(TRC20): &lt;b&gt;now&lt;/b&gt; <http://sw.example:9464/#72e6ada129d8b016|details>');
   });
 });

@@ -1,36 +1,27 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { answerError, answerJson, urlSecrets } from '../http-errors';
-import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
-import type { Delivery, Notifier, NotifyError } from '../notifier';
-import { discordMessage, type DiscordTemplates } from './message';
-
-export interface DiscordOptions {
-  name: string;
-  /** Execute Webhook's URL, `https://discord.com/api/webhooks/ID/TOKEN`: a secret. */
-  webhookUrl: string;
-  timeoutMs: number;
-  templates?: DiscordTemplates;
-}
+import type { ChatService } from '../chat-webhook';
+import { answerError, answerJson } from '../http-errors';
+import type { PostAnswer } from '../http-post';
+import type { NotifyError } from '../notifier';
+import { discordMessage } from './message';
 
 /**
- * The `discord` receiver: each group as one message through the channel's webhook (Execute
- * Webhook, message.ts). `wait=true` makes Discord confirm that it saved the message, so that a
- * message it refuses is an error here rather than lost. A 429's wait (its JSON `retry_after`,
- * `Retry-After`, `X-RateLimit-Reset-After`) is honoured; other 4xx are permanent, with Discord's
- * message and code; 5xx are retried.
+ * Discord: each group as one message through the channel's webhook (Execute Webhook,
+ * message.ts). `wait=true` makes Discord confirm that it saved the message, so that a message it
+ * refuses is an error here rather than lost. A 429's wait (its JSON `retry_after`, `Retry-After`,
+ * `X-RateLimit-Reset-After`) is honoured; other 4xx are permanent, with Discord's message and
+ * code; 5xx are retried.
  */
-export function discordNotifier(options: DiscordOptions, http: HttpDeps): Notifier {
-  const url = new URL(options.webhookUrl);
-  url.searchParams.set('wait', 'true');
-  const secrets = urlSecrets(options.webhookUrl);
-  return {
-    name: options.name,
-    async send({ notification }: Delivery, signal?: AbortSignal) {
-      const answer = await postJson(http, 'Discord', url, discordMessage(notification, options.templates), options.timeoutMs, signal, true);
-      if (!succeeded(answer)) throw discordError(answer, http.clock.now(), secrets);
-    },
-  };
-}
+export const discordService: ChatService = {
+  who: 'Discord',
+  url(webhookUrl) {
+    const url = new URL(webhookUrl);
+    url.searchParams.set('wait', 'true');
+    return url;
+  },
+  message: discordMessage,
+  failure: discordError,
+};
 
 /** A failed answer as Discord words it: `{"message", "code", "errors"}`, and a 429's `retry_after` (seconds). */
 export function discordError(answer: PostAnswer, now: number, secrets: readonly string[] = []): NotifyError {

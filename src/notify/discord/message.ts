@@ -6,6 +6,7 @@
  * `allowed_mentions: { parse: [] }` so that nothing in it can ever ping anyone.
  */
 import { alertFacts, alertFields, alertMark, alertSummary, fit, groupFields, groupMark, headline, leftOut, renderEscaped, upstreamMessage } from '../chat-text';
+import type { ChatTemplates } from '../chat-webhook';
 import type { Notification, NotifiedAlert } from '../notifier';
 import { oneLine } from '../text';
 
@@ -49,11 +50,6 @@ export interface DiscordMessage {
   allowed_mentions: { parse: [] };
 }
 
-export interface DiscordTemplates {
-  text?: string | undefined;
-  alert?: string | undefined;
-}
-
 /**
  * Upstream text made inert in Discord's markdown: special characters escaped with Discord's own
  * backslash (no bold, links, spoilers, `<@123>` or `<#channel>` forms), a heading, list or quote
@@ -82,7 +78,7 @@ export function embedSize(e: DiscordEmbed): number {
     + e.fields.reduce((n, f) => n + f.name.trim().length + f.value.trim().length, 0);
 }
 
-export function discordMessage(n: Notification, templates: DiscordTemplates = {}): DiscordMessage {
+export function discordMessage(n: Notification, templates: ChatTemplates = {}): DiscordMessage {
   const group = groupFields(n);
   const shown = n.alerts.slice(0, DISCORD_LIMITS.embeds);
   // Every embed gets an equal share of the total, so that ten alerts with long messages all show.

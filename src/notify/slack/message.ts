@@ -5,6 +5,7 @@
  * escaped as mrkdwn requires (`&`, `<`, `>`), so it can form no link, mention or `<!channel>`.
  */
 import { alertFields, alertMark, alertSummary, fit, groupFields, groupMark, headline, leftOut, place, renderEscaped, since, upstreamMessage } from '../chat-text';
+import type { ChatTemplates } from '../chat-webhook';
 import type { Notification, NotifiedAlert } from '../notifier';
 import { oneLine } from '../text';
 
@@ -44,11 +45,6 @@ export interface SlackMessage {
   blocks: SlackBlock[];
 }
 
-export interface SlackTemplates {
-  text?: string | undefined;
-  alert?: string | undefined;
-}
-
 /** Upstream text as mrkdwn shows it literally: `&`, `<` and `>` as Slack's entities, on one line. */
 export function escapeSlack(text: string): string {
   return oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -59,7 +55,7 @@ function tidy(cut: string): string {
   return cut.replace(/&(?:a|am|amp|l|lt|g|gt)?$/, '');
 }
 
-export function slackMessage(n: Notification, templates: SlackTemplates = {}): SlackMessage {
+export function slackMessage(n: Notification, templates: ChatTemplates = {}): SlackMessage {
   const group = groupFields(n);
   // The header and the context line take two blocks; the rest is one section per alert.
   const shown = n.alerts.slice(0, SLACK_LIMITS.blocks - 2);

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import { closeServer, listenLoopback } from '../loopback';
 
 /** One request a double received, as it arrived. */
@@ -40,17 +40,8 @@ export abstract class ServiceDouble {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(raw);
-        } catch {
-          json = undefined;
-        }
-        const request: ServiceRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, json, at: Date.now() };
+      void bodyOf(req).then((raw) => {
+        const request: ServiceRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, json: jsonOf(raw), at: Date.now() };
         this.requests.push(request);
         const reply = this.forced.shift() ?? this.answer(request);
         this.replies.push(reply);
@@ -65,6 +56,20 @@ export abstract class ServiceDouble {
 
   async stop(): Promise<void> {
     await closeServer(this.server);
+  }
+}
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function jsonOf(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
   }
 }
 
