@@ -124,3 +124,20 @@ export function fit(text: string, max: number, tidy: (cut: string) => string = (
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
   return `${tidy(cut)}${CUT}`;
 }
+
+/**
+ * Budgets for parts that share `total` characters (a message's alerts): the smaller parts get
+ * all they need, the larger share what is left equally, so that one long exchange message does
+ * not crowd out the others, nor a short one waste room a long one could use.
+ */
+export function fairShares(sizes: readonly number[], total: number): number[] {
+  const order = sizes.map((_, i) => i).sort((a, b) => (sizes[a] ?? 0) - (sizes[b] ?? 0));
+  const shares = new Array<number>(sizes.length).fill(0);
+  let left = total;
+  order.forEach((i, k) => {
+    const share = Math.min(sizes[i] ?? 0, Math.floor(left / (order.length - k)));
+    shares[i] = share;
+    left -= share;
+  });
+  return shares;
+}

@@ -78,6 +78,12 @@ describe('discord receiver', () => {
     expect(body?.embeds?.[0]?.fields?.map((f) => f.name)).toEqual(['Coin', 'Network', 'Chain', 'Message']);
   });
 
+  it('gives a long message the room the short ones leave', async () => {
+    await notifier().send(delivery([closed(HUGE), ...storm(9)]));
+    const embeds = env.double.messages[0]?.body.embeds ?? [];
+    expect(embeds.map((e) => e.fields?.at(-1)?.value?.length)).toEqual([DISCORD_LIMITS.fieldValue, ...Array<number>(9).fill('Wallet maintenance'.length)]);
+  });
+
   it('says Discord asked to wait, from retry_after, Retry-After and X-RateLimit-Reset-After, whichever is longest', async () => {
     env.double.rateLimit(0.25);
     const err = await rejection(notifier().send(delivery([closed()])));

@@ -50,7 +50,10 @@ function formErrors(tree: unknown, path: string, out: string[] = []): string[] {
   if (typeof tree !== 'object' || tree === null || out.length >= 10) return out;
   for (const [key, value] of Object.entries(tree)) {
     if (key === '_errors' && Array.isArray(value)) {
-      for (const e of value) out.push(`${path || 'body'}: ${typeof e?.message === 'string' ? e.message : JSON.stringify(e)}`);
+      for (const e of value as unknown[]) {
+        const message = typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : undefined;
+        out.push(`${path || 'body'}: ${typeof message === 'string' ? message : JSON.stringify(e)}`);
+      }
     } else {
       formErrors(value, path === '' ? key : `${path}.${key}`, out);
     }

@@ -5,7 +5,7 @@
  * Upstream text is made inert: markdown escaped, `@everyone` / `@here` broken, and
  * `allowed_mentions: { parse: [] }` so that nothing in it can ever ping anyone.
  */
-import { alertFacts, alertFields, alertMark, alertSummary, fit, groupFields, groupMark, headline, leftOut, renderEscaped, upstreamMessage } from '../chat-text';
+import { alertFacts, alertFields, alertMark, alertSummary, fairShares, fit, groupFields, groupMark, headline, leftOut, renderEscaped, upstreamMessage } from '../chat-text';
 import type { ChatTemplates } from '../chat-webhook';
 import type { Notification, NotifiedAlert } from '../notifier';
 import { oneLine } from '../text';
@@ -80,10 +80,10 @@ export function embedSize(e: DiscordEmbed): number {
 
 export function discordMessage(n: Notification, templates: ChatTemplates = {}): DiscordMessage {
   const group = groupFields(n);
-  const shown = n.alerts.slice(0, DISCORD_LIMITS.embeds);
-  // Every embed gets an equal share of the total, so that ten alerts with long messages all show.
-  const budget = Math.floor(DISCORD_LIMITS.total / Math.max(1, shown.length));
-  const embeds = shown.map((a) => shrink(embedOf(group, a, templates.alert), budget));
+  const full = n.alerts.slice(0, DISCORD_LIMITS.embeds).map((a) => embedOf(group, a, templates.alert));
+  // The embeds share the total, so that ten alerts with long messages all show.
+  const budgets = fairShares(full.map(embedSize), DISCORD_LIMITS.total);
+  const embeds = full.map((e, i) => shrink(e, budgets[i] ?? 0));
   const left = n.alerts.length - embeds.length + n.truncatedAlerts;
   const text = templates.text !== undefined ? renderEscaped(templates.text, group, escapeDiscord) : `${groupMark(n)} **${escapeDiscord(headline(n))}**`;
   const note = left > 0 ? `\n${leftOut(left)}${statusPage(n.externalURL)}` : '';

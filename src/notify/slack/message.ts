@@ -4,7 +4,7 @@
  * status page and how many alerts had no room, within Slack's documented limits. Upstream text is
  * escaped as mrkdwn requires (`&`, `<`, `>`), so it can form no link, mention or `<!channel>`.
  */
-import { alertFields, alertMark, alertSummary, fit, groupFields, groupMark, headline, leftOut, place, renderEscaped, since, upstreamMessage } from '../chat-text';
+import { alertFields, alertMark, alertSummary, fairShares, fit, groupFields, groupMark, headline, leftOut, place, renderEscaped, since, upstreamMessage } from '../chat-text';
 import type { ChatTemplates } from '../chat-webhook';
 import type { Notification, NotifiedAlert } from '../notifier';
 import { oneLine } from '../text';
@@ -59,8 +59,9 @@ export function slackMessage(n: Notification, templates: ChatTemplates = {}): Sl
   const group = groupFields(n);
   // The header and the context line take two blocks; the rest is one section per alert.
   const shown = n.alerts.slice(0, SLACK_LIMITS.blocks - 2);
-  const budget = Math.min(SLACK_LIMITS.section, Math.floor(SLACK_SECTIONS_BUDGET / Math.max(1, shown.length)));
-  const sections = shown.map((a): SlackBlock => ({ type: 'section', text: { type: 'mrkdwn', text: fit(sectionText(group, a, templates.alert), budget, tidy) } }));
+  const texts = shown.map((a) => sectionText(group, a, templates.alert));
+  const budgets = fairShares(texts.map((t) => Math.min(t.length, SLACK_LIMITS.section)), SLACK_SECTIONS_BUDGET);
+  const sections = texts.map((t, i): SlackBlock => ({ type: 'section', text: { type: 'mrkdwn', text: fit(t, budgets[i] ?? 0, tidy) } }));
   const left = n.alerts.length - shown.length + n.truncatedAlerts;
   const plain = templates.text !== undefined ? renderEscaped(templates.text, group, oneLine) : `${groupMark(n)} ${headline(n)}`;
   const text = templates.text !== undefined ? renderEscaped(templates.text, group, escapeSlack) : `${groupMark(n)} ${escapeSlack(headline(n))}`;
