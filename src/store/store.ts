@@ -27,23 +27,33 @@ const CHECKPOINT_WAL_BYTES = 4_000_000;
 const CHECKPOINT_EVERY_MS = 1_000;
 
 /**
- * The daemon's state on disk: the last snapshot of each exchange, the active alerts, the
- * ticker samples the windows need, and the history of changes. SQLite in WAL mode: every
- * write is a transaction, so a crash (kill -9) leaves the last committed state. A file that
- * cannot be read as a database is moved aside (never silently dropped) and a fresh one made.
- * The parts (state.ts, history.ts, outbox.ts, silences.ts) share one connection and this
- * transaction(); open.ts opens, checks, migrates and sweeps the file.
+ * The daemon's state on disk, and the one store the rest of the code uses: the last snapshot
+ * of each exchange, the active alerts and the ticker samples the windows need (state.ts), the
+ * history of changes (history.ts), the notification outbox, its log and the alerts waiting to
+ * be grouped (outbox.ts), and the silences (silences.ts). The parts share one SQLite
+ * connection in WAL mode (opened, checked and migrated by open.ts) and this transaction().
  *
- * Every JSON body read back is validated (rows.ts): a row that is not what was written (a few
- * overwritten bytes pass quick_check) is set aside into the table `set_aside`, kept for a
- * look, and the rest of the state is used. State rows are checked once at open (the change
- * history as it is read); more than WIDE_DAMAGE_ROWS unreadable rows (or more than ten that
- * are a tenth of all) is damage wider than a few rows, and the file is moved aside as a
- * corrupt one.
- *
- * Contract: every method is synchronous and either commits fully or throws; `onProblem` hears
- * about a store that had to be moved aside, `onSetAside` about rows set aside (once per open
- * or read, never once per row).
+ * Contract:
+ * - Every method is synchronous. `transaction(fn)` is all-or-nothing: every write made in `fn`
+ *   lands, or none does. A write the store refuses (a full disk, a read-only file, a lock held
+ *   past 5 s) throws, and the store is then as before the transaction. commitDeliveries,
+ *   addPending and writeHeld are one transaction each; the other writes of more than one row
+ *   (saveAlerts, updateAlerts, appendChanges, pruneDeliveries) are all-or-nothing only inside
+ *   transaction().
+ * - Every row is validated as it is read back (rows.ts). A row that is not what was written (a
+ *   few overwritten bytes pass quick_check) is never returned: it is set aside into the table
+ *   `set_aside`, kept for a look, and `onSetAside` hears of it once per open or read, never once
+ *   per row (a store that cannot be written leaves it in place, and reads skip it). The state
+ *   is swept once at open, the change history as it is read; damage wider than a few rows at
+ *   open (open.ts: WIDE_DAMAGE_ROWS) counts as a corrupt file.
+ * - A file that cannot be read as a database, or damaged that widely, is moved aside (never
+ *   silently dropped), `onProblem` is told where, and a fresh one is made; a state_dir that
+ *   cannot be used is a StoreError.
+ * - A restart (a close, a crash, kill -9) keeps every committed write: snapshots, alerts,
+ *   ticker samples, changes, pending alerts, the outbox and what became of each delivery, the
+ *   notification log, silences. Only the committed notifications kept at hand for the senders
+ *   live in memory: after a restart they are read from their rows. A checkpoint cut short loses
+ *   nothing (the WAL is the committed state).
  */
 export class StateStore {
   private readonly state: StateRows;
