@@ -19,7 +19,7 @@ const { evaluateRules } = dist('rules/evaluate.js');
 const { TickerHistory } = dist('rules/history.js');
 const { loadRulesFile } = dist('rules/load.js');
 const { advance, indexBySlot, isActive } = dist('alerts/lifecycle.js');
-const { Exposition } = dist('metrics/cache.js');
+const { Exposition } = dist('metrics/exposition.js');
 const { Registry } = require('prom-client');
 const { StateStore } = dist('store/store.js');
 

@@ -8,32 +8,25 @@ import { PollHealth } from './poll/health';
 import { Notifications } from './notifications';
 import type { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
-import { Exposition } from './metrics/cache';
-import { SILENCE_RETENTION_MS, silenceKept } from './alerts/silence';
+import { Exposition } from './metrics/exposition';
+import { silenceKept } from './alerts/silence';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
-import { ExchangePoller, type PollFailure, type PollSuccess } from './poll/poller';
+import { ExchangePoller } from './poll/poller';
 import type { Rule } from './rules/model';
-import type { Change } from './snapshot/changes';
 import type { ExchangeInput } from './http/state-view';
 import { Views } from './http/views';
-import type { Snapshot } from './snapshot/model';
 import { StateStore } from './store/store';
 import { buildPollPath } from './poll/build';
-import type { Decision, Engine } from './poll/engine';
+import { DaemonPollObserver } from './compose/poll-observer';
+import { Retention } from './compose/retention';
+import type { Engine } from './poll/engine';
 import type { PollPath } from './poll/path';
 import type { StateWriter } from './poll/writer';
-import { errorMessage } from './lib/error-message';
-
-function summary(s: Snapshot): { coins: number; networks: number; tickers: number } {
-  let networks = 0;
-  for (const c of s.coins.values()) networks += c.networkList.length;
-  return { coins: s.coins.size, networks, tickers: s.tickers.size };
-}
 
 export interface DaemonDeps {
   clock?: Clock;
@@ -67,7 +60,7 @@ export class Daemon {
   private delivery: Notifications | undefined;
   private readonly pool: Agent;
   private readonly ownsPool: boolean;
-  private pruneTimer: NodeJS.Timeout | undefined;
+  private retention: Retention | undefined;
   readonly registry: Registry;
   private readonly metrics: Metrics;
   private readonly pollMetrics: PollMetrics;
@@ -90,7 +83,7 @@ export class Daemon {
     this.pollMetrics = new PollMetrics(this.metrics);
     this.ownsPool = deps.dispatcher === undefined;
     this.pool = deps.dispatcher ?? new Agent({ connections: 8, keepAliveTimeout: 30_000 });
-    this.exposition = new Exposition(this.registry, seriesFilter(config));
+    this.exposition = new Exposition(this.registry, seriesFilter(config), deps.clock);
   }
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
@@ -133,7 +126,22 @@ export class Daemon {
       guards: guards(this.config),
       expectedSymbols: watchLists(this.config),
       notify: (alerts) => this.delivery?.insert(alerts),
-      observer: { changes: (exchange, changes) => this.onChanges(exchange, changes), answered: (poll, decision) => this.onAnswer(poll, decision), failed: (poll) => this.onFailure(poll) },
+      observer: new DaemonPollObserver({
+        logger,
+        health: this.health,
+        metrics: this.metrics,
+        pollMetrics: this.pollMetrics,
+        exposition: this.exposition,
+        views: this.views,
+        gauges: {
+          weightUsed: (exchange) => this.watched.get(exchange)?.client.usedWeight() ?? 0,
+          rules: () => this.engine?.rules() ?? [],
+          active: () => this.engine?.activeAlerts().values() ?? [],
+          receivers: () => this.delivery?.receivers ?? [],
+          pending: (r) => this.delivery?.pendingDeliveries(r) ?? 0,
+          deadLetters: () => store.deadLetterCounts(),
+        },
+      }),
       onStoreError: () => this.metrics.storeWriteErrors.inc(),
       onHistoryDropped: (rows) => this.metrics.historyDropped.inc(rows),
     });
@@ -162,10 +170,15 @@ export class Daemon {
     this.delivery.start();
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers, rules);
     logger.info({ url: this.http.url, rules: rules.length, receivers: this.delivery.receivers }, 'serving /metrics, /healthz, /readyz, /api/v1');
-    this.pruneHistory();
-    // Retention holds for a daemon that runs for months, not only across restarts.
-    this.pruneTimer = setInterval(() => this.pruneHistory(), 3_600_000);
-    this.pruneTimer.unref();
+    this.retention = new Retention({
+      store,
+      clock,
+      logger,
+      historyMs: () => this.config.history_retention,
+      onSilencesPruned: () => this.delivery?.refreshSilences(),
+      onError: () => this.metrics.storeWriteErrors.inc(),
+    });
+    this.retention.start();
     for (const ex of this.config.exchanges) await this.startExchange(ex);
   }
 
@@ -303,75 +316,9 @@ export class Daemon {
     return { ok: true };
   }
 
-  private pruneHistory(): void {
-    const now = this.deps.clock.now();
-    try {
-      const removed = this.store?.pruneChanges(now - this.config.history_retention) ?? 0;
-      this.store?.pruneDeliveries(now - 7 * 86_400_000);
-      if (removed > 0) this.deps.logger.info({ removed }, 'pruned old changes from the history');
-      const silences = this.store?.pruneSilences(now - SILENCE_RETENTION_MS) ?? 0;
-      if (silences > 0) {
-        this.delivery?.refreshSilences();
-        this.deps.logger.info({ removed: silences }, 'deleted silences expired for longer than the retention');
-      }
-    } catch (err) {
-      this.metrics.storeWriteErrors.inc();
-      this.deps.logger.error({ error: errorMessage(err) }, 'could not prune the history');
-    }
-  }
-
-  private onChanges(exchange: string, changes: readonly Change[]): void {
-    const logger = this.deps.logger;
-    this.views.observe(exchange, changes);
-    // Counted per kind: 16,000 changes of a storm, one inc each, held the loop 20-30 ms.
-    const byKind = new Map<string, number>();
-    for (const c of changes) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
-    for (const [kind, n] of byKind) this.metrics.changes.inc({ exchange, kind }, n);
-    for (const c of changes.slice(0, 50)) logger.info({ ...c, exchange }, 'change');
-    if (changes.length > 50) logger.info({ exchange, more: changes.length - 50 }, 'more changes not logged one by one');
-  }
-
-  /** An answer as the engine judged it: logs, metrics, health, the exposition. */
-  private onAnswer(poll: PollSuccess, decision: Decision): void {
-    const log = this.deps.logger;
-    const { outcome, snapshot: kept } = decision;
-    // One line per poll, however many records: a storm of broken records must not flood the log.
-    if (poll.issues.length > 0) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, records: poll.issues.length, first: poll.issues.slice(0, 5) }, 'malformed records kept at their previous values');
-    this.pollMetrics.answered(poll, poll.issues.length, outcome, kept.coins.size);
-    if (outcome === 'empty') {
-      log.warn({ exchange: poll.exchange, endpoint: poll.endpoint }, 'poll failed: empty list, not taken as real');
-      this.health.failure(poll.exchange, poll.endpoint, poll.at, 'schema', `${poll.endpoint}: empty list`);
-    } else {
-      this.health.answer(poll.exchange, poll.endpoint, poll.at, outcome === 'accepted');
-      if (outcome === 'accepted') this.exposition.update(kept, poll.endpoint);
-      log.debug({ exchange: poll.exchange, endpoint: poll.endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues.length, ...summary(kept) }, 'poll ok');
-    }
-    this.afterPoll(poll.exchange);
-  }
-
-  private onFailure(poll: PollFailure): void {
-    this.deps.logger.warn({ exchange: poll.exchange, endpoint: poll.endpoint, kind: poll.error.kind, ms: poll.durationMs, error: poll.error.message }, 'poll failed');
-    this.pollMetrics.failed(poll, poll.error.kind);
-    this.health.failure(poll.exchange, poll.endpoint, poll.at, poll.error.kind, poll.error.message);
-    this.afterPoll(poll.exchange);
-  }
-
-  private afterPoll(exchange: string): void {
-    const receivers = this.delivery?.receivers ?? [];
-    this.pollMetrics.after(exchange, {
-      up: this.health.up(exchange),
-      weightUsed: this.watched.get(exchange)?.client.usedWeight() ?? 0,
-      rules: this.engine?.rules() ?? [],
-      active: this.engine?.activeAlerts().values() ?? [],
-      receivers,
-      pending: (r) => this.delivery?.pendingDeliveries(r) ?? 0,
-      deadLetters: this.store?.deadLetterCounts() ?? new Map<string, number>(),
-    });
-  }
-
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
   async stop(): Promise<void> {
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    this.retention?.stop();
     await Promise.all([...this.watched.keys()].map((name) => this.stopExchange(name)));
     await this.writer?.settled();
     await this.delivery?.stop();

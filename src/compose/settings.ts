@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { ConfigError } from '../config/errors';
-import type { SeriesFilter } from '../metrics/exposition';
+import type { SeriesFilter } from '../metrics/render';
 import { loadRulesFile } from '../rules/load';
 import { compileMatcher } from '../rules/match';
 import type { Rule } from '../rules/model';

@@ -1,5 +1,6 @@
 /** Defaults of the spotwatch config (DESIGN.md section 4), in output units: ms and bytes. */
 import { resolve } from 'node:path';
+import { DEFAULT_GUARD } from '../lib/guard-defaults';
 
 export const DEFAULT_POLL_COINS_MS = 30_000;
 export const DEFAULT_POLL_TICKERS_MS = 10_000;
@@ -20,9 +21,9 @@ export const DEFAULT_STATE_DIR = './data';
 export const DEFAULT_LOG_LEVEL = 'info';
 export const DEFAULT_HISTORY_RETENTION_MS = 30 * 86_400_000;
 
-export const DEFAULT_GUARD_MAX_SHRINK = 0.2;
-export const DEFAULT_GUARD_CONFIRM_POLLS = 5;
-export const DEFAULT_GUARD_CONFIRM_MS = 120_000;
+export const DEFAULT_GUARD_MAX_SHRINK = DEFAULT_GUARD.maxShrink;
+export const DEFAULT_GUARD_CONFIRM_POLLS = DEFAULT_GUARD.confirmPolls;
+export const DEFAULT_GUARD_CONFIRM_MS = DEFAULT_GUARD.confirmMs;
 
 export const DEFAULT_GROUP_BY: readonly string[] = ['exchange', 'alertname'];
 export const DEFAULT_GROUP_WAIT_MS = 10_000;

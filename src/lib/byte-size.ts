@@ -1,4 +1,5 @@
 /** Sizes as people write them in config: `1048576`, `512KiB`, `32MiB`, `1GB`. */
+
 const UNIT_BYTES: Record<string, number> = {
   b: 1,
   kb: 1_000,

@@ -1,4 +1,6 @@
 /** Time as a dependency: the core never reads the clock, the edges get one injected. */
+
+/** Where the time comes from. */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;

@@ -1,4 +1,5 @@
 /** Durations as people write them in config and scenarios: `500ms`, `15s`, `5m`, `4h`, `1d`, `1h30m`. */
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
 

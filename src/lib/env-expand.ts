@@ -4,6 +4,8 @@
  * anything else stays as it is, so prices and regexes (`USD$`) need no escaping.
  * The result is never expanded again: a variable's value can itself contain `${...}`.
  */
+
+/** Variables by name, as process.env. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface Expansion {

@@ -1,4 +1,6 @@
 /** `HOST:PORT` listen addresses: `127.0.0.1:9464`, `localhost:8080`, `[::1]:9464`, `:9464`. */
+
+/** A listen address, parsed. */
 export interface HostPort {
   /** Empty means every interface, as in Prometheus' `--web.listen-address=:9090`. */
   host: string;

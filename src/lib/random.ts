@@ -1,4 +1,6 @@
 /** A small seeded PRNG (mulberry32): deterministic data for the reference exchange, and jitter. */
+
+/** A number in [0, 1), as Math.random. */
 export type Random = () => number;
 
 export function seededRandom(seed: number): Random {

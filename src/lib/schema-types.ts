@@ -1,6 +1,6 @@
 /**
- * Reusable zod types for hand-written YAML (config, rules): each takes the human form and
- * outputs the machine form, with an error message that says what to write instead.
+ * Reusable zod types for hand-written YAML (config, rules, scenarios): each takes the human
+ * form and outputs the machine form, with an error message that says what to write instead.
  */
 import { z } from 'zod';
 import { parseByteSize } from './byte-size';
@@ -9,8 +9,8 @@ import { parseHostPort } from './host-port';
 import { patternProblem } from './pattern';
 import { redactUrlCredentials } from './redact-url';
 
-export const DURATION_HINT = '(use 500ms, 15s, 5m, 4h)';
-export const SIZE_HINT = '(use a number of bytes, or 512KiB, 32MiB, 1GB)';
+const DURATION_HINT = '(use 500ms, 15s, 5m, 4h)';
+const SIZE_HINT = '(use a number of bytes, or 512KiB, 32MiB, 1GB)';
 
 /** How a value reads in an error message: strings quoted and cut short, collections by kind. */
 export function describeValue(value: unknown): string {
@@ -87,7 +87,7 @@ export const byteSize = z.unknown().transform((value, ctx): number => {
   return z.NEVER;
 });
 
-export const PATTERN_HINT = '(a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)';
+const PATTERN_HINT = '(a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)';
 
 /** A label pattern (src/lib/pattern.ts), checked as it will run: on RE2. The one check of config and rules. */
 export const pattern = z.string().superRefine((text, ctx) => {

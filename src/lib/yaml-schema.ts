@@ -3,29 +3,19 @@
  * `FILE:LINE:COL: message`, the way a compiler would: all of them, in file order, each pointing
  * at the node the user has to edit. Shared by the config and the rules file loaders.
  */
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  type Document,
-  type Pair,
-  type YAMLError,
-  type YAMLMap,
-} from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { expandEnv, type Env } from './env-expand';
 import { describeValue } from './schema-types';
+import { keyOf, locate, parseYamlSource, tell, withPath, type Located, type PathSegment, type YamlSource } from './yaml-source';
 
-export type PathSegment = string | number;
+export type { PathSegment } from './yaml-source';
 
 /**
  * A problem found by a check of the loaded value; the message is prefixed with the path when
- * reported. `at: 'key'` points at the key of the last path
- * segment instead of its value (e.g. "has both webhook and email" points at `email:`). zod
- * refinements can ask for the same with `params: { at: 'key' }`.
+ * reported. `at: 'key'` points at the key of the last path segment instead of its value (a map
+ * that has two keys where one is allowed points at the second key). zod refinements can ask
+ * for the same with `params: { at: 'key' }`.
  */
 export interface YamlIssue {
   path: readonly PathSegment[];
@@ -50,11 +40,6 @@ export interface LoadYamlOptions {
   limit?: (value: unknown) => YamlIssue[];
 }
 
-interface Problem {
-  offset: number;
-  message: string;
-}
-
 type YamlNode = NonNullable<Document['contents']>;
 
 export function loadYaml<S extends z.ZodTypeAny>(
@@ -64,18 +49,14 @@ export function loadYaml<S extends z.ZodTypeAny>(
   env: Env,
   options: LoadYamlOptions = {},
 ): LoadYamlResult<z.output<S>> {
-  const lineCounter = new LineCounter();
   // merge: `<<: *defaults` lets several exchanges share settings, as in docker-compose files.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true });
-  const fail = (problems: Problem[]): LoadYamlResult<z.output<S>> => ({
-    ok: false,
-    problems: formatProblems(problems, fileName, lineCounter),
-  });
+  const parsed = parseYamlSource(text, fileName, { merge: true, syntaxPrefix: 'YAML syntax error: ' });
+  if (!parsed.ok) return parsed;
+  const { source } = parsed;
+  const { doc } = source;
+  const fail = (problems: Located[]): LoadYamlResult<z.output<S>> => ({ ok: false, problems: tell(source, problems) });
 
-  // A broken document would only add confusing schema errors: report the syntax alone.
-  if (doc.errors.length > 0) return fail(syntaxProblems(doc.errors, text));
-
-  const problems: Problem[] = [];
+  const problems: Located[] = [];
   const envFailures: PathSegment[][] = [];
   expandScalars(doc.contents, [], env, (node, path, message) => {
     envFailures.push(path);
@@ -95,11 +76,11 @@ export function loadYaml<S extends z.ZodTypeAny>(
   const masked = (path: readonly PathSegment[]): boolean =>
     envFailures.some((failed) => failed.every((seg, i) => String(path[i]) === String(seg)));
   const report = (issue: YamlIssue): void => {
-    if (!masked(issue.path)) problems.push(locateIssue(doc, issue));
+    if (!masked(issue.path)) problems.push(locateIssue(source, issue));
   };
 
   const exceeded = options.limit?.(value) ?? [];
-  if (exceeded.length > 0) return fail(exceeded.map((issue) => locateIssue(doc, { ...issue, message: withPath(issue.path, issue.message) })));
+  if (exceeded.length > 0) return fail(exceeded.map((issue) => locateIssue(source, { ...issue, message: withPath(issue.path, issue.message) })));
 
   for (const issue of options.check?.(value) ?? []) report({ ...issue, message: withPath(issue.path, issue.message) });
   const result = schema.safeParse(value, { errorMap });
@@ -110,47 +91,8 @@ export function loadYaml<S extends z.ZodTypeAny>(
   return { ok: true, value: result.data };
 }
 
-/**
- * After the first error the parser reports every later token it cannot place; those
- * "unexpected token" follow-ups are noise, other errors are real.
- */
-function syntaxProblems(errors: readonly YAMLError[], text: string): Problem[] {
-  return [...errors]
-    .sort((a, b) => a.pos[0] - b.pos[0])
-    .filter((e, i) => i === 0 || e.code !== 'UNEXPECTED_TOKEN')
-    .map((e) => {
-      const lineStart = text.lastIndexOf('\n', e.pos[0] - 1) + 1;
-      const lineEnd = text.indexOf('\n', e.pos[0]);
-      const line = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
-      // `{ max: ${MAX} }` is the usual cause: braces end a flow map even inside a plain value.
-      const hint = /[{[].*\$\{/.test(line) ? ' (quote values that contain ${...} inside { } or [ ])' : '';
-      return { offset: e.pos[0], message: `YAML syntax error: ${e.message}${hint}` };
-    });
-}
-
-/** `exchanges[0].poll.coins`; keys that are not identifiers are quoted: `headers["X-Key"]`. */
-export function formatPath(path: readonly PathSegment[]): string {
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(seg)) out += out === '' ? seg : `.${seg}`;
-    else out += `[${JSON.stringify(seg)}]`;
-  }
-  return out;
-}
-
-function withPath(path: readonly PathSegment[], message: string): string {
-  return path.length === 0 ? message : `${formatPath(path)}: ${message}`;
-}
-
-function formatProblems(problems: Problem[], fileName: string, lineCounter: LineCounter): string[] {
-  const sorted = [...problems].sort((a, b) => a.offset - b.offset);
-  const lines = sorted.map((p) => {
-    const { line, col } = lineCounter.linePos(p.offset);
-    return `${fileName}:${line}:${col}: ${p.message}`;
-  });
-  // A check and a refinement may find the same problem; say it once.
-  return [...new Set(lines)];
+function locateIssue(source: YamlSource, issue: YamlIssue): Located {
+  return { offset: locate(source, issue.path, issue.at), message: issue.message };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -185,68 +127,6 @@ function retype(text: string): unknown {
   const doc = parseDocument(text);
   const value: unknown = doc.errors.length === 0 && isScalar(doc.contents) ? doc.contents.value : undefined;
   return typeof value === 'number' || typeof value === 'boolean' ? value : text;
-}
-
-// ---------------------------------------------------------------------------------------------
-// From a value path back to the YAML node.
-
-/** The key of a pair as it appears in the loaded value; undefined for `<<` merge keys. */
-function keyOf(pair: Pair<unknown, unknown>): string | undefined {
-  if (!isScalar(pair.key)) return pair.key == null ? '' : String(pair.key);
-  if (typeof pair.key.value === 'symbol') return undefined;
-  return String(pair.key.value);
-}
-
-function deref(doc: Document, node: unknown): unknown {
-  return isAlias(node) ? node.resolve(doc) : node;
-}
-
-/** The pair for `key` in a map, looking through `<<: *anchor` merges as the loaded value does. */
-function findPair(doc: Document, map: YAMLMap<unknown, unknown>, key: string, depth = 0): Pair<unknown, unknown> | undefined {
-  const direct = map.items.find((pair) => keyOf(pair) === key);
-  if (direct !== undefined || depth > 8) return direct;
-  for (const pair of map.items) {
-    if (keyOf(pair) !== undefined) continue;
-    const source = deref(doc, pair.value);
-    const sources = isSeq(source) ? source.items.map((item) => deref(doc, item)) : [source];
-    for (const s of sources) {
-      const found = isMap(s) ? findPair(doc, s, key, depth + 1) : undefined;
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
-}
-
-function offsetOf(node: unknown): number | undefined {
-  return isScalar(node) || isMap(node) || isSeq(node) || isAlias(node) ? node.range?.[0] : undefined;
-}
-
-/** The deepest node on the path, as an offset; `at: 'key'` prefers the last segment's key. */
-function locateIssue(doc: Document, issue: YamlIssue): Problem {
-  let node: unknown = doc.contents;
-  let offset = offsetOf(node) ?? 0;
-  let keyOffset: number | undefined;
-  for (const seg of issue.path) {
-    const current = deref(doc, node);
-    let next: unknown;
-    let nextKey: unknown;
-    if (isMap(current)) {
-      const pair = findPair(doc, current, String(seg));
-      if (pair === undefined) break;
-      next = pair.value;
-      nextKey = pair.key;
-    } else if (isSeq(current) && typeof seg === 'number' && seg < current.items.length) {
-      next = current.items[seg];
-    } else {
-      break;
-    }
-    keyOffset = offsetOf(nextKey);
-    // `key:` with nothing after it has no value node worth pointing at: point at the key.
-    offset = offsetOf(next) ?? keyOffset ?? offset;
-    node = next;
-  }
-  const at = issue.at === 'key' && keyOffset !== undefined ? keyOffset : offset;
-  return { offset: at, message: issue.message };
 }
 
 // ---------------------------------------------------------------------------------------------

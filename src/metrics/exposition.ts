@@ -1,158 +1,162 @@
-import { decimalToNumber } from '../snapshot/decimal';
-import { blankToNull } from '../snapshot/diff';
+/**
+ * /metrics at exchange scale. The snapshot families (tens of thousands of series) are
+ * rendered when a poll changes them, and kept only compressed: one gzip member per family
+ * and exchange. A gzip answer is members back to back, which every HTTP client decodes as
+ * one stream, so a scrape just writes the stored members in exposition order (every
+ * family's header, then that family's samples of each exchange) after the small registry
+ * of counters and process metrics, the only part rendered per scrape. A ticker poll
+ * re-encodes only its own exchange's ticker families, never the larger network families,
+ * and no full exposition text is ever held in memory.
+ */
+import { promisify } from 'node:util';
+import { gunzip, gzip, gzipSync } from 'node:zlib';
+import type { Registry } from 'prom-client';
+import { familyHeader, NETWORK_FAMILIES, renderNetworks, renderTickers, TICKER_FAMILIES, type FamilyLines, type FamilyName, type RenderCache, type SeriesFilter } from './render';
+import { systemClock, type Clock } from '../lib/clock';
+import { inTurns } from '../lib/timer';
 import type { Snapshot } from '../snapshot/model';
 
-/**
- * The per-network and per-ticker families (tens of thousands of series), rendered straight
- * from a snapshot into the text exposition format. Rendered once per accepted poll, not per
- * scrape. Upstream text appears only as the identifiers the contract makes labels (coin,
- * network, symbol), escaped; messages never become label values.
- */
+const gzipAsync = promisify(gzip) as (text: string, options: { level: number }) => Promise<Buffer>;
+const gunzipAsync = promisify(gunzip) as (data: Buffer) => Promise<Buffer>;
 
-const NEEDS_ESCAPE = /[\\"\n]/;
+const LEVEL = { level: 1 };
+const EMPTY: Promise<Buffer> = Promise.resolve(Buffer.alloc(0));
 
-function esc(value: string): string {
-  if (!NEEDS_ESCAPE.test(value)) return value;
-  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+type Part = 'coins' | 'tickers';
+
+const FAMILIES: Record<Part, readonly FamilyName[]> = { coins: NETWORK_FAMILIES, tickers: TICKER_FAMILIES };
+
+/** A family's header, compressed once. */
+const HEADERS = new Map<FamilyName, Buffer>(
+  [...NETWORK_FAMILIES, ...TICKER_FAMILIES].map((name) => [name, gzipSync(familyHeader(name), LEVEL)]),
+);
+
+interface Rendered {
+  /** The record map the members were rendered from. */
+  source: object;
+  /** One member per family of the part, in family order. */
+  members: Promise<Buffer>[];
 }
-
-function num(n: number): string {
-  if (Number.isNaN(n)) return 'NaN';
-  if (n === Infinity) return '+Inf';
-  if (n === -Infinity) return '-Inf';
-  return String(n);
-}
-
-const PLAIN_DECIMAL = /^-?\d{1,20}(?:\.\d{1,20})?$/;
-
-/**
- * A finite decimal's sample value: a plain decimal as the exchange wrote it (every parser of
- * the format reads it, and it spares formatting a float, the most expensive step of
- * rendering), anything else (exponents, a sign, a bare point) as the float's shortest text.
- */
-function sampleValue(text: string, value: number): string {
-  return PLAIN_DECIMAL.test(text) ? text : num(value);
-}
-
-/** Milliseconds as seconds, exactly, without formatting a float (the same text as the float's shortest form up to the year 5000). */
-function seconds(ms: number): string {
-  if (ms < 0) return num(ms / 1000);
-  const whole = Math.floor(ms / 1000);
-  const rest = ms - whole * 1000;
-  if (rest === 0) return String(whole);
-  return `${whole}.${String(rest).padStart(3, '0').replace(/0+$/, '')}`;
-}
-
-/** The families rendered from snapshots, with their help text, in exposition order. */
-export const SNAPSHOT_FAMILIES = {
-  spotwatch_network_deposit_enabled: '1 when deposits are enabled on the network.',
-  spotwatch_network_withdraw_enabled: '1 when withdrawals are enabled on the network.',
-  spotwatch_network_withdraw_fee: 'Withdrawal fee, in units of the coin.',
-  spotwatch_network_withdraw_min: 'Minimum withdrawal, in units of the coin.',
-  spotwatch_network_desc_present: '1 when the network shows a deposit or withdrawal message.',
-  spotwatch_ticker_last_price: 'Last traded price.',
-  spotwatch_ticker_price_change_ratio: '24-hour change as a ratio, from openPrice and lastPrice.',
-  spotwatch_ticker_spread_ratio: '(ask - bid) / mid.',
-  spotwatch_ticker_quote_volume: '24-hour volume in the quote asset.',
-  spotwatch_ticker_close_timestamp_seconds: 'closeTime of the 24-hour window.',
-} as const;
-
-export type FamilyName = keyof typeof SNAPSHOT_FAMILIES;
-
-/** Sample lines of each family for one exchange and one part (each line ends with a newline). */
-export type FamilyLines = Partial<Record<FamilyName, string>>;
 
 /**
- * Lines rendered per record, reused while the record object is the same (merge keeps the
- * previous object of an unchanged coin or ticker), so a poll renders only what changed.
- * A record's entry holds one string per family of its part, in the order below.
+ * Records rendered per turn of the event loop: after a storm every coin is new (8,000 networks
+ * closed), and rendering them all at once held the loop over 100 ms; a scrape meanwhile waits
+ * for the members, never for the loop.
  */
-export type RenderCache = WeakMap<object, string[]>;
+const RENDER_CHUNK = 500;
 
-export const NETWORK_FAMILIES = [
-  'spotwatch_network_deposit_enabled',
-  'spotwatch_network_withdraw_enabled',
-  'spotwatch_network_withdraw_fee',
-  'spotwatch_network_withdraw_min',
-  'spotwatch_network_desc_present',
-] as const satisfies readonly FamilyName[];
+/** How long scrapes share one rendering of the registry (counters, process metrics). */
+export const REGISTRY_TEXT_MS = 500;
 
-export const TICKER_FAMILIES = [
-  'spotwatch_ticker_last_price',
-  'spotwatch_ticker_price_change_ratio',
-  'spotwatch_ticker_spread_ratio',
-  'spotwatch_ticker_quote_volume',
-  'spotwatch_ticker_close_timestamp_seconds',
-] as const satisfies readonly FamilyName[];
-
-/** Appends each record's lines (rendered, or from the cache) to its family's list. */
-function collect<T extends object>(families: readonly FamilyName[], records: Iterable<T>, include: (r: T) => boolean, render: (r: T) => string[], cache?: RenderCache): FamilyLines {
-  const parts: string[][] = families.map(() => []);
-  for (const r of records) {
-    if (!include(r)) continue;
-    let lines = cache?.get(r);
-    if (lines === undefined) {
-      lines = render(r);
-      cache?.set(r, lines);
-    }
-    for (let i = 0; i < parts.length; i++) if (lines[i] !== '') (parts[i] as string[]).push(lines[i] as string);
-  }
+/** The part's lines, RENDER_CHUNK records per turn (records the cache holds cost nothing). */
+async function renderInTurns(snapshot: Snapshot, part: Part, keep: SeriesFilter, cache: RenderCache): Promise<FamilyLines> {
+  const pieces = new Map<FamilyName, string[]>(FAMILIES[part].map((name) => [name, []]));
+  const add = (lines: FamilyLines): void => {
+    for (const [name, list] of pieces) list.push(lines[name] ?? '');
+  };
+  if (part === 'coins') await inChunks(snapshot.coins, (coins) => add(renderNetworks({ ...snapshot, coins }, keep, cache)));
+  else await inChunks(snapshot.tickers, (tickers) => add(renderTickers({ ...snapshot, tickers }, keep, cache)));
   const out: FamilyLines = {};
-  families.forEach((name, i) => {
-    out[name] = (parts[i] as string[]).join('');
-  });
+  for (const [name, list] of pieces) out[name] = list.join('');
   return out;
 }
 
-/** A filter on coin, network and symbol names, to bound cardinality. */
-export type SeriesFilter = (label: 'coin' | 'network' | 'symbol', value: string) => boolean;
+/** `each` of RENDER_CHUNK records of `records` at a time, a turn of the event loop between them. */
+function inChunks<V>(records: ReadonlyMap<string, V>, each: (chunk: Map<string, V>) => void): Promise<void> {
+  return inTurns(
+    (function* () {
+      const all = [...records];
+      for (let i = 0; i < all.length; i += RENDER_CHUNK) {
+        if (i > 0) yield;
+        each(new Map(all.slice(i, i + RENDER_CHUNK)));
+      }
+    })(),
+  );
+}
 
-export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter, cache?: RenderCache): FamilyLines {
-  const ex = esc(snapshot.exchange);
-  return collect(NETWORK_FAMILIES, snapshot.coins.values(), (c) => keep('coin', c.coin), (c) => {
-    // Pieces joined once per family: the cache keeps these strings for many polls, and a
-    // string built by `+` is a tree of its pieces, two to three times its size.
-    const parts: string[][] = [[], [], [], [], []];
-    const [deposit, withdraw, fee, min, desc] = parts as [string[], string[], string[], string[], string[]];
-    const coin = esc(c.coin);
-    for (const n of c.networkList) {
-      if (!keep('network', n.network)) continue;
-      const l = `{exchange="${ex}",coin="${coin}",network="${esc(n.network)}"}`;
-      deposit.push('spotwatch_network_deposit_enabled', l, n.depositEnable ? ' 1\n' : ' 0\n');
-      withdraw.push('spotwatch_network_withdraw_enabled', l, n.withdrawEnable ? ' 1\n' : ' 0\n');
-      const f = decimalToNumber(n.withdrawFee);
-      if (f !== undefined) fee.push('spotwatch_network_withdraw_fee', l, ' ', sampleValue(n.withdrawFee as string, f), '\n');
-      const m = decimalToNumber(n.withdrawMin);
-      if (m !== undefined) min.push('spotwatch_network_withdraw_min', l, ' ', sampleValue(n.withdrawMin as string, m), '\n');
-      const dl = l.slice(0, -1);
-      desc.push('spotwatch_network_desc_present', dl, blankToNull(n.depositDesc) === null ? ',direction="deposit"} 0\n' : ',direction="deposit"} 1\n');
-      desc.push('spotwatch_network_desc_present', dl, blankToNull(n.withdrawDesc) === null ? ',direction="withdraw"} 0\n' : ',direction="withdraw"} 1\n');
+export class Exposition {
+  /** Per part, per exchange (in the order exchanges first appeared). */
+  private readonly parts: Record<Part, Map<string, Rendered>> = { coins: new Map(), tickers: new Map() };
+  /** Per-record lines; a new filter starts a new cache. */
+  private cache: RenderCache = new WeakMap();
+
+  constructor(
+    private readonly registry: Registry,
+    private keep: SeriesFilter = () => true,
+    /** Ages the registry's text (see registryText). */
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** New include/exclude filters (a reload): applied from each exchange's next poll. */
+  setFilter(keep: SeriesFilter): void {
+    this.keep = keep;
+    this.cache = new WeakMap();
+    for (const part of Object.values(this.parts)) for (const r of part.values()) r.source = {};
+  }
+
+  /** An exchange no longer watched: its series go. */
+  drop(exchange: string): void {
+    this.parts.coins.delete(exchange);
+    this.parts.tickers.delete(exchange);
+  }
+
+  /** A new accepted snapshot of one part of one exchange. */
+  update(snapshot: Snapshot, part: Part): void {
+    // The same map as last time (merge keeps it when nothing changed): nothing to render.
+    const source = part === 'coins' ? snapshot.coins : snapshot.tickers;
+    const previous = this.parts[part].get(snapshot.exchange);
+    if (previous?.source === source) return;
+    const text = renderInTurns(snapshot, part, this.keep, this.cache);
+    // Compressed on libuv's thread pool, off the event loop; no scrape waits for rendering.
+    const members = FAMILIES[part].map((name) => {
+      const member = text.then((lines) => {
+        const t = lines[name] ?? '';
+        return t === '' ? EMPTY : gzipAsync(t, LEVEL);
+      });
+      member.catch(() => undefined);
+      return member;
+    });
+    this.parts[part].set(snapshot.exchange, { source, members });
+  }
+
+  /** Series came or went (a reload): the next scrape renders the registry afresh. */
+  refresh(): void {
+    this.small = undefined;
+  }
+
+  /** The registry's text, kept for REGISTRY_TEXT_MS: concurrent scrapes share one rendering. */
+  private small: { at: number; text: Promise<string>; gzip?: Buffer } | undefined;
+
+  private registryText(): { text: Promise<string>; entry: NonNullable<Exposition['small']> } {
+    const now = this.clock.now();
+    if (this.small === undefined || now - this.small.at > REGISTRY_TEXT_MS) this.small = { at: now, text: this.registry.metrics() };
+    return { text: this.small.text, entry: this.small };
+  }
+
+  /** The snapshot families' members in exposition order. */
+  private async snapshotMembers(): Promise<Buffer[]> {
+    const out: Promise<Buffer>[] = [];
+    for (const part of ['coins', 'tickers'] as const) {
+      const exchanges = [...this.parts[part].values()];
+      FAMILIES[part].forEach((name, i) => {
+        out.push(Promise.resolve(HEADERS.get(name) as Buffer));
+        for (const r of exchanges) out.push(r.members[i] as Promise<Buffer>);
+      });
     }
-    return parts.map((p) => p.join(''));
-  }, cache);
-}
+    return (await Promise.all(out)).filter((b) => b.length > 0);
+  }
 
-export function renderTickers(snapshot: Snapshot, keep: SeriesFilter, cache?: RenderCache): FamilyLines {
-  const ex = esc(snapshot.exchange);
-  return collect(TICKER_FAMILIES, snapshot.tickers.values(), (t) => keep('symbol', t.symbol), (t) => {
-    // Each line joined from its pieces, flat (see renderNetworks).
-    const lines = ['', '', '', '', ''];
-    const l = `{exchange="${ex}",symbol="${esc(t.symbol)}"} `;
-    const last = decimalToNumber(t.lastPrice);
-    if (last !== undefined) lines[0] = ['spotwatch_ticker_last_price', l, sampleValue(t.lastPrice, last), '\n'].join('');
-    const open = decimalToNumber(t.openPrice);
-    if (last !== undefined && open !== undefined && open !== 0) lines[1] = ['spotwatch_ticker_price_change_ratio', l, num((last - open) / open), '\n'].join('');
-    const bid = decimalToNumber(t.bidPrice);
-    const ask = decimalToNumber(t.askPrice);
-    if (bid !== undefined && ask !== undefined && bid > 0 && ask > 0) lines[2] = ['spotwatch_ticker_spread_ratio', l, num((ask - bid) / ((ask + bid) / 2)), '\n'].join('');
-    const qv = decimalToNumber(t.quoteVolume);
-    if (qv !== undefined) lines[3] = ['spotwatch_ticker_quote_volume', l, sampleValue(t.quoteVolume as string, qv), '\n'].join('');
-    if (t.closeTime !== null) lines[4] = ['spotwatch_ticker_close_timestamp_seconds', l, seconds(t.closeTime), '\n'].join('');
-    return lines;
-  }, cache);
-}
+  /** The whole exposition as text, for a scraper that does not take gzip. */
+  async render(): Promise<string> {
+    const [registry, members] = await Promise.all([this.registryText().text, this.snapshotMembers()]);
+    return registry + (await gunzipAsync(Buffer.concat(members))).toString('utf8');
+  }
 
-/** The HELP and TYPE lines that open a family. */
-export function familyHeader(name: FamilyName): string {
-  return `# HELP ${name} ${SNAPSHOT_FAMILIES[name]}\n# TYPE ${name} gauge\n`;
+  /** Gzip members, to be sent one after the other (every HTTP client reads them as one stream). */
+  async renderGzip(): Promise<Buffer[]> {
+    const members = await this.snapshotMembers();
+    const { text, entry } = this.registryText();
+    entry.gzip ??= gzipSync(await text, LEVEL);
+    return [entry.gzip, ...members];
+  }
 }

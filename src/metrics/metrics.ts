@@ -1,15 +1,13 @@
 import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
 import { FAILURE_KINDS } from '../exchange/errors';
 import type { Endpoint } from '../exchange/wire';
+import { FAILURE_REASONS } from '../notify/notifier';
 import { CHANGE_KINDS } from '../snapshot/changes';
-
-/** Why a notification attempt failed (notify's FailureReason, the contract's list): every value starts at zero. */
-export const FAILURE_REASONS = ['client_error', 'server_error', 'rate_limited', 'timeout', 'connect', 'other'] as const;
 
 /**
  * The low-cardinality metrics (per exchange, endpoint, rule, receiver), in a registry that is
  * passed in, never the global one. The per-network and per-ticker families are rendered
- * straight from the snapshot instead (see exposition.ts).
+ * straight from the snapshot instead (see render.ts).
  */
 export function createMetrics(registry: Registry) {
   const registers = [registry];
@@ -51,6 +49,8 @@ export function createMetrics(registry: Registry) {
     historyDropped: new Counter({ name: 'spotwatch_history_rows_dropped_total', help: 'Change rows never written to the history: the store failed for longer than the in-memory queue holds.', registers }),
     rowsSetAside: new Counter({ name: 'spotwatch_store_rows_set_aside_total', help: 'Unreadable rows of the state store set aside (table set_aside), by table.', labelNames: ['table'], registers }),
     reloadOk: new Gauge({ name: 'spotwatch_config_last_reload_successful', help: '1 when the last configuration load succeeded.', registers }),
+    /** Series started so far (initSeries): a reload must not zero the ones that exist. */
+    started: new Set<string>(),
   };
 }
 
@@ -58,14 +58,9 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 const ENDPOINTS: readonly Endpoint[] = ['coins', 'tickers'];
 
-/** Series initialized so far, per metrics object: a reload must not zero the ones that exist. */
-const initialized = new WeakMap<Metrics, Set<string>>();
-
 function firstTime(m: Metrics, key: string): boolean {
-  let seen = initialized.get(m);
-  if (seen === undefined) initialized.set(m, (seen = new Set()));
-  if (seen.has(key)) return false;
-  seen.add(key);
+  if (m.started.has(key)) return false;
+  m.started.add(key);
   return true;
 }
 
@@ -90,6 +85,7 @@ export function initSeries(m: Metrics, exchanges: readonly string[], receivers: 
     for (const outcome of ['success', 'failed', 'retry']) m.notifications.inc({ receiver, outcome }, 0);
     m.notificationLatency.zero({ receiver });
     m.outboxPending.set({ receiver }, 0);
+    // Every reason a notifier can give starts at zero (notify's list, the contract's).
     for (const reason of FAILURE_REASONS) m.notificationsFailed.inc({ receiver, reason }, 0);
     m.deadLetters.set({ receiver }, 0);
     m.notificationsDropped.inc({ receiver }, 0);
@@ -106,9 +102,8 @@ export function initSeries(m: Metrics, exchanges: readonly string[], receivers: 
  * frozen at their last value (a frozen last-success time would look like stale data forever).
  */
 export function forgetSeries(m: Metrics, gone: { exchanges: readonly string[]; receivers: readonly string[] }): void {
-  const seen = initialized.get(m);
   for (const exchange of gone.exchanges) {
-    seen?.delete(`exchange\u0000${exchange}`);
+    m.started.delete(`exchange\u0000${exchange}`);
     m.up.remove({ exchange });
     m.weightUsed.remove({ exchange });
     m.coins.remove({ exchange });
@@ -121,7 +116,7 @@ export function forgetSeries(m: Metrics, gone: { exchanges: readonly string[]; r
     for (const kind of CHANGE_KINDS) m.changes.remove({ exchange, kind });
   }
   for (const receiver of gone.receivers) {
-    seen?.delete(`receiver\u0000${receiver}`);
+    m.started.delete(`receiver\u0000${receiver}`);
     for (const outcome of ['success', 'failed', 'retry']) m.notifications.remove({ receiver, outcome });
     m.notificationLatency.remove({ receiver });
     m.outboxPending.remove({ receiver });

@@ -5,7 +5,8 @@ import type { Rule } from '../rules/model';
 import type { GuardOptions } from '../snapshot/guard';
 import { Engine } from './engine';
 import { PollPath, type PollObserver } from './path';
-import { StateWriter, type PollStore } from './writer';
+import type { PollStore } from './store';
+import { StateWriter } from './writer';
 
 export interface PollPathOptions {
   rules: Rule[];

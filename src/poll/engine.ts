@@ -3,7 +3,7 @@ import { ActiveAlerts, advance, type Scope } from '../alerts/lifecycle';
 import type { Endpoint } from '../exchange/wire';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
-import { evaluateRules, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';
+import { evaluateRules, evaluationMemo, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';
 import { TickerHistory, type SymbolHistory } from '../rules/history';
 import { matchesAll } from '../rules/match';
 import type { Rule } from '../rules/model';
@@ -58,6 +58,8 @@ export class Engine {
   private readonly alerts: ActiveAlerts;
   private ruleList: Rule[];
   private readonly exchanges = new Map<string, ExchangeState>();
+  /** What evaluation remembers of unchanged records between polls (which states hold per coin object). */
+  private readonly memo = evaluationMemo();
   private readonly builtins: Rule[] = [...(['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]), STORE_FAILING_RULE];
 
   constructor(private options: EngineOptions) {
@@ -139,6 +141,7 @@ export class Engine {
     for (const rule of this.ruleList) {
       await nextTurn();
       const evaluation = await evaluateInTurns({
+        memo: this.memo,
         rules: [rule],
         domain: endpoint,
         snapshot: next,

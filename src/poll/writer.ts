@@ -1,12 +1,13 @@
 import type { Alert } from '../alerts/alert';
 import { errorMessage } from '../lib/error-message';
 import type { Logger } from '../lib/logger';
-import { nextTurn } from '../lib/timer';
+import { StepQueue, type Step } from '../lib/step-queue';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
 import { snapshotRecords } from '../store/store';
 import type { Endpoint } from '../exchange/wire';
+import type { PollStore } from './store';
 
 /**
  * The effects of the poll path on the store, in order and in turns: each decision's change
@@ -34,29 +35,6 @@ const HISTORY_SAVE_MS = 60_000;
  * are written with the next write that succeeds. Past it the oldest are dropped and counted.
  */
 export const UNSAVED_CHANGES_LIMIT = 100_000;
-
-/**
- * What the poll path needs of the store (SQLite's StateStore in production, a fake in unit
- * tests). The contract:
- * - `transaction(fn)`: every write made inside `fn` lands, or none does; it throws when the
- *   store refuses the write (a full disk, a read-only file), and the store is then as before.
- * - the writes are idempotent replacements, except `appendChanges`, which appends rows to the
- *   history in the order given;
- * - `saveSnapshot(snapshot, part, body)` stores one part (coins or tickers) of an exchange's
- *   snapshot, `body` being JSON.stringify(snapshotRecords(snapshot, part)) when given;
- * - `saveAlerts` replaces all of an exchange's stored alerts; `updateAlerts` writes some and
- *   deletes others by fingerprint, leaving the rest;
- * - `loadAlerts` returns what the writes left, also after a restart.
- */
-export interface PollStore {
-  transaction<T>(fn: () => T): T;
-  appendChanges(changes: readonly Change[]): void;
-  saveSnapshot(snapshot: Snapshot, part: Endpoint, body?: string): void;
-  saveHistory(exchange: string, symbols: ReadonlyMap<string, SymbolHistory>): void;
-  saveAlerts(exchange: string, alerts: Iterable<Alert>): void;
-  updateAlerts(exchange: string, alerts: Iterable<Alert>, gone: Iterable<string>): void;
-  loadAlerts(): Map<string, Alert>;
-}
 
 export interface WriterOptions {
   store: PollStore;
@@ -88,8 +66,6 @@ export interface AcceptedPoll {
   notify: Alert[];
 }
 
-/** One step of later(): a write or a hand-over, which may return further steps to run next. */
-type Step = () => Step[] | void;
 
 export class StateWriter {
   private failing = false;
@@ -100,17 +76,23 @@ export class StateWriter {
    * changes, whatever poll's write succeeds first, so a restart does not report them again.
    */
   private readonly unsavedSnapshots = new Map<string, { snapshot: Snapshot; part: Endpoint }>();
-  /** Writes and notifications decided but not yet done, in order (see later()). */
-  private readonly backlog: Step[] = [];
-  private draining: Promise<void> | undefined;
+  /**
+   * Writes and notifications decided but not yet done, run in later turns of the event loop,
+   * one step per turn and in decision order: a poll that closes 8,000 networks does not hold
+   * health checks, scrapes and answers already in behind one long write, and a later
+   * decision's state is never written before an earlier one's.
+   */
+  private readonly steps: StepQueue;
   /** Per exchange, the alerts as the store holds them, by fingerprint (see writeAlerts); none known before the first write. */
   private readonly savedAlerts = new Map<string, Map<string, Alert>>();
   private readonly savedAt = new Map<string, { tickers: number; history: number }>();
 
-  constructor(private readonly options: WriterOptions) {}
+  constructor(private readonly options: WriterOptions) {
+    this.steps = new StepQueue((err) => options.logger.error({ err }, 'internal error while writing or handing on a poll'));
+  }
 
   /**
-   * The writes of an accepted answer, then its notifications, in later turns (see later()): a
+   * The writes of an accepted answer, then its notifications, in later turns (see StepQueue): a
    * storm's history in chunks before the state that follows it. The alerts written are the
    * engine's as they are when the write runs, never a decision's older copy: a later decision
    * (the other endpoint, StoreFailing resolving) may already have changed them, and writing the
@@ -172,12 +154,12 @@ export class StateWriter {
       notify.push(...this.storeOutcome(exchange, at, error));
       if (notify.length > 0) this.options.notify(notify);
     });
-    this.later(steps);
+    this.steps.add(steps);
   }
 
   /** A decision that changed alerts only (a failed or held poll): written, then told. */
   alerts(exchange: string, at: number, notify: Alert[]): void {
-    this.later([
+    this.steps.add([
       () => {
         const failed = this.writeAlerts(exchange);
         notify.push(...this.storeOutcome(exchange, at, failed));
@@ -189,7 +171,7 @@ export class StateWriter {
   /** An exchange no longer watched: its alerts (resolved by the engine) written away, then told. */
   drop(exchange: string, notify: Alert[]): void {
     this.savedAt.delete(exchange);
-    this.later([
+    this.steps.add([
       () => this.writeAlerts(exchange),
       () => {
         if (notify.length > 0) this.options.notify(notify);
@@ -199,7 +181,7 @@ export class StateWriter {
 
   /** Resolves once every write and notification decided so far is done. */
   settled(): Promise<void> {
-    return this.draining ?? Promise.resolve();
+    return this.steps.settled();
   }
 
   private savedAtOf(exchange: string): { tickers: number; history: number } {
@@ -320,28 +302,5 @@ export class StateWriter {
       });
     }
     return steps;
-  }
-
-  /**
-   * Runs the writes and notifications of a decision in later turns of the event loop, one step
-   * per turn and in decision order: a poll that closes 8,000 networks does not hold health
-   * checks, scrapes and answers already in behind one long write, and a later decision's state
-   * is never written before an earlier one's.
-   */
-  private later(steps: readonly Step[]): void {
-    this.backlog.push(...steps);
-    this.draining ??= (async () => {
-      for (let step = this.backlog.shift(); step !== undefined; step = this.backlog.shift()) {
-        await nextTurn();
-        try {
-          const more = step();
-          // Steps a step decided on run next, before anything decided later.
-          if (more !== undefined) this.backlog.unshift(...more);
-        } catch (err) {
-          this.options.logger.error({ err }, 'internal error while writing or handing on a poll');
-        }
-      }
-      this.draining = undefined;
-    })();
   }
 }

@@ -2,9 +2,10 @@ import type { Change } from '../snapshot/changes';
 import { blankToNull } from '../snapshot/diff';
 import type { CoinRecord, NetworkRecord, Snapshot, TickerRecord } from '../snapshot/model';
 import type { TickerHistory } from './history';
-import { literalValues, matchesAll } from './match';
+import { matchesAll } from './match';
 import { measure } from './measure';
 import { NETWORK_STATES, type Condition, type Rule, type StateKind } from './model';
+import { literalValues } from '../lib/pattern';
 import type { TemplateFields } from '../lib/template';
 
 /** Which part of a snapshot was just polled: state rules follow coins, ticker rules tickers. */
@@ -33,6 +34,22 @@ export interface EvaluationInput {
   now: number;
   /** Whether an alert of this rule and entity is active (pending or firing): hysteresis needs it. */
   wasActive(ruleId: string, entity: string): boolean;
+  /** Kept by the caller from poll to poll; without one, the evaluation works everything out afresh. */
+  memo?: EvaluationMemo;
+}
+
+/**
+ * What evaluations remember of records, owned by their caller (one for the life of an engine):
+ * which network states hold on some network of a coin, one bit per NETWORK_STATES entry. An
+ * unchanged coin keeps its record object from poll to poll, so most polls look at no network
+ * of a coin where no state rule can hold.
+ */
+export interface EvaluationMemo {
+  readonly states: WeakMap<CoinRecord, number>;
+}
+
+export function evaluationMemo(): EvaluationMemo {
+  return { states: new WeakMap() };
 }
 
 export interface Evaluation {
@@ -46,9 +63,10 @@ export interface Evaluation {
 export function evaluateRules(input: EvaluationInput): Evaluation {
   const active: Instance[] = [];
   const events: Instance[] = [];
+  const memo = input.memo ?? evaluationMemo();
   for (const rule of input.rules) {
     const c = rule.condition;
-    if (c.type === 'state' && input.domain === 'coins') evaluateState(rule, c.state, input, active);
+    if (c.type === 'state' && input.domain === 'coins') evaluateState(rule, c.state, input, memo, active);
     else if (c.type === 'ticker' && input.domain === 'tickers') evaluateTicker(rule, c, input, active);
     else if (c.type === 'change') evaluateChanges(rule, c.kinds, input, events);
   }
@@ -97,31 +115,25 @@ function networkHolds(state: StateKind, n: NetworkRecord): boolean {
   }
 }
 
-/**
- * Which network states hold on some network of the coin, one bit per NETWORK_STATES entry,
- * remembered per record: an unchanged coin keeps its record object from poll to poll, so most
- * polls look at no network of a coin where no state rule can hold.
- */
-const holdingStates = new WeakMap<CoinRecord, number>();
-
-function statesOf(coin: CoinRecord): number {
-  let bits = holdingStates.get(coin);
+/** Which network states hold on some network of the coin, one bit per NETWORK_STATES entry (see EvaluationMemo). */
+function statesOf(coin: CoinRecord, memo: EvaluationMemo): number {
+  let bits = memo.states.get(coin);
   if (bits === undefined) {
     bits = 0;
     for (const n of coin.networkList) NETWORK_STATES.forEach((state, i) => {
       if (networkHolds(state, n)) bits = (bits as number) | (1 << i);
     });
-    holdingStates.set(coin, bits);
+    memo.states.set(coin, bits);
   }
   return bits;
 }
 
-function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, out: Instance[]): void {
+function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, memo: EvaluationMemo, out: Instance[]): void {
   const exchange = input.snapshot.exchange;
   const perCoin = state === 'deposit_all_disabled' || state === 'withdraw_all_disabled';
   const bit = perCoin ? 0 : 1 << NETWORK_STATES.indexOf(state as (typeof NETWORK_STATES)[number]);
   for (const coin of input.snapshot.coins.values()) {
-    if (!perCoin && (statesOf(coin) & bit) === 0) continue;
+    if (!perCoin && (statesOf(coin, memo) & bit) === 0) continue;
     if (perCoin) {
       const holds = state === 'deposit_all_disabled' ? !coin.depositAllEnable : !coin.withdrawAllEnable;
       if (!holds) continue;

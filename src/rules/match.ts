@@ -1,8 +1,6 @@
 import { compilePattern } from '../lib/pattern';
 import type { Matcher } from './model';
 
-export { literalValues } from '../lib/pattern';
-
 /**
  * A label matcher for one of the user's patterns (src/lib/pattern.ts: glob, `A|B`, anchored
  * `/regex/` on RE2, `!` to negate). Throws a PatternError for a pattern that cannot be compiled;

@@ -1,13 +1,24 @@
+/**
+ * What rules measure on a ticker, and the two formulas the metrics export as well (a change
+ * and a spread as ratios). Percent changes come from openPrice and lastPrice, never from
+ * priceChangePercent, which real deployments send as a ratio despite its name.
+ */
 import { decimalToNumber } from '../snapshot/decimal';
 import type { TickerHistory } from './history';
 import type { TickerMeasure } from './model';
 import type { TickerRecord } from '../snapshot/model';
 
-/**
- * The value of a ticker measure, or undefined when it cannot be computed (a missing field,
- * a zero open price). Percent changes come from openPrice and lastPrice, never from
- * priceChangePercent, which real deployments send as a ratio despite its name.
- */
+/** (last - from) / from; undefined without both prices or from a price of zero. */
+export function changeRatio(last: number | undefined, from: number | undefined): number | undefined {
+  return last === undefined || from === undefined || from === 0 ? undefined : (last - from) / from;
+}
+
+/** (ask - bid) / mid; undefined unless both are positive (an empty book side reads 0). */
+export function spreadRatio(bid: number | undefined, ask: number | undefined): number | undefined {
+  return bid === undefined || ask === undefined || bid <= 0 || ask <= 0 ? undefined : (ask - bid) / ((ask + bid) / 2);
+}
+
+/** The value of a ticker measure, or undefined when it cannot be computed (a missing field, a zero open price). */
 export function measure(
   kind: Exclude<TickerMeasure, 'missing'>,
   t: TickerRecord,
@@ -17,20 +28,12 @@ export function measure(
 ): number | undefined {
   const last = decimalToNumber(t.lastPrice);
   switch (kind) {
-    case 'change_24h_percent': {
-      const open = decimalToNumber(t.openPrice);
-      return last === undefined || open === undefined || open === 0 ? undefined : ((last - open) / open) * 100;
-    }
-    case 'move_percent': {
-      const ref = history.reference(t.symbol, now - (windowMs ?? 0));
-      return last === undefined || ref === undefined || ref.price === 0 ? undefined : ((last - ref.price) / ref.price) * 100;
-    }
-    case 'spread_bps': {
-      const bid = decimalToNumber(t.bidPrice);
-      const ask = decimalToNumber(t.askPrice);
-      if (bid === undefined || ask === undefined || bid <= 0 || ask <= 0) return undefined;
-      return ((ask - bid) / ((ask + bid) / 2)) * 10_000;
-    }
+    case 'change_24h_percent':
+      return times(changeRatio(last, decimalToNumber(t.openPrice)), 100);
+    case 'move_percent':
+      return times(changeRatio(last, history.reference(t.symbol, now - (windowMs ?? 0))?.price), 100);
+    case 'spread_bps':
+      return times(spreadRatio(decimalToNumber(t.bidPrice), decimalToNumber(t.askPrice)), 10_000);
     case 'last_price':
       return last;
     case 'volume':
@@ -42,4 +45,8 @@ export function measure(
       return since === undefined ? undefined : (now - since) / 1000;
     }
   }
+}
+
+function times(ratio: number | undefined, factor: number): number | undefined {
+  return ratio === undefined ? undefined : ratio * factor;
 }

@@ -2,7 +2,7 @@ import type { ChangeKind } from '../snapshot/changes';
 
 /** State conditions on networks (per coin and network) or coins (per coin). */
 export const NETWORK_STATES = ['deposit_disabled', 'withdraw_disabled', 'deposit_desc_present', 'withdraw_desc_present'] as const;
-export const COIN_STATES = ['deposit_all_disabled', 'withdraw_all_disabled'] as const;
+const COIN_STATES = ['deposit_all_disabled', 'withdraw_all_disabled'] as const;
 export const STATES = [...NETWORK_STATES, ...COIN_STATES] as const;
 export type StateKind = (typeof STATES)[number];
 

@@ -5,7 +5,7 @@ import { CHANGE_KINDS } from '../snapshot/changes';
 import { STATES, TICKER_MEASURES } from './model';
 
 /** Labels a rule's `match` may test. */
-export const MATCH_LABELS = ['exchange', 'coin', 'network', 'symbol', 'kind'] as const;
+const MATCH_LABELS = ['exchange', 'coin', 'network', 'symbol', 'kind'] as const;
 
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
@@ -30,7 +30,7 @@ const threshold = z.union([
   }),
 ]);
 
-export const ruleSchema = z
+const ruleSchema = z
   .object({
     alert: z.string().regex(LABEL_NAME, 'alert names are letters, digits and _ (they become the alertname label)'),
     match: z.record(z.enum(MATCH_LABELS), pattern).optional(),

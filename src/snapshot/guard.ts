@@ -1,17 +1,19 @@
-import type { Snapshot } from './model';
-
 /**
  * The guard against a broken upstream: an empty list is never taken as real, and a list
  * that shrinks by more than `maxShrink` at once is held as suspect until it has persisted
  * for `confirmPolls` polls and `confirmMs`. Pure: the caller keeps the Suspect between polls.
  */
+import { DEFAULT_GUARD as GUARD_DEFAULTS } from '../lib/guard-defaults';
+import type { Snapshot } from './model';
+
 export interface GuardOptions {
   maxShrink: number;
   confirmPolls: number;
   confirmMs: number;
 }
 
-export const DEFAULT_GUARD: GuardOptions = { maxShrink: 0.2, confirmPolls: 5, confirmMs: 120_000 };
+/** The defaults, for an exchange the config says nothing about. */
+export const DEFAULT_GUARD: GuardOptions = GUARD_DEFAULTS;
 
 export interface Suspect {
   since: number;

@@ -34,6 +34,31 @@ describe('windowActive', () => {
     expect(windowActive(window, at(when))).toBe(expected);
   });
 
+  /** `HH:MM-HH:MM` on `days` (0 = Sunday), in `timeZone`. */
+  const window = (hours: string, days: number[], timeZone = 'UTC'): MaintenanceWindow => {
+    const [start, end] = hours.split('-').map((hm) => {
+      const [h, m] = hm.split(':').map(Number);
+      return (h as number) * 60 + (m as number);
+    });
+    return { name: 'w', matchers: [], weekdays: days, startMinute: start as number, endMinute: end as number, timeZone };
+  };
+  const MON = 1;
+
+  // 2024-01-01 was a Monday.
+  it.each([
+    ['a start equal to the end: never', window('02:00-02:00', []), '2024-01-01T02:00:00Z', false],
+    ['on a listed weekday, within the hours', window('02:00-04:00', [MON]), '2024-01-01T03:59:59Z', true],
+    ['the same hours on another weekday', window('02:00-04:00', [MON]), '2024-01-02T03:00:00Z', false],
+    ['in the window\'s time zone (UTC+5:30)', window('09:00-10:00', [], 'Asia/Kolkata'), '2024-01-01T03:30:00Z', true],
+    ['in the window\'s time zone, at its end', window('09:00-10:00', [], 'Asia/Kolkata'), '2024-01-01T04:30:00Z', false],
+    ['local time in winter (UTC+1)', window('02:00-03:00', [], 'Europe/Berlin'), '2024-01-01T01:30:00Z', true],
+    ['local time in summer (UTC+2)', window('02:00-03:00', [], 'Europe/Berlin'), '2024-07-01T00:30:00Z', true],
+    ['the summer\'s UTC time in winter is outside', window('02:00-03:00', [], 'Europe/Berlin'), '2024-01-01T00:30:00Z', false],
+    ['the local weekday, not the UTC one (Monday in Auckland, Sunday in UTC)', window('08:00-09:00', [MON], 'Pacific/Auckland'), '2023-12-31T19:30:00Z', true],
+  ])('%s', (_name, w, when, expected) => {
+    expect(windowActive(w, at(when))).toBe(expected);
+  });
+
   it('mutes by a silence before a window, and says which', () => {
     const muter = new Muter();
     muter.setSilences(configSilences([{ matchers: { coin: 'USDT' }, starts_at: '2026-01-07T00:00:00Z', ends_at: '2026-01-08T00:00:00Z', comment: '' }]));

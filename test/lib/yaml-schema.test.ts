@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { duration, MAX_TIMER_MS, withDefault } from '../../src/lib/schema-types';
-import { formatPath, loadYaml, type YamlIssue } from '../../src/lib/yaml-schema';
+import { loadYaml, type YamlIssue } from '../../src/lib/yaml-schema';
 
 const schema = z
   .object({
@@ -116,16 +116,5 @@ describe('loadYaml: values', () => {
   it('does not expand keys', () => {
     const lax = z.record(z.string());
     expect(loadYaml('"${HOST}": v\n', 'f.yaml', lax, env)).toEqual({ ok: true, value: { '${HOST}': 'v' } });
-  });
-});
-
-describe('formatPath', () => {
-  it.each([
-    [[], ''],
-    [['a', 0, 'b'], 'a[0].b'],
-    [['headers', 'X-Key'], 'headers.X-Key'],
-    [['match', 'a b'], 'match["a b"]'],
-  ])('%j', (path, text) => {
-    expect(formatPath(path)).toBe(text);
   });
 });

@@ -1,7 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { Registry, Gauge } from 'prom-client';
-import { Exposition } from '../../src/metrics/cache';
-import type { SeriesFilter } from '../../src/metrics/exposition';
+import { manualClock } from '../../src/lib/clock';
+import { Exposition, REGISTRY_TEXT_MS } from '../../src/metrics/exposition';
+import type { SeriesFilter } from '../../src/metrics/render';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
 import { coinRecord, tickerRecord } from '../support/records';
@@ -118,6 +119,20 @@ describe('snapshot exposition', () => {
     expect(plain).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 110\n');
     expect(gunzipSync(Buffer.concat(await exposition.renderGzip())).toString()).toBe(plain);
     expectGrouped(plain);
+  });
+
+  it('shares one rendering of the registry between scrapes for REGISTRY_TEXT_MS on its clock, then renders it afresh', async () => {
+    const registry = new Registry();
+    const up = new Gauge({ name: 'spotwatch_up', help: 'up', registers: [registry] });
+    const clock = manualClock(1_000);
+    const exposition = new Exposition(registry, undefined, clock);
+    up.set(1);
+    expect(await exposition.render()).toContain('spotwatch_up 1\n');
+    up.set(0);
+    clock.advance(REGISTRY_TEXT_MS);
+    expect(await exposition.render()).toContain('spotwatch_up 1\n');
+    clock.advance(1);
+    expect(await exposition.render()).toContain('spotwatch_up 0\n');
   });
 
   it('a ticker poll re-encodes only the ticker families; an unchanged answer re-encodes nothing', async () => {

@@ -1,7 +1,5 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/lib/logger';
-import { FAILURE_REASONS as METRIC_REASONS } from '../../src/metrics/metrics';
-import { FAILURE_REASONS } from '../../src/notify/notifier';
 import { receiverRegistry } from '../../src/notify/registry';
 
 describe('the receiver registry', () => {
@@ -40,9 +38,5 @@ describe('the receiver registry', () => {
 
   it('says which receiver asks for a kind it does not know', () => {
     expect(() => receiverRegistry.resendInterval({ name: 'x', send_resolved: true, kind: 'pager', pager: {} })).toThrow('receiver "x": no receiver kind "pager" is registered');
-  });
-
-  it('gives the failure reasons the metric counts (spotwatch_notifications_failed_total{reason})', () => {
-    expect([...METRIC_REASONS]).toEqual([...FAILURE_REASONS]);
   });
 });

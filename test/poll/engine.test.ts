@@ -10,7 +10,7 @@ import { StateStore } from '../../src/store/store';
 import { buildPollPath } from '../../src/poll/build';
 import { ExchangeError, type FailureKind } from '../../src/exchange/errors';
 import type { PollSuccess } from '../../src/poll/poller';
-import type { PollStore } from '../../src/poll/writer';
+import type { PollStore } from '../../src/poll/store';
 import { manualClock } from '../../src/lib/clock';
 
 /** The poll path as the daemon builds it, driven with snapshots already merged (PollPath.judge). */

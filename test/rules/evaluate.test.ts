@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { evaluateRules } from '../../src/rules/evaluate';
+import { evaluateRules, evaluationMemo } from '../../src/rules/evaluate';
 import { TickerHistory } from '../../src/rules/history';
 import type { Rule } from '../../src/rules/model';
 import { coinRecord, tickerRecord } from '../support/records';
@@ -293,6 +293,8 @@ describe('state rules, against their definition', () => {
     fc.assert(
       fc.property(fc.array(coins, { minLength: 1, maxLength: 4 }), (polls) => {
         let previous: ReturnType<typeof coinsSnapshot> | undefined;
+        // One memo across the polls, as the engine keeps one: a reused record is judged by what it remembers.
+        const memo = evaluationMemo();
         for (const poll of polls) {
           const unique = [...new Map(poll.map(([c, nets]) => [c, nets])).entries()];
           // An unchanged coin keeps its record object, as merge does.
@@ -302,7 +304,7 @@ describe('state rules, against their definition', () => {
             return old !== undefined && JSON.stringify(old) === JSON.stringify(fresh) ? old : fresh;
           });
           const snapshot = coinsSnapshot(records);
-          const got = evaluateRules({ rules, domain: 'coins', snapshot, changes: [], history: new TickerHistory(0), expectedSymbols: new Set(), now: 0, wasActive: () => false })
+          const got = evaluateRules({ rules, domain: 'coins', snapshot, changes: [], history: new TickerHistory(0), expectedSymbols: new Set(), now: 0, wasActive: () => false, memo })
             .active.map((i) => `${i.rule.alert} ${i.labels.coin} ${i.labels.network}`)
             .sort();
           const want = records

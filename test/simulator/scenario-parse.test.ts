@@ -128,6 +128,7 @@ describe('parseScenario', () => {
     ['steps not a list', 'steps: 3\n', 'y.yaml:1:8: steps: must be a list of steps'],
     ['a step that is not a mapping', 'steps:\n  - hello\n', "y.yaml:2:5: steps[0]: a step is a mapping with `at`, `action` and the action's fields"],
     ['a number duration without unit', 'steps:\n  - { at: 30, action: clear_faults }\n', 'y.yaml:2:11: steps[0].at: invalid duration 30: a number needs a unit (use 500ms, 15s, 5m, 4h)'],
+    ['a field that is not an identifier, quoted as the config quotes it', '"odd key": 1\nsteps: []\n', 'y.yaml:1:1: ["odd key"]: unknown field "odd key"'],
   ])('reports %s', (_what, text, expected) => {
     expect(problems(text, 'y.yaml')).toEqual([expected]);
   });

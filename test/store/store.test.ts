@@ -6,7 +6,7 @@ import type { Alert } from '../../src/alerts/alert';
 import type { Change } from '../../src/snapshot/changes';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot } from '../../src/snapshot/model';
-import type { PollStore } from '../../src/poll/writer';
+import type { PollStore } from '../../src/poll/store';
 import { StateStore } from '../../src/store/store';
 import { coinRecord, tickerRecord } from '../support/records';
 

@@ -3,9 +3,10 @@
  * scenario parser can place it at FILE:LINE:COL and the admin API can name it.
  */
 import type { ZodIssue } from 'zod';
+import { withPath, type PathSegment } from '../../lib/yaml-source';
 import { ACTION_NAMES, ACTION_SCHEMAS, type Action, type ActionName } from './schema';
 
-export type IssuePath = (string | number)[];
+export type IssuePath = PathSegment[];
 
 export interface Issue {
   path: IssuePath;
@@ -52,13 +53,9 @@ export function fromZodIssues(issues: readonly ZodIssue[], input: unknown, prefi
   return out;
 }
 
-/** `steps[2].set.withdrawFee` */
-export function formatPath(path: IssuePath): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
-}
-
+/** `steps[2].set.withdrawFee: message`, the path written as the config's and rules' are. */
 export function formatIssue(issue: Issue): string {
-  return issue.path.length === 0 ? issue.message : `${formatPath(issue.path)}: ${issue.message}`;
+  return withPath(issue.path, issue.message);
 }
 
 /** One action object: `action` names it, the other keys are its fields. */

@@ -5,12 +5,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { locate, parseYamlSource, position, tell, type PathSegment } from '../../lib/yaml-source';
 import { duration } from '../actions/fields';
 import { formatIssue, fromZodIssues, validateAction, type Issue } from '../actions/validate';
 import { ScenarioError } from './scenario-error';
+import { toPlain } from './to-plain';
 import type { Scenario, ScenarioStep } from './types';
-import { positionOf, toPlain } from './yaml-source';
 
 const TOP_KEYS = new Set(['name', 'description', 'repeat', 'steps']);
 
@@ -19,16 +19,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export function parseScenario(text: string, fileName: string): Scenario {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    throw new ScenarioError(doc.errors.map((e) => {
-      const { line, col } = lineCounter.linePos(e.pos[0]);
-      return `${fileName}:${line}:${col}: ${e.message.split('\n')[0]}`;
-    }));
-  }
+  const parsed = parseYamlSource(text, fileName);
+  if (!parsed.ok) throw new ScenarioError(parsed.problems);
+  const { source } = parsed;
   const issues: Issue[] = [];
-  const data = toPlain(doc, doc.contents);
+  const data = toPlain(source.doc, source.doc.contents);
   const scenario: Scenario = { name: basename(fileName, extname(fileName)), repeat: null, steps: [] };
   if (!isRecord(data)) {
     issues.push({ path: [], message: 'a scenario is a mapping with `name`, optional `repeat` and a list of `steps`' });
@@ -49,26 +44,21 @@ export function parseScenario(text: string, fileName: string): Scenario {
       else scenario.repeat = r.data;
     }
     if (!Array.isArray(data.steps)) issues.push({ path: data.steps === undefined ? [] : ['steps'], message: data.steps === undefined ? 'missing field "steps"' : 'must be a list of steps' });
-    else data.steps.forEach((raw, i) => parseStep(raw, i, scenario, issues, (path) => {
-      const { line, col } = positionOf(doc, lineCounter, path, false);
-      return `${fileName}:${line}:${col}`;
-    }));
+    else data.steps.forEach((raw, i) => parseStep(raw, i, scenario, issues, (path) => position(source, locate(source, path))));
   }
   if (issues.length > 0) {
-    const located = issues.map((issue) => ({
-      at: positionOf(doc, lineCounter, issue.path, issue.message.startsWith('unknown field')),
-      text: formatIssue(issue),
-    }));
-    // In file order, as an editor lists them.
-    located.sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col);
-    throw new ScenarioError(located.map((l) => `${fileName}:${l.at.line}:${l.at.col}: ${l.text}`));
+    // An unknown field is pointed at by its key, everything else by its value.
+    throw new ScenarioError(tell(source, issues.map((issue) => ({
+      offset: locate(source, issue.path, issue.message.startsWith('unknown field') ? 'key' : 'value'),
+      message: formatIssue(issue),
+    }))));
   }
   // Stable sort: steps with the same `at` run in file order.
   scenario.steps.sort((a, b) => a.at - b.at);
   return scenario;
 }
 
-function parseStep(raw: unknown, i: number, scenario: Scenario, issues: Issue[], where: (path: (string | number)[]) => string): void {
+function parseStep(raw: unknown, i: number, scenario: Scenario, issues: Issue[], where: (path: PathSegment[]) => string): void {
   const path = ['steps', i];
   if (!isRecord(raw)) {
     issues.push({ path, message: 'a step is a mapping with `at`, `action` and the action\'s fields' });

@@ -1,0 +1,12 @@
+/**
+ * The guard's defaults (src/snapshot/guard.ts), the one place they are written: the config's
+ * defaults and the guard both read them, and neither of those folders may import the other.
+ */
+export const DEFAULT_GUARD = {
+  /** A list shrinking by more than a fifth at once is suspect... */
+  maxShrink: 0.2,
+  /** ...until it has persisted for 5 polls... */
+  confirmPolls: 5,
+  /** ...and 2 minutes. */
+  confirmMs: 120_000,
+} as const;
