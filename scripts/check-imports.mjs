@@ -16,8 +16,10 @@ const ALLOWED = {
   rules: ['snapshot', 'lib'],
   alerts: ['rules', 'snapshot', 'lib', 'notify/notifier.ts'],
   exchange: ['snapshot', 'lib'],
-  config: ['lib'],
-  simulator: ['lib', 'exchange/wire.ts'],
+  // The schema takes the dialect names from the registry (DESIGN.md section 2), which it does not list.
+  config: ['lib', 'exchange/dialects/registry.ts'],
+  // The reference exchange speaks spot-v3: it shares that dialect's wire format, and nothing else.
+  simulator: ['lib', 'exchange/dialects/spot-v3/wire.ts'],
   notify: ['lib'],
   store: ['alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
   metrics: ['exchange', 'alerts', 'rules', 'snapshot', 'lib'],
@@ -28,6 +30,10 @@ const ALLOWED = {
 
 /** The composition root: cli.ts, the commands, daemon.ts and the parts daemon.ts is split into. */
 const ROOT_FILES = ['cli.ts', 'commands.ts', 'daemon.ts', 'delivery.ts'];
+
+/** The only list of dialects, and the one file of a dialect folder that the simulator shares. */
+const REGISTRY = 'exchange/dialects/registry.ts';
+const SHARED_WIRE = 'exchange/dialects/spot-v3/wire.ts';
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -65,6 +71,8 @@ function forbidden(from, to) {
   if (to === 'commands.ts' && from !== 'cli.ts') return 'only cli.ts imports commands.ts';
   if (to === 'daemon.ts' && from !== 'commands.ts') return 'only commands.ts imports daemon.ts';
   if (ROOT_FILES.includes(to) && !ROOT_FILES.includes(from)) return `only the composition root imports ${to}`;
+  const dialect = dialectRule(from, to);
+  if (dialect !== undefined) return dialect || undefined;
   const [fromTop] = from.split('/');
   const [toTop] = to.split('/');
   if (ROOT_FILES.includes(from) || fromTop === toTop) {
@@ -75,6 +83,36 @@ function forbidden(from, to) {
   if (allowed === undefined) return `unknown folder src/${fromTop}: add it to scripts/check-imports.mjs`;
   if (allowed.includes(toTop) || allowed.includes(to)) return undefined;
   return `src/${fromTop}/ may import only ${allowed.length ? allowed.join(', ') : 'itself'}`;
+}
+
+/** The dialect of a file in a dialect folder, `exchange/dialects/<name>/...`; undefined for any other file. */
+function dialectFolder(path) {
+  const parts = path.split('/');
+  return parts[0] === 'exchange' && parts[1] === 'dialects' && parts.length > 3 ? parts[2] : undefined;
+}
+
+/**
+ * A dialect folder imports only the shared parts of exchange/, snapshot/ and lib/; only the
+ * registry imports a dialect folder (and the simulator spot-v3's wire format); the shared parts
+ * of exchange/ are given their dialect, never import one. '' when allowed here, a reason when
+ * forbidden, undefined when the rule has no say.
+ */
+function dialectRule(from, to) {
+  const fromDialect = dialectFolder(from);
+  const toDialect = dialectFolder(to);
+  if (toDialect !== undefined && toDialect !== fromDialect) {
+    if (from === REGISTRY || (from.startsWith('simulator/') && to === SHARED_WIRE)) return '';
+    return `only ${REGISTRY} imports a dialect folder (exchange/dialects/<name>/): the rest asks the registry`;
+  }
+  if (fromDialect !== undefined) {
+    const top = to.split('/')[0];
+    if (toDialect === fromDialect || ((top === 'exchange' && to !== REGISTRY) || top === 'snapshot' || top === 'lib')) return '';
+    return 'a dialect folder imports only exchange/ (its shared parts), snapshot/, lib/ and itself';
+  }
+  if (to === REGISTRY && from.startsWith('exchange/') && !from.startsWith('exchange/dialects/')) {
+    return 'the shared parts of exchange/ are given their dialect: they do not import the registry';
+  }
+  return undefined;
 }
 
 /** notify/<kind>/ may use notify/*.ts but never another kind's folder. */

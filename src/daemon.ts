@@ -3,6 +3,7 @@ import { Agent } from 'undici';
 import { DEFAULT_SCENARIO_FILE, loadConfigFile, type Config, type ExchangeConfig } from './config';
 import { Delivery } from './delivery';
 import { ExchangeClient } from './exchange/client';
+import { dialects } from './exchange/dialects/registry';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/cache';
 import type { SeriesFilter } from './metrics/exposition';
@@ -55,6 +56,7 @@ export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logge
   const ex = target.config;
   return new ExchangeClient({
     exchange: ex.name,
+    dialect: dialects.named(ex.dialect),
     baseUrl: target.baseUrl,
     timeoutMs: ex.timeout,
     maxBodyBytes: ex.max_body_bytes,
