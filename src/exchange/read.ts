@@ -31,7 +31,7 @@ export function isObject(value: unknown): value is Json {
 }
 
 /** How a value is named in a message: its kind, never its content. */
-export function describe(value: unknown): string {
+export function shapeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;

@@ -4,14 +4,14 @@
  */
 import type { Refusal } from '../../dialect';
 import type { ExchangeError } from '../../errors';
-import { describe, isObject, ShapeError } from '../../read';
+import { shapeOf, isObject, ShapeError } from '../../read';
 
 /** The list inside an answer: the array itself, or a `data` array of a `{code, msg, data}` envelope. */
 export function listOf(body: unknown, what: string): unknown[] {
   if (Array.isArray(body)) return body;
   if (isObject(body) && Array.isArray(body.data)) return body.data;
   if (isObject(body) && 'code' in body) throw new ShapeError(`${what}: expected a list, got an error envelope`);
-  throw new ShapeError(`${what}: expected a list, got ${describe(body)}`);
+  throw new ShapeError(`${what}: expected a list, got ${shapeOf(body)}`);
 }
 
 /**

@@ -8,7 +8,7 @@ import { sameCoin, sameNetwork } from '../../../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
 import { inTurns } from '../../../lib/timer';
 import { KeyedRecords } from '../../duplicates';
-import { describe, FieldError, isObject, keyOf, reason, requiredStr, type Json, type Parsed } from '../../read';
+import { shapeOf, FieldError, isObject, keyOf, reason, requiredStr, type Json, type Parsed } from '../../read';
 import { listOf } from './answer';
 import { codecOf } from './records';
 
@@ -46,7 +46,7 @@ function readNetworks(nets: readonly unknown[], coin: string, issues: RecordIssu
   for (let j = 0; j < nets.length; j++) {
     const n = nets[j];
     try {
-      if (!isObject(n)) throw new FieldError(`network is ${describe(n)}, not an object`);
+      if (!isObject(n)) throw new FieldError(`network is ${shapeOf(n)}, not an object`);
       const record = NETWORK.read(n, coin);
       if (networks.add(record) === 'conflict') {
         issues.push({ entity: 'network', coin, network: record.network, index: j, reason: 'network appears twice in networkList with different values' });
@@ -100,7 +100,7 @@ function* coinsInParts(body: unknown, previous?: ReadonlyMap<string, CoinRecord>
     const item = list[i];
     const own: RecordIssue[] = [];
     try {
-      if (!isObject(item)) throw new FieldError(`coin is ${describe(item)}, not an object`);
+      if (!isObject(item)) throw new FieldError(`coin is ${shapeOf(item)}, not an object`);
       const coin = requiredStr(item, 'coin');
       const old = previous?.get(coin);
       let record: CoinRecord;

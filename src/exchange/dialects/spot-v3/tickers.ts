@@ -7,7 +7,7 @@ import { sameTicker } from '../../../snapshot/merge';
 import type { RecordIssue, TickerRecord } from '../../../snapshot/model';
 import { inTurns } from '../../../lib/timer';
 import { KeyedRecords } from '../../duplicates';
-import { describe, FieldError, isObject, keyOf, reason, type Parsed } from '../../read';
+import { shapeOf, FieldError, isObject, keyOf, reason, type Parsed } from '../../read';
 import { listOf } from './answer';
 import { codecOf } from './records';
 
@@ -49,7 +49,7 @@ function* tickersInParts(body: unknown, previous?: ReadonlyMap<string, TickerRec
     }
     const item = list[i];
     try {
-      if (!isObject(item)) throw new FieldError(`ticker is ${describe(item)}, not an object`);
+      if (!isObject(item)) throw new FieldError(`ticker is ${shapeOf(item)}, not an object`);
       const old = typeof item.symbol === 'string' ? previous?.get(item.symbol) : undefined;
       const reuse = old !== undefined && TICKER.same(item, old);
       if (!reuse) fresh += 1;

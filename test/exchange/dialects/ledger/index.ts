@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { exactDecimalJson } from '../../../../src/exchange/decimal';
 import { Refused, type Dialect, type Refusal } from '../../../../src/exchange/dialect';
 import { KeyedRecords } from '../../../../src/exchange/duplicates';
-import { bool, dec, describe, FieldError, int, isObject, keyOf, reason, requiredStr, ShapeError, str, type Json, type Parsed } from '../../../../src/exchange/read';
+import { bool, dec, shapeOf, FieldError, int, isObject, keyOf, reason, requiredStr, ShapeError, str, type Json, type Parsed } from '../../../../src/exchange/read';
 import { sameCoin, sameTicker } from '../../../../src/snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../../src/snapshot/model';
 
@@ -43,7 +43,7 @@ function refusalOf(body: unknown): Refusal {
 function dataOf(body: unknown, what: string): unknown[] {
   if (isObject(body) && body.ok === false) throw new Refused(refusalOf(body));
   if (isObject(body) && body.ok === true && Array.isArray(body.data)) return body.data;
-  throw new ShapeError(`${what}: expected {"ok": true, "data": [...]}, got ${describe(body)}`);
+  throw new ShapeError(`${what}: expected {"ok": true, "data": [...]}, got ${shapeOf(body)}`);
 }
 
 /** `btc-usdt` → `BTCUSDT` (dialects.md rule 6). */
@@ -77,7 +77,7 @@ function readCoin(o: Json): CoinRecord {
   const coin = requiredStr(o, 'asset').toUpperCase();
   if (!Array.isArray(o.chains)) throw new FieldError('chains is not a list');
   const networkList = o.chains.map((n) => {
-    if (!isObject(n)) throw new FieldError(`chain is ${describe(n)}, not an object`);
+    if (!isObject(n)) throw new FieldError(`chain is ${shapeOf(n)}, not an object`);
     return readNetwork(n, coin);
   });
   // No coin-level flags: derived from the networks (dialects.md rule 4).
@@ -90,7 +90,7 @@ function decodeCoins(body: unknown): Parsed<CoinRecord> {
   const issues: RecordIssue[] = [];
   dataOf(body, 'coins').forEach((item, index) => {
     try {
-      if (!isObject(item)) throw new FieldError(`asset is ${describe(item)}, not an object`);
+      if (!isObject(item)) throw new FieldError(`asset is ${shapeOf(item)}, not an object`);
       if (coins.add(readCoin(item)) === 'conflict') issues.push({ entity: 'coin', coin: keyOf(item, 'asset')?.toUpperCase(), index, reason: 'asset appears twice with different values' });
     } catch (err) {
       const coin = keyOf(item, 'asset')?.toUpperCase();
@@ -108,7 +108,7 @@ function decodeTickers(body: unknown): Parsed<TickerRecord> {
   const issues: RecordIssue[] = [];
   list.forEach((item, index) => {
     try {
-      if (!isObject(item)) throw new FieldError(`ticker is ${describe(item)}, not an object`);
+      if (!isObject(item)) throw new FieldError(`ticker is ${shapeOf(item)}, not an object`);
       const last = dec(item, 'last');
       if (last === null) throw new FieldError('last is missing');
       tickers.add({
