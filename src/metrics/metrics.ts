@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
 import { FAILURE_KINDS } from '../exchange/errors';
-import type { Endpoint } from '../exchange/wire';
+import type { Endpoint } from '../snapshot/model';
 import { FAILURE_REASONS } from '../notify/notifier';
 import { CHANGE_KINDS } from '../snapshot/changes';
 
