@@ -12,6 +12,8 @@ export interface FetchResult<T> extends Parsed<T> {
   requests: number;
   /** Watched symbols the exchange refused; absent from the records, so missing. */
   refused?: string[];
+  /** Every answer of this fetch had exactly the bytes of the same request's last answer: the records are that answer's, not read again. */
+  unchanged?: boolean;
 }
 
 /** How the watch list reaches the exchange. */
