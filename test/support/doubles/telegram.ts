@@ -118,6 +118,11 @@ export class TelegramDouble {
     return id;
   }
 
+  /** Whether a getUpdates is waiting (long polling) now. */
+  get polling(): boolean {
+    return this.waiter !== undefined;
+  }
+
   /** Updates not yet confirmed. */
   get pending(): number[] {
     return this.updates.map((u) => u.update_id);
