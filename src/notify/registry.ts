@@ -3,9 +3,13 @@ import { alertmanager } from './alertmanager';
 import { email } from './email';
 import { log } from './log';
 import { ReceiverRegistry } from './receiver-registry';
+import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, telegram] as const;
+
+/** What the daemon gives the Telegram bot's commands (the composition root builds it). */
+export type { BotContext, BotDeps } from './telegram';
 
 /** With no receivers configured, alerts still go somewhere visible: the log. */
 export const DEFAULT_RECEIVER_NAME = 'log';
