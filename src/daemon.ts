@@ -336,6 +336,7 @@ export class Daemon {
     await this.delivery?.stop();
     await this.http?.close();
     this.store?.close();
+    await this.store?.settled();
     if (this.ownsPool) await this.pool.close();
   }
 }

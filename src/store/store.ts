@@ -110,6 +110,14 @@ export class StateStore {
     if (this.db.open) this.db.close();
   }
 
+  /**
+   * Resolves once the store's files are left alone: no checkpoint of the WAL is running in its
+   * worker thread (after close(), before the state directory is removed or the process exits).
+   */
+  settled(): Promise<void> {
+    return this.checkpointer.idle();
+  }
+
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T {
     const out = this.db.transaction(fn)();
