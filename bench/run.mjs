@@ -10,15 +10,17 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const dist = (p) => require(join(process.cwd(), 'dist', p));
 const { renderCoinsBody, renderTickersBody } = dist('simulator/index.js');
-const { parseJsonKeepingDecimals } = dist('exchange/decimal.js');
-const { validateCoins, validateTickers } = dist('exchange/validate.js');
+// The spec's dialect, spot-v3: its parse and its decode (the validation) of each answer.
+const { parseJsonKeepingDecimals } = dist('exchange/dialects/spot-v3/parse.js');
+const { decodeCoins: validateCoins } = dist('exchange/dialects/spot-v3/coins.js');
+const { decodeTickers: validateTickers } = dist('exchange/dialects/spot-v3/tickers.js');
 const { applyCoins, applyTickers } = dist('snapshot/merge.js');
 const { emptySnapshot } = dist('snapshot/model.js');
 const { diff } = dist('snapshot/diff.js');
 const { evaluateRules } = dist('rules/evaluate.js');
 const { TickerHistory } = dist('rules/history.js');
 const { loadRulesFile } = dist('rules/load.js');
-const { advance, indexBySlot, isActive } = dist('alerts/lifecycle.js');
+const { advance, ActiveAlerts } = dist('alerts/lifecycle.js');
 const { Exposition } = dist('metrics/exposition.js');
 const { Registry } = require('prom-client');
 const { StateStore } = dist('store/store.js');
@@ -67,7 +69,7 @@ function pollCost(coins) {
   const store = StateStore.open(dir);
   const history = new TickerHistory(6 * 60_000);
   const base = applyTickers(applyCoins(emptySnapshot('bench'), validateCoins(JSON.parse(coinsBody)), now - 30_000), validateTickers(JSON.parse(tickersBody)), now - 30_000);
-  let alerts = new Map();
+  const alerts = new ActiveAlerts();
 
   const bare = time(() => {
     JSON.parse(coinsBody);
@@ -111,9 +113,8 @@ function pollCost(coins) {
     step('rules and alert lifecycle', () => {
       history.record(next.tickers.values(), now);
       for (const domain of ['coins', 'tickers']) {
-        const bySlot = indexBySlot(alerts);
-        const ev = evaluateRules({ rules: rules.rules, domain, snapshot: next, changes, history, expectedSymbols: new Set(), now, wasActive: (r, e) => isActive(bySlot, r, e) });
-        alerts = advance(alerts, ev, { exchange: 'bench', rules: new Map(rules.rules.map((r) => [r.id, r])), known: new Set(rules.rules.map((r) => r.id)) }, now).alerts;
+        const ev = evaluateRules({ rules: rules.rules, domain, snapshot: next, changes, history, expectedSymbols: new Set(), now, wasActive: (r, e) => alerts.isActive(r, e) });
+        alerts.apply(advance(alerts, ev, { exchange: 'bench', rules: new Map(rules.rules.map((r) => [r.id, r])), known: new Set(rules.rules.map((r) => r.id)) }, now));
       }
     });
     step('metrics exposition', () => {

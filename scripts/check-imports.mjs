@@ -16,9 +16,10 @@ const ALLOWED = {
   rules: ['snapshot', 'lib'],
   alerts: ['rules', 'snapshot', 'lib'],
   exchange: ['snapshot', 'lib'],
-  // The schema is composed from the receiver registry (DESIGN.md section 2), which it does not list.
-  config: ['lib', 'notify/registry.ts', 'notify/receiver-registry.ts', 'notify/plugin.ts'],
-  simulator: ['lib', 'exchange/wire.ts'],
+  // The schema is composed from the registries of receivers and dialects (DESIGN.md section 2), which it does not list.
+  config: ['lib', 'notify/registry.ts', 'notify/receiver-registry.ts', 'notify/plugin.ts', 'exchange/dialects/registry.ts'],
+  // The reference exchange speaks spot-v3: it shares that dialect's wire format, and nothing else.
+  simulator: ['lib', 'exchange/dialects/spot-v3/wire.ts'],
   notify: ['alerts', 'lib'],
   store: ['alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
   // Receiver metrics derive from notify (DESIGN.md section 2): the failure reasons a notifier gives.
@@ -35,6 +36,10 @@ const ROOT_FILES = ['cli.ts', 'daemon.ts', 'notifications.ts'];
 /** Folders that are part of the composition root: the commands (one file each) and what the root derives from config. */
 const ROOT_FOLDERS = ['commands', 'compose'];
 const isRoot = (f) => ROOT_FILES.includes(f) || ROOT_FOLDERS.includes(f.split('/')[0]);
+
+/** The only list of dialects, and the one file of a dialect folder that the simulator shares. */
+const REGISTRY = 'exchange/dialects/registry.ts';
+const SHARED_WIRE = 'exchange/dialects/spot-v3/wire.ts';
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -72,6 +77,8 @@ function forbidden(from, to) {
   if (to.startsWith('commands/') && from !== 'cli.ts' && !from.startsWith('commands/')) return 'only cli.ts imports the commands';
   if (to === 'daemon.ts' && from !== 'commands/run.ts') return 'only commands/run.ts imports daemon.ts';
   if (isRoot(to) && !isRoot(from)) return `only the composition root imports ${to}`;
+  const dialect = dialectRule(from, to);
+  if (dialect !== undefined) return dialect || undefined;
   const [fromTop] = from.split('/');
   const [toTop] = to.split('/');
   // The poll path runs one way: nothing it feeds (metrics, http, notify, store...) imports it back.
@@ -90,6 +97,36 @@ function forbidden(from, to) {
 function receiverFolder(path) {
   const parts = path.split('/');
   return parts[0] === 'notify' && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** The dialect of a file in a dialect folder, `exchange/dialects/<name>/...`; undefined for any other file. */
+function dialectFolder(path) {
+  const parts = path.split('/');
+  return parts[0] === 'exchange' && parts[1] === 'dialects' && parts.length > 3 ? parts[2] : undefined;
+}
+
+/**
+ * A dialect folder imports only the shared parts of exchange/, snapshot/ and lib/; only the
+ * registry imports a dialect folder (and the simulator spot-v3's wire format); the shared parts
+ * of exchange/ are given their dialect, never import one. '' when allowed here, a reason when
+ * forbidden, undefined when the rule has no say.
+ */
+function dialectRule(from, to) {
+  const fromDialect = dialectFolder(from);
+  const toDialect = dialectFolder(to);
+  if (toDialect !== undefined && toDialect !== fromDialect) {
+    if (from === REGISTRY || (from.startsWith('simulator/') && to === SHARED_WIRE)) return '';
+    return `only ${REGISTRY} imports a dialect folder (exchange/dialects/<name>/): the rest asks the registry`;
+  }
+  if (fromDialect !== undefined) {
+    const top = to.split('/')[0];
+    if (toDialect === fromDialect || ((top === 'exchange' && to !== REGISTRY) || top === 'snapshot' || top === 'lib')) return '';
+    return 'a dialect folder imports only exchange/ (its shared parts), snapshot/, lib/ and itself';
+  }
+  if (to === REGISTRY && from.startsWith('exchange/') && !from.startsWith('exchange/dialects/')) {
+    return 'the shared parts of exchange/ are given their dialect: they do not import the registry';
+  }
+  return undefined;
 }
 
 /** Within notify/: a receiver folder uses notify/*.ts and itself; only the registry knows the folders. */

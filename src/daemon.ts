@@ -9,7 +9,7 @@ import { Notifications } from './notifications';
 import type { ExchangeClient } from './exchange/client';
 import { createApp } from './http/app';
 import { Exposition } from './metrics/exposition';
-import { silenceKept } from './alerts/silence';
+import { silenceKept, type Silence } from './alerts/silence';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
@@ -24,6 +24,7 @@ import { StateStore } from './store/store';
 import { buildPollPath } from './poll/build';
 import { DaemonPollObserver } from './compose/poll-observer';
 import { Retention } from './compose/retention';
+import { botContext } from './compose/bot-context';
 import type { Engine } from './poll/engine';
 import type { PollPath } from './poll/path';
 import type { StateWriter } from './poll/writer';
@@ -72,6 +73,19 @@ export class Daemon {
     alerts: () => this.engine?.activeAlerts().values() ?? [],
     store: () => this.store,
   });
+  /** Silences of the API and of chat bots: the stored ones still kept; a save is in force at once. */
+  private readonly silences = {
+    list: () => (this.store?.loadSilences() ?? []).filter((x) => silenceKept(x, this.deps.clock.now())),
+    save: (silence: Silence) => {
+      try {
+        this.store?.saveSilence(silence);
+      } catch (err) {
+        this.metrics.storeWriteErrors.inc();
+        throw err;
+      }
+      this.delivery?.refreshSilences();
+    },
+  };
 
   private constructor(
     private config: Config,
@@ -155,6 +169,15 @@ export class Daemon {
       dispatcher: this.pool,
       externalURL: this.http.url,
       activeAlerts: () => engine.activeAlerts().values(),
+      bot: botContext({
+        now: () => clock.now(),
+        stateDir: this.config.state_dir,
+        exchanges: () => this.exchangeInputs(),
+        alerts: () => engine.activeAlerts().values(),
+        store: () => this.store,
+        silences: this.silences,
+        onIgnored: (receiver, reason) => this.metrics.botUpdatesIgnored.inc({ receiver, reason }),
+      }),
       onOutcome: (receiver, outcome, reason, latencyMs) => {
         this.metrics.notifications.inc({ receiver, outcome });
         if (outcome !== 'success') this.metrics.notificationsFailed.inc({ receiver, reason: reason ?? 'other' });
@@ -193,18 +216,7 @@ export class Daemon {
         changes: (q) => this.store?.queryChanges(q) ?? [],
         state: (page) => this.views.state(page),
         deadLetters: (limit, before) => this.store?.deadLetters(limit, before) ?? [],
-        silences: {
-          list: () => (this.store?.loadSilences() ?? []).filter((x) => silenceKept(x, this.deps.clock.now())),
-          save: (silence) => {
-            try {
-              this.store?.saveSilence(silence);
-            } catch (err) {
-              this.metrics.storeWriteErrors.inc();
-              throw err;
-            }
-            this.delivery?.refreshSilences();
-          },
-        },
+        silences: this.silences,
         now: () => this.deps.clock.now(),
       },
       reload: () => this.reload(),
@@ -324,6 +336,7 @@ export class Daemon {
     await this.delivery?.stop();
     await this.http?.close();
     this.store?.close();
+    await this.store?.settled();
     if (this.ownsPool) await this.pool.close();
   }
 }

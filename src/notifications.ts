@@ -14,7 +14,7 @@ import type { Notifier } from './notify/notifier';
 import { Pipeline } from './notify/pipeline';
 import type { MailTransportFactory, ReceiverDeps } from './notify/plugin';
 import type { ReceiverRegistry } from './notify/receiver-registry';
-import { receiverRegistry } from './notify/registry';
+import { receiverRegistry, type BotDeps } from './notify/registry';
 import { RetryStage, type Outcome } from './notify/retry-stage';
 import { HeldOutbox } from './store/held';
 import type { StateStore } from './store/store';
@@ -36,6 +36,8 @@ export interface NotificationsDeps {
   mailTransport?: MailTransportFactory;
   /** The receiver kinds (notify/registry.ts's by default; a test adds its own). */
   receivers?: ReceiverRegistry;
+  /** What a chat bot's commands read of and ask of the daemon (Telegram's `commands: true`); none: bots only send. */
+  bot?: BotDeps['bot'];
   externalURL: string;
   activeAlerts: () => Iterable<Alert>;
   onOutcome: (receiver: string, outcome: Outcome, reason?: string, latencyMs?: number) => void;
@@ -253,7 +255,7 @@ export class Notifications {
   private startReceivers(config: Config): void {
     const { retry } = config.notify;
     const { clock, logger, dispatcher, mailTransport = smtpTransport } = this.deps;
-    const edges: ReceiverDeps = { clock, logger, dispatcher, mailTransport };
+    const edges: ReceiverDeps & BotDeps = { clock, logger, dispatcher, mailTransport, bot: this.deps.bot };
     this.notifiers = config.notify.receivers.map((r) => this.kinds.create(r, edges));
     this.retryStages = this.notifiers.map(
       (notifier) =>

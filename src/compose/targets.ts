@@ -1,6 +1,7 @@
 import type { Agent } from 'undici';
 import { DEFAULT_SCENARIO_FILE, type ExchangeConfig } from '../config';
 import { ExchangeClient } from '../exchange/client';
+import { dialects } from '../exchange/dialects/registry';
 import type { Clock } from '../lib/clock';
 import { parseHostPort } from '../lib/host-port';
 import type { Logger } from '../lib/logger';
@@ -37,6 +38,7 @@ export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logge
   const ex = target.config;
   return new ExchangeClient({
     exchange: ex.name,
+    dialect: dialects.named(ex.dialect),
     baseUrl: target.baseUrl,
     timeoutMs: ex.timeout,
     maxBodyBytes: ex.max_body_bytes,

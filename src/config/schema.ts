@@ -20,6 +20,7 @@ import {
 import type { ConfiguredReceiver } from '../notify/plugin';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
 import { receiverRegistry } from '../notify/registry';
+import { DEFAULT_DIALECT, dialects } from '../exchange/dialects/registry';
 import { receiverKindIssue } from './checks';
 import {
   DEFAULT_DELIVERY_BASE_DELAY_MS,
@@ -132,6 +133,8 @@ function exchangeSchema(file: FileResolver) {
   return z
     .object({
       name: objectName('exchange'),
+      /** The exchange's API: the spec's own (`spot-v3`) unless the exchange speaks another's. */
+      dialect: z.enum(dialects.names()).default(DEFAULT_DIALECT),
       // Empty counts as absent, so `base_url: ${EXCHANGE_URL:-}` falls back to the embedded exchange.
       base_url: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
       poll: z
@@ -157,15 +160,20 @@ function exchangeSchema(file: FileResolver) {
       guard: guardSchema.default({}),
     })
     .strict()
-    .transform(({ simulate, ...exchange }) => ({
-      ...exchange,
-      // Only the embedded exchange is simulated; with a base_url the block is ignored, so a
-      // config can switch between the two with an environment variable alone.
-      simulate:
-        exchange.base_url === undefined
-          ? { ...simulate, scenario: simulate?.scenario !== undefined ? file(simulate.scenario) : DEFAULT_SCENARIO_FILE }
-          : undefined,
-    }));
+    .transform(({ simulate, ...given }) => {
+      // Without a base_url, an exchange is reached where its dialect says (spot-v3 says nothing).
+      const baseUrl = given.base_url ?? dialects.named(given.dialect).defaults.baseUrl;
+      const exchange = baseUrl === given.base_url ? given : { ...given, base_url: baseUrl };
+      return {
+        ...exchange,
+        // Only the embedded exchange is simulated; with a base_url the block is ignored, so a
+        // config can switch between the two with an environment variable alone.
+        simulate:
+          exchange.base_url === undefined
+            ? { ...simulate, scenario: simulate?.scenario !== undefined ? file(simulate.scenario) : DEFAULT_SCENARIO_FILE }
+            : undefined,
+      };
+    });
 }
 
 // ---------------------------------------------------------------------------------------------

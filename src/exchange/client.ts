@@ -1,26 +1,32 @@
 import { Agent, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../lib/clock';
+import { parseRetryAfter } from '../lib/retry-after';
 import { sleep } from '../lib/sleep';
-import type { CoinRecord, RecordIssue, TickerRecord } from '../snapshot/model';
+import type { CoinRecord, Endpoint, TickerRecord } from '../snapshot/model';
+import { backoffDelay } from './backoff';
 import { WeightBudget } from './budget';
-import { parseJsonKeepingDecimalsInTurns } from './decimal';
+import { Refused, type Dialect, type Refusal, type Request } from './dialect';
 import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
-import { parseRetryAfter } from '../lib/retry-after';
-import { backoffDelay } from './backoff';
-import { ShapeError, validateCoinsInTurns, validateTickersInTurns, type Parsed } from './validate';
-import { COINS_PATH, TICKER_PATH, WEIGHTS, type Endpoint } from './wire';
+import { ShapeError, type Parsed } from './read';
+import { WatchList, type FetchResult } from './watch-list';
+
+export type { FetchResult } from './watch-list';
 
 export interface ClientOptions {
   /** The `exchange` label; used in messages. */
   exchange: string;
+  /** The exchange's API (one of exchange/dialects/registry.ts). */
+  dialect: Dialect;
+  /** The dialect's credentials, for its signed requests (checked against its `credentials` schema). */
+  credentials?: unknown;
   baseUrl: string;
   timeoutMs: number;
   maxBodyBytes: number;
   retries: { max: number; baseDelayMs: number; maxDelayMs: number };
   weightLimit: { max: number; windowMs: number };
   headers?: Record<string, string>;
-  /** Largest `symbols` list one request may carry; longer watch lists are split. */
+  /** Largest `symbols` list one request may carry (the dialect's own when left out); longer watch lists are split. */
   symbolsCap?: number;
   /** Shared connection pool; when left out the client makes (and closes) its own. */
   dispatcher?: Dispatcher;
@@ -30,46 +36,21 @@ export interface ClientOptions {
   onRetry?: (err: ExchangeError, attempt: number, delayMs: number) => void;
 }
 
-export interface FetchResult<T> extends Parsed<T> {
-  /** Bytes received over all requests of this fetch. */
-  bytes: number;
-  requests: number;
-  /** Watched symbols the exchange refused (a 4xx naming them); absent from the records, so missing. */
-  refused?: string[];
-}
+/** Answers kept for comparison at most (one per request path: the coins, the tickers, the parts of a long watch list). */
+const MAX_KEPT_ANSWERS = 64;
 
-/** The state of one watch-list fetch while refused symbols are narrowed down. */
-interface Narrowing {
-  result: FetchResult<TickerRecord>;
-  refused: string[];
-  /** Requests answered with records. */
-  answered: number;
-  /** Halvings left (see narrowingBudget). */
-  left: number;
-  validate: (body: unknown) => Parsed<TickerRecord> | Promise<Parsed<TickerRecord>>;
-}
-
-/** Thrown inside a fetch when finding refused symbols one by one would cost more than the budget allows. */
-class NarrowingTooCostly extends Error {
-  override readonly name = 'NarrowingTooCostly';
-}
-
-/** Sorts records into the order of the watch list (a symbol it does not name goes last). */
-function inOrderOf(symbols: readonly string[], records: TickerRecord[]): void {
-  const at = new Map(symbols.map((s, i) => [s, i]));
-  records.sort((a, b) => (at.get(a.symbol) ?? symbols.length) - (at.get(b.symbol) ?? symbols.length));
-}
-
-export const DEFAULT_SYMBOLS_CAP = 100;
 /** How long a ban (418) lasts when the exchange does not say. */
 const DEFAULT_BAN_MS = 120_000;
 
 /**
- * The HTTP client for the spec's two read operations. It budgets its own request weight,
- * retries what is worth retrying (honouring Retry-After), and returns validated records;
- * a body it cannot use is an ExchangeError of that fetch, never an empty exchange.
+ * The HTTP client of one exchange, for every dialect: the dialect plans the requests and
+ * decodes the answers; the client budgets its own request weight, retries what is worth
+ * retrying (honouring Retry-After), signs what the dialect signs, and returns validated
+ * records. A body it cannot use is an ExchangeError of that fetch, never an empty exchange.
  */
 export class ExchangeClient {
+  private readonly dialect: Dialect;
+  private readonly credentials: unknown;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly clock: Clock;
@@ -78,11 +59,20 @@ export class ExchangeClient {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly headers: Record<string, string>;
+  private readonly watchList: WatchList;
   private blockKind: FailureKind = 'rate_limited';
-  /** Watched symbols the exchange refused on the last fetch. */
-  private refused: ReadonlySet<string> = new Set();
+  /** The exchange's clock minus ours, from the last re-sync (for signed requests' timestamps). */
+  private clockOffsetMs = 0;
+  /**
+   * Per request path, the last answer's text and what it decoded to. An answer whose text is
+   * the same costs a comparison (a native one, of flat strings): a coin list rarely changes
+   * between polls, and parsing and validating 4 MB again cost 40-60 ms each poll.
+   */
+  private readonly lastAnswers = new Map<string, { text: string; result: Parsed<unknown> }>();
 
   constructor(private readonly options: ClientOptions) {
+    this.dialect = options.dialect;
+    this.credentials = options.dialect.credentials?.parse(options.credentials);
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
@@ -92,6 +82,7 @@ export class ExchangeClient {
     this.dispatcher =
       options.dispatcher ?? new Agent({ connections: 4, keepAliveTimeout: 30_000, connectTimeout: options.timeoutMs });
     this.budget = new WeightBudget(options.weightLimit.max, options.weightLimit.windowMs, this.clock);
+    this.watchList = new WatchList(options.symbolsCap ?? this.dialect.defaults.symbolsCap);
     this.headers = {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
@@ -107,91 +98,38 @@ export class ExchangeClient {
 
   /**
    * The coin list. `previous` (the coins of the last snapshot) lets unchanged coins come back
-   * as their previous objects (see validateCoins).
+   * as their previous objects (see the dialect's decode).
    */
   async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>): Promise<FetchResult<CoinRecord>> {
-    const res = await this.request('coins', COINS_PATH, signal);
-    // Validated in turns of the event loop: a storm changes every coin of a 4 MB answer.
-    return { ...(await this.decode('coins', res, (body) => validateCoinsInTurns(body, previous))), bytes: res.bytes, requests: 1 };
+    return this.fetch('coins', this.dialect.requests.coins(), (body) => this.dialect.decode.coins(body, previous), signal);
   }
 
   /**
    * Tickers of the watch list in the order given, or of every symbol when the list is empty;
-   * `previous` as for fetchCoins. A watched symbol the exchange refuses (delisted, unknown:
-   * any 4xx to a `symbols=` request) is left out of the records, so it reads as missing, and
-   * named in `refused`; the other symbols are read as usual.
+   * `previous` as for fetchCoins. A watched symbol the exchange refuses is left out of the
+   * records, so it reads as missing, and named in `refused` (see watch-list.ts).
    */
   async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
-    const validate = (body: unknown): Promise<Parsed<TickerRecord>> => validateTickersInTurns(body, previous);
-    if (symbols.length === 0) return this.fetchAllTickers(validate, signal);
-    const cap = this.options.symbolsCap ?? DEFAULT_SYMBOLS_CAP;
-    // Symbols refused last time go in requests of their own, so a delisted symbol costs a
-    // request or two per poll instead of a narrowing down of the whole watch list.
-    const suspects = symbols.filter((s) => this.refused.has(s));
-    const rest = suspects.length === 0 ? symbols : symbols.filter((s) => !this.refused.has(s));
-    const run: Narrowing = { result: { records: [], issues: [], bytes: 0, requests: 0 }, refused: [], answered: 0, left: this.narrowingBudget(), validate };
-    try {
-      for (const list of [rest, suspects]) {
-        for (let i = 0; i < list.length; i += cap) await this.fetchSymbols(list.slice(i, i + cap), false, run, signal);
-      }
-    } catch (err) {
-      if (!(err instanceof NarrowingTooCostly)) throw err;
-      // Too many refused symbols to find them one by one within the weight budget: one
-      // request for every symbol tells which are there.
-      return this.watchListFromAll(symbols, run.result, validate, signal);
-    }
-    if (run.answered === 0) {
-      // Not one symbol answered: a 4xx to every request may be about the request, not the
-      // symbols (a blocked path, a changed API). One request for every symbol tells, and
-      // fails the poll when it fails too, rather than reading the whole list as missing.
-      return this.watchListFromAll(symbols, run.result, validate, signal);
-    }
-    this.refused = new Set(run.refused);
-    const result = run.result;
-    if (run.refused.length > 0) result.refused = run.refused;
-    if (suspects.length > 0 || run.refused.length > 0) inOrderOf(symbols, result.records);
-    return result;
-  }
-
-  /**
-   * One `symbols=` request; on a 4xx, its two halves, down to the symbols at fault.
-   * `failed`: this list is already known to be refused (its whole was), so it is not asked again.
-   */
-  private async fetchSymbols(chunk: readonly string[], failed: boolean, run: Narrowing, signal?: AbortSignal): Promise<boolean> {
-    if (!failed) {
-      try {
-        const res = await this.request('tickers', `${TICKER_PATH}?symbols=${encodeURIComponent(JSON.stringify(chunk))}`, signal);
-        const parsed = await this.decode('tickers', res, run.validate);
-        run.result.records.push(...parsed.records);
-        run.result.issues.push(...parsed.issues);
-        run.result.bytes += res.bytes;
-        run.result.requests += 1;
-        run.answered += 1;
-        return true;
-      } catch (err) {
-        if (!(err instanceof ExchangeError) || err.kind !== 'http_4xx') throw err;
-        run.result.requests += 1;
-      }
-    }
-    if (chunk.length === 1) {
-      run.refused.push(chunk[0] as string);
-      return false;
-    }
-    if (run.left <= 0) throw new NarrowingTooCostly();
-    run.left -= 1;
-    const mid = Math.ceil(chunk.length / 2);
-    const firstOk = await this.fetchSymbols(chunk.slice(0, mid), false, run, signal);
-    // When the first half was answered whole, the fault is in the second: no need to ask for it whole.
-    await this.fetchSymbols(chunk.slice(mid), firstOk, run, signal);
-    return false;
+    const decode = (body: unknown): Promise<Parsed<TickerRecord>> => this.dialect.decode.tickers(body, previous);
+    const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal);
+    if (symbols.length === 0) return all();
+    return this.watchList.fetch(
+      symbols,
+      {
+        some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal),
+        all,
+        refusesSymbols: (err) => err instanceof ExchangeError && this.dialect.errors.refusesSymbols(err),
+      },
+      this.narrowingBudget(this.dialect.requests.tickers(symbols.slice(0, 1)).weight),
+    );
   }
 
   /**
    * How many halvings one fetch may spend finding refused symbols: each costs up to two
-   * requests, and together they stay within a quarter of the weight budget's window.
+   * requests of `weight`, and together they stay within a quarter of the weight budget's window.
    */
-  private narrowingBudget(): number {
-    return Math.max(2, Math.floor(this.options.weightLimit.max / WEIGHTS.tickers / 8));
+  private narrowingBudget(weight: number): number {
+    return Math.max(2, Math.floor(this.options.weightLimit.max / weight / 8));
   }
 
   /** Closes the connection pool, when the client made it. */
@@ -199,54 +137,69 @@ export class ExchangeClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private async fetchAllTickers(validate: (body: unknown) => Parsed<TickerRecord> | Promise<Parsed<TickerRecord>>, signal?: AbortSignal): Promise<FetchResult<TickerRecord>> {
-    const res = await this.request('tickers', TICKER_PATH, signal);
-    return { ...(await this.decode('tickers', res, validate)), bytes: res.bytes, requests: 1 };
-  }
-
-  private async watchListFromAll(
-    symbols: readonly string[],
-    sofar: FetchResult<TickerRecord>,
-    validate: (body: unknown) => Parsed<TickerRecord> | Promise<Parsed<TickerRecord>>,
-    signal?: AbortSignal,
-  ): Promise<FetchResult<TickerRecord>> {
-    const all = await this.fetchAllTickers(validate, signal);
-    const bySymbol = new Map(all.records.map((t) => [t.symbol, t]));
-    const records: TickerRecord[] = [];
-    for (const s of symbols) {
-      const t = bySymbol.get(s);
-      if (t !== undefined) records.push(t);
+  /**
+   * One request of the plan, decoded. When the exchange refuses the request's timestamp, the
+   * client re-reads the exchange's time and tries once more.
+   */
+  private async fetch<T>(endpoint: Endpoint, request: Request, decode: (body: unknown) => Promise<Parsed<T>>, signal?: AbortSignal): Promise<FetchResult<T>> {
+    for (let synced = false; ; synced = true) {
+      try {
+        const res = await this.request(endpoint, request, signal);
+        const last = this.lastAnswers.get(request.path);
+        if (last !== undefined && last.text === res.text) {
+          const { records, issues } = last.result as Parsed<T>;
+          return { records: [...records], issues: [...issues], bytes: res.bytes, requests: 1, unchanged: true };
+        }
+        const result = await this.decode(endpoint, res, decode);
+        if (this.lastAnswers.size >= MAX_KEPT_ANSWERS) this.lastAnswers.clear();
+        this.lastAnswers.set(request.path, { text: res.text, result });
+        return { ...result, bytes: res.bytes, requests: 1 };
+      } catch (err) {
+        if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw unwrap(err);
+        await this.syncClock(endpoint, signal).catch((e: unknown) => {
+          throw unwrap(e);
+        });
+      }
     }
-    const wanted = new Set(symbols);
-    const issues = all.issues.filter((i: RecordIssue) => i.symbol === undefined || wanted.has(i.symbol));
-    const malformed = new Set(issues.map((i) => i.symbol));
-    const refused = symbols.filter((s) => !bySymbol.has(s) && !malformed.has(s));
-    this.refused = new Set(refused);
-    return { records, issues, bytes: sofar.bytes + all.bytes, requests: sofar.requests + 1, ...(refused.length > 0 && { refused }) };
   }
 
-  private async decode<T>(endpoint: Endpoint, res: GetResult, validate: (body: unknown) => Parsed<T> | Promise<Parsed<T>>): Promise<Parsed<T>> {
-    let body: unknown;
+  /** Sets the offset of the exchange's clock from its answer to the dialect's server-time request. */
+  private async syncClock(endpoint: Endpoint, signal?: AbortSignal): Promise<void> {
+    const { requests, decode } = this.dialect;
+    if (requests.serverTime === undefined || decode.serverTime === undefined) return;
+    const sent = this.clock.now();
+    const res = await this.request(endpoint, requests.serverTime(), signal);
+    const time = decode.serverTime(await this.parse(endpoint, res));
+    // The answer was stamped about halfway between sending and receiving.
+    this.clockOffsetMs = time - Math.round((sent + this.clock.now()) / 2);
+  }
+
+  private async parse(endpoint: Endpoint, res: GetResult): Promise<unknown> {
     try {
-      body = await parseJsonKeepingDecimalsInTurns(res.text, endpoint);
+      return await this.dialect.decode.parse(res.text, endpoint);
     } catch {
       throw new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
     }
+  }
+
+  private async decode<T>(endpoint: Endpoint, res: GetResult, decode: (body: unknown) => Promise<Parsed<T>>): Promise<Parsed<T>> {
+    const body = await this.parse(endpoint, res);
     try {
-      return await validate(body);
+      return await decode(body);
     } catch (err) {
       if (err instanceof ShapeError) throw new ExchangeError('schema', endpoint, err.message);
+      if (err instanceof Refused) throw this.refusalError(endpoint, res, err.refusal);
       throw err;
     }
   }
 
-  /** One logical request: budget, send, classify, retry. */
-  private async request(endpoint: Endpoint, path: string, signal?: AbortSignal): Promise<GetResult> {
+  /** One logical request: budget, sign, send, classify, retry. */
+  private async request(endpoint: Endpoint, request: Request, signal?: AbortSignal): Promise<GetResult> {
     const { max, baseDelayMs, maxDelayMs } = this.options.retries;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.takeWeight(endpoint, signal);
-        return await this.send(endpoint, path, signal);
+        await this.takeWeight(endpoint, request.weight, signal);
+        return await this.send(endpoint, request, signal);
       } catch (err) {
         if (!(err instanceof ExchangeError) || !err.retryable || attempt >= max) throw err;
         const delay = err.retryAfterMs ?? backoffDelay(attempt, baseDelayMs, maxDelayMs, this.random);
@@ -257,8 +210,7 @@ export class ExchangeClient {
     }
   }
 
-  private async takeWeight(endpoint: Endpoint, signal?: AbortSignal): Promise<void> {
-    const weight = WEIGHTS[endpoint];
+  private async takeWeight(endpoint: Endpoint, weight: number, signal?: AbortSignal): Promise<void> {
     for (;;) {
       const blocked = this.budget.blockedFor();
       if (blocked > this.options.retries.maxDelayMs) {
@@ -272,45 +224,61 @@ export class ExchangeClient {
     }
   }
 
-  private async send(endpoint: Endpoint, path: string, signal?: AbortSignal): Promise<GetResult> {
+  private async send(endpoint: Endpoint, request: Request, signal?: AbortSignal): Promise<GetResult> {
+    const signed = request.signed === true && this.dialect.sign !== undefined ? this.dialect.sign(request, this.credentials, this.clock.now() + this.clockOffsetMs) : request;
     const res = await get({
       dispatcher: this.dispatcher,
       origin: this.origin,
-      path: this.basePath + path,
+      path: this.basePath + signed.path,
       endpoint,
-      headers: this.headers,
+      headers: signed.headers === undefined ? this.headers : { ...this.headers, ...signed.headers },
       timeoutMs: this.options.timeoutMs,
       maxBodyBytes: this.options.maxBodyBytes,
       signal,
     });
     if (res.status >= 200 && res.status < 300) return res;
-    throw this.statusError(endpoint, res);
+    throw this.refusalError(endpoint, res, this.dialect.errors.read(res.status, res.text));
   }
 
-  private statusError(endpoint: Endpoint, res: GetResult): ExchangeError {
+  /** The error of an answer the exchange refused (any status but 2xx, or an error inside a 2xx answer). */
+  private refusalError(endpoint: Endpoint, res: GetResult, refusal: Refusal): ExchangeError | RefusedClock {
     const now = this.clock.now();
     const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now);
-    const { code, msg } = errorBody(res.text);
+    const { code, msg } = refusal;
     const detail = `${endpoint}: HTTP ${res.status}${code !== undefined ? ` code ${code}` : ''}${msg ? `: ${msg}` : ''}`;
     const details = { status: res.status, ...(code !== undefined && { code }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
-    if (res.status === 429) {
+    if (refusal.pause === 'rate_limited') {
       this.blockKind = 'rate_limited';
       if (retryAfterMs !== undefined) this.budget.blockUntil(now + retryAfterMs);
       return new ExchangeError('rate_limited', endpoint, detail, details);
     }
-    if (res.status === 418) {
+    if (refusal.pause === 'banned') {
       this.blockKind = 'banned';
       this.budget.blockUntil(now + (retryAfterMs ?? DEFAULT_BAN_MS));
       return new ExchangeError('banned', endpoint, detail, details);
     }
     if (res.status >= 300 && res.status < 400) {
-      // Not followed: the spec defines no redirect, and one may lead away from the configured
-      // host (to a captive portal, a parked domain, another exchange). Reported as its own kind
-      // with where it pointed, so a moved base_url is fixed in the config, knowingly.
+      // Not followed: no interface defines a redirect, and one may lead away from the
+      // configured host (to a captive portal, a parked domain, another exchange). Reported as
+      // its own kind with where it pointed, so a moved base_url is fixed in the config, knowingly.
       return new ExchangeError('http_3xx', endpoint, `${detail}${redirectTarget(res.headers.location)} (redirects are not followed; check base_url)`, details);
     }
-    return new ExchangeError(res.status >= 500 ? 'http_5xx' : 'http_4xx', endpoint, detail, details);
+    const error = new ExchangeError(res.status >= 500 ? 'http_5xx' : 'http_4xx', endpoint, detail, details);
+    return refusal.clock === true ? new RefusedClock(error) : error;
   }
+}
+
+/** A refused timestamp, on its way to fetch (which re-syncs the clock); the error it is otherwise. */
+class RefusedClock extends Error {
+  override readonly name = 'RefusedClock';
+
+  constructor(readonly error: ExchangeError) {
+    super(error.message);
+  }
+}
+
+function unwrap(err: unknown): unknown {
+  return err instanceof RefusedClock ? err.error : err;
 }
 
 /** ` to ORIGIN` of a redirect's Location (origin only: a path or query may carry tokens), or nothing. */
@@ -322,22 +290,5 @@ function redirectTarget(location: string | string[] | undefined): string {
     return url.host === 'relative.invalid' ? ' to a path on the same host' : ` to ${url.protocol}//${url.host}`;
   } catch {
     return '';
-  }
-}
-
-/** The `{"code","msg"}` of an error answer, when it has one; `msg` is cut short and stripped of control characters. */
-function errorBody(text: string): { code?: string; msg?: string } {
-  if (text.length > 64 * 1024) return {};
-  try {
-    const body: unknown = JSON.parse(text);
-    if (typeof body !== 'object' || body === null) return {};
-    const { code, msg } = body as { code?: unknown; msg?: unknown };
-    const out: { code?: string; msg?: string } = {};
-    if (typeof code === 'number' || typeof code === 'string') out.code = String(code).slice(0, 32);
-    // eslint-disable-next-line no-control-regex
-    if (typeof msg === 'string') out.msg = msg.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
-    return out;
-  } catch {
-    return {};
   }
 }

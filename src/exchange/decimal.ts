@@ -1,20 +1,12 @@
 /**
- * Exact decimal text. The spec carries decimals as strings, except `withdrawIntegerMultiple`,
- * a JSON number that may use exponent notation (`1E-8`); JSON.parse would turn it into a
- * float and lose its text. Before parsing, every bare number under a decimal key is quoted,
- * so the value keeps exactly the characters the exchange sent.
+ * Exact decimal text. Exchanges carry decimals as strings, or as JSON numbers that may use
+ * exponent notation (the spec's `withdrawIntegerMultiple`: `1E-8`; HTX's tickers: `8988.0`);
+ * JSON.parse would turn them into floats and lose their text. Before parsing, every bare
+ * number under a decimal key is quoted, so the value keeps exactly the characters sent.
  */
 
 import { parseRecordsInTurns } from '../lib/json-records';
 import { nextTurn } from '../lib/timer';
-
-/** Keys whose values are decimals, in a network (spec section 2.2) and in a ticker (2.3). */
-export const NETWORK_DECIMAL_KEYS = ['withdrawIntegerMultiple', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin', 'depositDust'] as const;
-export const TICKER_DECIMAL_KEYS = [
-  'priceChange', 'priceChangePercent', 'lastPrice', 'bidPrice', 'bidQty', 'askPrice', 'askQty',
-  'openPrice', 'highPrice', 'lowPrice', 'volume', 'quoteVolume',
-] as const;
-export const DECIMAL_KEYS = [...NETWORK_DECIMAL_KEYS, ...TICKER_DECIMAL_KEYS] as const;
 
 /** A JSON number (RFC 8259 grammar) under one of the keys. */
 function bareDecimal(keys: readonly string[]): RegExp {
@@ -24,30 +16,28 @@ function bareDecimal(keys: readonly string[]): RegExp {
   );
 }
 
-/** Per answer, only its own keys: a shorter alternation is a faster scan of a large body. */
-const BARE_DECIMAL = { coins: bareDecimal(NETWORK_DECIMAL_KEYS), tickers: bareDecimal(TICKER_DECIMAL_KEYS), any: bareDecimal(DECIMAL_KEYS) };
-
-/**
- * JSON.parse, with the numbers under decimal keys turned into strings holding their exact
- * text: the keys of the given answer (numbers under other keys are left as numbers), or of
- * both.
- */
-export function parseJsonKeepingDecimals(text: string, answer: 'coins' | 'tickers' | 'any' = 'any'): unknown {
-  return JSON.parse(text.replace(BARE_DECIMAL[answer], '"$1"$2"$3"'));
+/** JSON.parse for an answer whose decimals may come as bare numbers: see exactDecimalJson. */
+export interface ExactDecimalJson {
+  parse(text: string): unknown;
+  /**
+   * parse, record by record, with turns of the event loop in between (see
+   * lib/json-records.ts): a storm's 4 MB coin list parsed at once held the loop 40-60 ms.
+   */
+  parseInTurns(text: string): Promise<unknown>;
 }
 
 /**
- * parseJsonKeepingDecimals, record by record, with turns of the event loop in between (see
- * lib/json-records.ts): a storm's 4 MB coin list parsed at once held the loop 40-60 ms.
+ * JSON.parse, with the numbers under the given keys turned into strings holding their exact
+ * text (numbers under other keys are left as numbers). A dialect gives the keys of one answer
+ * only: a shorter alternation is a faster scan of a large body.
  */
-export function parseJsonKeepingDecimalsInTurns(text: string, answer: 'coins' | 'tickers' | 'any' = 'any'): Promise<unknown> {
-  const bare = BARE_DECIMAL[answer];
-  return parseRecordsInTurns(
-    text,
-    (record) => JSON.parse(record.replace(bare, '"$1"$2"$3"')),
-    (whole) => parseJsonKeepingDecimals(whole, answer),
-    nextTurn,
-  );
+export function exactDecimalJson(keys: readonly string[]): ExactDecimalJson {
+  const bare = bareDecimal(keys);
+  const parse = (text: string): unknown => JSON.parse(text.replace(bare, '"$1"$2"$3"'));
+  return {
+    parse,
+    parseInTurns: (text) => parseRecordsInTurns(text, parse, parse, nextTurn),
+  };
 }
 
 const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -1,4 +1,4 @@
-import type { Endpoint } from './wire';
+import type { Endpoint } from '../snapshot/model';
 
 /** Every way a poll can fail; each becomes the `kind` label of `spotwatch_poll_errors_total`. */
 export type FailureKind =

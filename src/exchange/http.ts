@@ -4,7 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
 import { ExchangeError, type FailureKind } from './errors';
-import type { Endpoint } from './wire';
+import type { Endpoint } from '../snapshot/model';
 import { errorMessage } from '../lib/error-message';
 
 /**

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
 import { FAILURE_KINDS } from '../exchange/errors';
-import type { Endpoint } from '../exchange/wire';
+import type { Endpoint } from '../snapshot/model';
 import { FAILURE_REASONS } from '../notify/notifier';
 import { CHANGE_KINDS } from '../snapshot/changes';
 
@@ -48,6 +48,12 @@ export function createMetrics(registry: Registry) {
     storeWriteErrors: new Counter({ name: 'spotwatch_store_write_errors_total', help: 'Writes to the state store that failed (disk full, read-only); what they held is kept in memory and retried.', registers }),
     historyDropped: new Counter({ name: 'spotwatch_history_rows_dropped_total', help: 'Change rows never written to the history: the store failed for longer than the in-memory queue holds.', registers }),
     rowsSetAside: new Counter({ name: 'spotwatch_store_rows_set_aside_total', help: 'Unreadable rows of the state store set aside (table set_aside), by table.', labelNames: ['table'], registers }),
+    botUpdatesIgnored: new Counter({
+      name: 'spotwatch_bot_updates_ignored_total',
+      help: 'Chat messages a receiver\'s bot did not answer: from a chat other than its own (other_chat), or a command too old to run (stale).',
+      labelNames: ['receiver', 'reason'],
+      registers,
+    }),
     reloadOk: new Gauge({ name: 'spotwatch_config_last_reload_successful', help: '1 when the last configuration load succeeded.', registers }),
     /** Series started so far (initSeries): a reload must not zero the ones that exist. */
     started: new Set<string>(),
@@ -123,5 +129,6 @@ export function forgetSeries(m: Metrics, gone: { exchanges: readonly string[]; r
     for (const reason of FAILURE_REASONS) m.notificationsFailed.remove({ receiver, reason });
     m.deadLetters.remove({ receiver });
     m.notificationsDropped.remove({ receiver });
+    for (const reason of ['other_chat', 'stale']) m.botUpdatesIgnored.remove({ receiver, reason });
   }
 }

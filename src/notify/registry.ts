@@ -6,9 +6,13 @@ import { log } from './log';
 import { pagerduty } from './pagerduty';
 import { ReceiverRegistry } from './receiver-registry';
 import { slack } from './slack';
+import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log, slack, discord, pagerduty] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty] as const;
+
+/** What the daemon gives the Telegram bot's commands (the composition root builds it). */
+export type { BotContext, BotDeps } from './telegram';
 
 /** With no receivers configured, alerts still go somewhere visible: the log. */
 export const DEFAULT_RECEIVER_NAME = 'log';

@@ -1,6 +1,6 @@
 import type { Instance } from '../rules/evaluate';
 import type { Rule } from '../rules/model';
-import type { Endpoint } from '../exchange/wire';
+import type { Endpoint } from '../snapshot/model';
 
 /** The alerts spotwatch raises about an exchange itself, one rule per endpoint. */
 export type BuiltinName = 'UpstreamAnomaly' | 'ExchangeDown';

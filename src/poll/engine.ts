@@ -1,6 +1,6 @@
 import type { Alert } from '../alerts/alert';
 import { ActiveAlerts, advance, type Scope } from '../alerts/lifecycle';
-import type { Endpoint } from '../exchange/wire';
+import type { Endpoint } from '../snapshot/model';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
 import { evaluateRules, evaluationMemo, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';

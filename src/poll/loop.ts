@@ -1,4 +1,3 @@
-import { anySignal } from '../lib/abort';
 import type { Clock } from '../lib/clock';
 import { sleep } from '../lib/sleep';
 
@@ -21,13 +20,10 @@ export interface LoopOptions {
 export interface Loop {
   /** Resolves once the run in flight (if any) has finished and no further run will start. */
   stop(): Promise<void>;
-  /** Runs now, without waiting for the rest of the interval (still never concurrently). */
-  trigger(): void;
 }
 
 export function startLoop(options: LoopOptions): Loop {
   const stopping = new AbortController();
-  let wake: AbortController | undefined;
   const done = (async () => {
     while (!stopping.signal.aborted) {
       const started = options.clock.now();
@@ -39,14 +35,10 @@ export function startLoop(options: LoopOptions): Loop {
       if (stopping.signal.aborted) break;
       const elapsed = options.clock.now() - started;
       const wait = Math.max(0, options.intervalMs - elapsed) + Math.round(options.random() * options.jitter * options.intervalMs);
-      wake = new AbortController();
-      const linked = anySignal([stopping.signal, wake.signal]);
       try {
-        await sleep(wait, linked.signal);
+        await sleep(wait, stopping.signal);
       } catch {
-        // woken early: by trigger() (run again) or by stop() (the while condition ends it)
-      } finally {
-        linked.release();
+        // woken early by stop(): the while condition ends it
       }
     }
   })();
@@ -54,9 +46,6 @@ export function startLoop(options: LoopOptions): Loop {
     async stop() {
       stopping.abort(new Error('stopping'));
       await done;
-    },
-    trigger() {
-      wake?.abort();
     },
   };
 }

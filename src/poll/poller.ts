@@ -1,6 +1,6 @@
 import type { ExchangeClient, FetchResult } from '../exchange/client';
 import { ExchangeError } from '../exchange/errors';
-import type { Endpoint } from '../exchange/wire';
+import type { Endpoint } from '../snapshot/model';
 import type { Clock } from '../lib/clock';
 import { nextTurn } from '../lib/timer';
 import type { CoinRecord, RecordIssue, Snapshot, TickerRecord } from '../snapshot/model';

@@ -1,5 +1,5 @@
 import type { Alert } from '../alerts/alert';
-import type { Endpoint } from '../exchange/wire';
+import type { Endpoint } from '../snapshot/model';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';

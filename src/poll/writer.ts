@@ -6,7 +6,7 @@ import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
 import { snapshotRecords } from '../store/store';
-import type { Endpoint } from '../exchange/wire';
+import type { Endpoint } from '../snapshot/model';
 import type { PollStore } from './store';
 
 /**

@@ -1,6 +1,6 @@
 /** The reference exchange as an express app, without listening: for in-process tests and benchmarks. */
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { ERROR_CODES } from '../exchange/wire';
+import { ERROR_CODES } from '../exchange/dialects/spot-v3/wire';
 import { createControl, type SimulatorControl } from './control';
 import { createFaultBoard } from './faults/board';
 import { ADMIN_PREFIX, createAdminRouter } from './http/admin';

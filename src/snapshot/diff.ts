@@ -1,7 +1,9 @@
 import { inTurns } from '../lib/timer';
-import type { Change, ChangeKind, ChangeValue } from './changes';
+import { CHANGE_KINDS, type Change, type ChangeKind, type ChangeValue } from './changes';
 import { sameDecimal } from './decimal';
-import { unknownKey, type CoinRecord, type NetworkRecord, type Snapshot } from './model';
+import { compile, literal, prop } from '../lib/compile';
+import { COIN_FIELDS, fieldsOf, NETWORK_FIELDS, type FieldChange, type FieldSpec, type Sameness } from './fields';
+import { unknownKey, type CoinRecord, type Snapshot } from './model';
 
 /**
  * Every change between two snapshots of one exchange, with the values before and after.
@@ -52,6 +54,49 @@ function* diffCoins(prev: Snapshot, next: Snapshot, at: number, out: Change[]): 
   }
 }
 
+type Push = (kind: ChangeKind, before: ChangeValue, after: ChangeValue, network?: string) => void;
+
+/** The changes between two records of one key, field by field, as the field list says (`net`: the network, for a network). */
+type FieldsDiff = (o: object, n: object, net: string | undefined, push: Push) => void;
+
+/** How two values of a `value` field are the same, given that they differ as values (`a`, `b`: expressions). */
+const SAME: Record<Sameness, (a: string, b: string) => string> = {
+  exact: () => 'false',
+  decimal: (a, b) => `sameDecimal(${a}, ${b})`,
+  'empty-is-null': (a, b) => `(${a} ?? '') === (${b} ?? '')`,
+  'null-is-false': (a, b) => `(${a} ?? false) === (${b} ?? false)`,
+};
+
+/**
+ * The diff of a field list, compiled from it (see lib/compile.ts): each field that raises a
+ * change is compared, in the order of the first change it raises in CHANGE_KINDS.
+ */
+function diffOf(name: string, list: Record<string, FieldSpec>): FieldsDiff {
+  const kinds = (c: FieldChange): ChangeKind[] => (c.kind === 'flip' ? [c.on, c.off] : c.kind === 'message' ? [c.set, c.changed, c.cleared] : c.kind === 'value' ? [c.change] : []);
+  const rank = (c: FieldChange): number => Math.min(...kinds(c).map((k) => CHANGE_KINDS.indexOf(k)));
+  const messages: Record<string, FieldChange> = {};
+  const lines = fieldsOf(list)
+    .filter(([, f]) => kinds(f.change).length > 0)
+    .sort(([, a], [, b]) => rank(a.change) - rank(b.change))
+    .map(([key, { change }]) => {
+      const [b, a] = [prop('o', key), prop('n', key)];
+      const differ = `if (${b} !== ${a}`;
+      if (change.kind === 'flip') return `${differ}) push(${a} ? ${literal(change.on)} : ${literal(change.off)}, ${b}, ${a}, net);`;
+      if (change.kind === 'message') {
+        messages[key] = change;
+        return `${differ}) diffMessage(${prop('messages', key)}, ${b}, ${a}, net, push);`;
+      }
+      if (change.kind === 'value') return `${differ} && !(${SAME[change.same](b, a)})) push(${literal(change.change)}, ${b}, ${a}, net);`;
+      return '';
+    });
+  return compile<FieldsDiff>(`diff${name}`, ['o', 'n', 'net', 'push'], lines.join('\n'), { sameDecimal, diffMessage, messages });
+}
+
+/** The coin's own flips. */
+const diffCoinFields = diffOf('Coin', COIN_FIELDS);
+/** What each field of a network raises when it changes. */
+const diffNetwork = diffOf('Network', NETWORK_FIELDS);
+
 function diffCoin(exchange: string, before: CoinRecord, after: CoinRecord, at: number, out: Change[], unknown?: ReadonlySet<string>): void {
   const coin = after.coin;
   const push = (kind: ChangeKind, b: ChangeValue, a: ChangeValue, network?: string): void => {
@@ -59,8 +104,7 @@ function diffCoin(exchange: string, before: CoinRecord, after: CoinRecord, at: n
     if (network !== undefined) change.network = network;
     out.push(change);
   };
-  if (before.depositAllEnable !== after.depositAllEnable) push(after.depositAllEnable ? 'deposit_all_enabled' : 'deposit_all_disabled', before.depositAllEnable, after.depositAllEnable);
-  if (before.withdrawAllEnable !== after.withdrawAllEnable) push(after.withdrawAllEnable ? 'withdraw_all_enabled' : 'withdraw_all_disabled', before.withdrawAllEnable, after.withdrawAllEnable);
+  diffCoinFields(before, after, undefined, push);
 
   const old = new Map(before.networkList.map((n) => [n.network, n]));
   const now = new Map(after.networkList.map((n) => [n.network, n]));
@@ -69,7 +113,7 @@ function diffCoin(exchange: string, before: CoinRecord, after: CoinRecord, at: n
     if (o === undefined) {
       if (unknown?.has(unknownKey(coin, name)) !== true) push('network_added', null, n.name ?? name, name);
     }
-    else if (o !== n) diffNetwork(o, n, push);
+    else if (o !== n) diffNetwork(o, n, n.network, push);
   }
   for (const [name, o] of old) if (!now.has(name)) push('network_removed', o.name ?? name, null, name);
 
@@ -82,29 +126,14 @@ function defaultOf(c: CoinRecord): string | null {
   return c.networkList.find((n) => n.isDefault)?.network ?? null;
 }
 
-type Push = (kind: ChangeKind, before: ChangeValue, after: ChangeValue, network?: string) => void;
-
-function diffNetwork(o: NetworkRecord, n: NetworkRecord, push: Push): void {
-  const net = n.network;
-  if (o.depositEnable !== n.depositEnable) push(n.depositEnable ? 'deposit_enabled' : 'deposit_disabled', o.depositEnable, n.depositEnable, net);
-  if (o.withdrawEnable !== n.withdrawEnable) push(n.withdrawEnable ? 'withdraw_enabled' : 'withdraw_disabled', o.withdrawEnable, n.withdrawEnable, net);
-  diffDesc('deposit', o.depositDesc, n.depositDesc, net, push);
-  diffDesc('withdraw', o.withdrawDesc, n.withdrawDesc, net, push);
-  if (!sameDecimal(o.withdrawFee, n.withdrawFee)) push('withdraw_fee_changed', o.withdrawFee, n.withdrawFee, net);
-  if (!sameDecimal(o.withdrawMin, n.withdrawMin)) push('withdraw_min_changed', o.withdrawMin, n.withdrawMin, net);
-  if (o.minConfirm !== n.minConfirm) push('min_confirm_changed', o.minConfirm, n.minConfirm, net);
-  if ((o.contractAddress ?? '') !== (n.contractAddress ?? '')) push('contract_address_changed', o.contractAddress, n.contractAddress, net);
-  if ((o.withdrawTag ?? false) !== (n.withdrawTag ?? false)) push('withdraw_tag_changed', o.withdrawTag, n.withdrawTag, net);
-}
-
 /** A message is "no message" when null or blank; set, changed and cleared are events of their own. */
-function diffDesc(direction: 'deposit' | 'withdraw', before: string | null, after: string | null, net: string, push: Push): void {
+function diffMessage(change: Extract<FieldChange, { kind: 'message' }>, before: string | null, after: string | null, net: string | undefined, push: Push): void {
   const b = blankToNull(before);
   const a = blankToNull(after);
   if (b === a) return;
-  if (b === null) push(`${direction}_desc_set`, null, a, net);
-  else if (a === null) push(`${direction}_desc_cleared`, b, null, net);
-  else push(`${direction}_desc_changed`, b, a, net);
+  if (b === null) push(change.set, null, a, net);
+  else if (a === null) push(change.cleared, b, null, net);
+  else push(change.changed, b, a, net);
 }
 
 export function blankToNull(text: string | null): string | null {

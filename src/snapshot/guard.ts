@@ -4,7 +4,7 @@
  * for `confirmPolls` polls and `confirmMs`. Pure: the caller keeps the Suspect between polls.
  */
 import { DEFAULT_GUARD as GUARD_DEFAULTS } from '../lib/guard-defaults';
-import type { Snapshot } from './model';
+import type { Endpoint, Snapshot } from './model';
 
 export interface GuardOptions {
   maxShrink: number;
@@ -28,22 +28,20 @@ export type Verdict =
   | { verdict: 'empty' }
   | { verdict: 'hold'; suspect: Suspect };
 
-type Part = 'coins' | 'tickers';
-
-function sizes(s: Snapshot, part: Part): number[] {
-  if (part === 'tickers') return [s.tickers.size];
+function sizes(s: Snapshot, endpoint: Endpoint): number[] {
+  if (endpoint === 'tickers') return [s.tickers.size];
   let networks = 0;
   for (const c of s.coins.values()) networks += c.networkList.length;
   return [s.coins.size, networks];
 }
 
-/** Judges `next` against the last accepted snapshot for one part (coins or tickers). */
-export function judge(accepted: Snapshot, next: Snapshot, part: Part, suspect: Suspect | undefined, now: number, options: GuardOptions): Verdict {
-  const after = sizes(next, part);
+/** Judges `next` against the last accepted snapshot for the list of one endpoint (coins or tickers). */
+export function judge(accepted: Snapshot, next: Snapshot, endpoint: Endpoint, suspect: Suspect | undefined, now: number, options: GuardOptions): Verdict {
+  const after = sizes(next, endpoint);
   if ((after[0] ?? 0) === 0) return { verdict: 'empty' };
-  const baseline = part === 'coins' ? accepted.coinsAt === null : accepted.tickersAt === null;
+  const baseline = endpoint === 'coins' ? accepted.coinsAt === null : accepted.tickersAt === null;
   if (baseline) return { verdict: 'accept' };
-  const before = sizes(accepted, part);
+  const before = sizes(accepted, endpoint);
   const shrunk = before.some((b, i) => b > 0 && 1 - (after[i] ?? 0) / b > options.maxShrink);
   if (!shrunk) return { verdict: 'accept' };
   const held: Suspect = suspect

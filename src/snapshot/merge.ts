@@ -1,3 +1,4 @@
+import { COIN_FIELDS, keysOf, NETWORK_FIELDS, TICKER_FIELDS } from './fields';
 import { unknownKey, type CoinRecord, type NetworkRecord, type RecordIssue, type Snapshot, type TickerRecord } from './model';
 
 /** What the client read from one answer: the good records and the ones it set aside. */
@@ -58,10 +59,11 @@ function unknownCoins(prev: Snapshot, issues: readonly RecordIssue[], coins: Rea
   return out;
 }
 
-const NETWORK_KEYS: readonly (keyof NetworkRecord)[] = [
-  'network', 'coin', 'name', 'isDefault', 'depositEnable', 'withdrawEnable', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin',
-  'withdrawIntegerMultiple', 'minConfirm', 'withdrawTag', 'depositDust', 'contractAddress', 'contractAddressUrl', 'depositDesc', 'withdrawDesc',
-];
+/** Every field of a network record (fields.ts): a field left out here would be a change never seen. */
+const NETWORK_KEYS = keysOf(NETWORK_FIELDS);
+/** Every field of a coin record but its networks, which are compared one by one. */
+const COIN_KEYS = keysOf(COIN_FIELDS).filter((k) => COIN_FIELDS[k].type !== 'networks');
+const TICKER_KEYS = keysOf(TICKER_FIELDS);
 
 /** Field-by-field equality of two network records (text for text, as sameCoin). */
 export function sameNetwork(a: NetworkRecord, b: NetworkRecord): boolean {
@@ -73,7 +75,7 @@ export function sameNetwork(a: NetworkRecord, b: NetworkRecord): boolean {
 /** Field-by-field equality of two coin records (text for text: this is about identity, not value). */
 export function sameCoin(a: CoinRecord, b: CoinRecord): boolean {
   if (a === b) return true;
-  if (a.coin !== b.coin || a.name !== b.name || a.depositAllEnable !== b.depositAllEnable || a.withdrawAllEnable !== b.withdrawAllEnable) return false;
+  for (const k of COIN_KEYS) if (a[k] !== b[k]) return false;
   if (a.networkList.length !== b.networkList.length) return false;
   for (let i = 0; i < a.networkList.length; i++) {
     if (!sameNetwork(a.networkList[i] as NetworkRecord, b.networkList[i] as NetworkRecord)) return false;
@@ -103,10 +105,7 @@ function keepNetworks(prev: Snapshot, coins: Map<string, CoinRecord>, coin: stri
   if (networkList !== undefined) coins.set(coin, { ...now, networkList });
 }
 
-/**
- * The next snapshot from a ticker answer; `watched` (when not empty) limits the symbols
- * kept from the previous snapshot to the watch list.
- */
+/** The next snapshot from a ticker answer, malformed records kept as for applyCoins. */
 export function applyTickers(prev: Snapshot, answer: Answer<TickerRecord>, at: number): Snapshot {
   const tickers = new Map<string, TickerRecord>();
   for (const t of answer.records) {
@@ -129,11 +128,6 @@ export function applyTickers(prev: Snapshot, answer: Answer<TickerRecord>, at: n
   else next.unknownSymbols = unknown;
   return next;
 }
-
-const TICKER_KEYS: readonly (keyof TickerRecord)[] = [
-  'symbol', 'priceChange', 'priceChangePercent', 'lastPrice', 'bidPrice', 'bidQty', 'askPrice', 'askQty', 'openPrice',
-  'highPrice', 'lowPrice', 'volume', 'quoteVolume', 'openTime', 'closeTime', 'count',
-];
 
 /** Field-by-field equality of two ticker records (text for text, as sameCoin). */
 export function sameTicker(a: TickerRecord, b: TickerRecord): boolean {

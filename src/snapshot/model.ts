@@ -1,55 +1,18 @@
 /**
  * The Snapshot model: what one exchange looked like at one moment. Records keep the spec's
- * own field names; every decimal is the exact text received (never a float), and a field
- * the exchange left out is null.
+ * own field names (their field lists are in fields.ts); every decimal is the exact text
+ * received (never a float), and a field the exchange left out is null.
  */
+import type { CoinRecord, TickerRecord } from './fields';
 
-export interface NetworkRecord {
-  network: string;
-  coin: string;
-  name: string | null;
-  isDefault: boolean;
-  depositEnable: boolean;
-  withdrawEnable: boolean;
-  withdrawFee: string | null;
-  withdrawMin: string | null;
-  withdrawInternalMin: string | null;
-  withdrawIntegerMultiple: string | null;
-  minConfirm: number | null;
-  withdrawTag: boolean | null;
-  depositDust: string | null;
-  contractAddress: string | null;
-  contractAddressUrl: string | null;
-  depositDesc: string | null;
-  withdrawDesc: string | null;
-}
+export type { CoinRecord, NetworkRecord, TickerRecord } from './fields';
 
-export interface CoinRecord {
-  coin: string;
-  name: string | null;
-  depositAllEnable: boolean;
-  withdrawAllEnable: boolean;
-  networkList: NetworkRecord[];
-}
-
-export interface TickerRecord {
-  symbol: string;
-  priceChange: string | null;
-  priceChangePercent: string | null;
-  lastPrice: string;
-  bidPrice: string | null;
-  bidQty: string | null;
-  askPrice: string | null;
-  askQty: string | null;
-  openPrice: string | null;
-  highPrice: string | null;
-  lowPrice: string | null;
-  volume: string | null;
-  quoteVolume: string | null;
-  openTime: number | null;
-  closeTime: number | null;
-  count: number | null;
-}
+/**
+ * The two lists a snapshot is made of, each read from its own endpoint of the exchange (the
+ * `endpoint` label of the poll metrics and of the builtin alerts).
+ */
+export const ENDPOINTS = ['coins', 'tickers'] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
 
 /**
  * A record the exchange sent that failed validation. Where its key could be read, the

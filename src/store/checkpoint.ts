@@ -31,6 +31,13 @@ export class Checkpointer {
   get busy(): boolean {
     return this.running !== undefined;
   }
+
+  /** Resolves once no checkpoint runs (the worker has exited and closed its connection). */
+  idle(): Promise<void> {
+    const worker = this.running;
+    if (worker === undefined) return Promise.resolve();
+    return new Promise((resolve) => worker.once('exit', () => resolve()));
+  }
 }
 
 /** Where better-sqlite3 is, for the worker (an eval'd worker resolves modules from the working directory). */

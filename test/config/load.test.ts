@@ -45,6 +45,7 @@ notify:
 `;
 
 const DEFAULT_EXCHANGE = {
+  dialect: 'spot-v3',
   poll: { coins: 30_000, tickers: 10_000 },
   timeout: 5_000,
   weight_limit: { max: 500, window: 10_000 },
@@ -113,6 +114,7 @@ describe('parseConfig: valid files', () => {
     const text = `
 exchanges:
   - name: weex.spot
+    dialect: spot-v3
     base_url: https://api.example.org
     poll: { coins: 1m, tickers: 2s }
     timeout: 1500ms
@@ -166,6 +168,7 @@ notify:
       exchanges: [
         {
           name: 'weex.spot',
+          dialect: 'spot-v3',
           base_url: 'https://api.example.org',
           poll: { coins: 60_000, tickers: 2_000 },
           timeout: 1_500,
@@ -297,7 +300,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify)`,
     ]],
     ['an unknown key in an exchange', 'exchanges:\n  - name: main\n    pol: { coins: 30s }\n', [
-      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
+      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
     ]],
     ['an unknown key deeper down', 'exchanges:\n  - name: main\n    poll: { coins: 30s, ticker: 5s }\n', [
       `${FILE}:3:25: exchanges[0].poll: unknown key "ticker" (expected one of: coins, tickers)`,
@@ -335,6 +338,9 @@ describe('parseConfig: problems', () => {
     ['a bad listen address', `${MINIMAL}server: { listen: "9464" }\n`, [
       `${FILE}:3:19: server.listen: invalid listen address "9464" (use HOST:PORT, e.g. 127.0.0.1:9464 or :9464)`,
     ]],
+    ['a dialect no registry line names', `${MINIMAL}    dialect: binance\n`, [
+      `${FILE}:3:14: exchanges[0].dialect: expected one of spot-v3, got "binance"`,
+    ]],
     ['a bad log level', `${MINIMAL}log: { level: verbose }\n`, [
       `${FILE}:3:15: log.level: expected one of trace, debug, info, warn, error, got "verbose"`,
     ]],
@@ -361,7 +367,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:6:7: notify.receivers[0].log: receiver "both" has both webhook and log; list one receiver per kind`,
     ]],
     ['a receiver with no kind', `${MINIMAL}notify:\n  receivers:\n    - name: none\n`, [
-      `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, slack, discord, pagerduty`,
+      `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty`,
     ]],
     ['a receiver with two kinds, one of them invalid too', `${MINIMAL}notify:\n  receivers:\n    - name: both\n      webhook: { url: nope }\n      log: true\n`, [
       `${FILE}:6:23: notify.receivers[0].webhook.url: invalid URL "nope" (use http://HOST:PORT/PATH)`,
@@ -426,7 +432,7 @@ notify:
 lgo: { level: info }
 `;
     expect(problems(text)).toEqual([
-      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
+      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
       `${FILE}:4:14: exchanges[0].timeout: invalid duration "30x" (use 500ms, 15s, 5m, 4h)`,
       `${FILE}:5:11: exchanges[1].name: duplicate exchange name "main" (first used by exchanges[0])`,
       `${FILE}:6:15: exchanges[1].base_url: environment variable EXCHANGE_URL is not set (write \${EXCHANGE_URL:-default} to give a default)`,

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Registry } from 'prom-client';
-import { COINS_PATH, type WireCoin as Coin } from '../../src/exchange/wire';
+import { COINS_PATH, type WireCoin as Coin } from '../../src/exchange/dialects/spot-v3/wire';
 import { StateStore } from '../../src/store/store';
 import { stack, type WebhookBody } from '../support/daemon-harness';
 import { waitFor } from '../support/wait';

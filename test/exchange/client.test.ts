@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { spotV3 } from '../../src/exchange/dialects/spot-v3';
 import { ExchangeClient, type ClientOptions } from '../../src/exchange/client';
 import { ExchangeError } from '../../src/exchange/errors';
 import { silentLogger } from '../../src/lib/logger';
@@ -119,7 +120,7 @@ describe('ExchangeClient against the reference exchange', () => {
   it('keeps to its own weight budget and never gets a 429 from the exchange', async () => {
     sim.control.resetLimits();
     const strict = await startSimulator({ port: 0, coins: 5, seed: 1, logger: silentLogger(), weightLimit: { max: 20, windowMs: 1_000 } });
-    const c = new ExchangeClient({ exchange: 'x', baseUrl: strict.url, timeoutMs: 2000, maxBodyBytes: 1 << 20, retries: { max: 0, baseDelayMs: 10, maxDelayMs: 50 }, weightLimit: { max: 20, windowMs: 1_000 } });
+    const c = new ExchangeClient({ exchange: 'x', dialect: spotV3, baseUrl: strict.url, timeoutMs: 2000, maxBodyBytes: 1 << 20, retries: { max: 0, baseDelayMs: 10, maxDelayMs: 50 }, weightLimit: { max: 20, windowMs: 1_000 } });
     const started = Date.now();
     for (let i = 0; i < 8; i++) await c.fetchCoins(); // 40 weight against a budget of 20 per second
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);

@@ -1,66 +1,19 @@
 import fc from 'fast-check';
-import { DECIMAL_KEYS, isDecimalText, parseJsonKeepingDecimals, readDecimal } from '../../src/exchange/decimal';
+import { exactDecimalJson, isDecimalText, readDecimal } from '../../src/exchange/decimal';
+import { jsonNumberText } from '../support/json-number';
 
-/** Decimal text as JSON's number grammar writes it: sign, digits, fraction, exponent in either case. */
-const jsonNumberText = fc
-  .tuple(
-    fc.boolean(),
-    fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,20}$/)),
-    fc.option(fc.stringMatching(/^[0-9]{1,20}$/), { nil: undefined }),
-    fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.stringMatching(/^[0-9]{1,3}$/)), { nil: undefined }),
-  )
-  .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac !== undefined ? `.${frac}` : ''}${exp ? exp.join('') : ''}`);
-
-describe('parseJsonKeepingDecimals', () => {
-  it('keeps the exact text of a bare number under a decimal key, whatever its notation', () => {
-    fc.assert(
-      fc.property(jsonNumberText, fc.constantFrom(...DECIMAL_KEYS), fc.constantFrom('', ' ', '\n\t'), (text, key, ws) => {
-        const body = `[{"network":"X",${ws}"${key}"${ws}:${ws}${text}${ws},"minConfirm":12}]`;
-        expect(parseJsonKeepingDecimals(body)).toEqual([{ network: 'X', [key]: text, minConfirm: 12 }]);
-      }),
-    );
+describe('exactDecimalJson', () => {
+  it('keeps the exact text of bare numbers under the keys it is given, and only those', () => {
+    const json = exactDecimalJson(['close', 'vol']);
+    const text = '{"data":[{"close":8988.0,"vol":2.3822168242201668E8,"count":12,"open":1.0712E-5}]}';
+    expect(json.parse(text)).toEqual({ data: [{ close: '8988.0', vol: '2.3822168242201668E8', count: 12, open: 1.0712e-5 }] });
   });
 
-  it.each([
-    ['1E-8', '1E-8'],
-    ['1e-8', '1e-8'],
-    ['0.00000001', '0.00000001'],
-    ['1', '1'],
-    ['1.0E+2', '1.0E+2'],
-    ['-0.5e10', '-0.5e10'],
-  ])('withdrawIntegerMultiple %s stays "%s"', (raw, text) => {
-    expect(parseJsonKeepingDecimals(`{"withdrawIntegerMultiple":${raw}}`)).toEqual({ withdrawIntegerMultiple: text });
-  });
-
-  it('quotes only the keys of the answer it reads', () => {
-    const body = '{"withdrawFee":1E-8,"withdrawIntegerMultiple":0.10,"lastPrice":2.50,"quoteVolume":1e3}';
-    expect(parseJsonKeepingDecimals(body, 'coins')).toEqual({ withdrawFee: '1E-8', withdrawIntegerMultiple: '0.10', lastPrice: 2.5, quoteVolume: 1000 });
-    expect(parseJsonKeepingDecimals(body, 'tickers')).toEqual({ withdrawFee: 1e-8, withdrawIntegerMultiple: 0.1, lastPrice: '2.50', quoteVolume: '1e3' });
-    expect(parseJsonKeepingDecimals(body)).toEqual({ withdrawFee: '1E-8', withdrawIntegerMultiple: '0.10', lastPrice: '2.50', quoteVolume: '1e3' });
-  });
-
-  it('leaves numbers under other keys as numbers', () => {
-    expect(parseJsonKeepingDecimals('{"minConfirm":12,"openTime":1700000000000,"count":3}')).toEqual({
-      minConfirm: 12,
-      openTime: 1700000000000,
-      count: 3,
-    });
-  });
-
-  it('never changes a string value, even one that looks like a decimal field', () => {
-    fc.assert(
-      fc.property(
-        fc.dictionary(fc.constantFrom(...DECIMAL_KEYS, 'depositDesc', 'name', 'x'), fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), jsonNumberText.map((t) => `"withdrawFee":${t}`))),
-        (obj) => {
-          expect(parseJsonKeepingDecimals(JSON.stringify(obj))).toEqual(obj);
-        },
-      ),
-    );
-  });
-
-  it('rejects what JSON.parse rejects', () => {
-    expect(() => parseJsonKeepingDecimals('{"withdrawFee":1E-8')).toThrow(SyntaxError);
-    expect(() => parseJsonKeepingDecimals('<html>')).toThrow(SyntaxError);
+  it('reads in turns what it reads at once', async () => {
+    const json = exactDecimalJson(['fee']);
+    const text = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ id: i, fee: `${i}.50` }))).replace(/"(\d+\.50)"/g, '$1');
+    expect(await json.parseInTurns(text)).toEqual(json.parse(text));
+    expect((json.parse(text) as { fee: string }[])[3]?.fee).toBe('3.50');
   });
 });
 

@@ -1,3 +1,4 @@
+import { spotV3 } from '../../src/exchange/dialects/spot-v3';
 import { ExchangeClient } from '../../src/exchange/client';
 import { ExchangeError } from '../../src/exchange/errors';
 import { silentLogger } from '../../src/lib/logger';
@@ -27,6 +28,7 @@ afterAll(async () => {
 function client(): ExchangeClient {
   return new ExchangeClient({
     exchange: 'main',
+    dialect: spotV3,
     baseUrl: double.url,
     timeoutMs: 2_000,
     maxBodyBytes: 1 << 20,

@@ -1,5 +1,5 @@
 import { parseRecordsInTurns, recordSpans } from '../../src/lib/json-records';
-import { parseJsonKeepingDecimals, parseJsonKeepingDecimalsInTurns } from '../../src/exchange/decimal';
+import { parseJsonKeepingDecimals, parseJsonKeepingDecimalsInTurns } from '../../src/exchange/dialects/spot-v3/parse';
 
 const turn = (): Promise<void> => Promise.resolve();
 

@@ -4,7 +4,7 @@ import { receiverRegistry } from '../../src/notify/registry';
 
 describe('the receiver registry', () => {
   it('lists the kinds in the order the config names them', () => {
-    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'slack', 'discord', 'pagerduty']);
+    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty']);
   });
 
   it('uses a log receiver named "log" when the config lists none', () => {
@@ -19,6 +19,8 @@ describe('the receiver registry', () => {
       'email.smtp_url', '*.email.smtp_url',
       'email.password', '*.email.password', 'password', '*.password',
       'alertmanager.url', '*.alertmanager.url',
+      'telegram.bot_token', '*.telegram.bot_token', 'bot_token', '*.bot_token',
+      'telegram.api_url', '*.telegram.api_url',
       'slack.webhook_url', '*.slack.webhook_url', 'webhook_url', '*.webhook_url',
       'discord.webhook_url', '*.discord.webhook_url',
       'pagerduty.routing_key', '*.pagerduty.routing_key', 'routing_key', '*.routing_key',

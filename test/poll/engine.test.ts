@@ -287,13 +287,26 @@ function stormEngine(store: StateStore, rules: string, notify: (alerts: Alert[])
 
 describe('Engine in a storm', () => {
   let dir: string;
+  const opened: StateStore[] = [];
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'spotwatch-engine-'));
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    // A storm's writes fold the WAL in a worker thread: the directory goes once it is done.
+    for (const s of opened.splice(0)) {
+      s.close();
+      await s.settled();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const open = (): StateStore => {
+    const s = StateStore.open(dir);
+    opened.push(s);
+    return s;
+  };
 
   it('2,500 networks close, then 1,200 open again: exactly those resolve (the rule is judged 1,000 alerts per turn)', async () => {
-    const store = StateStore.open(dir);
+    const store = open();
     const told: Alert[] = [];
     const { engine, poll } = stormEngine(store, WITHDRAW_RULE, (a) => told.push(...a));
     const first = stormSnapshot(() => false, 1000);
@@ -311,7 +324,7 @@ describe('Engine in a storm', () => {
   });
 
   it('2,500 alerts new at one poll: no transaction writes more than 1,000 alert rows, and the store ends with every alert and the whole snapshot', async () => {
-    const real = StateStore.open(dir);
+    const real = open();
     const store = Object.create(real) as StateStore;
     const rowsPerTransaction: number[] = [];
     let rows = 0;
@@ -345,7 +358,7 @@ describe('Engine in a storm', () => {
   });
 
   it('2,500 networks close: a state rule and a change rule, evaluated 1,000 coins or changes per turn, give every alert and event once, in order, and let the event loop run', async () => {
-    const store = StateStore.open(dir);
+    const store = open();
     const told: Alert[] = [];
     const { engine, poll } = stormEngine(store, `${WITHDRAW_RULE}  - alert: C\n    change: withdraw_disabled\n`, (a) => told.push(...a));
     const first = stormSnapshot(() => true, 1000);

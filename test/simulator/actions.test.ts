@@ -1,5 +1,5 @@
 /** Each action, as a client sees its effect on the two endpoints. */
-import { COINS_PATH, TICKER_PATH } from '../../src/exchange/wire';
+import { COINS_PATH, TICKER_PATH } from '../../src/exchange/dialects/spot-v3/wire';
 import { ActionError } from '../../src/simulator';
 import { get, getJson, startTestSimulator, type TestSimulator } from '../support/simulator';
 import { tickerProblems } from '../support/ticker-invariants';

@@ -1,5 +1,5 @@
 /** The admin API under /-/sim/: the same actions as scenario steps, live. */
-import { COINS_PATH, TICKER_PATH } from '../../src/exchange/wire';
+import { COINS_PATH, TICKER_PATH } from '../../src/exchange/dialects/spot-v3/wire';
 import { parseScenario } from '../../src/simulator';
 import { get, getJson, postJson, startTestSimulator, type TestSimulator } from '../support/simulator';
 

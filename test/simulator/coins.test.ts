@@ -2,7 +2,7 @@
  * GET /api/v3/coins against spec section 4.1 and 2.1/2.2, over real HTTP, at the default
  * scale (4,000 coins): every coin and every network is checked.
  */
-import { COINS_PATH, NETWORK_FIELDS, USED_WEIGHT_HEADER } from '../../src/exchange/wire';
+import { COINS_PATH, NETWORK_FIELD_NAMES, USED_WEIGHT_HEADER } from '../../src/exchange/dialects/spot-v3/wire';
 import { get, startTestSimulator, type TestSimulator } from '../support/simulator';
 
 type Json = Record<string, unknown>;
@@ -15,7 +15,7 @@ const isDecimal = (v: unknown): boolean => typeof v === 'string' && DECIMAL.test
 const isNullableString = (v: unknown): boolean => v === null || (typeof v === 'string' && v.length > 0);
 
 /** Spec 2.2, field by field. */
-const NETWORK_TYPES: Record<(typeof NETWORK_FIELDS)[number], (v: unknown) => boolean> = {
+const NETWORK_TYPES: Record<(typeof NETWORK_FIELD_NAMES)[number], (v: unknown) => boolean> = {
   network: (v) => typeof v === 'string' && v.length > 0,
   coin: isString,
   name: (v) => typeof v === 'string' && v.length > 0,
@@ -92,8 +92,8 @@ describe('spec 4.1 rule 2: every network has the fields of spec 2.2', () => {
     expect(networks.length).toBeGreaterThan(7500);
     expect(networks.length).toBeLessThan(9000);
     const bad = networks.flatMap((n) => {
-      const wrong = NETWORK_FIELDS.filter((f) => !NETWORK_TYPES[f](n[f]));
-      if (Object.keys(n).join() !== NETWORK_FIELDS.join()) wrong.push('network');
+      const wrong = NETWORK_FIELD_NAMES.filter((f) => !NETWORK_TYPES[f](n[f]));
+      if (Object.keys(n).join() !== NETWORK_FIELD_NAMES.join()) wrong.push('network');
       return wrong.length === 0 ? [] : [`${String(n.coin)} ${String(n.network)}: ${wrong.join(', ')}`];
     });
     expect(bad).toEqual([]);

@@ -2,7 +2,7 @@
  * What the spec leaves open and the reference exchange fixes (DESIGN.md section 5), one
  * describe per row of that table, with the exact status, headers and body.
  */
-import { COINS_PATH, TICKER_PATH, USED_WEIGHT_HEADER } from '../../src/exchange/wire';
+import { COINS_PATH, TICKER_PATH, USED_WEIGHT_HEADER } from '../../src/exchange/dialects/spot-v3/wire';
 import { get, getFrom, postJson, startTestSimulator, type TestSimulator } from '../support/simulator';
 
 const ILLEGAL_SYMBOL = `{"code":-1100,"msg":"Illegal characters found in parameter 'symbol'; legal range is '^[A-Z0-9-_.]{1,20}$'."}`;

@@ -1,5 +1,5 @@
 /** A seed, a size and a clock name one exact exchange: byte-identical answers, whatever came before. */
-import { COINS_PATH, TICKER_PATH } from '../../src/exchange/wire';
+import { COINS_PATH, TICKER_PATH } from '../../src/exchange/dialects/spot-v3/wire';
 import { renderCoinsBody, renderTickersBody } from '../../src/simulator';
 import { get, startTestSimulator, T0, type TestSimulator } from '../support/simulator';
 

@@ -1,6 +1,6 @@
 /** Every fault kind, as a client sees it over real HTTP, and how long faults last. */
 import { request, type IncomingMessage } from 'node:http';
-import { COINS_PATH, TICKER_PATH, USED_WEIGHT_HEADER } from '../../src/exchange/wire';
+import { COINS_PATH, TICKER_PATH, USED_WEIGHT_HEADER } from '../../src/exchange/dialects/spot-v3/wire';
 import { get, startTestSimulator, type TestSimulator } from '../support/simulator';
 import { waitFor } from '../support/wait';
 

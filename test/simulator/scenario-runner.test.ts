@@ -1,7 +1,7 @@
 /** Scenario steps run when due on the injected clock; the demo timeline undoes all it does. */
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { COINS_PATH, TICKER_PATH } from '../../src/exchange/wire';
+import { COINS_PATH, TICKER_PATH } from '../../src/exchange/dialects/spot-v3/wire';
 import { manualClock } from '../../src/lib/clock';
 import { createLogger } from '../../src/lib/logger';
 import { createSimulator, loadScenarioFile, parseScenario, startSimulator, type Simulator } from '../../src/simulator';

@@ -6,6 +6,7 @@ import type { Alert } from '../../src/alerts/alert';
 import type { Change } from '../../src/snapshot/changes';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot } from '../../src/snapshot/model';
+import type { PollStore } from '../../src/poll/store';
 import { StateStore } from '../../src/store/store';
 import { coinRecord, tickerRecord } from '../support/records';
 
@@ -100,5 +101,54 @@ describe('StateStore checkpoints', () => {
     expect(store.queryChanges({ limit: 1 })[0]?.after).toBe(`${big}999`);
     store.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('StateStore contract', () => {
+  it('is the PollStore the poll path writes through, and what it wrote is there after a restart', () => {
+    const store = StateStore.open(dir);
+    // Checked by the compiler: StateStore keeps satisfying the poll path's narrower interface.
+    const poll: PollStore = store;
+    poll.transaction(() => {
+      poll.appendChanges([change(1)]);
+      poll.saveAlerts('main', [alert]);
+    });
+    store.close();
+    const again = StateStore.open(dir);
+    expect({ alerts: [...again.loadAlerts().values()], changes: again.queryChanges({ limit: 10 }).map((c) => c.id) }).toEqual({ alerts: [alert], changes: [1] });
+    again.close();
+  });
+
+  it('transaction: a throw inside it is thrown back, and none of its writes land', () => {
+    const store = StateStore.open(dir);
+    store.saveAlerts('main', [alert]);
+    expect(() =>
+      store.transaction(() => {
+        store.saveAlerts('main', []);
+        store.appendChanges([change(1)]);
+        throw new Error('halfway');
+      }),
+    ).toThrow('halfway');
+    expect({ alerts: store.loadAlerts().size, changes: store.countChanges(10) }).toEqual({ alerts: 1, changes: 0 });
+    store.close();
+  });
+
+  it('transaction: a write the store refuses (a full disk) throws, the store is as before, and takes writes again when it can', () => {
+    const store = StateStore.open(dir);
+    store.appendChanges([change(1)]);
+    // The store's own connection: max_page_count is per connection.
+    const db = store['db'];
+    db.pragma(`max_page_count = ${String(db.pragma('page_count', { simple: true }))}`);
+    const big = Array.from({ length: 100 }, (_, i) => change(2 + i, { kind: 'withdraw_desc_set', before: null, after: 'x'.repeat(5_000) }));
+    const write = (): void => store.transaction(() => {
+      store.saveAlerts('main', [alert]);
+      store.appendChanges(big);
+    });
+    expect(write).toThrow(expect.objectContaining({ code: 'SQLITE_FULL' }) as Error);
+    expect({ alerts: store.loadAlerts().size, changes: store.countChanges(1_000) }).toEqual({ alerts: 0, changes: 1 });
+    db.pragma('max_page_count = 1073741823');
+    write();
+    expect({ alerts: store.loadAlerts().size, changes: store.countChanges(1_000) }).toEqual({ alerts: 1, changes: 101 });
+    store.close();
   });
 });

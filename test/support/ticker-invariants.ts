@@ -3,7 +3,7 @@
  * set_ticker): types, exact priceChange, the ratio in priceChangePercent, the ordering of
  * low/open/last/high and bid/ask, and the 24-hour window.
  */
-import { TICKER_FIELDS, type WireTicker } from '../../src/exchange/wire';
+import { TICKER_FIELD_NAMES, type WireTicker } from '../../src/exchange/dialects/spot-v3/wire';
 import { compare, differenceIs, exact } from './decimal';
 
 type Json = Record<string, unknown>;
@@ -30,8 +30,8 @@ export function expectedRatio(change: string, open: string): string {
 export function tickerProblems(t: Json, now: number): string[] {
   const problems: string[] = [];
   const name = String(t.symbol);
-  if (Object.keys(t).join() !== TICKER_FIELDS.join()) problems.push(`${name}: fields ${Object.keys(t).join()}`);
-  for (const f of TICKER_FIELDS) {
+  if (Object.keys(t).join() !== TICKER_FIELD_NAMES.join()) problems.push(`${name}: fields ${Object.keys(t).join()}`);
+  for (const f of TICKER_FIELD_NAMES) {
     if (f === 'symbol' || f === 'openTime' || f === 'closeTime' || f === 'count') continue;
     if (typeof t[f] !== 'string' || !DECIMAL.test(t[f] as string)) problems.push(`${name}: ${f} ${JSON.stringify(t[f])}`);
   }

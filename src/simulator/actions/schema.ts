@@ -4,7 +4,7 @@
  * spelling of the spec (`withdrawEnable`, `depositDesc`).
  */
 import { z } from 'zod';
-import { TICKER_FIELDS } from '../../exchange/wire';
+import { TICKER_FIELD_NAMES } from '../../exchange/dialects/spot-v3/wire';
 import { faultSchema, FAULT_ENDPOINTS } from './faults-schema';
 import { code, decimal, duration, integerMultiple, jsonValue, networkId, positiveDecimal, text } from './fields';
 
@@ -57,7 +57,7 @@ export const ACTION_SCHEMAS = {
   }).strict(),
   set_ticker: z.object({
     symbol: code,
-    set: z.record(z.enum(TICKER_FIELDS), jsonValue).optional(),
+    set: z.record(z.enum(TICKER_FIELD_NAMES), jsonValue).optional(),
     clear: z.boolean().optional(),
   }).strict().refine((v) => v.set !== undefined || v.clear === true, 'give `set` (fields to force) or `clear: true`'),
   fault: faultSchema,

@@ -3,7 +3,7 @@
  * after its `for` (on the injected clock), after `count` requests, or when cleared.
  */
 import type { Clock } from '../../lib/clock';
-import type { Endpoint } from '../../exchange/wire';
+import type { Endpoint } from '../../exchange/dialects/spot-v3/wire';
 import type { FaultEndpoint, FaultSpec } from '../actions/faults-schema';
 
 export interface ActiveFault {

@@ -3,7 +3,7 @@
  * fields, a record that is not an object. The broken records are spread evenly through the
  * answer and chosen by position only, so the same request gets the same body.
  */
-import type { Endpoint } from '../../exchange/wire';
+import type { Endpoint } from '../../exchange/dialects/spot-v3/wire';
 import type { Reply } from '../http/reply';
 
 type Json = Record<string, unknown>;

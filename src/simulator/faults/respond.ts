@@ -1,6 +1,6 @@
 /** How each fault answers a request in place of (or around) the normal reply. */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { ERROR_CODES, type Endpoint } from '../../exchange/wire';
+import { ERROR_CODES, type Endpoint } from '../../exchange/dialects/spot-v3/wire';
 import type { FaultSpec } from '../actions/faults-schema';
 import type { Live } from '../http/live';
 import { errorBody, HTML_TYPE, JSON_TYPE, send, type Headers, type Reply } from '../http/reply';

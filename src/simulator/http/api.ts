@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../lib/clock';
-import { COINS_PATH, ERROR_CODES, TICKER_PATH, USED_WEIGHT_HEADER, WEIGHTS, type Endpoint } from '../../exchange/wire';
+import { COINS_PATH, ERROR_CODES, TICKER_PATH, USED_WEIGHT_HEADER, WEIGHTS, type Endpoint } from '../../exchange/dialects/spot-v3/wire';
 import type { FaultBoard } from '../faults/board';
 import { respondWithFault } from '../faults/respond';
 import type { CoinsBody } from '../market/coins-body';

@@ -3,7 +3,7 @@
  * bracketed name (`symbol[]`, as some HTTP libraries write arrays) would otherwise be an
  * unknown parameter, silently ignored, and the answer would not be what was asked for.
  */
-import { ERROR_CODES } from '../../exchange/wire';
+import { ERROR_CODES } from '../../exchange/dialects/spot-v3/wire';
 
 export interface ParamError {
   code: number;

@@ -3,7 +3,7 @@
  * DESIGN.md section 5. `symbols` is a comma list (`BTCUSDT,ETHUSDT`) or a JSON array
  * (`["BTCUSDT","ETHUSDT"]`).
  */
-import { ERROR_CODES } from '../../exchange/wire';
+import { ERROR_CODES } from '../../exchange/dialects/spot-v3/wire';
 
 export type TickerQuery =
   | { kind: 'one'; symbol: string }

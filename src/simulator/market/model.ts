@@ -4,7 +4,7 @@
  * rendered bodies can be cached until something changes.
  */
 
-import type { WireNetwork } from '../../exchange/wire';
+import type { WireNetwork } from '../../exchange/dialects/spot-v3/wire';
 
 /** `withdrawIntegerMultiple` keeps its exact text; `asString` emits it as a JSON string instead of a number. */
 export interface IntegerMultiple {

@@ -3,7 +3,7 @@
  * priceChange == lastPrice - openPrice exactly; priceChangePercent is the ratio
  * priceChange / openPrice to six places, as real deployments send it despite its name.
  */
-import { TICKER_FIELDS } from '../../exchange/wire';
+import { TICKER_FIELD_NAMES } from '../../exchange/dialects/spot-v3/wire';
 import { formatRatio, formatScaled } from '../market/decimal';
 import { unitHash } from '../market/hash';
 import type { JsonValue, SimSymbol } from '../market/model';
@@ -52,6 +52,6 @@ export function renderTicker(s: SimSymbol, stats: WindowStats, closeTime: number
 /** set_ticker values win: hostile-data tests need values no real computation would give. */
 function applyOverrides(json: string, overrides: ReadonlyMap<string, JsonValue>): string {
   const fields = JSON.parse(json) as Record<string, JsonValue>;
-  const parts = TICKER_FIELDS.map((f) => `"${f}":${JSON.stringify(overrides.has(f) ? overrides.get(f) : fields[f])}`);
+  const parts = TICKER_FIELD_NAMES.map((f) => `"${f}":${JSON.stringify(overrides.has(f) ? overrides.get(f) : fields[f])}`);
   return `{${parts.join(',')}}`;
 }

@@ -1,6 +1,8 @@
-import { parseJsonKeepingDecimals } from '../../src/exchange/decimal';
-import { ShapeError, validateCoins, validateCoinsInTurns, validateTickers } from '../../src/exchange/validate';
-import { coinRecord, tickerRecord } from '../support/records';
+import { parseJsonKeepingDecimals } from '../../../../src/exchange/dialects/spot-v3/parse';
+import { decodeCoins, decodeCoinsInTurns } from '../../../../src/exchange/dialects/spot-v3/coins';
+import { decodeTickers } from '../../../../src/exchange/dialects/spot-v3/tickers';
+import { ShapeError } from '../../../../src/exchange/read';
+import { coinRecord, tickerRecord } from '../../../support/records';
 
 const wireNetwork = {
   network: 'Tron(TRC20)',
@@ -22,10 +24,10 @@ const wireNetwork = {
   withdrawDesc: 'Wallet maintenance',
 };
 
-describe('validateCoins', () => {
+describe('decodeCoins', () => {
   it('reads every field of a coin and its networks by the spec names', () => {
     const body = [{ coin: 'USDT', name: 'Tether', depositAllEnable: true, withdrawAllEnable: false, networkList: [wireNetwork] }];
-    expect(validateCoins(body)).toEqual({
+    expect(decodeCoins(body)).toEqual({
       records: [{ coin: 'USDT', name: 'Tether', depositAllEnable: true, withdrawAllEnable: false, networkList: [wireNetwork] }],
       issues: [],
     });
@@ -34,13 +36,13 @@ describe('validateCoins', () => {
   it('keeps the exact text of withdrawIntegerMultiple whether it came as a number or as a string', () => {
     const text = `[{"coin":"A","networkList":[{"network":"N1","depositEnable":true,"withdrawEnable":true,"withdrawIntegerMultiple":1E-8},
       {"network":"N2","depositEnable":true,"withdrawEnable":true,"withdrawIntegerMultiple":"1"}]}]`;
-    const { records, issues } = validateCoins(parseJsonKeepingDecimals(text));
+    const { records, issues } = decodeCoins(parseJsonKeepingDecimals(text));
     expect(issues).toEqual([]);
     expect(records[0]?.networkList.map((n) => n.withdrawIntegerMultiple)).toEqual(['1E-8', '1']);
   });
 
   it('fills what the exchange left out with null, and derives the all-flags when absent', () => {
-    const { records } = validateCoins([{ coin: 'A', networkList: [{ network: 'N', depositEnable: false, withdrawEnable: true }] }]);
+    const { records } = decodeCoins([{ coin: 'A', networkList: [{ network: 'N', depositEnable: false, withdrawEnable: true }] }]);
     expect(records).toEqual([
       {
         coin: 'A',
@@ -70,7 +72,7 @@ describe('validateCoins', () => {
       { coin: 'BTC', networkList: [] },
       { coin: 'TRX', networkList: [{ network: 'TRX', depositEnable: true, withdrawEnable: true, withdrawFee: 'free' }, { network: 'TRX', depositEnable: true, withdrawEnable: true, minConfirm: 1.5 }] },
     ];
-    const { records, issues } = validateCoins(body);
+    const { records, issues } = decodeCoins(body);
     // BTC came twice, the copies disagreeing: neither is taken (the previous value will be kept).
     expect(records.map((c) => [c.coin, c.networkList.map((n) => n.network)])).toEqual([
       ['ETH', ['ERC20']],
@@ -90,7 +92,7 @@ describe('validateCoins', () => {
 
   it('copies fields into fresh objects, so hostile keys reach nothing', () => {
     const body = JSON.parse('[{"coin":"A","__proto__":{"polluted":true},"constructor":"x","networkList":[{"network":"N","depositEnable":true,"withdrawEnable":true,"__proto__":{"isDefault":true}}]}]') as unknown;
-    const { records } = validateCoins(body);
+    const { records } = decodeCoins(body);
     expect(Object.getPrototypeOf(records[0])).toBe(Object.prototype);
     expect(records[0]?.networkList[0]?.isDefault).toBe(false);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -103,30 +105,30 @@ describe('validateCoins', () => {
     ['[]', 'coins: expected a list, got a string'],
     [{ coins: [] }, 'coins: expected a list, got an object'],
   ])('rejects an answer of the wrong shape: %p', (body, message) => {
-    expect(() => validateCoins(body)).toThrow(new ShapeError(message));
+    expect(() => decodeCoins(body)).toThrow(new ShapeError(message));
   });
 
   it('reads the list inside a {code, msg, data: [...]} envelope', () => {
     const coin = coinRecord('A', [{ network: 'N' }]);
-    expect(validateCoins({ code: '200', msg: 'success', data: [coin] }).records).toEqual([coin]);
+    expect(decodeCoins({ code: '200', msg: 'success', data: [coin] }).records).toEqual([coin]);
   });
 });
 
-describe('validateTickers', () => {
+describe('decodeTickers', () => {
   const ticker = tickerRecord('BTCUSDT');
 
   it('reads a single object, a one-element array and a list alike', () => {
-    expect(validateTickers(ticker)).toEqual({ records: [ticker], issues: [] });
-    expect(validateTickers([ticker])).toEqual({ records: [ticker], issues: [] });
+    expect(decodeTickers(ticker)).toEqual({ records: [ticker], issues: [] });
+    expect(decodeTickers([ticker])).toEqual({ records: [ticker], issues: [] });
   });
 
   it('accepts integer fields sent as digit strings', () => {
-    const { records } = validateTickers([{ ...ticker, openTime: '1700000000000', count: '42' }]);
+    const { records } = decodeTickers([{ ...ticker, openTime: '1700000000000', count: '42' }]);
     expect(records).toEqual([ticker]);
   });
 
   it('isolates malformed tickers', () => {
-    const { records, issues } = validateTickers([
+    const { records, issues } = decodeTickers([
       { ...ticker, lastPrice: null },
       { ...ticker, symbol: 'ETHUSDT', openTime: 'yesterday' },
       { lastPrice: '1' },
@@ -143,8 +145,8 @@ describe('validateTickers', () => {
   });
 });
 
-describe('validateCoinsInTurns', () => {
-  it('gives what validateCoins gives, duplicates and malformed records included, and lets the event loop run between parts', async () => {
+describe('decodeCoinsInTurns', () => {
+  it('gives what decodeCoins gives, duplicates and malformed records included, and lets the event loop run between parts', async () => {
     const coin = (i: number, withdraw: unknown): Record<string, unknown> => ({
       coin: `C${i}`,
       name: `Coin ${i}`,
@@ -158,9 +160,9 @@ describe('validateCoinsInTurns', () => {
       if (ran < 100) setImmediate(tick);
     };
     setImmediate(tick);
-    const parsed = await validateCoinsInTurns(body);
+    const parsed = await decodeCoinsInTurns(body);
     const turns = ran;
-    expect(parsed).toEqual(validateCoins(body));
+    expect(parsed).toEqual(decodeCoins(body));
     expect(parsed.issues.map((i) => i.coin)).toEqual(['C700', 'C0']);
     expect(turns).toBeGreaterThanOrEqual(2);
   });
@@ -172,12 +174,12 @@ describe('validateCoinsInTurns', () => {
       networkList: [{ network: 'N', name: 'N', depositEnable: true, withdrawEnable: true, withdrawFee: '0.1', withdrawMin: '1', minConfirm: 1 }],
     });
     const body = Array.from({ length: 1200 }, (_, i) => coin(i));
-    const previous = new Map(validateCoins(body).records.map((c) => [c.coin, c]));
+    const previous = new Map(decodeCoins(body).records.map((c) => [c.coin, c]));
     let ran = 0;
     setImmediate(() => {
       ran += 1;
     });
-    const parsed = await validateCoinsInTurns(body, previous);
+    const parsed = await decodeCoinsInTurns(body, previous);
     expect(ran).toBe(0);
     expect(parsed.issues).toEqual([]);
     expect(parsed.records.every((c) => c === previous.get(c.coin))).toBe(true);

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
-import { validateCoins, validateTickers } from '../../src/exchange/validate';
-import { diff } from '../../src/snapshot/diff';
-import { applyCoins, applyTickers } from '../../src/snapshot/merge';
-import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
+import { decodeCoins } from '../../../../src/exchange/dialects/spot-v3/coins';
+import { decodeTickers } from '../../../../src/exchange/dialects/spot-v3/tickers';
+import { diff } from '../../../../src/snapshot/diff';
+import { COIN_FIELDS, fieldsOf, NETWORK_FIELDS, TICKER_FIELDS, type FieldSpec } from '../../../../src/snapshot/fields';
+import { applyCoins, applyTickers } from '../../../../src/snapshot/merge';
+import { emptySnapshot, type Snapshot } from '../../../../src/snapshot/model';
 
 /**
  * Property: an answer that carries records twice (identical copies, copies that disagree in
@@ -55,8 +57,11 @@ const copyOf = (record: Json, keys: readonly string[]): fc.Arbitrary<Json> =>
     fc.tuple(fc.constantFrom(...keys), fc.constantFrom<unknown>(true, false, null, '0', '1e400', 'x', 7, '')).map(([k, v]) => ({ ...structuredClone(record), [k]: v })),
   );
 
-const NETWORK_FIELDS = ['depositEnable', 'withdrawEnable', 'withdrawFee', 'withdrawMin', 'minConfirm', 'depositDesc', 'withdrawDesc', 'isDefault', 'contractAddress', 'withdrawTag'];
-const COIN_FIELDS = ['depositAllEnable', 'withdrawAllEnable', 'name', 'networkList'];
+/** The fields a copy may differ in: every field of the record but its key (snapshot/fields.ts). */
+const valuesOf = (list: Record<string, FieldSpec>): string[] => fieldsOf(list).filter(([, f]) => f.type !== 'key').map(([k]) => k);
+const NETWORK_VALUES = valuesOf(NETWORK_FIELDS);
+const COIN_VALUES = valuesOf(COIN_FIELDS);
+const TICKER_VALUES = valuesOf(TICKER_FIELDS);
 
 /** The answer with copies inserted: of whole coins, and of networks inside coins, at any position. */
 const withCopies = (coins: Json[]): fc.Arbitrary<Json[]> =>
@@ -66,10 +71,10 @@ const withCopies = (coins: Json[]): fc.Arbitrary<Json[]> =>
       fc.array(fc.tuple(fc.nat(coins.length - 1), fc.nat(10), fc.nat(10)), { minLength: 0, maxLength: 3 }),
     )
     .chain(([coinCopies, netCopies]) => {
-      const coinArbs = coinCopies.map(([from, to]) => copyOf(coins[from] as Json, COIN_FIELDS).map((copy) => ({ copy, to })));
+      const coinArbs = coinCopies.map(([from, to]) => copyOf(coins[from] as Json, COIN_VALUES).map((copy) => ({ copy, to })));
       const netArbs = netCopies.map(([c, from, to]) => {
         const nets = (coins[c] as Json).networkList as Json[];
-        return copyOf(nets[from % nets.length] as Json, NETWORK_FIELDS).map((copy) => ({ c, copy, to }));
+        return copyOf(nets[from % nets.length] as Json, NETWORK_VALUES).map((copy) => ({ c, copy, to }));
       });
       return fc.tuple(fc.tuple(...coinArbs), fc.tuple(...netArbs)).map(([coinIns, netIns]) => {
         const out = structuredClone(coins);
@@ -83,7 +88,7 @@ const withCopies = (coins: Json[]): fc.Arbitrary<Json[]> =>
     });
 
 function coinsSnapshot(body: unknown): Snapshot {
-  return applyCoins(emptySnapshot('main'), validateCoins(body), 1);
+  return applyCoins(emptySnapshot('main'), decodeCoins(body), 1);
 }
 
 describe('duplicates never produce a change', () => {
@@ -91,9 +96,9 @@ describe('duplicates never produce a change', () => {
     fc.assert(
       fc.property(coinList.chain((coins) => fc.tuple(fc.constant(coins), withCopies(coins))), ([clean, dup]) => {
         const prev = coinsSnapshot(clean);
-        const withDup = applyCoins(prev, validateCoins(dup, prev.coins), 2);
+        const withDup = applyCoins(prev, decodeCoins(dup, prev.coins), 2);
         expect(diff(prev, withDup)).toEqual([]);
-        const gone = applyCoins(withDup, validateCoins(clean, withDup.coins), 3);
+        const gone = applyCoins(withDup, decodeCoins(clean, withDup.coins), 3);
         expect(diff(withDup, gone)).toEqual([]);
       }),
       { numRuns: 1500 },
@@ -112,7 +117,7 @@ describe('duplicates never produce a change', () => {
           }
         }
         // And when the copies go, nothing reads as listed or added.
-        expect(diff(first, applyCoins(first, validateCoins(clean, first.coins), 2))).toEqual([]);
+        expect(diff(first, applyCoins(first, decodeCoins(clean, first.coins), 2))).toEqual([]);
       }),
       { numRuns: 1000 },
     );
@@ -126,7 +131,7 @@ describe('duplicates never produce a change', () => {
       fc.tuple(
         fc.constant(clean),
         fc.array(fc.tuple(fc.nat(clean.length - 1), fc.nat(clean.length)), { maxLength: 3 }).chain((ins) =>
-          fc.tuple(...ins.map(([from, to]) => copyOf(clean[from] as Json, ['lastPrice', 'count', 'volume', 'bidPrice']).map((copy) => ({ copy, to })))),
+          fc.tuple(...ins.map(([from, to]) => copyOf(clean[from] as Json, TICKER_VALUES).map((copy) => ({ copy, to })))),
         ),
       ),
     );
@@ -134,15 +139,15 @@ describe('duplicates never produce a change', () => {
       fc.property(arb, ([clean, ins]) => {
         const dup = structuredClone(clean);
         for (const { copy, to } of ins) dup.splice(to % (dup.length + 1), 0, copy);
-        const prev = applyTickers(emptySnapshot('main'), validateTickers(clean), 1);
-        const withDup = applyTickers(prev, validateTickers(dup, prev.tickers), 2);
+        const prev = applyTickers(emptySnapshot('main'), decodeTickers(clean), 1);
+        const withDup = applyTickers(prev, decodeTickers(dup, prev.tickers), 2);
         expect(diff(prev, withDup)).toEqual([]);
         for (const [symbol, t] of withDup.tickers) expect(t).toEqual(prev.tickers.get(symbol));
-        const gone = applyTickers(withDup, validateTickers(clean, withDup.tickers), 3);
+        const gone = applyTickers(withDup, decodeTickers(clean, withDup.tickers), 3);
         expect(diff(withDup, gone)).toEqual([]);
         // Copies on the first answer: unknown, then known without a `symbol_listed`.
-        const firstDup = applyTickers(emptySnapshot('main'), validateTickers(dup), 1);
-        expect(diff(firstDup, applyTickers(firstDup, validateTickers(clean, firstDup.tickers), 2))).toEqual([]);
+        const firstDup = applyTickers(emptySnapshot('main'), decodeTickers(dup), 1);
+        expect(diff(firstDup, applyTickers(firstDup, decodeTickers(clean, firstDup.tickers), 2))).toEqual([]);
       }),
       { numRuns: 1500 },
     );

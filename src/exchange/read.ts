@@ -1,0 +1,136 @@
+/**
+ * Reading parsed answers, field by field, for every dialect's decode. Fields are copied by
+ * name into fresh objects, so keys like `__proto__` in the input reach nothing; a field that
+ * fails is a FieldError that names the field, never its (untrusted) value. Hand-written
+ * rather than a schema library because decoding runs on every poll over ~8,000 networks and
+ * must stay close to the cost of JSON.parse.
+ */
+import type { RecordIssue } from '../snapshot/model';
+import { readDecimal } from './decimal';
+
+/** A decoded answer: the records read well, and the ones set aside. */
+export interface Parsed<T> {
+  records: T[];
+  issues: RecordIssue[];
+}
+
+/** Thrown for an answer whose overall shape is wrong (not a list, an error envelope...). */
+export class ShapeError extends Error {
+  override readonly name = 'ShapeError';
+}
+
+/** One field of one record failed: the record is set aside, the rest of the answer is read. */
+export class FieldError extends Error {
+  override readonly name = 'FieldError';
+}
+
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** How a value is named in a message: its kind, never its content. */
+export function shapeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The reason of a FieldError; any other error is a bug and goes on. */
+export function reason(err: unknown): string {
+  if (err instanceof FieldError) return err.message;
+  throw err;
+}
+
+/** A record's key, when it has a usable one (for the issue of a record that failed). */
+export function keyOf(o: unknown, key: string): string | undefined {
+  if (!isObject(o)) return undefined;
+  const v = o[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export function str(o: Json, key: string, required: boolean): string | null {
+  const v = o[key];
+  if (typeof v === 'string') return v;
+  if (v === undefined || v === null) {
+    if (required) throw new FieldError(`${key} is missing`);
+    return null;
+  }
+  throw new FieldError(`${key} is not a string`);
+}
+
+/** A non-empty string. */
+export function requiredStr(o: Json, key: string): string {
+  const v = str(o, key, true);
+  if (v === null || v === '') throw new FieldError(`${key} is missing`);
+  return v;
+}
+
+/** A boolean, also when sent as the text `true` or `false`. */
+export function bool(o: Json, key: string, required: boolean): boolean | null {
+  const v = o[key];
+  if (typeof v === 'boolean') return v;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (v === undefined || v === null) {
+    if (required) throw new FieldError(`${key} is missing`);
+    return null;
+  }
+  throw new FieldError(`${key} is not a boolean`);
+}
+
+export function requiredBool(o: Json, key: string): boolean {
+  return bool(o, key, true) as boolean;
+}
+
+/** A decimal's exact text (see readDecimal); null when absent or empty. */
+export function dec(o: Json, key: string): string | null {
+  const v = readDecimal(o[key]);
+  if (v === undefined) {
+    if (o[key] === undefined) return null;
+    throw new FieldError(`${key} is not a decimal`);
+  }
+  return v;
+}
+
+/** An integer, also when sent as a string of at most 15 digits. */
+export function int(o: Json, key: string): number | null {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  if (typeof v === 'string' && /^-?\d{1,15}$/.test(v)) return Number(v);
+  throw new FieldError(`${key} is not an integer`);
+}
+
+/*
+ * A raw value against the value a record holds, for the reuse of previous records: true only
+ * in the plain cases where reading the raw value would give exactly the held one (a string
+ * that is the same string, a boolean that is the same boolean, null or absent for null).
+ * Anything else answers false and takes the full path, so a reused record is always the one
+ * the full path would have built.
+ */
+
+export function sameText(v: unknown, old: string | null): boolean {
+  return typeof v === 'string' ? v === old : v == null && old === null;
+}
+
+/** As sameText, for a decimal (an empty string reads as null, a number as its shortest text). */
+export function sameDecimal(v: unknown, old: string | null): boolean {
+  if (typeof v === 'string') return v === '' ? old === null : v === old;
+  if (typeof v === 'number') return old !== null && String(v) === old;
+  return v == null && old === null;
+}
+
+export function sameFlag(v: unknown, old: boolean | null): boolean {
+  if (typeof v === 'boolean') return v === old;
+  if (v === 'true' || v === 'false') return (v === 'true') === old;
+  return v == null && old === null;
+}
+
+export function sameInt(v: unknown, old: number | null): boolean {
+  if (typeof v === 'number') return v === old;
+  // int() reads at most 15 digits from a string.
+  if (typeof v === 'string') return old !== null && v.length <= 15 && v === String(old);
+  return v == null && old === null;
+}

@@ -1,0 +1,136 @@
+/**
+ * Calls to the Telegram Bot API (`POST {api_url}/bot{token}/{method}`, a JSON body) and what its
+ * answers mean: `{"ok":true,"result":...}`, or `{"ok":false,"error_code","description",
+ * "parameters":{"retry_after","migrate_to_chat_id"}}`. The token is part of every URL, so no
+ * message built here carries a URL or the token (`scrub`).
+ */
+import { anySignal } from '../../lib/abort';
+import { deadline, timeoutError } from '../../lib/deadline';
+import { transportError } from '../http-errors';
+import type { HttpDeps } from '../http-post';
+import { NotifyError } from '../notifier';
+
+/** Where a bot's calls go. */
+export interface BotTarget {
+  apiUrl: string;
+  token: string;
+}
+
+/** A failed call, as the Bot API explains it. */
+export interface BotFailure {
+  ok: false;
+  status: number;
+  errorCode: number;
+  description: string;
+  /** `parameters.retry_after` (flood control), in milliseconds. */
+  retryAfterMs?: number;
+  /** `parameters.migrate_to_chat_id`: the group became this supergroup. */
+  migrateTo?: number;
+}
+
+export type BotAnswer<T> = { ok: true; result: T } | BotFailure;
+
+/** getUpdates with 100 long messages is well under this; anything larger is not the Bot API. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** The bot's token, and any `/bot<token>/` path, out of a text that may reach a log or a reply. */
+export function scrub(text: string, token: string): string {
+  const out = text.replace(/\/bot[^/\s]*\//g, '/bot[redacted]/');
+  return token === '' ? out : out.split(token).join('[redacted]');
+}
+
+function methodUrl(bot: BotTarget, method: string): URL {
+  const url = new URL(bot.apiUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/bot${bot.token}/${method}`;
+  return url;
+}
+
+async function readCapped(body: AsyncIterable<Buffer>): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function failureOf(status: number, text: string | undefined, retryAfterHeader: unknown): BotFailure {
+  let parsed: { error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown; migrate_to_chat_id?: unknown } } = {};
+  try {
+    const value: unknown = text === undefined ? undefined : JSON.parse(text);
+    if (typeof value === 'object' && value !== null) parsed = value;
+  } catch {
+    // Not the Bot API's JSON (a proxy's error page): the status says enough.
+  }
+  const retryAfter = parsed.parameters?.retry_after ?? (typeof retryAfterHeader === 'string' && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined);
+  const migrateTo = parsed.parameters?.migrate_to_chat_id;
+  return {
+    ok: false,
+    status,
+    errorCode: typeof parsed.error_code === 'number' ? parsed.error_code : status,
+    description: typeof parsed.description === 'string' ? parsed.description.slice(0, 500) : `HTTP ${status}`,
+    ...(typeof retryAfter === 'number' && retryAfter >= 0 && { retryAfterMs: Math.round(retryAfter * 1000) }),
+    ...(typeof migrateTo === 'number' && { migrateTo }),
+  };
+}
+
+/**
+ * One call, within `timeoutMs` (timed as postNotification times a send). A failed call is
+ * returned, explained; a call that got no answer (timeout, refused) throws a NotifyError, or
+ * `signal`'s reason once it is aborted.
+ */
+export async function callBot<T>(http: HttpDeps, bot: BotTarget, method: string, params: object, timeoutMs: number, signal?: AbortSignal): Promise<BotAnswer<T>> {
+  const url = methodUrl(bot, method);
+  const timeout = new AbortController();
+  const timer = deadline(timeoutMs, () => timeout.abort(timeoutError(timeoutMs)));
+  const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
+  let status: number;
+  let text: string | undefined;
+  let retryAfter: unknown;
+  try {
+    const res = await http.dispatcher.request({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
+      body: JSON.stringify(params),
+      signal: linked.signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    status = res.statusCode;
+    retryAfter = res.headers['retry-after'];
+    text = await readCapped(res.body);
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    const e = transportError(`Telegram ${method}`, err, timeoutMs);
+    throw new NotifyError(scrub(e.message, bot.token), e.reason, e.retryable);
+  } finally {
+    timer.cancel();
+    linked.release();
+  }
+  if (status < 200 || status >= 300) return failureOf(status, text, retryAfter);
+  try {
+    const value = JSON.parse(text ?? '') as { ok?: unknown; result?: T };
+    if (value.ok === true) return { ok: true, result: value.result as T };
+    if (value.ok === false) return failureOf(status, text, retryAfter);
+  } catch {
+    // Below: a 2xx that is not the Bot API's answer (a proxy's page, a cut body).
+  }
+  return { ok: false, status, errorCode: 502, description: `HTTP ${status} with a body that is not the Bot API's answer` };
+}
+
+/**
+ * What a failed send means for the retry stage: flood control (429) waits `retry_after`; a
+ * server error is retried; a chat not found, a bot blocked or removed (400, 403), a revoked
+ * token (401, 404) are not, and the message carries Telegram's own description.
+ */
+export function sendFailure(method: string, f: BotFailure, token: string): NotifyError {
+  const said = scrub(f.description, token);
+  if (f.status === 429 || f.errorCode === 429) return new NotifyError(`Telegram ${method} answered 429: ${said}`, 'rate_limited', true, f.retryAfterMs);
+  if (f.status >= 500 || f.errorCode >= 500) return new NotifyError(`Telegram ${method} answered ${f.status}: ${said}`, 'server_error', true, f.retryAfterMs);
+  if (f.migrateTo !== undefined) return new NotifyError(`Telegram ${method} answered ${f.status}: ${said} (the group is now a supergroup: set chat_id to "${f.migrateTo}")`, 'client_error', false);
+  return new NotifyError(`Telegram ${method} answered ${f.status}: ${said}`, 'client_error', false);
+}

@@ -1,0 +1,92 @@
+/**
+ * What the bot's commands read of, and ask of, the running daemon. The composition root
+ * provides it (src/compose/bot-context.ts, from the same sources as the status page and the
+ * silences API); a receiver folder imports nothing outside notify/ and lib/, so the shapes are
+ * written here and the daemon's own types fit them.
+ */
+
+/** One exchange as /status shows it. */
+export interface BotExchange {
+  name: string;
+  up: boolean;
+  coins: number;
+  networks: number;
+  /** Networks with deposits or withdrawals closed. */
+  closed: number;
+  firing: number;
+  /** RFC 3339, the last poll of the coins endpoint; null before the first. */
+  lastPollAt: string | null;
+  /** Why the last poll failed, when it did. */
+  lastError?: string | undefined;
+}
+
+export interface BotStatus {
+  exchanges: BotExchange[];
+  /** Alerts firing, every exchange. */
+  firing: number;
+}
+
+/** A network with deposits or withdrawals closed. */
+export interface ClosedNetwork {
+  exchange: string;
+  coin: string;
+  network: string;
+  /** Whether each direction is open. */
+  deposit: boolean;
+  withdraw: boolean;
+  /** When it last closed (ms), as far as the kept history knows; null before it. */
+  since: number | null;
+  /** The exchange's message for the closed direction(s). */
+  message: string | null;
+}
+
+/** A silence, as the API lists it (alerts/silence.ts's Silence). */
+export interface BotSilence {
+  id: string;
+  matchers: { label: string; pattern: string }[];
+  startsAt: number;
+  endsAt: number;
+  comment: string;
+  createdBy: string;
+}
+
+/** A new silence in the API's body (POST /api/v1/silences): Alertmanager's matchers, times in ms. */
+export interface SilenceRequest {
+  matchers: { name: string; value: string; isRegex: boolean; isEqual: boolean }[];
+  endsAt: number;
+  comment: string;
+  createdBy: string;
+}
+
+/** Why an update was not answered (the `reason` of spotwatch_bot_updates_ignored_total). */
+export type IgnoredReason = 'other_chat' | 'stale';
+
+export interface BotContext {
+  now(): number;
+  /** The daemon's state_dir: where the bot keeps its getUpdates offset across restarts. */
+  readonly stateDir: string;
+  status(): BotStatus;
+  /** Closed networks, newest closure first; only `coin`'s when given (any case). */
+  closed(coin?: string): ClosedNetwork[];
+  silences: {
+    /** As GET /api/v1/silences lists them (expired ones too, for a while). */
+    list(): BotSilence[];
+    /** Validated and saved as POST /api/v1/silences does; the silence, or what is wrong with it. */
+    create(request: SilenceRequest): BotSilence | string;
+    /** Ends a silence now, as DELETE /api/v1/silences/ID does; false when there is no such silence. */
+    expire(id: string): boolean;
+  };
+  /** An update not answered: counted, per receiver and reason. */
+  ignored(receiver: string, reason: IgnoredReason): void;
+}
+
+/** What the daemon passes a receiver kind beside its edges (ReceiverDeps): absent in test-notify. */
+export interface BotDeps {
+  bot?: BotContext | undefined;
+}
+
+/** Where a bot keeps the offset of its next getUpdates (the first update not yet taken). */
+export interface OffsetStore {
+  load(): number | undefined;
+  save(offset: number): void;
+}

@@ -1,0 +1,150 @@
+/**
+ * The bot's commands, answered in its configured chat only, as plain short replies to the
+ * command's message: /status, /closed [COIN], /silence, /silences, /unsilence, /help. A command
+ * is `/name` or `/name@ThisBot`; one addressed to another bot, anything from another chat (counted),
+ * and commands older than STALE_MS (the backlog of a long downtime) are not answered.
+ */
+import type { Logger } from '../../lib/logger';
+import type { BotContext, ClosedNetwork } from './bot-context';
+import { plainUpstream } from './html';
+import { shortTime, span, TELEGRAM_TEXT_LIMIT } from './message';
+import type { TgChat, TgMessage, TgUpdate, TgUser } from './poller';
+import { silenceCommand, silencesLines, unsilenceCommand } from './silence-command';
+
+/** A command sent longer ago than this is not run: a /silence from yesterday is not what anyone wants now. */
+export const STALE_MS = 10 * 60_000;
+
+/** Replies stay well inside a message. */
+const REPLY_LIMIT = TELEGRAM_TEXT_LIMIT - 200;
+
+export const HELP = [
+  'spotwatch commands:',
+  '/status: exchanges, their health, alerts firing',
+  '/closed [COIN]: closed networks, since when, the exchange\'s message',
+  '/silence MATCHER... DURATION [comment]: mute alerts, e.g. /silence coin=USDT network=TRX 2h wallet upgrade (= equal, != not equal, =~ regex, !~ not a regex)',
+  '/silences: silences in force',
+  '/unsilence ID: end a silence',
+  '/help: this list',
+].join('\n');
+
+export interface Command {
+  name: string;
+  args: string;
+}
+
+/** `/name args` or `/name@bot args`; undefined when it is no command, or one for another bot. */
+export function parseCommand(text: string, username: string | undefined): Command | undefined {
+  const m = /^\/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (m === null) return undefined;
+  const [, name, to, args] = m;
+  if (to !== undefined && username !== undefined && to.toLowerCase() !== username.toLowerCase()) return undefined;
+  return { name: (name as string).toLowerCase(), args: (args ?? '').trim() };
+}
+
+/** The configured chat: its number, or a public chat's @username. */
+export function sameChat(chat: TgChat, chatId: string): boolean {
+  if (String(chat.id) === chatId) return true;
+  return chatId.startsWith('@') && chat.username !== undefined && chat.username.toLowerCase() === chatId.slice(1).toLowerCase();
+}
+
+/** Lines up to the reply's limit, the rest counted. */
+export function fitLines(lines: readonly string[], what: string): string {
+  const out: string[] = [];
+  let length = 0;
+  for (const [i, line] of lines.entries()) {
+    if (length + line.length + 1 > REPLY_LIMIT) {
+      out.push(`…and ${lines.length - i} more ${what}`);
+      break;
+    }
+    out.push(line);
+    length += line.length + 1;
+  }
+  return out.join('\n');
+}
+
+function statusText(ctx: BotContext): string {
+  const { exchanges, firing } = ctx.status();
+  const now = ctx.now();
+  const lines = exchanges.map((e) => {
+    const health = e.up ? '✅ up' : `❌ DOWN${e.lastError ? ` (${plainUpstream(e.lastError, 120)})` : ''}`;
+    const polled = e.lastPollAt === null ? 'not polled yet' : `polled ${span(now - Date.parse(e.lastPollAt))} ago`;
+    return `${plainUpstream(e.name, 60)}: ${health} · ${e.coins} coins · ${e.networks} networks, ${e.closed} closed · ${e.firing} firing · ${polled}`;
+  });
+  const head = `${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'} · ${firing} alert${firing === 1 ? '' : 's'} firing`;
+  return fitLines([head, ...lines], 'exchanges');
+}
+
+function closedLine(c: ClosedNetwork, now: number): string {
+  const what = !c.deposit && !c.withdraw ? 'deposits and withdrawals' : c.withdraw ? 'deposits' : 'withdrawals';
+  const since = c.since === null ? 'since before the kept history' : `since ${shortTime(new Date(c.since).toISOString())} (${span(now - c.since)})`;
+  const where = [c.coin, c.network, c.exchange].map((v) => plainUpstream(v, 60)).join(' · ');
+  return `${where}: ${what} closed ${since}${c.message ? `\n   “${plainUpstream(c.message, 300)}”` : ''}`;
+}
+
+function closedText(ctx: BotContext, args: string): string {
+  const coin = args.split(/\s+/)[0] || undefined;
+  const rows = ctx.closed(coin);
+  const of = coin === undefined ? '' : ` of ${plainUpstream(coin, 20)}`;
+  if (rows.length === 0) return `No network${of} is closed.`;
+  const now = ctx.now();
+  return fitLines([`${rows.length} closed network${rows.length === 1 ? '' : 's'}${of}, newest first:`, ...rows.map((c) => closedLine(c, now))], 'networks (the status page lists them all)');
+}
+
+/** Who a silence is created by: the sender as Telegram names them. */
+function sender(from: TgUser | undefined): string {
+  if (from === undefined) return 'telegram';
+  return `telegram:${from.username !== undefined ? `@${from.username}` : `${from.first_name ?? 'user'} (${from.id})`}`;
+}
+
+/** The reply to a command (plain text). */
+export function answer(cmd: Command, ctx: BotContext, from: TgUser | undefined): string {
+  switch (cmd.name) {
+    case 'status':
+      return statusText(ctx);
+    case 'closed':
+      return closedText(ctx, cmd.args);
+    case 'silence':
+      return silenceCommand(cmd.args, ctx, sender(from));
+    case 'silences':
+      return fitLines(silencesLines(ctx), 'silences');
+    case 'unsilence':
+      return unsilenceCommand(cmd.args, ctx);
+    case 'help':
+    case 'start':
+      return HELP;
+    default:
+      return `Unknown command /${plainUpstream(cmd.name, 32)}. /help lists the commands.`;
+  }
+}
+
+export interface ChatDeps {
+  receiver: string;
+  /** The configured chat_id. */
+  chatId: string;
+  context: BotContext;
+  logger: Logger;
+  /** Sends `text` as a reply to `to`. */
+  reply(to: TgMessage, text: string, signal: AbortSignal): Promise<void>;
+}
+
+/** One update: answered when it is a command for this bot, from its chat, and recent. */
+export async function answerUpdate(update: TgUpdate, me: TgUser, deps: ChatDeps, signal: AbortSignal): Promise<void> {
+  const m = update.message;
+  if (m === undefined || m.chat === undefined) return;
+  if (!sameChat(m.chat, deps.chatId)) {
+    deps.context.ignored(deps.receiver, 'other_chat');
+    deps.logger.debug({ receiver: deps.receiver, chat: m.chat.id }, 'Telegram update from another chat ignored');
+    return;
+  }
+  if (typeof m.text !== 'string' || m.from?.is_bot === true) return;
+  const cmd = parseCommand(m.text, me.username);
+  if (cmd === undefined) return;
+  if (deps.context.now() - m.date * 1000 > STALE_MS) {
+    deps.context.ignored(deps.receiver, 'stale');
+    deps.logger.info({ receiver: deps.receiver, command: cmd.name, sentAt: new Date(m.date * 1000).toISOString() }, 'Telegram command too old to run; ignored');
+    return;
+  }
+  const text = answer(cmd, deps.context, m.from);
+  deps.logger.info({ receiver: deps.receiver, command: cmd.name, from: m.from?.id }, 'Telegram command answered');
+  await deps.reply(m, text, signal);
+}

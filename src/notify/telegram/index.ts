@@ -1,0 +1,19 @@
+import type { ReceiverDeps, ReceiverPlugin } from '../plugin';
+import type { BotDeps } from './bot-context';
+import { TELEGRAM_DEFAULTS, telegramSchema, type TelegramConfig } from './schema';
+import { telegramNotifier } from './telegram';
+
+export type { BotContext, BotDeps } from './bot-context';
+
+/**
+ * `telegram`: a message per group through a bot (sendMessage, HTML), and with `commands: true`
+ * the bot answers /status, /closed, /silence... in its chat. The daemon passes a BotContext
+ * beside the edges (`bot`, see notifications.ts); without it (test-notify) the bot only sends.
+ */
+export const telegram = {
+  kind: 'telegram',
+  schema: () => telegramSchema,
+  defaults: TELEGRAM_DEFAULTS,
+  redact: { bot_token: 'secret', chat_id: 'keep', message_thread_id: 'keep', api_url: 'url', commands: 'keep', template: 'keep', timeout: 'keep' },
+  create: (name, c, deps: ReceiverDeps & BotDeps) => telegramNotifier({ ...c, name }, deps),
+} satisfies ReceiverPlugin<TelegramConfig>;

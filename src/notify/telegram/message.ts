@@ -1,0 +1,147 @@
+/**
+ * A group's notification as Telegram messages (HTML parse mode) that read well on a phone: a
+ * header with a severity mark, then per alert what closed or moved, where (coin, network, chain,
+ * exchange), since when, and the exchange's own message; a link to the status page. At most
+ * TELEGRAM_TEXT_LIMIT characters of text each (as Telegram counts them, after parsing), over at
+ * most MAX_MESSAGES messages; what does not fit is counted ("...and 12 more alerts").
+ */
+import { render } from '../../lib/template';
+import { ZERO_TIME, type Notification, type NotifiedAlert } from '../notifier';
+import { notificationFields } from '../text';
+import { parsedText, upstreamHtml } from './html';
+
+/** sendMessage's text: "1-4096 characters after entities parsing". */
+export const TELEGRAM_TEXT_LIMIT = 4096;
+
+/** A group is told in at most this many messages: a storm is a few messages, not a flood. */
+export const MAX_MESSAGES = 3;
+
+/**
+ * The default message. Fields: those of notify/text.ts (escaped), and `header`, `alerts` (this
+ * message's share of the alerts, as HTML), `more` (the line counting the alerts left out, or
+ * nothing), `omitted` (how many), `mark` (the group's severity mark), `part` and `parts`.
+ */
+export const DEFAULT_TEMPLATE = '{{header}}\n\n{{alerts}}{{more}}\n\n<a href="{{externalURL}}">Status page</a>';
+
+/** Longest upstream texts, before escaping: a 100 KB message must not crowd out the others. */
+const MAX = { summary: 300, label: 80, message: 600, field: 1000 } as const;
+
+/** Room kept for the `more` line and a part count in the header. */
+const RESERVE = 80;
+
+const MARKS: Readonly<Record<string, string>> = { critical: '🔴', error: '🟠', warning: '🟡', info: '🔵' };
+const RESOLVED_MARK = '✅';
+const SEVERITY_ORDER = ['critical', 'error', 'warning', 'info'];
+
+function markOf(a: NotifiedAlert): string {
+  return a.status === 'resolved' ? RESOLVED_MARK : (MARKS[a.labels.severity ?? ''] ?? '⚪');
+}
+
+/** The mark of the group: its most severe firing alert's, or resolved. */
+function groupMark(n: Notification): string {
+  const firing = n.alerts.filter((a) => a.status === 'firing');
+  if (firing.length === 0) return RESOLVED_MARK;
+  const rank = (a: NotifiedAlert): number => {
+    const i = SEVERITY_ORDER.indexOf(a.labels.severity ?? '');
+    return i < 0 ? SEVERITY_ORDER.length : i;
+  };
+  return markOf(firing.reduce((worst, a) => (rank(a) < rank(worst) ? a : worst)));
+}
+
+/** `2026-01-02 03:04 UTC`; undefined for Alertmanager's zero time or anything unreadable. */
+export function shortTime(iso: string): string | undefined {
+  const ms = Date.parse(iso);
+  if (iso === ZERO_TIME || Number.isNaN(ms)) return undefined;
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** `2h 5m`, `3d 4h`, `45s`, `1d`: the largest unit and the one below it (when not zero). */
+export function span(ms: number): string {
+  const units: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]];
+  const left = Math.max(0, ms);
+  const first = units.findIndex(([, size]) => left >= size);
+  if (first < 0) return '0s';
+  const [unit, size] = units[first] as [string, number];
+  const next = units[first + 1];
+  const rest = next === undefined ? 0 : Math.floor((left % size) / next[1]);
+  return `${Math.floor(left / size)}${unit}${rest > 0 && next !== undefined ? ` ${rest}${next[0]}` : ''}`;
+}
+
+function since(a: NotifiedAlert): string {
+  const start = shortTime(a.startsAt);
+  if (a.status === 'firing') return start === undefined ? '' : `since ${start}`;
+  const end = shortTime(a.endsAt);
+  if (end === undefined) return 'resolved';
+  const took = start === undefined ? '' : `, after ${span(Date.parse(a.endsAt) - Date.parse(a.startsAt))}`;
+  return `resolved ${end}${took}`;
+}
+
+/** One alert, as HTML: every upstream value escaped, clipped and defused. */
+export function alertBlock(a: NotifiedAlert): string {
+  const l = a.labels;
+  const network = l.network === undefined ? undefined : l.chain === undefined ? l.network : `${l.network} (${l.chain})`;
+  const where = [l.coin, network, l.symbol, l.exchange].filter((v): v is string => v !== undefined && v !== '').map((v) => upstreamHtml(v, MAX.label));
+  const message = a.annotations.withdraw_desc || a.annotations.deposit_desc;
+  const lines = [
+    `${markOf(a)} <b>${upstreamHtml(a.annotations.summary || l.alertname || 'alert', MAX.summary)}</b>`,
+    where.join(' · '),
+    since(a),
+    message ? `💬 <i>${upstreamHtml(message, MAX.message)}</i>` : '',
+  ];
+  return lines.filter((line) => line !== '').join('\n');
+}
+
+function header(n: Notification, mark: string, part: number, parts: number): string {
+  const firing = n.alerts.filter((a) => a.status === 'firing').length;
+  const resolved = n.alerts.length - firing;
+  const name = n.groupLabels.alertname ?? n.commonLabels.alertname;
+  const exchange = n.groupLabels.exchange ?? n.commonLabels.exchange;
+  const title = [n.status === 'firing' ? 'FIRING' : 'RESOLVED', name].filter((v) => v !== undefined).map((v) => upstreamHtml(v, MAX.label)).join(' · ');
+  const total = n.alerts.length + n.truncatedAlerts;
+  const count = firing > 0 && resolved > 0 ? `${firing} firing, ${resolved} resolved` : `${total} alert${total === 1 ? '' : 's'}`;
+  const rest = [exchange === undefined ? undefined : upstreamHtml(exchange, MAX.label), count, parts > 1 ? `part ${part}/${parts}` : undefined];
+  return `${mark} <b>${title}</b> · ${rest.filter((v) => v !== undefined).join(' · ')}`;
+}
+
+export interface TelegramMessages {
+  /** The messages' HTML, in order. */
+  parts: string[];
+  /** Alerts not shown in any of them. */
+  omitted: number;
+}
+
+/** The template is too long to leave room for even one alert: no send can succeed. */
+export class TemplateTooLong extends Error {
+  override readonly name = 'TemplateTooLong';
+}
+
+/** The messages for one notification, each within Telegram's limit. */
+export function telegramMessages(n: Notification, template: string = DEFAULT_TEMPLATE): TelegramMessages {
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(notificationFields(n))) fields[k] = upstreamHtml(String(v ?? ''), MAX.field);
+  const mark = groupMark(n);
+  const fill = (alerts: string, more: string, omitted: number, part: number, parts: number): string =>
+    render(template, { ...fields, mark, header: header(n, mark, part, parts), alerts, more, omitted: String(omitted), part: String(part), parts: String(parts) });
+  const budget = TELEGRAM_TEXT_LIMIT - RESERVE - parsedText(fill('', '', 0, 1, 1)).length;
+  const blocks = n.alerts.map(alertBlock);
+  const pages: string[][] = [];
+  let used = Infinity;
+  let shown = 0;
+  for (const block of blocks) {
+    const length = parsedText(block).length + 2;
+    if (length > budget) throw new TemplateTooLong(`the template leaves ${budget} characters for alerts; one needs ${length}`);
+    if (used + length > budget) {
+      if (pages.length === MAX_MESSAGES) break;
+      pages.push([]);
+      used = 0;
+    }
+    pages[pages.length - 1]?.push(block);
+    used += length;
+    shown += 1;
+  }
+  if (pages.length === 0) pages.push([]);
+  const omitted = n.alerts.length - shown + n.truncatedAlerts;
+  const more = omitted > 0 ? `\n\n…and ${omitted} more alert${omitted === 1 ? '' : 's'} not shown here` : '';
+  const parts = pages.map((page, i) => fill(page.join('\n\n'), i === pages.length - 1 ? more : '', omitted, i + 1, pages.length));
+  return { parts, omitted };
+}

@@ -1,0 +1,101 @@
+import type { HttpDeps } from '../http-post';
+import { NotifyError, type Delivery, type Notifier } from '../notifier';
+import type { ReceiverDeps } from '../plugin';
+import { callBot, sendFailure, type BotTarget } from './bot-api';
+import type { BotDeps } from './bot-context';
+import { answerUpdate } from './commands';
+import { TemplateTooLong, telegramMessages } from './message';
+import { offsetFile } from './offset-file';
+import { UpdatePoller, type Backoff, type TgMessage } from './poller';
+import type { TelegramConfig } from './schema';
+
+/** Parts of multi-message notifications already delivered, by idempotency key: a retry sends only the rest. */
+const MAX_IN_PROGRESS = 1_000;
+
+/** A chat id as the Bot API types it: Integer, or a String for @username. */
+function chatParam(chatId: string): number | string {
+  return /^-?\d+$/.test(chatId) ? Number(chatId) : chatId;
+}
+
+export interface TelegramOptions extends TelegramConfig {
+  name: string;
+  /** Tests shorten the poller's waits. */
+  longPollSeconds?: number;
+  backoff?: Backoff;
+}
+
+/**
+ * The `telegram` receiver: sendMessage (HTML) per group, split or cut at Telegram's limit;
+ * with `commands: true` and the daemon's BotContext, a poller that answers commands in the chat,
+ * stopped at close (a reload or the daemon's stop).
+ */
+export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & BotDeps): Notifier {
+  const bot: BotTarget = { apiUrl: options.api_url, token: options.bot_token };
+  const http: HttpDeps = deps;
+  const progress = new Map<string, number>();
+  const logger = deps.logger.child({ component: 'telegram' });
+  const context = deps.bot;
+  const poller =
+    options.commands && context !== undefined
+      ? new UpdatePoller({
+          receiver: options.name,
+          bot,
+          http,
+          logger,
+          offsets: offsetFile(context.stateDir, options.bot_token),
+          timeoutMs: options.timeout,
+          longPollSeconds: options.longPollSeconds,
+          backoff: options.backoff,
+          onUpdate: (update, me, signal) =>
+            answerUpdate(update, me, { receiver: options.name, chatId: options.chat_id, context, logger, reply: (to, text, s) => reply(to, text, s) }, signal),
+        })
+      : undefined;
+
+  async function reply(to: TgMessage, text: string, signal: AbortSignal): Promise<void> {
+    const params = {
+      chat_id: to.chat.id,
+      text,
+      ...(to.message_thread_id !== undefined && { message_thread_id: to.message_thread_id }),
+      reply_parameters: { message_id: to.message_id, allow_sending_without_reply: true },
+      link_preview_options: { is_disabled: true },
+    };
+    const answer = await callBot(http, bot, 'sendMessage', params, options.timeout, signal);
+    if (!answer.ok) logger.warn({ receiver: options.name, error: sendFailure('sendMessage', answer, bot.token).message }, 'Telegram reply to a command failed');
+  }
+
+  poller?.start();
+  return {
+    name: options.name,
+    async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
+      let parts: string[];
+      try {
+        ({ parts } = telegramMessages(notification, options.template));
+      } catch (err) {
+        if (err instanceof TemplateTooLong) throw new NotifyError(`telegram template: ${err.message}`, 'client_error', false);
+        throw err;
+      }
+      for (let i = progress.get(idempotencyKey) ?? 0; i < parts.length; i++) {
+        const params = {
+          chat_id: chatParam(options.chat_id),
+          ...(options.message_thread_id !== undefined && { message_thread_id: options.message_thread_id }),
+          text: parts[i],
+          parse_mode: 'HTML',
+          link_preview_options: { is_disabled: true },
+        };
+        const answer = await callBot(http, bot, 'sendMessage', params, options.timeout, signal);
+        if (!answer.ok) throw sendFailure('sendMessage', answer, bot.token);
+        if (i + 1 < parts.length) {
+          progress.delete(idempotencyKey);
+          progress.set(idempotencyKey, i + 1);
+          if (progress.size > MAX_IN_PROGRESS) progress.delete(progress.keys().next().value as string);
+        }
+      }
+      progress.delete(idempotencyKey);
+    },
+    async close() {
+      await poller?.stop();
+    },
+  };
+}
+
+

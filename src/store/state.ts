@@ -1,0 +1,93 @@
+import type { Alert } from '../alerts/alert';
+import type { SymbolHistory } from '../rules/history';
+import type { Snapshot } from '../snapshot/model';
+import { parseRow, ROW_SCHEMAS } from './rows';
+import type { Tables } from './tables';
+
+/** A snapshot part's records, in the order its stored body lists them. */
+export function snapshotRecords(snapshot: Snapshot, part: 'coins' | 'tickers'): object[] {
+  return part === 'coins' ? [...snapshot.coins.values()] : [...snapshot.tickers.values()];
+}
+
+/** Whether a row of `snapshots` reads back as what was written (a part of another name is left as it is). */
+export function readSnapshotRow(r: { part: unknown; body: unknown }): boolean {
+  if (r.part === 'coins') return parseRow(ROW_SCHEMAS.coins, r.body) !== undefined;
+  if (r.part === 'tickers') return parseRow(ROW_SCHEMAS.tickers, r.body) !== undefined;
+  return true;
+}
+
+/**
+ * The watcher's state (tables `snapshots`, `alerts`, `history`): the last snapshot of each
+ * exchange, the active alerts and the ticker samples the windows need.
+ */
+export class StateRows {
+  constructor(private readonly t: Tables) {}
+
+  loadSnapshot(exchange: string): Snapshot | undefined {
+    const rows = this.t.db.prepare('SELECT rowid AS rowid, part, taken_at, body FROM snapshots WHERE exchange = ?').all(exchange) as { rowid: number; part: string; taken_at: number; body: string }[];
+    // A damaged part is dropped whole: a part missing one record would report it as listed again.
+    const parts = this.t.readable('snapshots', rows, (r) => (readSnapshotRow(r) ? r : undefined));
+    if (parts.length === 0) return undefined;
+    const s: Snapshot = { exchange, coinsAt: null, tickersAt: null, coins: new Map(), tickers: new Map() };
+    for (const r of parts) {
+      if (r.part === 'coins') {
+        const coins = parseRow(ROW_SCHEMAS.coins, r.body) ?? [];
+        Object.assign(s, { coinsAt: r.taken_at, coins: new Map(coins.map((c) => [c.coin, c])) });
+      } else if (r.part === 'tickers') {
+        const tickers = parseRow(ROW_SCHEMAS.tickers, r.body) ?? [];
+        Object.assign(s, { tickersAt: r.taken_at, tickers: new Map(tickers.map((t) => [t.symbol, t])) });
+      }
+    }
+    return s;
+  }
+
+  /**
+   * Writes one part of a snapshot. `body`, when given, is the part's records as JSON, exactly
+   * as JSON.stringify(snapshotRecords(snapshot, part)) (serialized beforehand, in turns).
+   */
+  saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers', body: string = JSON.stringify(snapshotRecords(snapshot, part))): void {
+    const at = part === 'coins' ? snapshot.coinsAt : snapshot.tickersAt;
+    if (at === null) return;
+    this.t.db
+      .prepare('INSERT INTO snapshots (exchange, part, taken_at, body) VALUES (?, ?, ?, ?) ON CONFLICT (exchange, part) DO UPDATE SET taken_at = excluded.taken_at, body = excluded.body')
+      .run(snapshot.exchange, part, at, body);
+  }
+
+  loadAlerts(): Map<string, Alert> {
+    const rows = this.t.db.prepare('SELECT rowid AS rowid, body FROM alerts').all() as { rowid: number; body: string }[];
+    const alerts = new Map<string, Alert>();
+    for (const a of this.t.readable('alerts', rows, (r) => parseRow(ROW_SCHEMAS.alert, r.body))) alerts.set(a.fingerprint, a);
+    return alerts;
+  }
+
+  /** Replaces the stored active alerts of one exchange. */
+  saveAlerts(exchange: string, alerts: Iterable<Alert>): void {
+    this.t.db.prepare('DELETE FROM alerts WHERE exchange = ?').run(exchange);
+    const insert = this.t.db.prepare('INSERT OR REPLACE INTO alerts (fingerprint, exchange, body) VALUES (?, ?, ?)');
+    for (const a of alerts) if (a.labels.exchange === exchange) insert.run(a.fingerprint, exchange, JSON.stringify(a));
+  }
+
+  /**
+   * Writes some of one exchange's active alerts and deletes others by fingerprint, leaving the
+   * rest as they are (saveAlerts replaces them all).
+   */
+  updateAlerts(exchange: string, alerts: Iterable<Alert>, gone: Iterable<string>): void {
+    const drop = this.t.db.prepare('DELETE FROM alerts WHERE fingerprint = ?');
+    for (const fp of gone) drop.run(fp);
+    const insert = this.t.db.prepare('INSERT OR REPLACE INTO alerts (fingerprint, exchange, body) VALUES (?, ?, ?)');
+    for (const a of alerts) if (a.labels.exchange === exchange) insert.run(a.fingerprint, exchange, JSON.stringify(a));
+  }
+
+  loadHistory(exchange: string): Map<string, SymbolHistory> | undefined {
+    const row = this.t.db.prepare('SELECT rowid AS rowid, body FROM history WHERE exchange = ?').get(exchange) as { rowid: number; body: string } | undefined;
+    if (row === undefined) return undefined;
+    const entries = this.t.readable('history', [row], (r) => parseRow(ROW_SCHEMAS.history, r.body))[0];
+    return entries === undefined ? undefined : new Map(entries);
+  }
+
+  saveHistory(exchange: string, symbols: ReadonlyMap<string, SymbolHistory>): void {
+    this.t.db
+      .prepare('INSERT INTO history (exchange, body) VALUES (?, ?) ON CONFLICT (exchange) DO UPDATE SET body = excluded.body')
+      .run(exchange, JSON.stringify([...symbols]));
+  }
+}

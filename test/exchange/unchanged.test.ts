@@ -1,0 +1,84 @@
+import { createServer, type Server } from 'node:http';
+import fc from 'fast-check';
+import type { CoinRecord } from '../../src/snapshot/model';
+import { closeServer, listenLoopback } from '../support/loopback';
+import { testClient } from './test-client';
+
+/**
+ * An answer whose bytes are those of the last answer to the same request costs a comparison:
+ * the client gives back what that answer decoded to, flagged `unchanged`. Whatever the sequence
+ * of answers, the records and issues are exactly those a client reading every answer afresh
+ * gives.
+ */
+
+/** A coin list body from a few coins whose fields vary, with a malformed network or a duplicate now and then. */
+function coinsBody(variant: number): string {
+  const coins = [0, 1, 2].map((c) => ({
+    coin: `C${c}`,
+    depositAllEnable: true,
+    withdrawAllEnable: variant % 3 !== c,
+    name: `Coin ${c}`,
+    networkList: [
+      {
+        network: 'N',
+        coin: `C${c}`,
+        depositEnable: true,
+        withdrawEnable: variant % 3 !== c,
+        withdrawFee: variant === 4 ? 'not a number' : `0.${variant}${c}`,
+        withdrawMin: '1',
+        withdrawIntegerMultiple: 1e-8,
+        depositDesc: null,
+        withdrawDesc: variant === 2 ? 'maintenance <b>' : null,
+      },
+      ...(variant === 5 ? [{ network: 'N', coin: `C${c}`, depositEnable: false, withdrawEnable: true }] : []),
+    ],
+  }));
+  return JSON.stringify(variant === 6 ? [...coins].reverse() : coins).replace('1e-8', '1E-8');
+}
+
+describe('an answer with the bytes of the last one', () => {
+  let server: Server;
+  let url: string;
+  let body = coinsBody(0);
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(body));
+    url = await listenLoopback(server);
+  });
+  afterAll(() => closeServer(server));
+
+  it('is not read again: the same records, flagged unchanged; a changed one is read', async () => {
+    const client = testClient(url);
+    body = coinsBody(1);
+    const first = await client.fetchCoins();
+    const again = await client.fetchCoins();
+    expect(first.unchanged).toBeUndefined();
+    expect(again.unchanged).toBe(true);
+    expect(again.records.length).toBe(3);
+    again.records.forEach((r, i) => expect(r).toBe(first.records[i]));
+    body = coinsBody(2);
+    const changed = await client.fetchCoins(undefined, new Map(again.records.map((c) => [c.coin, c])));
+    expect(changed.unchanged).toBeUndefined();
+    expect(changed.records.map((c) => c.networkList[0]?.withdrawDesc)).toEqual(['maintenance <b>', 'maintenance <b>', 'maintenance <b>']);
+    await client.close();
+  });
+
+  it('gives, for any sequence of answers, the records and issues of a client that reads every answer afresh', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 12 }), async (variants) => {
+        const kept = testClient(url);
+        let previous: Map<string, CoinRecord> | undefined;
+        for (const v of variants) {
+          body = coinsBody(v);
+          const got = await kept.fetchCoins(undefined, previous);
+          const fresh = testClient(url);
+          const want = await fresh.fetchCoins();
+          await fresh.close();
+          expect({ records: got.records, issues: got.issues }).toEqual({ records: want.records, issues: want.issues });
+          previous = new Map(got.records.map((c) => [c.coin, c]));
+        }
+        await kept.close();
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

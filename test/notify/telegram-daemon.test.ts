@@ -1,0 +1,122 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stack, type Stack } from '../support/daemon-harness';
+import { TelegramDouble } from '../support/doubles/telegram';
+import { metricValue } from '../support/loopback';
+import { waitFor } from '../support/wait';
+
+jest.setTimeout(60_000);
+
+const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
+const CHAT = -1001234567890;
+const RULES = `
+rules:
+  - alert: WithdrawDisabled
+    state: withdraw_disabled
+    match: { coin: "USDT|BTC" }
+    severity: critical
+`;
+
+describe('the Telegram receiver in the daemon, end to end', () => {
+  let tg: TelegramDouble;
+  let s: Stack;
+  const telegram = (hookUrl: string, withBot = true): string =>
+    `    - name: hook\n      webhook: { url: "${hookUrl}/hook" }\n${withBot ? `    - name: desk\n      telegram: { bot_token: "${TOKEN}", chat_id: "${CHAT}", api_url: "${tg.url}", commands: true }\n` : ''}`;
+
+  beforeAll(async () => {
+    tg = await new TelegramDouble(TOKEN).chat(CHAT).start();
+    s = await stack(RULES, { receivers: (hook) => telegram(hook) });
+  });
+  afterAll(async () => {
+    await s.close();
+    await tg.stop();
+  });
+
+  /** Messages the receiver sent (HTML), as Telegram shows them; replies to commands are plain. */
+  const notices = () => tg.sent.filter((m) => m.params.parse_mode === 'HTML').map((m) => m.text);
+  const replies = () => tg.sent.filter((m) => m.params.parse_mode === undefined).map((m) => m.text);
+  async function ask(text: string): Promise<string> {
+    const before = replies().length;
+    tg.message(CHAT, text);
+    await waitFor(() => replies().length > before, `the reply to ${text}`);
+    return replies()[before] as string;
+  }
+
+  it('tells an upstream closure, answers commands from its chat, and a /silence from the chat mutes', async () => {
+    const daemon = await s.start();
+    const url = daemon.url as string;
+
+    // 1. An upstream change reaches the chat, escaped and defused.
+    s.sim.control.apply({ action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: false, withdrawDesc: 'Wallet <b>maintenance</b> @everyone' } });
+    await waitFor(() => notices().length === 1, 'the Telegram message');
+    expect(notices()[0]?.split('\n')).toEqual([
+      '🔴 FIRING · WithdrawDisabled · main · 1 alert',
+      '',
+      '🔴 USDT withdrawals disabled on Tron(TRC20) (main)',
+      'USDT · Tron(TRC20) · main',
+      expect.stringMatching(/^since \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+      '💬 Wallet <b>maintenance</b> @\u2060everyone',
+      '',
+      'Status page',
+    ]);
+
+    // 2. Commands, from the configured chat.
+    expect((await ask('/status')).split('\n')).toEqual([
+      '1 exchange · 1 alert firing',
+      expect.stringMatching(/^main: ✅ up · 40 coins · \d+ networks, \d+ closed · 1 firing · polled \d+(ms|s) ago$/),
+    ]);
+    expect(await ask('/closed usdt')).toMatch(/^1 closed network of usdt, newest first:\nUSDT · Tron\(TRC20\) · main: withdrawals closed since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(\d+s\)\n {3}“Wallet <b>maintenance<\/b> @\u2060everyone”$/);
+
+    // 3. Another chat is ignored, and counted.
+    tg.message(-100999, '/status');
+    await waitFor(async () => (await metricValue(url, 'spotwatch_bot_updates_ignored_total', 'receiver="desk",reason="other_chat"')) === 1, 'the ignored update counted');
+
+    // 4. A silence from the chat is the API's silence, and mutes.
+    const silenced = await ask('/silence coin=USDT network=Ethereum(ERC20) 2h wallet upgrade');
+    expect(silenced).toMatch(/^Silenced coin=USDT network=Ethereum\(ERC20\) until .+ \(2h\)\. ID ([0-9a-f]{8}): \/unsilence \1 ends it\.$/);
+    const api = (await (await fetch(`${url}/api/v1/silences`)).json()) as { data: { id: string; matchers: unknown; comment: string; createdBy: string; state: string }[] };
+    expect(api.data).toEqual([expect.objectContaining({ matchers: [{ label: 'coin', pattern: '/USDT/' }, { label: 'network', pattern: '/Ethereum\\(ERC20\\)/' }], comment: 'wallet upgrade', createdBy: 'telegram:@ada', state: 'active' })]);
+    s.sim.control.apply([
+      { action: 'set_network', coin: 'USDT', network: 'Ethereum(ERC20)', set: { withdrawEnable: false } },
+      { action: 'set_network', coin: 'BTC', network: 'BTC', set: { withdrawEnable: false } },
+    ]);
+    await waitFor(() => notices().some((t) => t.includes('BTC · BTC · main')), 'the BTC closure told');
+    const alerts = (await (await fetch(`${url}/api/v1/alerts`)).json()) as { data: { labels: Record<string, string> }[] };
+    expect(alerts.data.map((a) => a.labels.network).sort()).toEqual(['BTC', 'Ethereum(ERC20)', 'Tron(TRC20)']);
+    expect(notices().join('\n')).not.toContain('Ethereum(ERC20)');
+
+    // 5. /silences and /unsilence, as the API sees them.
+    const id = /ID ([0-9a-f]{8})/.exec(silenced)?.[1] as string;
+    expect(await ask('/silences')).toMatch(new RegExp(`^1 silence:\\n${id} coin=USDT network=Ethereum\\(ERC20\\) · until .+ \\(1h 59m left\\) · wallet upgrade · by telegram:@\u2060ada$`));
+    expect(await ask(`/unsilence ${id}`)).toBe(`Silence ${id} (coin=USDT network=Ethereum(ERC20)) ended.`);
+    const after = (await (await fetch(`${url}/api/v1/silences`)).json()) as { data: { state: string }[] };
+    expect(after.data.map((x) => x.state)).toEqual(['expired']);
+  });
+
+  it('stops polling when the receiver is removed by a reload, starts again when it is back, and answers nothing twice across a restart', async () => {
+    const daemon = s.daemon ?? (await s.start());
+    await s.reconfigure({ receivers: (hook) => telegram(hook, false) });
+    expect((await daemon.reload()).ok).toBe(true);
+    await waitFor(() => !tg.polling, 'the long poll abandoned');
+    const polls = tg.requests.filter((r) => r.method === 'getupdates').length;
+    const answered = replies().length;
+    tg.message(CHAT, '/help');
+    expect(tg.requests.filter((r) => r.method === 'getupdates')).toHaveLength(polls);
+
+    await s.reconfigure({ receivers: (hook) => telegram(hook) });
+    expect((await daemon.reload()).ok).toBe(true);
+    await waitFor(() => replies().length === answered + 1, 'the /help sent while the bot was away');
+    expect(replies()[answered]?.split('\n')[0]).toBe('spotwatch commands:');
+
+    const offsetFile = join(s.config.state_dir, 'telegram-123456789.offset');
+    await waitFor(() => tg.pending.length === 0 && tg.polling, 'the /help confirmed');
+    await s.stop();
+    const offset = Number(readFileSync(offsetFile, 'utf8'));
+    expect(existsSync(offsetFile)).toBe(true);
+    const before = tg.requests.length;
+    await s.start();
+    expect(await ask('/status')).toMatch(/^1 exchange · /);
+    expect(replies()).toHaveLength(answered + 2);
+    expect(tg.requests.slice(before).find((r) => r.method === 'getupdates')?.params.offset).toBe(offset);
+  });
+});
