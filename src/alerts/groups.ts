@@ -30,6 +30,18 @@ interface Group {
 }
 
 /**
+ * When a new group is first due: group_wait after its first alert was decided (the poll that
+ * saw the change: the alert's lastNotifiedAt), not after it reached the groups. In a storm,
+ * writing the state and admitting 16,000 alerts took a second or more, which group_wait then
+ * added to. An alert decided longer ago than group_wait (one restored at a start) waits a whole
+ * group_wait, as before.
+ */
+export function firstFlushAt(a: Alert, now: number, groupWaitMs: number): number {
+  const decided = a.lastNotifiedAt ?? now;
+  return decided <= now && now - decided < groupWaitMs ? decided + groupWaitMs : now + groupWaitMs;
+}
+
+/**
  * Aggregation groups, as in Alertmanager: an alert joins one group per route it takes
  * (keyed by the route and its group_by labels). A new group is flushed after group_wait,
  * then every group_interval while it has alerts (and one more, empty); each flush carries every
@@ -58,7 +70,7 @@ export class Aggregator {
         const key = groupKeyOf(route.id, labels);
         let g = this.groups.get(key);
         if (g === undefined) {
-          g = { key, route, labels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs, version: 0 };
+          g = { key, route, labels, alerts: new Map(), nextFlushAt: firstFlushAt(a, now, route.groupWaitMs), version: 0 };
           this.groups.set(key, g);
         } else if (route.immediate) g.nextFlushAt = Math.min(g.nextFlushAt, now);
         g.alerts.set(a.fingerprint, a);

@@ -61,3 +61,18 @@ describe('Aggregator: a group that empties', () => {
     expect({ size: agg.size(), next: agg.nextDue() }).toEqual({ size: 0, next: undefined });
   });
 });
+
+describe('Aggregator: when a new group is first due', () => {
+  it.each([
+    { name: 'an alert decided now: group_wait from now', decided: 100 * S, now: 100 * S, due: 110 * S },
+    { name: 'an alert decided 3 s before it reached the groups (a storm\'s writes): group_wait from its poll', decided: 97 * S, now: 100 * S, due: 107 * S },
+    { name: 'decided just under group_wait ago: due almost at once', decided: 90 * S + 1, now: 100 * S, due: 100 * S + 1 },
+    { name: 'decided group_wait ago or longer (restored at a start): a whole group_wait', decided: 90 * S, now: 100 * S, due: 110 * S },
+    { name: 'decided hours ago (restored at a start): a whole group_wait', decided: 0, now: 100 * S, due: 110 * S },
+    { name: 'a time after now (a clock set back): a whole group_wait from now', decided: 105 * S, now: 100 * S, due: 110 * S },
+  ])('$name', ({ decided, now, due }) => {
+    const agg = new Aggregator(routes);
+    agg.insert([event(decided, 'withdraw_disabled')], now);
+    expect(agg.nextDue()).toBe(due);
+  });
+});
