@@ -18,21 +18,16 @@ import { waitFor } from '../support/wait';
 jest.setTimeout(120_000);
 
 /**
- * The issue's targets: /healthz under 100 ms throughout, the first notification within
- * group_wait + 1 s of the poll that saw the change. Here three processes (the reference
- * exchange rendering 4 MB answers, the daemon, this one timing every request and taking 3 MB
- * bodies) share the CI runner's 2 cores, and the poll that sees the storm still decides 8,378
- * new alerts, 16,000 alerts and events to record and group. No step of the daemon now holds
- * its event loop much over 60 ms, but with three busy processes on two cores a step can wait
- * for a core: run alone on a 2-core machine, the worst /healthz of a run was 62-144 ms
- * (median 77 ms with production-like timers, 108 ms with 2 s timers; notes/i10-perf.md), so
- * 100 ms is not a bound that holds every time. The bound asserted by default is 300 ms, twice
- * the worst seen (before the fixes of issue 10: 25-120 s of /healthz, a duplicate notification
- * and a false ExchangeDown; before the last ones, 154-252 ms). Every run prints the measured
- * figures, and STORM_HEALTHZ_MS=100 STORM_FIRST_SLACK_MS=1000 assert the targets themselves.
+ * The issue's targets, asserted as they are: /healthz under 100 ms throughout the storm, and the
+ * first notification within group_wait + 1 s of the poll that saw the change. Three processes
+ * share the CI runner's two cores (the reference exchange, which stands for a remote service and
+ * runs at the lowest priority; the daemon; this one, timing every request). Run alone on a
+ * 2-core machine, 10 storms in a row: /healthz at most 34-65 ms, the first notification
+ * group_wait - 0.05 to + 0.4 s (BENCHMARKS.md, "The storm"). STORM_HEALTHZ_MS and
+ * STORM_FIRST_SLACK_MS change the bounds (for a slower machine, say).
  */
-const HEALTHZ_MAX_MS = Number(process.env.STORM_HEALTHZ_MS ?? 300);
-const FIRST_SLACK_MS = Number(process.env.STORM_FIRST_SLACK_MS ?? 4_000);
+const HEALTHZ_MAX_MS = Number(process.env.STORM_HEALTHZ_MS ?? 100);
+const FIRST_SLACK_MS = Number(process.env.STORM_FIRST_SLACK_MS ?? 1_000);
 
 interface Post {
   at: number;
