@@ -30,6 +30,7 @@ const ALLOWED = {
 };
 
 const RECEIVERS_LISTED = 'only notify/registry.ts imports a receiver folder (notify/<kind>/): the rest asks the registry';
+const SIM_DIALECT_ONLY = 'a simulator dialect file (simulator/dialects/) imports only lib/, the simulator\'s market model and its own folder: built from the exchanges\' docs, never from a decoder';
 const RECEIVER_ONLY = 'a receiver folder (notify/<kind>/) imports only notify/*.ts, lib and itself';
 
 /** The composition root: cli.ts, the commands, daemon.ts and the parts daemon.ts is split into. */
@@ -95,8 +96,6 @@ function forbidden(from, to) {
   if (allowed.includes(toTop) || allowed.includes(to)) return undefined;
   return `src/${fromTop}/ may import only ${allowed.length ? allowed.join(', ') : 'itself'}`;
 }
-
-const SIM_DIALECT_ONLY = 'a simulator dialect file (simulator/dialects/) imports only lib/, the simulator\'s market model and its own folder: built from the exchanges\' docs, never from a decoder';
 
 /** A renderer of the reference exchange imports only lib/, simulator/market/ and simulator/dialects/. */
 function simulatorDialectRule(from, to) {
