@@ -88,7 +88,7 @@ export const htx: DialectRenderer = {
   }),
   limited: (_s, _banned, now) => ({
     status: 429,
-    body: { status: 'error', 'err-code': 'api-request-too-frequent', 'err-msg': 'Too many requests, please try again later', data: null, ts: now },
+    body: { status: 'error', 'err-code': 'api-request-too-frequent', 'err-msg': 'Request too frequent. Please try again later.', data: null, ts: now },
   }),
   notFound: (req) => ({ status: 404, body: { status: 'error', 'err-code': 'invalid-parameter', 'err-msg': `invalid request path ${req.path}`, data: null } }),
 };
