@@ -10,7 +10,7 @@
  * with X-Bapi-Limit-* headers; an IP over the hard limit gets HTTP 403 (#rate-limit).
  */
 import type { SimCoin, SimNetwork } from '../market/model';
-import { header, hmacHex, networkId, placesOf, sameText } from './common';
+import { headerValues, hmacHex, networkId, placesOf, sameText } from './common';
 import type { Answer, DialectRenderer, DialectRequest, ModelTicker, SimCredentials } from './types';
 
 const DEFAULT_RECV_WINDOW = 5000;
@@ -59,10 +59,9 @@ function ticker(t: ModelTicker): Record<string, unknown> {
 }
 
 function authorize(req: DialectRequest, credentials: SimCredentials | undefined): Answer | undefined {
-  const key = header(req.headers, 'X-BAPI-API-KEY');
-  const timestamp = header(req.headers, 'X-BAPI-TIMESTAMP');
-  const sign = header(req.headers, 'X-BAPI-SIGN');
-  const recvWindow = header(req.headers, 'X-BAPI-RECV-WINDOW');
+  const { key, timestamp, sign, recvWindow } = headerValues(req.headers, {
+    key: 'X-BAPI-API-KEY', timestamp: 'X-BAPI-TIMESTAMP', sign: 'X-BAPI-SIGN', recvWindow: 'X-BAPI-RECV-WINDOW',
+  });
   if (key === '' || credentials === undefined || !sameText(key, credentials.apiKey)) return reply(401, 10003, 'API key is invalid.', {}, req.now);
   const window = recvWindow === '' ? DEFAULT_RECV_WINDOW : Number(recvWindow);
   const ts = Number(timestamp);

@@ -89,10 +89,17 @@ export function sameText(sent: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+type RequestHeaders = Record<string, string | string[] | undefined>;
+
 /** A header's single value ('' when absent). */
-export function header(headers: Record<string, string | string[] | undefined>, name: string): string {
+export function header(headers: RequestHeaders, name: string): string {
   const v = headers[name.toLowerCase()];
   return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+/** Several headers at once, by the names a signing scheme gives them. */
+export function headerValues<K extends string>(headers: RequestHeaders, names: Record<K, string>): Record<K, string> {
+  return Object.fromEntries(Object.entries<string>(names).map(([k, name]) => [k, header(headers, name)])) as Record<K, string>;
 }
 
 export function retryAfterSeconds(ms: number): string {

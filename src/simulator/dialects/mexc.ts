@@ -8,7 +8,7 @@
  */
 import type { SimCoin, SimNetwork } from '../market/model';
 import { networkId, placesOf, retryAfterSeconds } from './common';
-import { binanceTickers } from './binance';
+import { binanceTicker, binanceTickers } from './binance';
 import { checkQuerySignature } from './query-signature';
 import type { Answer, DialectRenderer, ModelTicker } from './types';
 
@@ -51,27 +51,10 @@ function coin(c: SimCoin): Record<string, unknown> {
   return { coin: c.coin, name: c.name, networkList: c.networks.map((n) => network(c.coin, n)) };
 }
 
+/** Binance's ticker without its trade ids and average, the change as a ratio, `count` null (MEXC sends no count). */
 function ticker(t: ModelTicker): Record<string, unknown> {
-  return {
-    symbol: t.symbol,
-    priceChange: t.priceChange,
-    priceChangePercent: t.priceChangePercent,
-    prevClosePrice: t.openPrice,
-    lastPrice: t.lastPrice,
-    lastQty: '',
-    bidPrice: t.bidPrice,
-    bidQty: t.bidQty,
-    askPrice: t.askPrice,
-    askQty: t.askQty,
-    openPrice: t.openPrice,
-    highPrice: t.highPrice,
-    lowPrice: t.lowPrice,
-    volume: t.volume,
-    quoteVolume: t.quoteVolume,
-    openTime: t.openTime,
-    closeTime: t.closeTime,
-    count: null,
-  };
+  const { weightedAvgPrice: _avg, firstId: _first, lastId: _last, ...rest } = binanceTicker(t);
+  return { ...rest, priceChangePercent: t.priceChangePercent, lastQty: '', count: null };
 }
 
 export const mexc: DialectRenderer = {

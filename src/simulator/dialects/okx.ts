@@ -10,7 +10,7 @@
  * over budget HTTP 429 code "50011".
  */
 import type { SimCoin, SimNetwork } from '../market/model';
-import { header, hmacBase64, networkId, pair, placesOf, sameText } from './common';
+import { headerValues, hmacBase64, networkId, pair, placesOf, sameText } from './common';
 import type { Answer, DialectRenderer, DialectRequest, ModelTicker, SimCredentials } from './types';
 
 const error = (status: number, code: string, msg: string): Answer => ({ status, body: { msg, code } });
@@ -72,10 +72,9 @@ function ticker(t: ModelTicker): Record<string, unknown> {
 }
 
 function authorize(req: DialectRequest, credentials: SimCredentials | undefined): Answer | undefined {
-  const key = header(req.headers, 'OK-ACCESS-KEY');
-  const passphrase = header(req.headers, 'OK-ACCESS-PASSPHRASE');
-  const sign = header(req.headers, 'OK-ACCESS-SIGN');
-  const timestamp = header(req.headers, 'OK-ACCESS-TIMESTAMP');
+  const { key, passphrase, sign, timestamp } = headerValues(req.headers, {
+    key: 'OK-ACCESS-KEY', passphrase: 'OK-ACCESS-PASSPHRASE', sign: 'OK-ACCESS-SIGN', timestamp: 'OK-ACCESS-TIMESTAMP',
+  });
   if (key === '') return error(401, '50103', 'Request header OK-ACCESS-KEY cannot be empty.');
   if (passphrase === '') return error(401, '50104', 'Request header OK-ACCESS-PASSPHRASE cannot be empty.');
   if (sign === '') return error(401, '50106', 'Request header OK-ACCESS-SIGN cannot be empty.');

@@ -1,9 +1,9 @@
 /**
  * The reference exchange speaking another exchange's API (`simulate --dialect NAME`): the same
  * market model and weight budget as http/api.ts, through the dialect renderer's paths, bodies,
- * signing checks and rate-limit answers. Faults that only delay or break the transport (delay,
- * hang, truncate, invalid_json, html, http_500) apply as in spot-v3; the others are spot-v3
- * shaped and are not applied here (the request is answered normally).
+ * signing checks and rate-limit answers. Faults: `rate_limit`, `ban` and `empty` answer in the
+ * dialect's own shape; the transport faults (delay, hang, truncate, invalid_json, html, http_500,
+ * huge) and `wrong_shape` as in spot-v3; `malformed` (spot-v3 records) is not applied here.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../lib/clock';
@@ -17,7 +17,6 @@ import { send, type Reply } from './reply';
 import type { WeightLimiter } from './weight-limiter';
 
 const UNKNOWN_PATH_WEIGHT = 1;
-const TRANSPORT_FAULTS = new Set(['delay', 'hang', 'truncate', 'invalid_json', 'html', 'http_500']);
 
 export interface DialectApiDeps {
   renderer: DialectRenderer;
@@ -99,7 +98,15 @@ export function createDialectApiHandler(deps: DialectApiDeps): (req: IncomingMes
     };
     const proceed = (): void => sendAnswer(res, answer(), headers);
     const fault = deps.faults.take(endpoint);
-    if (fault === undefined || !TRANSPORT_FAULTS.has(fault.kind)) return proceed();
+    if (fault === undefined || fault.kind === 'malformed') return proceed();
+    if (fault.kind === 'rate_limit' || fault.kind === 'ban') {
+      const refusal = renderer.limited({ ...state, retryAfterMs: fault.retry_after * 1000 }, fault.kind === 'ban', now);
+      return sendAnswer(res, { ...refusal, headers: { ...refusal.headers, 'retry-after': String(fault.retry_after) } }, headers);
+    }
+    if (fault.kind === 'empty') {
+      const none: TickerSource = { all: () => [], one: () => undefined };
+      return sendAnswer(res, endpoint === 'coins' ? renderer.coins([], now) : renderer.tickers(request, none), headers);
+    }
     const reply = (): Reply => {
       const a = answer();
       return { status: a.status, body: toBuffer(a) };

@@ -171,3 +171,18 @@ describe('rate-limit answers', () => {
     expect(json(limited.text)).toMatchObject(expected);
   });
 });
+
+describe('faults in a dialect', () => {
+  it('rate_limit and ban answer in the dialect’s shape; empty is an empty answer of the dialect', async () => {
+    const s = await sim({ dialect: 'okx' });
+    s.control.addFault({ kind: 'rate_limit', endpoint: 'tickers', count: 1, retry_after: 7 });
+    const limited = await get(s.url, '/api/v5/market/tickers?instType=SPOT');
+    expect([limited.status, json(limited.text), limited.headers.get('retry-after')]).toEqual([429, { msg: 'Too Many Requests', code: '50011' }, '7']);
+    s.control.addFault({ kind: 'empty', endpoint: 'tickers', count: 1 });
+    const empty = await get(s.url, '/api/v5/market/tickers?instType=SPOT');
+    expect([empty.status, json(empty.text)]).toEqual([200, { code: '0', msg: '', data: [] }]);
+    s.control.addFault({ kind: 'http_500', endpoint: 'tickers', count: 1 });
+    expect((await get(s.url, '/api/v5/market/tickers?instType=SPOT')).status).toBe(500);
+    expect((await get(s.url, '/api/v5/market/tickers?instType=SPOT')).status).toBe(200);
+  });
+});
