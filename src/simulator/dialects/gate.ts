@@ -69,7 +69,7 @@ export const gate: DialectRenderer = {
   usage: (s) => ({
     'x-gate-ratelimit-requests-remain': String(Math.max(0, s.max - s.used)),
     'x-gate-ratelimit-limit': String(s.max),
-    'x-gate-ratelimit-reset-timestamp': String(Math.ceil(s.windowMs / 1000)),
+    'x-gate-ratelimit-reset-timestamp': String(s.now + (s.retryAfterMs > 0 ? s.retryAfterMs : s.windowMs)),
   }),
   limited: () => error(429, 'TOO_MANY_REQUESTS', 'Request Rate limit Exceeded'),
   notFound: () => error(404, 'NOT_FOUND', 'Not Found'),
