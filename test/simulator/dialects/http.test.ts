@@ -186,3 +186,26 @@ describe('faults in a dialect', () => {
     expect((await get(s.url, '/api/v5/market/tickers?instType=SPOT')).status).toBe(200);
   });
 });
+
+describe('the same market through a dialect', () => {
+  it('a flip, a delisting and a price move applied by the admin API show in the dialect’s own terms', async () => {
+    const s = await sim({ dialect: 'htx' });
+    type HtxCoin = { currency: string; chains: { chain: string; withdrawStatus: string }[] };
+    const coins = async (): Promise<HtxCoin[]> => (json((await get(s.url, '/v2/reference/currencies')).text).data as HtxCoin[]);
+    const usdtTron = (list: HtxCoin[]) => list.find((c) => c.currency === 'usdt')?.chains.find((n) => n.chain === 'trc20usdt');
+    expect(usdtTron(await coins())?.withdrawStatus).toBe('allowed');
+    s.control.apply({ action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: false } });
+    expect(usdtTron(await coins())?.withdrawStatus).toBe('prohibited');
+    s.control.apply({ action: 'delist_coin', coin: 'USDT' });
+    expect((await coins()).some((c) => c.currency === 'usdt')).toBe(false);
+
+    type HtxTicker = { symbol: string; close: number };
+    const close = async (): Promise<number | undefined> =>
+      (json((await get(s.url, '/market/tickers')).text).data as HtxTicker[]).find((t) => t.symbol === 'ethbtc')?.close;
+    const before = await close();
+    s.control.apply({ action: 'move_price', symbol: 'ETHBTC', percent: 100, over: '1s' });
+    s.clock.advance(60_000);
+    expect(before).toBeDefined();
+    expect(await close()).toBeGreaterThan((before as number) * 1.5);
+  });
+});
