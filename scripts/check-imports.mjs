@@ -17,7 +17,8 @@ const ALLOWED = {
   alerts: ['rules', 'snapshot', 'lib'],
   exchange: ['snapshot', 'lib'],
   // The schema is composed from the registries of receivers and dialects (DESIGN.md section 2), which it does not list.
-  config: ['lib', 'notify/registry.ts', 'notify/receiver-registry.ts', 'notify/plugin.ts', 'exchange/dialects/registry.ts'],
+  // ...and the names of the dialects the embedded exchange speaks (simulate.dialect).
+  config: ['lib', 'notify/registry.ts', 'notify/receiver-registry.ts', 'notify/plugin.ts', 'exchange/dialects/registry.ts', 'simulator/dialects/names.ts'],
   // The reference exchange speaks spot-v3: it shares that dialect's wire format, and nothing else.
   simulator: ['lib', 'exchange/dialects/spot-v3/wire.ts'],
   notify: ['alerts', 'lib'],
@@ -29,6 +30,7 @@ const ALLOWED = {
 };
 
 const RECEIVERS_LISTED = 'only notify/registry.ts imports a receiver folder (notify/<kind>/): the rest asks the registry';
+const SIM_DIALECT_ONLY = 'a simulator dialect file (simulator/dialects/) imports only lib/, the simulator\'s market model and its own folder: built from the exchanges\' docs, never from a decoder';
 const RECEIVER_ONLY = 'a receiver folder (notify/<kind>/) imports only notify/*.ts, lib and itself';
 
 /** The composition root: cli.ts, the commands, daemon.ts and the parts daemon.ts is split into. */
@@ -77,6 +79,8 @@ function forbidden(from, to) {
   if (to.startsWith('commands/') && from !== 'cli.ts' && !from.startsWith('commands/')) return 'only cli.ts imports the commands';
   if (to === 'daemon.ts' && from !== 'commands/run.ts') return 'only commands/run.ts imports daemon.ts';
   if (isRoot(to) && !isRoot(from)) return `only the composition root imports ${to}`;
+  const simDialect = simulatorDialectRule(from, to);
+  if (simDialect !== undefined) return simDialect || undefined;
   const dialect = dialectRule(from, to);
   if (dialect !== undefined) return dialect || undefined;
   const [fromTop] = from.split('/');
@@ -91,6 +95,13 @@ function forbidden(from, to) {
   if (allowed === undefined) return `unknown folder src/${fromTop}: add it to scripts/check-imports.mjs`;
   if (allowed.includes(toTop) || allowed.includes(to)) return undefined;
   return `src/${fromTop}/ may import only ${allowed.length ? allowed.join(', ') : 'itself'}`;
+}
+
+/** A renderer of the reference exchange imports only lib/, simulator/market/ and simulator/dialects/. */
+function simulatorDialectRule(from, to) {
+  if (!from.startsWith('simulator/dialects/')) return undefined;
+  const ok = to.startsWith('lib/') || to.startsWith('simulator/market/') || to.startsWith('simulator/dialects/');
+  return ok ? '' : SIM_DIALECT_ONLY;
 }
 
 /** The kind of a file in a receiver folder, `notify/<kind>/...`; undefined for any other file. */

@@ -2,13 +2,15 @@
 import { parseArgs } from 'node:util';
 import { parseHostPort, type HostPort } from './lib/host-port';
 import { checkConfigFile, pollOnce, runDaemon, runSimulator, testNotify, type Io } from './commands';
+import { isSimulatorDialect, SIMULATOR_DIALECTS, type SimCredentials, type SimulatorDialect } from './simulator';
 
 const USAGE = `usage: spotwatch <command> [options]
 
 commands:
   run          [--config FILE]            watch the configured exchanges (the daemon)
   simulate     [--listen HOST:PORT] [--scenario FILE] [--coins N] [--seed N]
-                                          serve the reference exchange
+               [--dialect NAME] [--api-key K --api-secret S [--passphrase P]]
+                                          serve the reference exchange (in NAME's API)
   check-config [--config FILE]            check the config and its rules file
   once         [--config FILE] [--json]   poll every exchange once and print what was seen
   test-notify  --receiver NAME [--config FILE]
@@ -35,6 +37,20 @@ function listen(text: string | undefined): HostPort | undefined {
   return hp;
 }
 
+function dialect(text: string | undefined): SimulatorDialect | undefined {
+  if (text === undefined) return undefined;
+  if (!isSimulatorDialect(text)) throw new UsageError(`--dialect takes one of ${SIMULATOR_DIALECTS.join(', ')}, got "${text}"`);
+  return text;
+}
+
+/** The key a signed dialect accepts: --api-key and --api-secret together, --passphrase for okx. */
+function credentials(values: { 'api-key'?: string | undefined; 'api-secret'?: string | undefined; passphrase?: string | undefined }): SimCredentials | undefined {
+  const { 'api-key': apiKey, 'api-secret': apiSecret, passphrase } = values;
+  if (apiKey === undefined && apiSecret === undefined && passphrase === undefined) return undefined;
+  if (apiKey === undefined || apiSecret === undefined) throw new UsageError('--api-key and --api-secret go together');
+  return { apiKey, apiSecret, ...(passphrase !== undefined && { passphrase }) };
+}
+
 /** Runs one command; resolves to the process exit code. */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
@@ -47,10 +63,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case 'simulate': {
         const { values } = parseArgs({
           args: rest,
-          options: { listen: { type: 'string' }, scenario: { type: 'string' }, coins: { type: 'string' }, seed: { type: 'string' } },
+          options: {
+            listen: { type: 'string' }, scenario: { type: 'string' }, coins: { type: 'string' }, seed: { type: 'string' },
+            dialect: { type: 'string' }, 'api-key': { type: 'string' }, 'api-secret': { type: 'string' }, passphrase: { type: 'string' },
+          },
         });
         return await runSimulator(
-          { listen: listen(values.listen), scenario: values.scenario, coins: int('coins', values.coins), seed: int('seed', values.seed) },
+          {
+            listen: listen(values.listen), scenario: values.scenario, coins: int('coins', values.coins), seed: int('seed', values.seed),
+            dialect: dialect(values.dialect), credentials: credentials(values),
+          },
           io,
         );
       }

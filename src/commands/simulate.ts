@@ -1,10 +1,12 @@
 import { createLogger } from '../lib/logger';
-import { loadScenarioFile, startSimulator } from '../simulator';
+import { loadScenarioFile, startSimulator, type SimCredentials, type SimulatorDialect } from '../simulator';
 import type { Io } from './io';
 
 /** `spotwatch simulate`: the reference exchange, until SIGTERM or SIGINT. */
 export async function runSimulator(
-  options: { listen?: { host: string; port: number } | undefined; scenario?: string | undefined; coins?: number | undefined; seed?: number | undefined },
+  options: { listen?: { host: string; port: number } | undefined; scenario?: string | undefined; coins?: number | undefined; seed?: number | undefined;
+    dialect?: SimulatorDialect | undefined; credentials?: SimCredentials | undefined;
+  },
   io: Io,
 ): Promise<number> {
   const logger = createLogger();
@@ -16,8 +18,11 @@ export async function runSimulator(
     ...(options.coins !== undefined && { coins: options.coins }),
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(scenario !== undefined && { scenario }),
+    ...(options.dialect !== undefined && { dialect: options.dialect }),
+    ...(options.credentials !== undefined && { credentials: options.credentials }),
   });
-  io.stdout.write(`reference exchange listening on ${sim.url}\n`);
+  const speaking = options.dialect === undefined || options.dialect === 'spot-v3' ? '' : ` speaking ${options.dialect}`;
+  io.stdout.write(`reference exchange listening on ${sim.url}${speaking}\n`);
   await new Promise<void>((done) => {
     process.once('SIGTERM', () => done());
     process.once('SIGINT', () => done());

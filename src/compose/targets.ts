@@ -5,7 +5,7 @@ import { dialects } from '../exchange/dialects/registry';
 import type { Clock } from '../lib/clock';
 import { parseHostPort } from '../lib/host-port';
 import type { Logger } from '../lib/logger';
-import { loadScenarioFile, startSimulator, type RunningSimulator } from '../simulator';
+import { isSimulatorDialect, loadScenarioFile, startSimulator, type RunningSimulator, type SimCredentials } from '../simulator';
 
 /** Where each configured exchange is reached, and the client that reads it: shared by the daemon and `once`. */
 
@@ -14,6 +14,10 @@ export interface Target {
   config: ExchangeConfig;
   baseUrl: string;
   embedded?: RunningSimulator;
+}
+
+function simulatorCredentials(c: { api_key: string; api_secret: string; passphrase?: string | undefined }): SimCredentials {
+  return { apiKey: c.api_key, apiSecret: c.api_secret, ...(c.passphrase !== undefined && { passphrase: c.passphrase }) };
 }
 
 export async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, withScenario: boolean): Promise<Target> {
@@ -29,6 +33,9 @@ export async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, wi
     ...(sim?.coins !== undefined && { coins: sim.coins }),
     ...(sim?.seed !== undefined && { seed: sim.seed }),
     ...(scenario !== undefined && { scenario }),
+    // The embedded exchange speaks the exchange's dialect (simulate.dialect can only repeat it).
+    ...(isSimulatorDialect(ex.dialect) && { dialect: ex.dialect }),
+    ...(sim?.credentials !== undefined && { credentials: simulatorCredentials(sim.credentials) }),
   });
   logger.info({ exchange: ex.name, url: embedded.url }, 'started the embedded reference exchange');
   return { config: ex, baseUrl: embedded.url, embedded };

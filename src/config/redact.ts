@@ -17,6 +17,12 @@ export function redactConfig(config: Config, receivers: ReceiverRegistry = recei
   for (const exchange of copy.exchanges) {
     if (exchange.base_url !== undefined) exchange.base_url = redactUrlCredentials(exchange.base_url);
     if (exchange.headers !== undefined) exchange.headers = redactValues(exchange.headers);
+    const key = exchange.simulate?.credentials;
+    if (key !== undefined) {
+      key.api_key = REDACTED;
+      key.api_secret = REDACTED;
+      if (key.passphrase !== undefined) key.passphrase = REDACTED;
+    }
   }
   copy.notify.receivers = copy.notify.receivers.map((r) => receivers.redact(r));
   return copy;

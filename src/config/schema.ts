@@ -21,6 +21,7 @@ import type { ConfiguredReceiver } from '../notify/plugin';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
 import { receiverRegistry } from '../notify/registry';
 import { DEFAULT_DIALECT, dialects } from '../exchange/dialects/registry';
+import { SIMULATOR_DIALECTS } from '../simulator/dialects/names';
 import { receiverKindIssue } from './checks';
 import {
   DEFAULT_DELIVERY_BASE_DELAY_MS,
@@ -101,6 +102,13 @@ const simulateSchema = z
     scenario: z.string().min(1).optional(),
     /** Also serve the embedded exchange here, for a browser or a second watcher. */
     listen: hostPort.optional(),
+    /** The API the embedded exchange speaks: the exchange's own `dialect` (the default). */
+    dialect: z.enum(SIMULATOR_DIALECTS).optional(),
+    /** The key its signed endpoints accept (binance, mexc, okx, bybit); a secret, redacted on display. */
+    credentials: z
+      .object({ api_key: z.string().min(1), api_secret: z.string().min(1), passphrase: z.string().min(1).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -160,9 +168,16 @@ function exchangeSchema(file: FileResolver) {
       guard: guardSchema.default({}),
     })
     .strict()
+    .superRefine((ex, ctx) => {
+      const spoken = ex.simulate?.dialect;
+      if (spoken !== undefined && spoken !== ex.dialect) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['simulate', 'dialect'], message: `must be the exchange's dialect (${ex.dialect}): the watcher reads what the embedded exchange speaks` });
+      }
+    })
     .transform(({ simulate, ...given }) => {
-      // Without a base_url, an exchange is reached where its dialect says (spot-v3 says nothing).
-      const baseUrl = given.base_url ?? dialects.named(given.dialect).defaults.baseUrl;
+      // Without a base_url, an exchange is reached where its dialect says (spot-v3 says nothing),
+      // unless it has a simulate block: then the embedded exchange speaks its dialect.
+      const baseUrl = given.base_url ?? (simulate !== undefined ? undefined : dialects.named(given.dialect).defaults.baseUrl);
       const exchange = baseUrl === given.base_url ? given : { ...given, base_url: baseUrl };
       return {
         ...exchange,

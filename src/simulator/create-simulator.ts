@@ -5,6 +5,8 @@ import { createControl, type SimulatorControl } from './control';
 import { createFaultBoard } from './faults/board';
 import { ADMIN_PREFIX, createAdminRouter } from './http/admin';
 import { createApiHandler } from './http/api';
+import { createDialectApiHandler } from './http/dialect-api';
+import { rendererOf } from './dialects/registry';
 import { createLive } from './http/live';
 import { errorBody, send } from './http/reply';
 import { createWeightLimiter } from './http/weight-limiter';
@@ -30,10 +32,18 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const limiter = createWeightLimiter({ ...o.weightLimit, banAfter: o.banAfter, banMs: o.banMs });
   const live = createLive();
   const control = createControl({ market, faults, limiter, clock: o.clock, seed: o.seed, scenario: o.scenario, logger: o.logger });
-  const api = createApiHandler({
-    market, coins: createCoinsBody(market), tickers: createTickerBook(market), faults, limiter, live,
-    clock: o.clock, symbolsCap: o.symbolsCap, beforeRequest: () => control.tick(),
-  });
+  const renderer = rendererOf(o.dialect);
+  const beforeRequest = (): void => {
+    control.tick();
+  };
+  const api = renderer === undefined
+    ? createApiHandler({
+      market, coins: createCoinsBody(market), tickers: createTickerBook(market), faults, limiter, live,
+      clock: o.clock, symbolsCap: o.symbolsCap, beforeRequest,
+    })
+    : createDialectApiHandler({
+      renderer, market, tickers: createTickerBook(market), faults, limiter, live, clock: o.clock, credentials: o.credentials, beforeRequest,
+    });
 
   const app = express();
   app.disable('x-powered-by');

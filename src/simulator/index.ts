@@ -11,3 +11,5 @@ export type { Action, ActionInput, ActionName } from './actions/schema';
 export type { FaultEndpoint, FaultInput, FaultKind, FaultSpec } from './actions/faults-schema';
 export { renderCoinsBody, renderTickersBody, type RenderOptions } from './render-bodies';
 export { ADMIN_PREFIX } from './http/admin';
+export { SIMULATOR_DIALECTS, isSimulatorDialect, type SimulatorDialect } from './dialects/names';
+export type { SimCredentials } from './dialects/types';

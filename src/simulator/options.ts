@@ -1,5 +1,7 @@
 import { systemClock, type Clock } from '../lib/clock';
 import { silentLogger, type Logger } from '../lib/logger';
+import type { SimulatorDialect } from './dialects/names';
+import type { SimCredentials } from './dialects/types';
 import type { Scenario } from './scenario/types';
 
 export interface SimulatorOptions {
@@ -25,6 +27,10 @@ export interface SimulatorOptions {
   symbolsCap?: number;
   /** Default silent. */
   logger?: Logger;
+  /** The API served; default `spot-v3`, the spec's own. */
+  dialect?: SimulatorDialect;
+  /** The key signed endpoints accept (binance, mexc, okx, bybit); without it they refuse every key. */
+  credentials?: SimCredentials;
 }
 
 export const SIMULATOR_DEFAULTS = {
@@ -36,9 +42,13 @@ export const SIMULATOR_DEFAULTS = {
   banAfter: 5,
   banMs: 60_000,
   symbolsCap: 100,
+  dialect: 'spot-v3',
 } as const;
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'scenario'>> & { scenario: Scenario | undefined };
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'scenario' | 'credentials'>> & {
+  scenario: Scenario | undefined;
+  credentials: SimCredentials | undefined;
+};
 
 export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
   const coins = options.coins ?? SIMULATOR_DEFAULTS.coins;
@@ -55,5 +65,7 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     banMs: options.banMs ?? SIMULATOR_DEFAULTS.banMs,
     symbolsCap: options.symbolsCap ?? SIMULATOR_DEFAULTS.symbolsCap,
     logger: options.logger ?? silentLogger(),
+    dialect: options.dialect ?? SIMULATOR_DEFAULTS.dialect,
+    credentials: options.credentials,
   };
 }
