@@ -17,6 +17,8 @@ export function redactConfig(config: Config, receivers: ReceiverRegistry = recei
   for (const exchange of copy.exchanges) {
     if (exchange.base_url !== undefined) exchange.base_url = redactUrlCredentials(exchange.base_url);
     if (exchange.headers !== undefined) exchange.headers = redactValues(exchange.headers);
+    // Every value of a dialect's credentials is a secret (the key too: it names the account).
+    if (exchange.credentials !== undefined) exchange.credentials = redactValues(exchange.credentials as Record<string, string>);
   }
   copy.notify.receivers = copy.notify.receivers.map((r) => receivers.redact(r));
   return copy;

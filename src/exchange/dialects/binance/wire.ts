@@ -1,0 +1,25 @@
+/**
+ * Binance's paths, request weights and refusal codes, as its Spot API documentation gives
+ * them (developers.binance.com/docs: "All Coins' Information (USER_DATA)", "24hr Ticker Price
+ * Change Statistics", "Check Server Time", "Error Codes").
+ */
+
+export const BINANCE_PATHS = { coins: '/sapi/v1/capital/config/getall', tickers: '/api/v3/ticker/24hr', time: '/api/v3/time' } as const;
+
+/** `X-MBX-APIKEY`: the header of the API key. */
+export const KEY_HEADER = 'X-MBX-APIKEY';
+
+/** getall: weight 10 (IP); time: 1; 24hr: 2 for 1-20 symbols, 40 for 21-100, 80 for more or all. */
+export const WEIGHTS = { coins: 10, time: 1 } as const;
+
+export function tickersWeight(symbols: number | undefined): number {
+  if (symbols === undefined || symbols > 100) return 80;
+  return symbols <= 20 ? 2 : 40;
+}
+
+/** `-1021 Timestamp for this request is outside of the recvWindow.`: the only clock refusal (`-1022` is a bad signature). */
+export const CLOCK_CODES = ['-1021'] as const;
+
+/** The decimals of each answer: all strings in Binance's answers; kept exact if ever sent bare. */
+export const COIN_DECIMALS = ['withdrawFee', 'withdrawMin', 'withdrawInternalMin', 'withdrawIntegerMultiple', 'depositDust'] as const;
+export const TICKER_DECIMALS = ['priceChange', 'priceChangePercent', 'lastPrice', 'bidPrice', 'bidQty', 'askPrice', 'askQty', 'openPrice', 'highPrice', 'lowPrice', 'volume', 'quoteVolume'] as const;
