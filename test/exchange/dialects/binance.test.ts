@@ -1,9 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { signQuery } from '../../../src/exchange/binance-family';
 import { binance } from '../../../src/exchange/dialects/binance';
 import { dialects } from '../../../src/exchange/dialects/registry';
 import { ExchangeError } from '../../../src/exchange/errors';
-import { clientOf, decodeText, fixture, json, SignedExchange, type Asked } from './signed-exchange';
+import { clientOf, decodeText, fixture, json, SignedExchange } from './signed-exchange';
+import { binanceExchange, KEYS as SIGNED_KEYS } from './signed-exchanges';
 
 /**
  * `binance`: recorded answers decoded exactly, the documented HMAC example, and the real client
@@ -11,7 +11,7 @@ import { clientOf, decodeText, fixture, json, SignedExchange, type Asked } from 
  * Binance's "SIGNED Endpoint security" says, answering its documented refusals.
  */
 
-const KEYS = { api_key: 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A', api_secret: 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j' };
+const KEYS = SIGNED_KEYS.binance;
 
 const BSC = {
   network: 'BSC', coin: '1MBABYDOGE', name: 'BNB Smart Chain (BEP20)', isDefault: false, depositEnable: true, withdrawEnable: true,
@@ -76,23 +76,6 @@ describe('binance: signing', () => {
   });
 });
 
-/** Binance as its docs describe it: the key, then the timestamp within recvWindow of its clock, then the signature. */
-function binanceExchange(secret: string, aheadMs = 0): SignedExchange {
-  return new SignedExchange(({ path, headers }: Asked, now) => {
-    const [route, query = ''] = path.split('?') as [string, string?];
-    if (route === '/api/v3/time') return json(200, { serverTime: now });
-    if (route === '/api/v3/ticker/24hr') return json(200, fixture('binance', 'ticker-24hr.json'));
-    if (route !== '/sapi/v1/capital/config/getall') return json(404, '');
-    if (headers['x-mbx-apikey'] !== KEYS.api_key) return json(401, { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' });
-    const params = new URLSearchParams(query);
-    const ts = Number(params.get('timestamp'));
-    const recvWindow = Number(params.get('recvWindow') ?? '5000');
-    if (!(ts < now + 1000 && now - ts <= recvWindow)) return json(400, { code: -1021, msg: 'Timestamp for this request is outside of the recvWindow.' });
-    const signed = query.slice(0, query.lastIndexOf('&signature='));
-    if (params.get('signature') !== createHmac('sha256', secret).update(signed).digest('hex')) return json(400, { code: -1022, msg: 'Signature for this request is not valid.' });
-    return json(200, fixture('binance', 'getall.json'));
-  }, aheadMs);
-}
 
 describe('binance: through the real client', () => {
   let exchange: SignedExchange;

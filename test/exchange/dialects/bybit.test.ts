@@ -2,14 +2,15 @@ import { createHmac } from 'node:crypto';
 import { bybit } from '../../../src/exchange/dialects/bybit';
 import { signBybit } from '../../../src/exchange/dialects/bybit/sign';
 import { dialects } from '../../../src/exchange/dialects/registry';
-import { clientOf, decodeText, fixture, json, SignedExchange, type Asked } from './signed-exchange';
+import { clientOf, decodeText, fixture, json, SignedExchange } from './signed-exchange';
+import { bybitExchange, KEYS as SIGNED_KEYS } from './signed-exchanges';
 
 /**
  * `bybit`: `"1"`/`"0"` flags, `""` as no value, the v5 HMAC headers, errors inside 200 answers
  * (the timestamp among them), 403 as an IP ban.
  */
 
-const KEYS = { api_key: 'bybit-key', api_secret: 'bybit-secret' };
+const KEYS = SIGNED_KEYS.bybit;
 
 const ARBI = {
   network: 'ARBI', coin: 'USDT', name: 'Arbitrum One', isDefault: false, depositEnable: true, withdrawEnable: true, withdrawFee: '1',
@@ -64,25 +65,6 @@ describe('bybit: signing', () => {
   });
 });
 
-/** Bybit as its v5 docs describe it: 10003 bad key (401), 10002 in a 200 answer for the timestamp, 10004 bad sign (401). */
-function bybitExchange(secret: string, aheadMs = 0): SignedExchange {
-  return new SignedExchange(({ path, headers }: Asked, now) => {
-    if (path === '/v5/market/time') return json(200, { retCode: 0, retMsg: 'OK', result: { timeSecond: String(Math.floor(now / 1000)) }, retExtInfo: {}, time: now });
-    if (path === '/v5/market/tickers?category=spot') return json(200, fixture('bybit', 'tickers.json'));
-    if (path !== '/v5/asset/coin/query-info') return json(404, '');
-    const ts = String(headers['x-bapi-timestamp']);
-    const recv = String(headers['x-bapi-recv-window'] ?? '5000');
-    if (headers['x-bapi-api-key'] !== KEYS.api_key) return json(401, { retCode: 10003, retMsg: 'API key is invalid.', result: {}, retExtInfo: {}, time: now });
-    if (!(now - Number(recv) <= Number(ts) && Number(ts) < now + 1000)) {
-      return json(200, { retCode: 10002, retMsg: 'invalid request, please check your server timestamp or recv_window param', result: {}, retExtInfo: {}, time: now });
-    }
-    const origin = `${ts}${KEYS.api_key}${recv}`;
-    if (headers['x-bapi-sign'] !== createHmac('sha256', secret).update(origin).digest('hex')) {
-      return json(401, { retCode: 10004, retMsg: `error sign! origin_string[${origin}]`, result: {}, retExtInfo: {}, time: now });
-    }
-    return json(200, fixture('bybit', 'coin-query-info.json'));
-  }, aheadMs);
-}
 
 describe('bybit: through the real client', () => {
   let exchange: SignedExchange;

@@ -1,14 +1,14 @@
-import { createHmac } from 'node:crypto';
 import { mexc } from '../../../src/exchange/dialects/mexc';
 import { dialects } from '../../../src/exchange/dialects/registry';
-import { clientOf, decodeText, fixture, json, SignedExchange, type Asked } from './signed-exchange';
+import { clientOf, decodeText, fixture, json, SignedExchange } from './signed-exchange';
+import { mexcExchange, KEYS as SIGNED_KEYS } from './signed-exchanges';
 
 /**
  * `mexc`: Binance-like, with its own key header, codes and fields. Recorded answers decoded
  * exactly; the real client against a loopback MEXC checking key, timestamp and signature.
  */
 
-const KEYS = { api_key: 'mx0vgl-key', api_secret: 'mexc-secret' };
+const KEYS = SIGNED_KEYS.mexc;
 
 const NETWORK = {
   network: 'BSC', coin: 'BTC', name: 'BTC-BSC', isDefault: false, depositEnable: true, withdrawEnable: true, withdrawFee: '0.00000025',
@@ -57,21 +57,6 @@ describe('mexc: recorded answers', () => {
   });
 });
 
-function mexcExchange(secret: string, aheadMs = 0): SignedExchange {
-  return new SignedExchange(({ path, headers }: Asked, now) => {
-    const [route, query = ''] = path.split('?') as [string, string?];
-    if (route === '/api/v3/time') return json(200, { serverTime: now });
-    if (route === '/api/v3/ticker/24hr') return json(200, fixture('mexc', 'ticker-24hr.json'));
-    if (route !== '/api/v3/capital/config/getall') return json(404, '');
-    if (headers['x-mexc-apikey'] !== KEYS.api_key) return json(400, { code: 10072, msg: 'Api key info invalid' });
-    const params = new URLSearchParams(query);
-    const ts = Number(params.get('timestamp'));
-    if (!(ts < now + 1000 && now - ts <= Number(params.get('recvWindow') ?? '5000'))) return json(400, { code: 700003, msg: 'Timestamp for this request is outside of the recvWindow.' });
-    const signed = query.slice(0, query.lastIndexOf('&signature='));
-    if (params.get('signature') !== createHmac('sha256', secret).update(signed).digest('hex')) return json(400, { code: 700002, msg: 'Signature for this request is not valid.' });
-    return json(200, fixture('mexc', 'getall.json'));
-  }, aheadMs);
-}
 
 describe('mexc: through the real client', () => {
   let exchange: SignedExchange;

@@ -2,14 +2,15 @@ import { createHmac } from 'node:crypto';
 import { okx } from '../../../src/exchange/dialects/okx';
 import { okxSignature, signOkx } from '../../../src/exchange/dialects/okx/sign';
 import { dialects } from '../../../src/exchange/dialects/registry';
-import { clientOf, decodeText, fixture, json, SignedExchange, type Asked } from './signed-exchange';
+import { clientOf, decodeText, fixture, json, SignedExchange } from './signed-exchange';
+import { okxExchange, KEYS as SIGNED_KEYS } from './signed-exchanges';
 
 /**
  * `okx`: one currencies row per coin and chain (grouped), derived change, the passphrase and
  * base64 signature of OKX's REST authentication, its codes inside and outside 200 answers.
  */
 
-const KEYS = { api_key: 'okx-key', api_secret: 'okx-secret', passphrase: 'okx-pass' };
+const KEYS = SIGNED_KEYS.okx;
 
 const BTC = {
   network: 'BTC-Bitcoin', coin: 'BTC', name: null, isDefault: true, depositEnable: true, withdrawEnable: true, withdrawFee: '0.00017',
@@ -79,21 +80,6 @@ describe('okx: signing', () => {
   });
 });
 
-/** OKX as its REST authentication docs describe it (401 with its codes; 30 s of its clock). */
-function okxExchange(keys: typeof KEYS, aheadMs = 0): SignedExchange {
-  return new SignedExchange(({ path, headers }: Asked, now) => {
-    if (path === '/api/v5/public/time') return json(200, { code: '0', msg: '', data: [{ ts: String(now) }] });
-    if (path === '/api/v5/market/tickers?instType=SPOT') return json(200, fixture('okx', 'tickers.json'));
-    if (path !== '/api/v5/asset/currencies') return json(404, '');
-    const ts = String(headers['ok-access-timestamp'] ?? '');
-    if (headers['ok-access-key'] !== keys.api_key) return json(401, { msg: 'Invalid OK-ACCESS-KEY', code: '50111' });
-    if (!(Math.abs(Date.parse(ts) - now) <= 30_000)) return json(401, { msg: 'Timestamp request expired', code: '50102' });
-    if (headers['ok-access-passphrase'] !== keys.passphrase) return json(401, { msg: 'OK-ACCESS-PASSPHRASE incorrect', code: '50105' });
-    const sign = createHmac('sha256', keys.api_secret).update(`${ts}GET${path}`).digest('base64');
-    if (headers['ok-access-sign'] !== sign) return json(401, { msg: 'Invalid Sign', code: '50113' });
-    return json(200, fixture('okx', 'currencies.json'));
-  }, aheadMs);
-}
 
 describe('okx: through the real client', () => {
   let exchange: SignedExchange;
