@@ -8,8 +8,9 @@ import { z } from 'zod';
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
 import type { Refusal, Request } from './dialect';
 import { decodeCoinList, decodeTickerList } from './decode-list';
+import { percentToRatio, specSymbol } from './derived';
 import { hmacSha256, queryOf, withQuery } from './hmac';
-import { isObject, keyOf, shapeOf, ShapeError, type Json, type Parsed } from './read';
+import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, type Json, type Parsed } from './read';
 import { jsonBody, refusalOf } from './refusal';
 
 export const binanceCredentials = z.object({ api_key: z.string().min(1), api_secret: z.string().min(1) }).strict();
@@ -59,4 +60,33 @@ export function decodeTicker24hr(body: unknown, read: (item: Json) => TickerReco
 export function serverTimeOf(body: unknown): number {
   if (isObject(body) && typeof body.serverTime === 'number') return body.serverTime;
   throw new ShapeError('time: expected {"serverTime": <ms>}');
+}
+
+/**
+ * One 24 h ticker: Binance sends `priceChangePercent` as a percentage (`"-0.159"` is -0.159 %:
+ * the model's is a ratio), MEXC as a ratio already (`"0.0173"`, carried); MEXC sends no `count`.
+ */
+export function readTicker24hr(o: Json, { percent, count }: { percent: 'percentage' | 'ratio'; count: boolean }): TickerRecord {
+  const lastPrice = dec(o, 'lastPrice');
+  if (lastPrice === null) throw new FieldError('lastPrice is missing');
+  const change = dec(o, 'priceChangePercent');
+  return {
+    symbol: specSymbol(requiredStr(o, 'symbol')),
+    priceChange: dec(o, 'priceChange'),
+    priceChangePercent: change === null || percent === 'ratio' ? change : percentToRatio(change),
+    lastPrice,
+    bidPrice: dec(o, 'bidPrice'),
+    bidQty: dec(o, 'bidQty'),
+    askPrice: dec(o, 'askPrice'),
+    askQty: dec(o, 'askQty'),
+    openPrice: dec(o, 'openPrice'),
+    highPrice: dec(o, 'highPrice'),
+    lowPrice: dec(o, 'lowPrice'),
+    volume: dec(o, 'volume'),
+    quoteVolume: dec(o, 'quoteVolume'),
+    // MEXC's are seconds apart, not 24 h: carried as sent (dialects.md).
+    openTime: int(o, 'openTime'),
+    closeTime: int(o, 'closeTime'),
+    count: count ? int(o, 'count') : null,
+  };
 }

@@ -5,6 +5,7 @@
  */
 import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
+import { everyNetwork } from './derived';
 import { KeyedRecords } from './duplicates';
 import { FieldError, isObject, reason, shapeOf, type Json, type Parsed } from './read';
 
@@ -44,6 +45,11 @@ export function networksOf(items: readonly unknown[], read: (item: Json) => Netw
     if (networks.add(network) === 'conflict') throw new FieldError(`network ${network.network} appears twice with different values`);
   });
   return networks.taken();
+}
+
+/** A coin whose flags are derived from its networks (dialects.md rule 4: every dialect but Binance). */
+export function derivedCoin(coin: string, name: string | null, networkList: NetworkRecord[]): CoinRecord {
+  return { coin, name, depositAllEnable: everyNetwork(networkList, 'depositEnable'), withdrawAllEnable: everyNetwork(networkList, 'withdrawEnable'), networkList };
 }
 
 /** The tickers of a list. */

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { main } from '../../src/cli';
 import { COIN_FIELDS, keysOf, NETWORK_FIELDS, TICKER_FIELDS } from '../../src/snapshot/fields';
 import type { SignedExchange } from '../exchange/dialects/signed-exchange';
+import { Sink } from '../support/sink';
 import { binanceExchange, bybitExchange, KEYS, mexcExchange, okxExchange } from '../exchange/dialects/signed-exchanges';
 
 /**
@@ -13,14 +13,6 @@ import { binanceExchange, bybitExchange, KEYS, mexcExchange, okxExchange } from 
  */
 
 jest.setTimeout(30_000);
-
-class Sink extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 type Rec = Record<string, unknown>;
 interface Doc {

@@ -1,9 +1,9 @@
 /**
  * Binance's answers into the model, field by field as dialects.md section 2 ("binance") maps
- * them: the coin flags as sent, `withdrawTag` from `sameAddress`, the percentage ÷100.
+ * them: the coin flags as sent, `withdrawTag` from `sameAddress` (the ticker: binance-family.ts).
  */
-import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../snapshot/model';
-import { everyNetwork, percentToRatio, specSymbol } from '../../derived';
+import type { CoinRecord, NetworkRecord } from '../../../snapshot/model';
+import { everyNetwork } from '../../derived';
 import { networksOf } from '../../decode-list';
 import { bool, dec, FieldError, int, requiredBool, requiredStr, str, type Json } from '../../read';
 
@@ -40,30 +40,5 @@ export function readCoin(o: Json): CoinRecord {
     depositAllEnable: bool(o, 'depositAllEnable', false) ?? everyNetwork(networkList, 'depositEnable'),
     withdrawAllEnable: bool(o, 'withdrawAllEnable', false) ?? everyNetwork(networkList, 'withdrawEnable'),
     networkList,
-  };
-}
-
-export function readTicker(o: Json): TickerRecord {
-  const lastPrice = dec(o, 'lastPrice');
-  if (lastPrice === null) throw new FieldError('lastPrice is missing');
-  const percent = dec(o, 'priceChangePercent');
-  return {
-    symbol: specSymbol(requiredStr(o, 'symbol')),
-    priceChange: dec(o, 'priceChange'),
-    // Binance sends a percentage (`"-0.159"` is -0.159 %): the model's is a ratio.
-    priceChangePercent: percent === null ? null : percentToRatio(percent),
-    lastPrice,
-    bidPrice: dec(o, 'bidPrice'),
-    bidQty: dec(o, 'bidQty'),
-    askPrice: dec(o, 'askPrice'),
-    askQty: dec(o, 'askQty'),
-    openPrice: dec(o, 'openPrice'),
-    highPrice: dec(o, 'highPrice'),
-    lowPrice: dec(o, 'lowPrice'),
-    volume: dec(o, 'volume'),
-    quoteVolume: dec(o, 'quoteVolume'),
-    openTime: int(o, 'openTime'),
-    closeTime: int(o, 'closeTime'),
-    count: int(o, 'count'),
   };
 }

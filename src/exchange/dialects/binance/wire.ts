@@ -10,12 +10,11 @@ export const BINANCE_PATHS = { coins: '/sapi/v1/capital/config/getall', tickers:
 export const KEY_HEADER = 'X-MBX-APIKEY';
 
 /** getall: weight 10 (IP); time: 1; 24hr: 2 for 1-20 symbols, 40 for 21-100, 80 for more or all. */
-export const WEIGHTS = { coins: 10, time: 1 } as const;
-
-export function tickersWeight(symbols: number | undefined): number {
-  if (symbols === undefined || symbols > 100) return 80;
-  return symbols <= 20 ? 2 : 40;
-}
+export const WEIGHTS = {
+  coins: 10,
+  time: 1,
+  tickers: (symbols: number | undefined): number => (symbols === undefined || symbols > 100 ? 80 : symbols <= 20 ? 2 : 40),
+} as const;
 
 /** `-1021 Timestamp for this request is outside of the recvWindow.`: the only clock refusal (`-1022` is a bad signature). */
 export const CLOCK_CODES = ['-1021'] as const;

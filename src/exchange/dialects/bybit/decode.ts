@@ -6,8 +6,8 @@
 import type { Refusal } from '../../dialect';
 import { Refused } from '../../dialect';
 import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../snapshot/model';
-import { difference, everyNetwork, rollingWindow, specSymbol, tenToMinus } from '../../derived';
-import { decodeCoinList, decodeTickerList, flagOf, networksOf } from '../../decode-list';
+import { difference, rollingWindow, specSymbol, tenToMinus } from '../../derived';
+import { decodeCoinList, decodeTickerList, derivedCoin, flagOf, networksOf } from '../../decode-list';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
@@ -61,14 +61,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
 function readCoin(o: Json): CoinRecord {
   const coin = requiredStr(o, 'coin');
   if (!Array.isArray(o.chains)) throw new FieldError('chains is not a list');
-  const networkList = networksOf(o.chains, (n) => readNetwork(n, coin));
-  return {
-    coin,
-    name: str(o, 'name', false),
-    depositAllEnable: everyNetwork(networkList, 'depositEnable'),
-    withdrawAllEnable: everyNetwork(networkList, 'withdrawEnable'),
-    networkList,
-  };
+  return derivedCoin(coin, str(o, 'name', false), networksOf(o.chains, (n) => readNetwork(n, coin)));
 }
 
 export function decodeCoins(body: unknown): Parsed<CoinRecord> {

@@ -1,11 +1,10 @@
 /**
  * MEXC's answers into the model (dialects.md section 2, "mexc"): no coin-level flags (derived),
- * `netWork` before `network`, `contract` for the contract address, `depositDesc` only, and a
- * ticker whose `priceChangePercent` is already a ratio and whose `count` is not sent.
+ * `netWork` before `network`, `contract` for the contract address, `depositDesc` only (the
+ * ticker: binance-family.ts).
  */
-import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../snapshot/model';
-import { everyNetwork, specSymbol } from '../../derived';
-import { networksOf } from '../../decode-list';
+import type { CoinRecord, NetworkRecord } from '../../../snapshot/model';
+import { derivedCoin, networksOf } from '../../decode-list';
 import { bool, dec, FieldError, int, requiredBool, requiredStr, str, type Json } from '../../read';
 
 function readNetwork(o: Json, coin: string): NetworkRecord {
@@ -37,37 +36,5 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
 export function readCoin(o: Json): CoinRecord {
   const coin = requiredStr(o, 'coin');
   if (!Array.isArray(o.networkList)) throw new FieldError('networkList is not a list');
-  const networkList = networksOf(o.networkList, (n) => readNetwork(n, coin));
-  return {
-    coin,
-    name: str(o, 'name', false),
-    depositAllEnable: everyNetwork(networkList, 'depositEnable'),
-    withdrawAllEnable: everyNetwork(networkList, 'withdrawEnable'),
-    networkList,
-  };
-}
-
-export function readTicker(o: Json): TickerRecord {
-  const lastPrice = dec(o, 'lastPrice');
-  if (lastPrice === null) throw new FieldError('lastPrice is missing');
-  return {
-    symbol: specSymbol(requiredStr(o, 'symbol')),
-    priceChange: dec(o, 'priceChange'),
-    // Already a ratio ("0.0173" is 1.73 %): carried as sent.
-    priceChangePercent: dec(o, 'priceChangePercent'),
-    lastPrice,
-    bidPrice: dec(o, 'bidPrice'),
-    bidQty: dec(o, 'bidQty'),
-    askPrice: dec(o, 'askPrice'),
-    askQty: dec(o, 'askQty'),
-    openPrice: dec(o, 'openPrice'),
-    highPrice: dec(o, 'highPrice'),
-    lowPrice: dec(o, 'lowPrice'),
-    volume: dec(o, 'volume'),
-    quoteVolume: dec(o, 'quoteVolume'),
-    // Seconds apart in MEXC's answers, not 24 h: carried as sent.
-    openTime: int(o, 'openTime'),
-    closeTime: int(o, 'closeTime'),
-    count: null,
-  };
+  return derivedCoin(coin, str(o, 'name', false), networksOf(o.networkList, (n) => readNetwork(n, coin)));
 }

@@ -10,7 +10,7 @@ export const MEXC_PATHS = { coins: '/api/v3/capital/config/getall', tickers: '/a
 export const KEY_HEADER = 'X-MEXC-APIKEY';
 
 /** getall: weight 10; 24hr: 1 for one symbol, 40 for all (MEXC takes no list of symbols); time: 1. */
-export const WEIGHTS = { coins: 10, tickers: 40, time: 1 } as const;
+export const WEIGHTS = { coins: 10, time: 1, tickers: () => 40 } as const;
 
 /** `700003 Timestamp for this request is outside of the recvWindow.` */
 export const CLOCK_CODES = ['700003'] as const;

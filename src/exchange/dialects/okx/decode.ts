@@ -6,8 +6,8 @@
 import type { Refusal } from '../../dialect';
 import { Refused } from '../../dialect';
 import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../snapshot/model';
-import { changeRatio, difference, everyNetwork, rollingWindow, specSymbol, tenToMinus } from '../../derived';
-import { decodeCoinList, decodeTickerList, networksOf } from '../../decode-list';
+import { changeRatio, difference, rollingWindow, specSymbol, tenToMinus } from '../../derived';
+import { decodeCoinList, decodeTickerList, derivedCoin, networksOf } from '../../decode-list';
 import { bool, dec, FieldError, int, isObject, keyOf, requiredBool, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
@@ -53,14 +53,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
 function readCoin(group: Json): CoinRecord {
   const rows = group.rows as Json[];
   const coin = requiredStr(group, 'ccy');
-  const networkList = networksOf(rows, (n) => readNetwork(n, coin));
-  return {
-    coin,
-    name: str(rows[0] ?? {}, 'name', false),
-    depositAllEnable: everyNetwork(networkList, 'depositEnable'),
-    withdrawAllEnable: everyNetwork(networkList, 'withdrawEnable'),
-    networkList,
-  };
+  return derivedCoin(coin, str(rows[0] ?? {}, 'name', false), networksOf(rows, (n) => readNetwork(n, coin)));
 }
 
 export function decodeCoins(body: unknown): Parsed<CoinRecord> {

@@ -1,39 +1,25 @@
 /**
  * The dialect `okx`: OKX's API v5. The currencies are SIGNED (key, secret and passphrase of a
- * read-only key); the tickers are public. dialects.md section 2.
+ * read-only key); the tickers are public, one request for every SPOT ticker (it takes no list
+ * of symbols). dialects.md section 2.
  */
-import type { Dialect } from '../../dialect';
-import { exactDecimalJson } from '../../decimal';
 import { jsonBody } from '../../refusal';
+import { signedDialect } from '../../signed-dialect';
 import { decodeCoins, decodeTickers, okxRefusal, serverTime } from './decode';
 import { signOkx } from './sign';
-import { COIN_DECIMALS, credentials, OKX_PATHS, TICKER_DECIMALS, WEIGHTS, type OkxCredentials } from './wire';
+import { COIN_DECIMALS, credentials, OKX_PATHS, TICKER_DECIMALS, WEIGHTS } from './wire';
 
-const JSON_OF = { coins: exactDecimalJson(COIN_DECIMALS), tickers: exactDecimalJson(TICKER_DECIMALS) };
-
-export const okx = {
+export const okx = signedDialect({
   name: 'okx',
-  // One request for every SPOT ticker; it takes no list of symbols.
-  defaults: { baseUrl: 'https://www.okx.com', symbolsCap: 0 },
+  baseUrl: 'https://www.okx.com',
   credentials,
-  requests: {
-    coins: () => ({ path: OKX_PATHS.coins, weight: WEIGHTS.coins, signed: true }),
-    tickers: () => ({ path: OKX_PATHS.tickers, weight: WEIGHTS.tickers }),
-    serverTime: () => ({ path: OKX_PATHS.time, weight: WEIGHTS.time }),
-  },
+  paths: OKX_PATHS,
+  weights: WEIGHTS,
+  symbolsCap: 0,
+  decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
   sign: signOkx,
-  decode: {
-    parse: (text, endpoint) => JSON_OF[endpoint].parseInTurns(text),
-    coins: async (body) => decodeCoins(body),
-    tickers: async (body) => decodeTickers(body),
-    serverTime,
-  },
-  errors: {
-    read: (status, text) => {
-      const out = okxRefusal(jsonBody(text));
-      if (status === 429) out.pause = 'rate_limited';
-      return out;
-    },
-    refusesSymbols: () => false,
-  },
-} satisfies Dialect<OkxCredentials>;
+  coins: decodeCoins,
+  tickers: decodeTickers,
+  serverTime,
+  refusal: (status, text) => ({ ...okxRefusal(jsonBody(text)), ...(status === 429 && { pause: 'rate_limited' as const }) }),
+});
