@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
-import type { Refusal, Request } from './dialect';
+import { Refused, type Refusal, type Request } from './dialect';
 import { decodeCoinList, decodeTickerList } from './decode-list';
 import { percentToRatio, specSymbol } from './derived';
 import { hmacSha256, queryOf, withQuery } from './hmac';
@@ -40,9 +40,10 @@ export function readBinanceRefusal(status: number, text: string, clockCodes: rea
   return out;
 }
 
-/** The bare array of an answer; an error body sent with a 2xx status is the exchange refusing. */
+/** The bare array of an answer; an error body sent with a 2xx status is the exchange refusing (dialects.md rule 8). */
 export function arrayOf(body: unknown, what: string): unknown[] {
   if (Array.isArray(body)) return body;
+  if (isObject(body) && 'code' in body && 'msg' in body) throw new Refused(refusalOf(body, 'code', 'msg'));
   throw new ShapeError(`${what}: expected a list, got ${shapeOf(body)}`);
 }
 

@@ -81,6 +81,13 @@ describe('mexc: through the real client', () => {
     await client.close();
   });
 
+  it('reads an error body sent with status 200 as MEXC refusing, never as an empty exchange', async () => {
+    exchange = await new SignedExchange(() => json(200, { code: 10072, msg: 'Api key info invalid' })).start();
+    const client = clientOf(mexc, exchange.url, KEYS);
+    await expect(client.fetchCoins()).rejects.toMatchObject({ kind: 'http_4xx', code: '10072', message: 'coins: HTTP 200 code 10072: Api key info invalid' });
+    await client.close();
+  });
+
   it('pauses on 429', async () => {
     exchange = await new SignedExchange(() => json(429, { code: 429, msg: 'Too Many Requests' }, { 'retry-after': '3' })).start();
     const client = clientOf(mexc, exchange.url, KEYS);
