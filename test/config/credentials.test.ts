@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { main } from '../../src/cli';
 import { parseConfig, redactConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/lib/logger';
+import { Sink } from '../support/sink';
 
 /**
  * `exchanges[].credentials`: checked against the named dialect's own schema, with the position
@@ -59,4 +64,22 @@ describe('credentials in the config', () => {
     logger.info({ api_key: 'K9', api_secret: 'S9', passphrase: 'P9' }, 'flat');
     expect(lines.join('')).not.toMatch(/K9|S9|P9/);
   });
+});
+
+it('check-config gives every credentials problem with its position, and no secret', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spotwatch-credentials-'));
+  try {
+    const file = join(dir, 'c.yaml');
+    writeFileSync(file, 'exchanges:\n  - name: okx\n    dialect: okx\n    credentials:\n      api_key: K7\n      api_secret: S7\n  - name: binance\n    dialect: binance\n');
+    const stdout = new Sink();
+    const stderr = new Sink();
+    const code = await main(['check-config', '--config', file], { stdout, stderr, env: {} });
+    expect(code).not.toBe(0);
+    const text = stdout.text + stderr.text;
+    expect(text).toContain(`${file}:5:7: exchanges[0].credentials.passphrase: Required`);
+    expect(text).toContain(`${file}:8:14: exchanges[1].dialect: dialect binance signs its requests: credentials are required (a read-only API key)`);
+    expect(text).not.toMatch(/K7|S7/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
