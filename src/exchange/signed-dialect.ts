@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
 import { exactDecimalJson } from './decimal';
-import type { Dialect, Refusal, Request } from './dialect';
+import type { Dialect, DialectErrors, Refusal, Request } from './dialect';
 import type { ExchangeError } from './errors';
 import type { Parsed } from './read';
 
@@ -30,6 +30,7 @@ export interface SignedDialectSpec<C> {
   /** An error answer of status `status`. */
   refusal(status: number, text: string): Refusal;
   refusesSymbols?: (error: ExchangeError) => boolean;
+  pauseAfter?: DialectErrors['pauseAfter'];
 }
 
 export function signedDialect<C>(spec: SignedDialectSpec<C>): Dialect<C> {
@@ -54,6 +55,6 @@ export function signedDialect<C>(spec: SignedDialectSpec<C>): Dialect<C> {
       tickers: async (body) => spec.tickers(body),
       serverTime: spec.serverTime,
     },
-    errors: { read: spec.refusal, refusesSymbols: spec.refusesSymbols ?? (() => false) },
+    errors: { read: spec.refusal, refusesSymbols: spec.refusesSymbols ?? (() => false), ...(spec.pauseAfter !== undefined && { pauseAfter: spec.pauseAfter }) },
   };
 }

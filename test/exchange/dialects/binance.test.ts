@@ -2,6 +2,7 @@ import { signQuery } from '../../../src/exchange/binance-family';
 import { binance } from '../../../src/exchange/dialects/binance';
 import { dialects } from '../../../src/exchange/dialects/registry';
 import { ExchangeError } from '../../../src/exchange/errors';
+import { manualClock } from '../../../src/lib/clock';
 import { clientOf, decodeText, fixture, json, SignedExchange } from './signed-exchange';
 import { binanceExchange, KEYS as SIGNED_KEYS } from './signed-exchanges';
 
@@ -113,6 +114,26 @@ describe('binance: through the real client', () => {
       await exchange.stop();
     }
     exchange = await binanceExchange(KEYS.api_secret).start();
+  });
+
+  it('sends nothing more this minute once X-MBX-USED-WEIGHT-1M says the IP has no room for the next request', async () => {
+    let used = '100';
+    exchange = await new SignedExchange(() => json(200, fixture('binance', 'ticker-24hr.json'), { 'x-mbx-used-weight-1m': used })).start();
+    const clock = manualClock(Date.UTC(2026, 0, 1, 12, 0, 15));
+    const client = clientOf(binance, exchange.url, KEYS, { clock });
+    await client.fetchTickers(['BNBBTC']);
+    await client.fetchTickers(['BNBBTC']);
+    used = '5921';
+    await client.fetchTickers(['BNBBTC']);
+    expect(exchange.asked).toHaveLength(3);
+    // 45 s to the next minute, as the exchange counts it.
+    await expect(client.fetchTickers(['BNBBTC'])).rejects.toMatchObject({ kind: 'rate_limited', retryAfterMs: 45_000, message: 'tickers: not sent, the exchange asked for a pause of 45 s' });
+    expect(exchange.asked).toHaveLength(3);
+    clock.advance(45_000);
+    used = '2';
+    await client.fetchTickers(['BNBBTC']);
+    expect(exchange.asked).toHaveLength(4);
+    await client.close();
   });
 
   it('narrows a watch list that names a symbol Binance does not list (-1121)', () => {

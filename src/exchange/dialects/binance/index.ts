@@ -5,7 +5,7 @@
 import { binanceCredentials, decodeCapitalConfig, decodeTicker24hr, readBinanceRefusal, readTicker24hr, serverTimeOf, signQuery } from '../../binance-family';
 import { signedDialect } from '../../signed-dialect';
 import { readCoin } from './decode';
-import { BINANCE_PATHS, CLOCK_CODES, COIN_DECIMALS, KEY_HEADER, TICKER_DECIMALS, WEIGHTS } from './wire';
+import { BINANCE_PATHS, CLOCK_CODES, COIN_DECIMALS, KEY_HEADER, TICKER_DECIMALS, WEIGHT_LIMIT, WEIGHTS } from './wire';
 
 export const binance = signedDialect({
   name: 'binance',
@@ -23,4 +23,10 @@ export const binance = signedDialect({
   refusal: (status, text) => readBinanceRefusal(status, text, CLOCK_CODES),
   // -1121 Invalid symbol (and -1100 for a malformed one): a watch list naming a symbol Binance does not list.
   refusesSymbols: (error) => error.kind === 'http_4xx' && (error.code === '-1121' || error.code === '-1100'),
+  // Another client on the same IP spends the same minute's weight: when the heaviest request
+  // (all tickers, 80) would pass the limit, wait for the next minute rather than take a 429.
+  pauseAfter: (headers, now) => {
+    const used = Number(headers[WEIGHT_LIMIT.header]);
+    return used > WEIGHT_LIMIT.perMinute - WEIGHTS.tickers(undefined) ? 60_000 - (now % 60_000) : undefined;
+  },
 });

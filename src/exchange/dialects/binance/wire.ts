@@ -16,6 +16,12 @@ export const WEIGHTS = {
   tickers: (symbols: number | undefined): number => (symbols === undefined || symbols > 100 ? 80 : symbols <= 20 ? 2 : 40),
 } as const;
 
+/**
+ * The IP's weight limit (REQUEST_WEIGHT, per minute, `GET /api/v3/exchangeInfo` rateLimits) and
+ * the header that reports what the IP has used of it in the current minute.
+ */
+export const WEIGHT_LIMIT = { perMinute: 6000, header: 'x-mbx-used-weight-1m' } as const;
+
 /** `-1021 Timestamp for this request is outside of the recvWindow.`: the only clock refusal (`-1022` is a bad signature). */
 export const CLOCK_CODES = ['-1021'] as const;
 
