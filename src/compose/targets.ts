@@ -52,6 +52,7 @@ export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logge
     retries: { max: ex.retries.max, baseDelayMs: ex.retries.base_delay, maxDelayMs: ex.retries.max_delay },
     weightLimit: { max: ex.weight_limit.max, windowMs: ex.weight_limit.window },
     ...(ex.headers !== undefined && { headers: ex.headers }),
+    ...(ex.credentials !== undefined && { credentials: ex.credentials }),
     dispatcher,
     clock,
     onRetry: (err, attempt, delayMs) =>

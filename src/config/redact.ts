@@ -23,6 +23,8 @@ export function redactConfig(config: Config, receivers: ReceiverRegistry = recei
       key.api_secret = REDACTED;
       if (key.passphrase !== undefined) key.passphrase = REDACTED;
     }
+    // Every value of a dialect's credentials is a secret (the key too: it names the account).
+    if (exchange.credentials !== undefined) exchange.credentials = redactValues(exchange.credentials as Record<string, string>);
   }
   copy.notify.receivers = copy.notify.receivers.map((r) => receivers.redact(r));
   return copy;

@@ -137,6 +137,30 @@ const guardSchema = z
   })
   .strict();
 
+/**
+ * An exchange's `credentials` against its dialect's own schema (`api_key`, `api_secret`, OKX's
+ * `passphrase`): required by a dialect that signs, refused by one that does not. Issues are
+ * under `credentials`, so check-config gives their FILE:LINE:COL; values are never quoted.
+ */
+function credentialsFit(name: string, credentials: Record<string, unknown> | undefined, ctx: z.RefinementCtx): boolean {
+  const schema = dialects.named(name).credentials;
+  if (schema === undefined) {
+    if (credentials === undefined) return true;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['credentials'], message: `dialect ${name} signs nothing: remove credentials` });
+    return false;
+  }
+  if (credentials === undefined) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['dialect'], message: `dialect ${name} signs its requests: credentials are required (a read-only API key)` });
+    return false;
+  }
+  const parsed = schema.safeParse(credentials);
+  if (parsed.success) return true;
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['credentials', ...issue.path], message: issue.message });
+  }
+  return false;
+}
+
 function exchangeSchema(file: FileResolver) {
   return z
     .object({
@@ -145,6 +169,8 @@ function exchangeSchema(file: FileResolver) {
       dialect: z.enum(dialects.names()).default(DEFAULT_DIALECT),
       // Empty counts as absent, so `base_url: ${EXCHANGE_URL:-}` falls back to the embedded exchange.
       base_url: z.preprocess((v) => (v === '' ? undefined : v), httpUrl.optional()),
+      /** The keys of a dialect whose requests are signed (checked against the dialect's own schema below); secrets, redacted everywhere. */
+      credentials: z.record(z.string(), z.unknown()).optional(),
       poll: z
         .object({
           coins: withDefault(positiveTimer, DEFAULT_POLL_COINS_MS),
@@ -174,7 +200,8 @@ function exchangeSchema(file: FileResolver) {
         ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['simulate', 'dialect'], message: `must be the exchange's dialect (${ex.dialect}): the watcher reads what the embedded exchange speaks` });
       }
     })
-    .transform(({ simulate, ...given }) => {
+    .transform(({ simulate, ...given }, ctx) => {
+      if (!credentialsFit(given.dialect, given.credentials, ctx)) return z.NEVER;
       // Without a base_url, an exchange is reached where its dialect says (spot-v3 says nothing),
       // unless it has a simulate block: then the embedded exchange speaks its dialect.
       const baseUrl = given.base_url ?? (simulate !== undefined ? undefined : dialects.named(given.dialect).defaults.baseUrl);

@@ -236,6 +236,12 @@ export class ExchangeClient {
       maxBodyBytes: this.options.maxBodyBytes,
       signal,
     });
+    const pause = this.dialect.errors.pauseAfter?.(res.headers, this.clock.now() + this.clockOffsetMs);
+    if (pause !== undefined && pause > 0) {
+      // The exchange's own count says the limit is reached: wait rather than be refused (and banned).
+      this.blockKind = 'rate_limited';
+      this.budget.blockUntil(this.clock.now() + pause);
+    }
     if (res.status >= 200 && res.status < 300) return res;
     throw this.refusalError(endpoint, res, this.dialect.errors.read(res.status, res.text));
   }

@@ -92,6 +92,13 @@ export interface DialectErrors {
   read(status: number, text: string): Refusal;
   /** Whether a failed request for a watch list was refused for a symbol it names: then the client narrows the list down to the symbols at fault. */
   refusesSymbols(error: ExchangeError): boolean;
+  /**
+   * For an exchange whose answers say how much of its limit the IP has used (Binance's
+   * `X-MBX-USED-WEIGHT-1M`, counting other clients on the same IP too): how long to send
+   * nothing (ms) because the next request would be over the limit, or undefined. `now` is the
+   * exchange's time as the client reckons it.
+   */
+  pauseAfter?(headers: Readonly<Record<string, string | string[] | undefined>>, now: number): number | undefined;
 }
 
 /**

@@ -19,6 +19,8 @@ const REDACT = [
   'password', 'pass', 'secret', 'token', 'authorization', 'bearer_token',
   '*.password', '*.pass', '*.secret', '*.token', '*.authorization', '*.bearer_token',
   'headers.authorization', '*.headers.authorization',
+  // An exchange's credentials (config.exchanges[].credentials), wherever an object carrying them is logged.
+  'credentials', '*.credentials', 'api_key', 'api_secret', 'passphrase', '*.api_key', '*.api_secret', '*.passphrase',
 ];
 
 export function createLogger(options: LoggerOptions = {}): Logger {

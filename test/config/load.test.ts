@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfigFile, parseConfig, type Config } from '../../src/config';
+import { dialects } from '../../src/exchange/dialects/registry';
 
 const FILE = 'config/spotwatch.yaml';
 const BASE_DIR = '/etc/spotwatch';
@@ -300,7 +301,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify)`,
     ]],
     ['an unknown key in an exchange', 'exchanges:\n  - name: main\n    pol: { coins: 30s }\n', [
-      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
+      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, credentials, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
     ]],
     ['an unknown key deeper down', 'exchanges:\n  - name: main\n    poll: { coins: 30s, ticker: 5s }\n', [
       `${FILE}:3:25: exchanges[0].poll: unknown key "ticker" (expected one of: coins, tickers)`,
@@ -338,8 +339,8 @@ describe('parseConfig: problems', () => {
     ['a bad listen address', `${MINIMAL}server: { listen: "9464" }\n`, [
       `${FILE}:3:19: server.listen: invalid listen address "9464" (use HOST:PORT, e.g. 127.0.0.1:9464 or :9464)`,
     ]],
-    ['a dialect no registry line names', `${MINIMAL}    dialect: binance\n`, [
-      `${FILE}:3:14: exchanges[0].dialect: expected one of spot-v3, got "binance"`,
+    ['a dialect no registry line names', `${MINIMAL}    dialect: kraken\n`, [
+      `${FILE}:3:14: exchanges[0].dialect: expected one of ${dialects.names().join(', ')}, got "kraken"`,
     ]],
     ['a bad log level', `${MINIMAL}log: { level: verbose }\n`, [
       `${FILE}:3:15: log.level: expected one of trace, debug, info, warn, error, got "verbose"`,
@@ -432,7 +433,7 @@ notify:
 lgo: { level: info }
 `;
     expect(problems(text)).toEqual([
-      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
+      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, credentials, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
       `${FILE}:4:14: exchanges[0].timeout: invalid duration "30x" (use 500ms, 15s, 5m, 4h)`,
       `${FILE}:5:11: exchanges[1].name: duplicate exchange name "main" (first used by exchanges[0])`,
       `${FILE}:6:15: exchanges[1].base_url: environment variable EXCHANGE_URL is not set (write \${EXCHANGE_URL:-default} to give a default)`,

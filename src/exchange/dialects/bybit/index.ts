@@ -1,0 +1,30 @@
+/**
+ * The dialect `bybit`: Bybit's API v5. The coin info is SIGNED (a read-only key); the tickers
+ * are public, one request for every spot ticker (`symbol` takes one). dialects.md section 2.
+ */
+import { jsonBody } from '../../refusal';
+import { signedDialect } from '../../signed-dialect';
+import { bybitRefusal, decodeCoins, decodeTickers, serverTime } from './decode';
+import { signBybit } from './sign';
+import { BYBIT_PATHS, COIN_DECIMALS, credentials, TICKER_DECIMALS, WEIGHTS } from './wire';
+
+export const bybit = signedDialect({
+  name: 'bybit',
+  baseUrl: 'https://api.bybit.com',
+  credentials,
+  paths: BYBIT_PATHS,
+  weights: WEIGHTS,
+  symbolsCap: 0,
+  decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
+  sign: signBybit,
+  coins: decodeCoins,
+  tickers: decodeTickers,
+  serverTime,
+  // 403 "access too frequent": the IP is banned for a while (Bybit's rate-limit docs); 429 too many.
+  refusal: (status, text) => {
+    const out = bybitRefusal(jsonBody(text));
+    if (status === 403) out.pause = 'banned';
+    else if (status === 429) out.pause = 'rate_limited';
+    return out;
+  },
+});

@@ -1,0 +1,25 @@
+/**
+ * The dialect `okx`: OKX's API v5. The currencies are SIGNED (key, secret and passphrase of a
+ * read-only key); the tickers are public, one request for every SPOT ticker (it takes no list
+ * of symbols). dialects.md section 2.
+ */
+import { jsonBody } from '../../refusal';
+import { signedDialect } from '../../signed-dialect';
+import { decodeCoins, decodeTickers, okxRefusal, serverTime } from './decode';
+import { signOkx } from './sign';
+import { COIN_DECIMALS, credentials, OKX_PATHS, TICKER_DECIMALS, WEIGHTS } from './wire';
+
+export const okx = signedDialect({
+  name: 'okx',
+  baseUrl: 'https://www.okx.com',
+  credentials,
+  paths: OKX_PATHS,
+  weights: WEIGHTS,
+  symbolsCap: 0,
+  decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
+  sign: signOkx,
+  coins: decodeCoins,
+  tickers: decodeTickers,
+  serverTime,
+  refusal: (status, text) => ({ ...okxRefusal(jsonBody(text)), ...(status === 429 && { pause: 'rate_limited' as const }) }),
+});
