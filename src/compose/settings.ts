@@ -5,6 +5,9 @@ import { loadRulesFile } from '../rules/load';
 import { compileMatcher } from '../rules/match';
 import type { Rule } from '../rules/model';
 import type { GuardOptions } from '../snapshot/guard';
+import { ChainTable } from '../snapshot/chains';
+import type { ChainOf } from '../rules/transfer';
+import { DEFAULT_DIALECT } from '../exchange/dialects/registry';
 
 /** What the parts of the daemon take from the config, derived once per (re)load. */
 
@@ -31,5 +34,21 @@ export async function loadRules(config: Config, env: NodeJS.ProcessEnv): Promise
   if (config.rules_file === undefined) return [];
   const result = await loadRulesFile(config.rules_file, env);
   if (!result.ok) throw new ConfigError(result.problems);
+  const file = config.rules_file;
+  const names = new Set(config.exchanges.map((e) => e.name));
+  // A transfer rule reads two exchanges: naming one that is not watched would leave it unknown for ever.
+  const problems = result.rules.flatMap((r) => {
+    const c = r.condition;
+    if (c.type !== 'transfer') return [];
+    return (['from', 'to'] as const).filter((k) => !names.has(c[k])).map((k) => `${file}: rule ${r.alert}: transfer.${k} names no configured exchange: ${JSON.stringify(c[k])} (exchanges: ${[...names].join(', ')})`);
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
   return result.rules;
+}
+
+/** The canonical chain of a network at an exchange: its dialect's column of the table, after the config's chains.aliases. */
+export function chainLookup(config: Config): ChainOf {
+  const table = new ChainTable(config.chains.aliases);
+  const dialect = new Map(config.exchanges.map((e) => [e.name, e.dialect]));
+  return (exchange, network) => table.chainOf(dialect.get(exchange) ?? DEFAULT_DIALECT, network);
 }

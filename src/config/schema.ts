@@ -21,6 +21,7 @@ import type { ConfiguredReceiver } from '../notify/plugin';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
 import { receiverRegistry } from '../notify/registry';
 import { DEFAULT_DIALECT, dialects } from '../exchange/dialects/registry';
+import { CHAIN_NAME, CHAIN_NAME_MESSAGE } from '../lib/chain-name';
 import { receiverKindIssue } from './checks';
 import {
   DEFAULT_DELIVERY_BASE_DELAY_MS,
@@ -322,6 +323,14 @@ export function configSchema(baseDir: string, receivers: ReceiverRegistry = rece
         .strict()
         .default({}),
       notify: notifySchema(file, receivers).default({}),
+      /**
+       * The canonical chains (dialects.md section 3): `aliases` maps a network id, exactly as an
+       * exchange sends it, to a chain, for every dialect, before the shipped table.
+       */
+      chains: z
+        .object({ aliases: z.record(z.string().min(1), z.string().regex(CHAIN_NAME, CHAIN_NAME_MESSAGE)).default({}) })
+        .strict()
+        .default({}),
     })
     .strict();
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../lib/duration';
 import { duration, MAX_SPAN_MS, pattern } from '../lib/schema-types';
-import { CHAIN_NAME } from '../snapshot/chains';
+import { CHAIN_NAME, CHAIN_NAME_MESSAGE } from '../lib/chain-name';
 import { CHANGE_KINDS } from '../snapshot/changes';
 import { STATES, TICKER_MEASURES } from './model';
 
@@ -54,7 +54,7 @@ const ruleSchema = z
         coin: z.string().min(1),
         from: z.string().min(1),
         to: z.string().min(1),
-        chains: z.array(z.string().regex(CHAIN_NAME, 'a chain name is lower-case letters, digits and - (tron, avalanche-c)')).min(1).optional(),
+        chains: z.array(z.string().regex(CHAIN_NAME, CHAIN_NAME_MESSAGE)).min(1).optional(),
       })
       .strict()
       .optional(),

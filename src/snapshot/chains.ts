@@ -17,8 +17,7 @@
 export const CHAIN_DIALECTS = ['binance', 'mexc', 'bitget', 'kucoin', 'gate', 'htx', 'okx', 'bybit'] as const;
 export type ChainDialect = (typeof CHAIN_DIALECTS)[number];
 
-/** A chain name: lower-case letters, digits and `-` (`avalanche-c`). */
-export const CHAIN_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export { CHAIN_NAME } from '../lib/chain-name';
 
 type Row = readonly [chain: string, ids: Readonly<Partial<Record<ChainDialect, readonly string[]>>>];
 
