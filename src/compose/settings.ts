@@ -11,14 +11,20 @@ import { DEFAULT_DIALECT } from '../exchange/dialects/registry';
 
 /** What the parts of the daemon take from the config, derived once per (re)load. */
 
-/** metrics.include / metrics.exclude as one test on coin, network and symbol names. */
+/**
+ * metrics.include / metrics.exclude as one test on coin, network and symbol names; `chain` is
+ * tested on a network's canonical chain (the empty string when unknown).
+ */
 export function seriesFilter(config: Config): SeriesFilter {
-  const compile = (m: Partial<Record<'coin' | 'network' | 'symbol', string>>) =>
+  const compile = (m: Partial<Record<'coin' | 'network' | 'chain' | 'symbol', string>>) =>
     new Map(Object.entries(m).map(([label, pattern]) => [label, compileMatcher(label, pattern)]));
   const include = compile(config.metrics.include);
   const exclude = compile(config.metrics.exclude);
   if (include.size === 0 && exclude.size === 0) return () => true;
-  return (label, value) => (include.get(label)?.test(value) ?? true) && !(exclude.get(label)?.test(value) ?? false);
+  const test = (label: string, value: string): boolean => (include.get(label)?.test(value) ?? true) && !(exclude.get(label)?.test(value) ?? false);
+  if (!include.has('chain') && !exclude.has('chain')) return test;
+  const chainOf = chainLookup(config);
+  return (label, value, exchange) => test(label, value) && (label !== 'network' || exchange === undefined || test('chain', chainOf(exchange, value) ?? ''));
 }
 
 /** The watch lists by exchange, for the `missing` ticker condition. */

@@ -317,8 +317,8 @@ export function configSchema(baseDir: string, receivers: ReceiverRegistry = rece
       /** Which coins, networks and symbols get per-network and per-ticker series (cardinality). */
       metrics: z
         .object({
-          include: z.object({ coin: pattern, network: pattern, symbol: pattern }).partial().strict().default({}),
-          exclude: z.object({ coin: pattern, network: pattern, symbol: pattern }).partial().strict().default({}),
+          include: z.object({ coin: pattern, network: pattern, chain: pattern, symbol: pattern }).partial().strict().default({}),
+          exclude: z.object({ coin: pattern, network: pattern, chain: pattern, symbol: pattern }).partial().strict().default({}),
         })
         .strict()
         .default({}),

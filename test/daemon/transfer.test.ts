@@ -17,7 +17,11 @@ type Routes = { data: { routes: unknown[]; exchanges: { name: string; disabled: 
 describe('a transfer route across two reference exchanges', () => {
   let s: Stack;
   beforeAll(async () => {
-    s = await stack(RULES, { exchanges: [{ name: 'alpha', coins: 20, seed: 1 }, { name: 'beta', coins: 20, seed: 2 }] });
+    s = await stack(RULES, {
+      exchanges: [{ name: 'alpha', coins: 20, seed: 1 }, { name: 'beta', coins: 20, seed: 2 }],
+      // Per-network series of tron and bsc networks only (the metrics' labels stay DESIGN.md's: no chain label).
+      extraConfig: 'metrics:\n  include: { chain: "tron|bsc" }\n',
+    });
   });
   afterAll(() => s.close());
 
@@ -54,6 +58,11 @@ describe('a transfer route across two reference exchanges', () => {
     expect(withdraw?.labels).toEqual({ alertname: 'WithdrawDisabled', exchange: 'alpha', severity: 'warning', coin: 'USDT', network: 'Tron(TRC20)', chain: 'tron', kind: 'withdraw_disabled' });
     expect((await state()).exchanges.find((e) => e.name === 'alpha')?.disabled.filter((d) => d.coin === 'USDT')).toEqual([
       expect.objectContaining({ coin: 'USDT', network: 'Tron(TRC20)', chain: 'tron' }),
+    ]);
+    const metrics = (await (await fetch(`${url}/metrics`)).text()).split('\n').filter((l) => l.startsWith('spotwatch_network_withdraw_enabled{exchange="alpha",coin="USDT"'));
+    expect(metrics).toEqual([
+      'spotwatch_network_withdraw_enabled{exchange="alpha",coin="USDT",network="Tron(TRC20)"} 0',
+      'spotwatch_network_withdraw_enabled{exchange="alpha",coin="USDT",network="BNB Smart Chain(BEP20)"} 1',
     ]);
     const page = await (await fetch(`${url}/`)).text();
     expect(page).toContain('<h2 id="routes">Transfer routes</h2>');
