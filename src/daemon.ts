@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { Agent } from 'undici';
 import { loadConfigFile, type Config, type ExchangeConfig } from './config';
 import { ConfigError } from './config/errors';
-import { guards, loadRules, seriesFilter, watchLists } from './compose/settings';
+import { chainLookup, guards, loadRules, seriesFilter, watchLists } from './compose/settings';
 import { clientFor, reach, type Target } from './compose/targets';
 import { PollHealth } from './poll/health';
 import { Notifications } from './notifications';
@@ -72,6 +72,8 @@ export class Daemon {
     exchanges: () => this.exchangeInputs(),
     alerts: () => this.engine?.activeAlerts().values() ?? [],
     store: () => this.store,
+    chainOf: (exchange, network) => this.engine?.chainOf(exchange, network) ?? null,
+    routes: () => this.engine?.transferRoutes() ?? [],
   });
   /** Silences of the API and of chat bots: the stored ones still kept; a save is in force at once. */
   private readonly silences = {
@@ -139,6 +141,7 @@ export class Daemon {
       clock,
       guards: guards(this.config),
       expectedSymbols: watchLists(this.config),
+      chainOf: chainLookup(this.config),
       notify: (alerts) => this.delivery?.insert(alerts),
       observer: new DaemonPollObserver({
         logger,
@@ -303,7 +306,7 @@ export class Daemon {
     this.config = { ...next, server: { ...next.server, listen: old.server.listen }, state_dir: old.state_dir };
     this.exposition.setFilter(seriesFilter(this.config));
     this.engine?.setRules(rules);
-    this.engine?.configure({ guards: guards(this.config), expectedSymbols: watchLists(this.config) });
+    this.engine?.configure({ guards: guards(this.config), expectedSymbols: watchLists(this.config), chainOf: chainLookup(this.config) });
     const oldReceivers = this.delivery?.receivers ?? [];
     await this.delivery?.reconfigure(this.config);
     const wanted = new Map(this.config.exchanges.map((e) => [e.name, e]));

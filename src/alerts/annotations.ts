@@ -18,6 +18,7 @@ const DEFAULT_SUMMARY: Record<string, string> = {
   quote_volume: '{{symbol}} 24 h quote volume {{quote_volume}} beyond {{threshold}} ({{exchange}})',
   stale_for: '{{symbol}} ticker has not changed for {{value}} s ({{exchange}})',
   missing: '{{symbol}} is missing from the ticker answer ({{exchange}})',
+  transfer: '{{coin}} cannot move from {{exchange}} to {{to_exchange}}: no chain is open at both ends',
   upstream_anomaly: '{{exchange}} {{endpoint}} answer shrank from {{before}} to {{after}}: held as suspect',
   exchange_down: '{{exchange}} {{endpoint}} polls failing: {{error}}',
 };
@@ -28,6 +29,7 @@ function changeSummary(f: TemplateFields): string {
 }
 
 function description(kind: string, fields: TemplateFields): string {
+  if (kind === 'transfer') return String(fields.route ?? '');
   if (fields.before !== undefined || fields.after !== undefined) {
     return `${kind.replace(/_/g, ' ')}: ${show(fields.before)} -> ${show(fields.after)}`;
   }

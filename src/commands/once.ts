@@ -1,4 +1,5 @@
 import { Agent } from 'undici';
+import { chainLookup } from '../compose/settings';
 import { clientFor, reach } from '../compose/targets';
 import { systemClock } from '../lib/clock';
 import { createLogger } from '../lib/logger';
@@ -11,6 +12,8 @@ export async function pollOnce(path: string, options: { json: boolean }, io: Io)
   const logger = createLogger({ level: config.log.level });
   const dispatcher = new Agent({ connections: 2 });
   const report: unknown[] = [];
+  // dialects.md: every network object carries its canonical chain (null when unknown), last.
+  const chainOf = chainLookup(config);
   let failed = 0;
   try {
     for (const ex of config.exchanges) {
@@ -36,7 +39,7 @@ export async function pollOnce(path: string, options: { json: boolean }, io: Io)
         // One endpoint failed: what the other read is printed, with the error beside it.
         report.push({
           name: ex.name,
-          coins: coins.ok ? coins.value.records : null,
+          coins: coins.ok ? coins.value.records.map((c) => ({ ...c, networkList: c.networkList.map((n) => ({ ...n, chain: chainOf(ex.name, n.network) })) })) : null,
           tickers: tickers.ok ? tickers.value.records : null,
           ...(failures[0] !== undefined && { error: failures[0] }),
         });

@@ -5,17 +5,26 @@ import { loadRulesFile } from '../rules/load';
 import { compileMatcher } from '../rules/match';
 import type { Rule } from '../rules/model';
 import type { GuardOptions } from '../snapshot/guard';
+import { ChainTable } from '../snapshot/chains';
+import type { ChainOf } from '../rules/transfer';
+import { DEFAULT_DIALECT } from '../exchange/dialects/registry';
 
 /** What the parts of the daemon take from the config, derived once per (re)load. */
 
-/** metrics.include / metrics.exclude as one test on coin, network and symbol names. */
+/**
+ * metrics.include / metrics.exclude as one test on coin, network and symbol names; `chain` is
+ * tested on a network's canonical chain (the empty string when unknown).
+ */
 export function seriesFilter(config: Config): SeriesFilter {
-  const compile = (m: Partial<Record<'coin' | 'network' | 'symbol', string>>) =>
+  const compile = (m: Partial<Record<'coin' | 'network' | 'chain' | 'symbol', string>>) =>
     new Map(Object.entries(m).map(([label, pattern]) => [label, compileMatcher(label, pattern)]));
   const include = compile(config.metrics.include);
   const exclude = compile(config.metrics.exclude);
   if (include.size === 0 && exclude.size === 0) return () => true;
-  return (label, value) => (include.get(label)?.test(value) ?? true) && !(exclude.get(label)?.test(value) ?? false);
+  const test = (label: string, value: string): boolean => (include.get(label)?.test(value) ?? true) && !(exclude.get(label)?.test(value) ?? false);
+  if (!include.has('chain') && !exclude.has('chain')) return test;
+  const chainOf = chainLookup(config);
+  return (label, value, exchange) => test(label, value) && (label !== 'network' || exchange === undefined || test('chain', chainOf(exchange, value) ?? ''));
 }
 
 /** The watch lists by exchange, for the `missing` ticker condition. */
@@ -31,5 +40,21 @@ export async function loadRules(config: Config, env: NodeJS.ProcessEnv): Promise
   if (config.rules_file === undefined) return [];
   const result = await loadRulesFile(config.rules_file, env);
   if (!result.ok) throw new ConfigError(result.problems);
+  const file = config.rules_file;
+  const names = new Set(config.exchanges.map((e) => e.name));
+  // A transfer rule reads two exchanges: naming one that is not watched would leave it unknown for ever.
+  const problems = result.rules.flatMap((r) => {
+    const c = r.condition;
+    if (c.type !== 'transfer') return [];
+    return (['from', 'to'] as const).filter((k) => !names.has(c[k])).map((k) => `${file}: rule ${r.alert}: transfer.${k} names no configured exchange: ${JSON.stringify(c[k])} (exchanges: ${[...names].join(', ')})`);
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
   return result.rules;
+}
+
+/** The canonical chain of a network at an exchange: its dialect's column of the table, after the config's chains.aliases. */
+export function chainLookup(config: Config): ChainOf {
+  const table = new ChainTable(config.chains.aliases);
+  const dialect = new Map(config.exchanges.map((e) => [e.name, e.dialect]));
+  return (exchange, network) => table.chainOf(dialect.get(exchange) ?? DEFAULT_DIALECT, network);
 }

@@ -22,6 +22,7 @@ import type { ReceiverRegistry } from '../notify/receiver-registry';
 import { receiverRegistry } from '../notify/registry';
 import { DEFAULT_DIALECT, dialects } from '../exchange/dialects/registry';
 import { SIMULATOR_DIALECTS } from '../simulator/dialects/names';
+import { CHAIN_NAME, CHAIN_NAME_MESSAGE } from '../lib/chain-name';
 import { receiverKindIssue } from './checks';
 import {
   DEFAULT_DELIVERY_BASE_DELAY_MS,
@@ -358,12 +359,20 @@ export function configSchema(baseDir: string, receivers: ReceiverRegistry = rece
       /** Which coins, networks and symbols get per-network and per-ticker series (cardinality). */
       metrics: z
         .object({
-          include: z.object({ coin: pattern, network: pattern, symbol: pattern }).partial().strict().default({}),
-          exclude: z.object({ coin: pattern, network: pattern, symbol: pattern }).partial().strict().default({}),
+          include: z.object({ coin: pattern, network: pattern, chain: pattern, symbol: pattern }).partial().strict().default({}),
+          exclude: z.object({ coin: pattern, network: pattern, chain: pattern, symbol: pattern }).partial().strict().default({}),
         })
         .strict()
         .default({}),
       notify: notifySchema(file, receivers).default({}),
+      /**
+       * The canonical chains (dialects.md section 3): `aliases` maps a network id, exactly as an
+       * exchange sends it, to a chain, for every dialect, before the shipped table.
+       */
+      chains: z
+        .object({ aliases: z.record(z.string().min(1), z.string().regex(CHAIN_NAME, CHAIN_NAME_MESSAGE)).default({}) })
+        .strict()
+        .default({}),
     })
     .strict();
 }

@@ -1,4 +1,5 @@
 import type { Alert } from '../alerts/alert';
+import type { TransferRoute } from '../rules/transfer';
 import type { NetworkRecord, Snapshot } from '../snapshot/model';
 
 /** The last poll of one endpoint, as /api/v1/state and the status page show it. */
@@ -34,14 +35,53 @@ export interface ExchangeSummary {
 export interface DisabledNetwork {
   coin: string;
   network: string;
+  /** The canonical chain (dialects.md section 3), null when unknown. */
+  chain: string | null;
   depositEnable: boolean;
   withdrawEnable: boolean;
   depositDesc: string | null;
   withdrawDesc: string | null;
 }
 
+/** A transfer rule's route (DESIGN.md section 4) as /api/v1/state shows it. */
+export interface RouteView {
+  alert: string;
+  coin: string;
+  from: string;
+  to: string;
+  /** open, closed, or unknown (an end not polled yet, a flag not sent). */
+  state: TransferRoute['state'];
+  /** The chains that are routes now. */
+  open: string[];
+  /** Each chain listed at both ends: withdrawals at `from`, deposits at `to` (null: unknown). */
+  chains: { chain: string; withdraw: boolean | null; deposit: boolean | null; state: TransferRoute['state'] }[];
+  description: string;
+}
+
 export interface StateView {
   exchanges: (ExchangeSummary & { disabled: DisabledNetwork[]; disabledTotal: number })[];
+  routes: RouteView[];
+}
+
+/** What the state view reads besides the exchanges: chains of networks, and the transfer routes. */
+export interface StateExtras {
+  chainOf(exchange: string, network: string): string | null;
+  routes(): readonly (TransferRoute & { alert: string })[];
+}
+
+const NO_EXTRAS: StateExtras = { chainOf: () => null, routes: () => [] };
+
+export function routeView(r: TransferRoute & { alert: string }): RouteView {
+  return {
+    alert: r.alert,
+    coin: r.coin,
+    from: r.from,
+    to: r.to,
+    state: r.state,
+    open: r.open,
+    chains: r.chains.map((c) => ({ chain: c.chain, withdraw: c.withdraw, deposit: c.deposit, state: c.state })),
+    description: r.description,
+  };
 }
 
 /** A page of a list: `offset` rows skipped, at most `limit` returned. */
@@ -90,7 +130,7 @@ export function* closedNetworks(snapshot: Snapshot | undefined): Generator<{ coi
  * `offset`/`limit` for every exchange) with their total; `next` is the offset of the next
  * page while any exchange has more.
  */
-export function stateView(exchanges: readonly ExchangeInput[], alerts: Iterable<Alert>, page: Page): { data: StateView; next: number | null } {
+export function stateView(exchanges: readonly ExchangeInput[], alerts: Iterable<Alert>, page: Page, extras: StateExtras = NO_EXTRAS): { data: StateView; next: number | null } {
   const firing = firingByExchange(alerts);
   let more = false;
   const data = {
@@ -99,13 +139,14 @@ export function stateView(exchanges: readonly ExchangeInput[], alerts: Iterable<
       let total = 0;
       for (const { coin, n } of closedNetworks(e.snapshot)) {
         if (total >= page.offset && disabled.length < page.limit) {
-          disabled.push({ coin, network: n.network, depositEnable: n.depositEnable, withdrawEnable: n.withdrawEnable, depositDesc: n.depositDesc, withdrawDesc: n.withdrawDesc });
+          disabled.push({ coin, network: n.network, chain: extras.chainOf(e.name, n.network), depositEnable: n.depositEnable, withdrawEnable: n.withdrawEnable, depositDesc: n.depositDesc, withdrawDesc: n.withdrawDesc });
         }
         total++;
       }
       if (total > page.offset + page.limit) more = true;
       return { ...summarize(e, firing), disabled, disabledTotal: total };
     }),
+    routes: extras.routes().map(routeView),
   };
   return { data, next: more ? page.offset + page.limit : null };
 }

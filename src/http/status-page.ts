@@ -23,6 +23,8 @@ export interface StatusView {
   changes: { at: number; exchange: string; kind: string; subject: string; before: string; after: string }[];
   /** Changes kept in the history; `atLeast` when counting stopped early. */
   changesTotal: { n: number; atLeast: boolean };
+  /** The transfer rules' routes (shown only when there are transfer rules). */
+  routes?: { coin: string; from: string; to: string; state: 'open' | 'closed' | 'unknown'; open: string[]; chains: string }[];
 }
 
 function time(ms: number | null): string {
@@ -75,6 +77,17 @@ export function renderStatusPage(v: StatusView, nonce: string): string {
     v.changes.map((c) => [td(time(c.at)), td(c.exchange), td(c.kind), td(c.subject), td(c.before, 'msg'), td(c.after, 'msg')]),
     'No change seen yet.',
   );
+  const routeState = { open: 'ok', closed: 'bad', unknown: 'muted' } as const;
+  const routes =
+    v.routes === undefined || v.routes.length === 0
+      ? ''
+      : `<h2 id="routes">Transfer routes</h2>
+${table(
+  ['coin', 'from', 'to', 'route', 'open chains', 'chains (withdraw at from / deposit at to)'],
+  v.routes.map((r) => [td(r.coin), td(r.from), td(r.to), td(r.state, routeState[r.state]), td(r.open.join(', ') || '—'), td(r.chains, 'msg')]),
+  '',
+)}
+`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -104,7 +117,7 @@ export function renderStatusPage(v: StatusView, nonce: string): string {
 ${exchanges}${more(v.exchanges.length, v.exchangesTotal, false, 'all of them: /api/v1/state')}
 <h2 id="disabled">Networks with deposits or withdrawals closed (${v.disabledTotal})</h2>
 ${disabled}${more(v.disabled.length, v.disabledTotal, false, 'newest closures shown; all of them: /api/v1/state')}
-<h2 id="alerts">Alerts firing (${v.alertsTotal})</h2>
+${routes}<h2 id="alerts">Alerts firing (${v.alertsTotal})</h2>
 ${alerts}${more(v.alerts.length, v.alertsTotal, false, 'most severe and newest shown; all of them: /api/v1/alerts')}
 <h2 id="changes">Recent changes</h2>
 ${changes}${more(v.changes.length, v.changesTotal.n, v.changesTotal.atLeast, 'older ones: /api/v1/changes')}

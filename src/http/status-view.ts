@@ -2,7 +2,7 @@ import type { Alert } from '../alerts/alert';
 import type { StoredChange } from '../store/store';
 import type { NetworkRecord } from '../snapshot/model';
 import type { Closures } from './closed-since';
-import { closedNetworks, firingByExchange, summarize, type ExchangeInput } from './state-view';
+import { closedNetworks, firingByExchange, summarize, type ExchangeInput, type RouteView } from './state-view';
 import type { StatusView } from './status-page';
 
 /** Rows each table of the status page shows at most; the rest is counted ("and N more"). */
@@ -19,7 +19,11 @@ export interface StatusInput {
   changes: readonly StoredChange[];
   /** How many changes are kept (a bounded count: `atLeast` when it stopped counting). */
   changesTotal: { n: number; atLeast: boolean };
+  /** The transfer rules' routes. */
+  routes?: readonly RouteView[];
 }
+
+const flagWord = (f: boolean | null): string => (f === true ? 'open' : f === false ? 'closed' : 'unknown');
 
 const SEVERITY_RANK: Record<string, number> = { critical: 0, error: 1, warning: 2, info: 3 };
 
@@ -73,5 +77,11 @@ export function buildStatusView(input: StatusInput): StatusView {
       before: show(c.before), after: show(c.after),
     })),
     changesTotal: input.changesTotal,
+    ...(input.routes !== undefined && {
+      routes: input.routes.map((r) => ({
+        coin: r.coin, from: r.from, to: r.to, state: r.state, open: r.open,
+        chains: r.chains.map((c) => `${c.chain}: ${flagWord(c.withdraw)} / ${flagWord(c.deposit)}`).join('; '),
+      })),
+    }),
   };
 }

@@ -1,8 +1,9 @@
 import type { Alert } from '../alerts/alert';
+import type { TransferRoute } from '../rules/transfer';
 import type { Change } from '../snapshot/changes';
 import type { StateStore } from '../store/store';
 import { ClosedSince } from './closed-since';
-import { stateView, type ExchangeInput, type Page, type StateView } from './state-view';
+import { routeView, stateView, type ExchangeInput, type Page, type StateView } from './state-view';
 import type { StatusView } from './status-page';
 import { buildStatusView, STATUS_ROWS } from './status-view';
 
@@ -16,6 +17,10 @@ export interface ViewSource {
   alerts(): Iterable<Alert>;
   /** The history (absent until the store is open). */
   store(): Pick<StateStore, 'queryChanges' | 'countChanges' | 'closedSince'> | undefined;
+  /** The canonical chain of an exchange's network (null when unknown). */
+  chainOf?(exchange: string, network: string): string | null;
+  /** The transfer rules' routes, as the snapshots stand. */
+  routes?(): readonly (TransferRoute & { alert: string })[];
 }
 
 /**
@@ -40,11 +45,15 @@ export class Views {
       closedSince: (exchange, coin, network) => this.closedSince.get(exchange, coin, network),
       changes: store?.queryChanges({ limit: STATUS_ROWS.changes }) ?? [],
       changesTotal: { n: counted, atLeast: counted >= CHANGES_COUNTED },
+      routes: (this.source.routes?.() ?? []).map(routeView),
     });
   }
 
   state(page: Page): { data: StateView; next: number | null } {
-    return stateView(this.source.exchanges(), this.source.alerts(), page);
+    return stateView(this.source.exchanges(), this.source.alerts(), page, {
+      chainOf: (exchange, network) => this.source.chainOf?.(exchange, network) ?? null,
+      routes: () => this.source.routes?.() ?? [],
+    });
   }
 
   /** Accepted changes (after they are stored). */

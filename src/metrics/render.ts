@@ -104,8 +104,11 @@ function collect<T extends object>(families: readonly FamilyName[], records: Ite
   return out;
 }
 
-/** A filter on coin, network and symbol names, to bound cardinality. */
-export type SeriesFilter = (label: 'coin' | 'network' | 'symbol', value: string) => boolean;
+/**
+ * A filter on coin, network and symbol names, to bound cardinality. A network is asked with its
+ * exchange, so that a filter may also test the network's canonical chain (metrics.include.chain).
+ */
+export type SeriesFilter = (label: 'coin' | 'network' | 'symbol', value: string, exchange?: string) => boolean;
 
 export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter, cache?: RenderCache): FamilyLines {
   const ex = esc(snapshot.exchange);
@@ -116,7 +119,7 @@ export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter, cache?: R
     const [deposit, withdraw, fee, min, desc] = parts as [string[], string[], string[], string[], string[]];
     const coin = esc(c.coin);
     for (const n of c.networkList) {
-      if (!keep('network', n.network)) continue;
+      if (!keep('network', n.network, snapshot.exchange)) continue;
       const l = `{exchange="${ex}",coin="${coin}",network="${esc(n.network)}"}`;
       deposit.push('spotwatch_network_deposit_enabled', l, n.depositEnable ? ' 1\n' : ' 0\n');
       withdraw.push('spotwatch_network_withdraw_enabled', l, n.withdrawEnable ? ' 1\n' : ' 0\n');

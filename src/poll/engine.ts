@@ -3,7 +3,9 @@ import { ActiveAlerts, advance, type Scope } from '../alerts/lifecycle';
 import type { Endpoint } from '../snapshot/model';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
-import { evaluateRules, evaluationMemo, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';
+import { evaluateRules, evaluateTransfer, evaluationMemo, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';
+import { judgeTransfer, type ChainOf, type TransferRoute } from '../rules/transfer';
+import { SHIPPED_CHAINS } from '../snapshot/chains';
 import { TickerHistory, type SymbolHistory } from '../rules/history';
 import { matchesAll } from '../rules/match';
 import type { Rule } from '../rules/model';
@@ -29,7 +31,16 @@ export interface EngineOptions {
   guards: ReadonlyMap<string, GuardOptions>;
   /** Watch lists by exchange, for `missing`. */
   expectedSymbols: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The canonical chain of an exchange's network (snapshot/chains.ts); default: the shipped table, read as spot-v3. */
+  chainOf?: ChainOf;
+  /**
+   * Another exchange's current snapshot (the PollPath owns them), for the transfer condition,
+   * which reads two exchanges; undefined for an exchange not watched.
+   */
+  snapshotOf?: (exchange: string) => Snapshot | undefined;
 }
+
+const shippedChainOf: ChainOf = (_exchange, network) => SHIPPED_CHAINS.chainOf('spot-v3', network);
 
 /** What the engine made of a successful answer. */
 export type Decision =
@@ -68,7 +79,7 @@ export class Engine {
   }
 
   /** New guard settings and watch lists (a reload). */
-  configure(parts: Pick<EngineOptions, 'guards' | 'expectedSymbols'>): void {
+  configure(parts: Pick<EngineOptions, 'guards' | 'expectedSymbols'> & Partial<Pick<EngineOptions, 'chainOf'>>): void {
     this.options = { ...this.options, ...parts };
   }
 
@@ -150,15 +161,47 @@ export class Engine {
         expectedSymbols: this.options.expectedSymbols.get(exchange) ?? new Set(),
         now: at,
         wasActive: (ruleId, entity) => this.alerts.isActive(ruleId, entity),
+        chainOf: (network) => this.chainOf(exchange, network),
       });
       const inDomain = ruleInDomain(rule, endpoint) ? new Map([[rule.id, rule]]) : new Map<string, Rule>();
       notify.push(...(await this.applyInTurns(evaluation, { exchange, rules: inDomain, known }, at)));
     }
+    // A route is re-judged when either end's coins change: the alert belongs to `from`.
+    if (endpoint === 'coins') notify.push(...this.judgeTransfers(exchange, next, known, at));
     // Alerts of rules that no longer exist resolve (even with no rule left to evaluate).
     notify.push(...this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known }, at));
     notify.push(...this.builtinsNow(exchange, endpoint, at));
 
     return { outcome: 'accepted', snapshot: next, changes, notify };
+  }
+
+  /** The route of every transfer rule as the exchanges' current snapshots stand (for the views). */
+  transferRoutes(): (TransferRoute & { alert: string })[] {
+    const out: (TransferRoute & { alert: string })[] = [];
+    for (const rule of this.ruleList) {
+      const c = rule.condition;
+      if (c.type !== 'transfer') continue;
+      out.push({ alert: rule.alert, ...judgeTransfer(c, this.options.snapshotOf?.(c.from), this.options.snapshotOf?.(c.to), (ex, n) => this.chainOf(ex, n)) });
+    }
+    return out;
+  }
+
+  /** The transfer rules with an end at `exchange`, judged with its new snapshot and the other end's current one. */
+  private judgeTransfers(exchange: string, next: Snapshot, known: ReadonlySet<string>, at: number): Alert[] {
+    const notify: Alert[] = [];
+    for (const rule of this.ruleList) {
+      const c = rule.condition;
+      if (c.type !== 'transfer' || (c.from !== exchange && c.to !== exchange)) continue;
+      const end = (name: string): Snapshot | undefined => (name === exchange ? next : this.options.snapshotOf?.(name));
+      const { active } = evaluateTransfer(rule, c, end(c.from), end(c.to), (ex, n) => this.chainOf(ex, n));
+      notify.push(...this.apply({ active, events: [] }, { exchange: c.from, rules: new Map([[rule.id, rule]]), known }, at));
+    }
+    return notify;
+  }
+
+  /** The canonical chain of an exchange's network, as the rules see it (null when unknown). */
+  chainOf(exchange: string, network: string): string | null {
+    return (this.options.chainOf ?? shippedChainOf)(exchange, network);
   }
 
   /** A failed poll (an empty list counts as one): counted toward ExchangeDown; returns what must be told. */

@@ -22,6 +22,7 @@ export function compileRule(def: RuleDefinition): Rule {
 function condition(def: RuleDefinition): Condition {
   if (def.state !== undefined) return { type: 'state', state: def.state };
   if (def.change !== undefined) return { type: 'change', kinds: Array.isArray(def.change) ? def.change : [def.change] };
+  if (def.transfer !== undefined) return { type: 'transfer', coin: def.transfer.coin, from: def.transfer.from, to: def.transfer.to, chains: def.transfer.chains };
   return {
     type: 'ticker',
     measure: def.ticker ?? 'missing',
@@ -38,6 +39,6 @@ function condition(def: RuleDefinition): Condition {
  * timers keeps them too.
  */
 function ruleId(def: RuleDefinition): string {
-  const key = JSON.stringify([def.alert, def.match ?? {}, def.state, def.change, def.ticker, def.window, def.above, def.below, def.labels ?? {}]);
+  const key = JSON.stringify([def.alert, def.match ?? {}, def.state, def.change, def.ticker, def.window, def.above, def.below, def.labels ?? {}, ...(def.transfer !== undefined ? [def.transfer] : [])]);
   return `${def.alert}:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
 }

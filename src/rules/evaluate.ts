@@ -7,6 +7,7 @@ import { measure } from './measure';
 import { NETWORK_STATES, type Condition, type Rule, type StateKind } from './model';
 import { literalValues } from '../lib/pattern';
 import type { TemplateFields } from '../lib/template';
+import { judgeTransfer, type ChainOf, type TransferRoute } from './transfer';
 
 /** Which part of a snapshot was just polled: state rules follow coins, ticker rules tickers. */
 export type Domain = 'coins' | 'tickers';
@@ -36,6 +37,8 @@ export interface EvaluationInput {
   wasActive(ruleId: string, entity: string): boolean;
   /** Kept by the caller from poll to poll; without one, the evaluation works everything out afresh. */
   memo?: EvaluationMemo;
+  /** The canonical chain of one of this exchange's networks (snapshot/chains.ts); null when unknown (no `chain` label). */
+  chainOf?: (network: string) => string | null;
 }
 
 /**
@@ -85,11 +88,14 @@ function baseLabels(rule: Rule, exchange: string, where: Record<string, string |
   return labels;
 }
 
-function networkFields(coin: CoinRecord, n: NetworkRecord): TemplateFields {
+const noChain = (): null => null;
+
+function networkFields(coin: CoinRecord, n: NetworkRecord, chain: string | null): TemplateFields {
   return {
     coin: coin.coin,
     coin_name: coin.name,
     network: n.network,
+    chain,
     network_name: n.name,
     deposit_desc: blankToNull(n.depositDesc),
     withdraw_desc: blankToNull(n.withdrawDesc),
@@ -131,6 +137,7 @@ function statesOf(coin: CoinRecord, memo: EvaluationMemo): number {
 function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, memo: EvaluationMemo, out: Instance[]): void {
   const exchange = input.snapshot.exchange;
   const perCoin = state === 'deposit_all_disabled' || state === 'withdraw_all_disabled';
+  const chainOf = input.chainOf ?? noChain;
   const bit = perCoin ? 0 : 1 << NETWORK_STATES.indexOf(state as (typeof NETWORK_STATES)[number]);
   for (const coin of input.snapshot.coins.values()) {
     if (!perCoin && (statesOf(coin, memo) & bit) === 0) continue;
@@ -150,13 +157,14 @@ function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, mem
     }
     for (const n of coin.networkList) {
       if (!networkHolds(state, n)) continue;
-      const where = { coin: coin.coin, network: n.network, kind: state };
+      const chain = chainOf(n.network);
+      const where = { coin: coin.coin, network: n.network, chain: chain ?? undefined, kind: state };
       if (!matchesAll(rule.match, { exchange, ...where })) continue;
       out.push({
         rule,
         entity: `${exchange}\u0000${coin.coin}\u0000${n.network}`,
         labels: baseLabels(rule, exchange, where),
-        fields: { exchange, kind: state, ...networkFields(coin, n) },
+        fields: { exchange, kind: state, ...networkFields(coin, n, chain) },
         value: 1,
       });
     }
@@ -240,9 +248,11 @@ function expectedFor(rule: Rule, expected: ReadonlySet<string>): string[] {
 function evaluateChanges(rule: Rule, kinds: readonly string[], input: EvaluationInput, out: Instance[]): void {
   const exchange = input.snapshot.exchange;
   const coins = input.snapshot.coins;
+  const chainOf = input.chainOf ?? noChain;
   for (const ch of input.changes) {
     if (!kinds.includes(ch.kind)) continue;
-    const where = { coin: ch.coin, network: ch.network, symbol: ch.symbol, kind: ch.kind };
+    const chain = ch.network !== undefined ? chainOf(ch.network) : null;
+    const where = { coin: ch.coin, network: ch.network, chain: chain ?? undefined, symbol: ch.symbol, kind: ch.kind };
     if (!matchesAll(rule.match, { exchange, ...where })) continue;
     const coin = ch.coin !== undefined ? coins.get(ch.coin) : undefined;
     const net = ch.network !== undefined ? coin?.networkList.find((n) => n.network === ch.network) : undefined;
@@ -252,7 +262,7 @@ function evaluateChanges(rule: Rule, kinds: readonly string[], input: Evaluation
       labels: baseLabels(rule, exchange, where),
       fields: {
         exchange,
-        ...(coin !== undefined && net !== undefined ? networkFields(coin, net) : { coin: ch.coin, coin_name: coin?.name, network: ch.network }),
+        ...(coin !== undefined && net !== undefined ? networkFields(coin, net, chain) : { coin: ch.coin, coin_name: coin?.name, network: ch.network, chain }),
         symbol: ch.symbol,
         kind: ch.kind,
         before: ch.before,
@@ -262,6 +272,37 @@ function evaluateChanges(rule: Rule, kinds: readonly string[], input: Evaluation
       value: null,
     });
   }
+}
+
+type TransferCondition = Extract<Condition, { type: 'transfer' }>;
+
+/**
+ * A transfer rule's instance (one per rule: `from`, coin, `to`) while its route is closed, and
+ * the route as judged (for the views). Unknown and open raise nothing.
+ */
+export function evaluateTransfer(rule: Rule, c: TransferCondition, from: Snapshot | undefined, to: Snapshot | undefined, chainOf: ChainOf): { route: TransferRoute; active: Instance[] } {
+  const route = judgeTransfer(c, from, to, chainOf);
+  if (route.state !== 'closed') return { route, active: [] };
+  const instance: Instance = {
+    rule,
+    entity: transferEntity(c),
+    labels: baseLabels(rule, c.from, { coin: c.coin, to_exchange: c.to, kind: 'transfer' }),
+    fields: {
+      exchange: c.from,
+      to_exchange: c.to,
+      coin: c.coin,
+      kind: 'transfer',
+      chains: route.chains.map((r) => r.chain).join(', '),
+      route: route.description,
+    },
+    value: 1,
+  };
+  return { route, active: [instance] };
+}
+
+/** The entity of a transfer rule's alert: from, coin, to. */
+export function transferEntity(c: Pick<TransferCondition, 'from' | 'coin' | 'to'>): string {
+  return `${c.from}\u0000${c.coin}\u0000${c.to}`;
 }
 
 function round(v: number): number {

@@ -25,6 +25,11 @@ export type Condition =
       /** Resolves only once back inside the threshold by this margin. */
       hysteresis: number;
     }
+  /**
+   * A route across two exchanges (rules/transfer.ts): holds while no chain has withdrawals of
+   * `coin` open at `from` and deposits open at `to`. Judged whenever either exchange's coins change.
+   */
+  | { type: 'transfer'; coin: string; from: string; to: string; chains: string[] | undefined }
   /** Alerts spotwatch raises about the exchange itself (UpstreamAnomaly, ExchangeDown). */
   | { type: 'builtin' };
 

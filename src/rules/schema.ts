@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { parseDuration } from '../lib/duration';
 import { duration, MAX_SPAN_MS, pattern } from '../lib/schema-types';
+import { CHAIN_NAME, CHAIN_NAME_MESSAGE } from '../lib/chain-name';
 import { CHANGE_KINDS } from '../snapshot/changes';
 import { STATES, TICKER_MEASURES } from './model';
 
 /** Labels a rule's `match` may test. */
-const MATCH_LABELS = ['exchange', 'coin', 'network', 'symbol', 'kind'] as const;
+const MATCH_LABELS = ['exchange', 'coin', 'network', 'chain', 'symbol', 'kind'] as const;
 
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
@@ -47,13 +48,28 @@ const ruleSchema = z
     above: threshold.optional(),
     below: threshold.optional(),
     hysteresis: z.number().nonnegative().optional(),
+    /** A route across two exchanges (DESIGN.md section 4): `{ coin: USDT, from: binance, to: weex, chains: [tron, bsc] }`. */
+    transfer: z
+      .object({
+        coin: z.string().min(1),
+        from: z.string().min(1),
+        to: z.string().min(1),
+        chains: z.array(z.string().regex(CHAIN_NAME, CHAIN_NAME_MESSAGE)).min(1).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((r, ctx) => {
-    const conditions = [r.state, r.change, r.ticker].filter((c) => c !== undefined).length;
+    const conditions = [r.state, r.change, r.ticker, r.transfer].filter((c) => c !== undefined).length;
     if (conditions !== 1) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `a rule needs exactly one condition: state, change or ticker (found ${conditions})` });
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `a rule needs exactly one condition: state, change, ticker or transfer (found ${conditions})` });
       return;
+    }
+    if (r.transfer !== undefined) {
+      if (r.transfer.from === r.transfer.to) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['transfer', 'to'], message: 'to must name another exchange than from' });
+      // The route is one alert per rule: its labels are exchange (= from), to_exchange and coin.
+      if (r.match !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['match'], message: 'match does not apply to transfer rules (the rule names its coin and exchanges)' });
     }
     const tickerOnly = (['window', 'above', 'below', 'hysteresis'] as const).filter((k) => r[k] !== undefined);
     if (r.ticker === undefined) {

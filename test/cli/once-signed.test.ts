@@ -57,7 +57,8 @@ it('prints every signed dialect in the spec\'s field names and order', async () 
   for (const ex of doc.exchanges) {
     for (const coin of ex.coins) {
       expect(Object.keys(coin)).toEqual(keysOf(COIN_FIELDS));
-      for (const network of coin.networkList) expect(Object.keys(network)).toEqual(keysOf(NETWORK_FIELDS));
+      // The spec's fields, in its order, then the canonical chain (null when unknown).
+      for (const network of coin.networkList) expect(Object.keys(network)).toEqual([...keysOf(NETWORK_FIELDS), 'chain']);
     }
     for (const ticker of ex.tickers) expect(Object.keys(ticker)).toEqual(keysOf(TICKER_FIELDS));
   }

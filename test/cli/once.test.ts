@@ -20,7 +20,7 @@ class Sink extends Writable {
 }
 
 interface Doc {
-  exchanges: { name: string; coins?: { coin: string }[] | null; tickers?: { symbol: string }[] | null; error?: Record<string, string> }[];
+  exchanges: { name: string; coins?: { coin: string; networkList: { network: string; chain: string | null }[] }[] | null; tickers?: { symbol: string }[] | null; error?: Record<string, string> }[];
 }
 
 let dir: string;
@@ -89,4 +89,14 @@ it('both failing is one error, as before', async () => {
   const { code, doc } = await once();
   expect(code).toBe(1);
   expect(doc.exchanges).toEqual([{ name: 'main', error: { kind: 'http_5xx', message: 'coins: HTTP 503 code -1001: Service Unavailable.' } }]);
+});
+
+it('prints each network with its canonical chain, last, null when unknown', async () => {
+  const { doc } = await once();
+  const usdt = doc.exchanges[0]?.coins?.find((c) => c.coin === 'USDT');
+  expect(usdt?.networkList.map((n) => [n.network, n.chain])).toEqual([
+    ['Tron(TRC20)', 'tron'], ['Ethereum(ERC20)', 'ethereum'], ['BNB Smart Chain(BEP20)', 'bsc'], ['SOL', 'solana'],
+    ['Polygon(POS)', 'polygon'], ['TON', 'ton'], ['ARBITRUM', 'arbitrum'], ['AVAXC', 'avalanche-c'],
+  ]);
+  expect(Object.keys(usdt?.networkList[0] ?? {}).at(-1)).toBe('chain');
 });

@@ -78,6 +78,7 @@ describe('parseConfig: valid files', () => {
       history_retention: 2_592_000_000,
       log: { level: 'info' },
       metrics: { include: {}, exclude: {} },
+      chains: { aliases: {} },
       notify: DEFAULT_NOTIFY,
     });
   });
@@ -91,6 +92,7 @@ describe('parseConfig: valid files', () => {
       rules_file: '/etc/alerts.example.yaml',
       log: { level: 'info' },
       metrics: { include: {}, exclude: {} },
+      chains: { aliases: {} },
       notify: {
         ...DEFAULT_NOTIFY,
         receivers: [
@@ -193,6 +195,7 @@ notify:
       rules_file: '/srv/alerts.yaml',
       log: { level: 'debug' },
       metrics: { include: {}, exclude: {} },
+      chains: { aliases: {} },
       notify: {
         group_by: ['...'],
         group_wait: 0,
@@ -298,7 +301,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:3:1: YAML syntax error: Sequence item without - indicator`,
     ]],
     ['an unknown top-level key', `${MINIMAL}sever: { listen: ":1" }\n`, [
-      `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify)`,
+      `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains)`,
     ]],
     ['an unknown key in an exchange', 'exchanges:\n  - name: main\n    pol: { coins: 30s }\n', [
       `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, credentials, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
@@ -440,7 +443,7 @@ lgo: { level: info }
       `${FILE}:7:19: server.listen: invalid listen address "nowhere" (use HOST:PORT, e.g. 127.0.0.1:9464 or :9464)`,
       `${FILE}:12:7: notify.receivers[0].email: receiver "hook" has both webhook and email; list one receiver per kind`,
       `${FILE}:14:19: notify.routes[0].receivers[0]: unknown receiver "pager" (known: hook)`,
-      `${FILE}:15:1: unknown key "lgo" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify)`,
+      `${FILE}:15:1: unknown key "lgo" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains)`,
     ]);
   });
 });
@@ -471,5 +474,15 @@ describe('loadConfigFile', () => {
     const path = join(dir, 'missing.yaml');
     expect(await loadConfigFile(path, {})).toEqual({ ok: false, problems: [`${path}: cannot read: no such file`] });
     expect(await loadConfigFile(dir, {})).toEqual({ ok: false, problems: [`${dir}: cannot read: is a directory`] });
+  });
+});
+
+describe('chains.aliases', () => {
+  test('maps network ids to chains', () => {
+    expect(config(`${MINIMAL}chains:\n  aliases: { KSMSM: kusama, "USDT-TRC20": tron }\n`).chains).toEqual({ aliases: { KSMSM: 'kusama', 'USDT-TRC20': 'tron' } });
+  });
+
+  test('a chain name is checked with its position', () => {
+    expect(problems(`${MINIMAL}chains:\n  aliases: { KSMSM: Kusama }\n`)).toEqual([`${FILE}:4:21: chains.aliases.KSMSM: a chain name is lower-case letters, digits and - (tron, avalanche-c)`]);
   });
 });

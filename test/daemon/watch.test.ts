@@ -54,7 +54,7 @@ describe('watching the reference exchange end to end', () => {
     s.sim.control.apply({ action: 'set_network', ...TRC, set: { withdrawEnable: false, withdrawDesc: 'Wallet maintenance <b>now</b>' } });
     await waitFor(() => alertsOf(s.bodies(), 'WithdrawDisabled').length === 1 && alertsOf(s.bodies(), 'MaintenanceMessage').length === 1, 'the first notifications');
     const [firing] = s.bodies().filter((b) => b.groupLabels.alertname === 'WithdrawDisabled');
-    const labels = { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', kind: 'withdraw_disabled' };
+    const labels = { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', chain: 'tron', kind: 'withdraw_disabled' };
     const fp = fingerprint(labels);
     const annotations = {
       summary: 'USDT withdrawals disabled on Tron(TRC20) (main)',
@@ -84,7 +84,7 @@ describe('watching the reference exchange end to end', () => {
     // 2. A deposit message on another network: one event, nothing else.
     s.sim.control.apply({ action: 'set_network', coin: 'BTC', network: 'BTC', set: { depositDesc: 'Node upgrade' } });
     await waitFor(() => alertsOf(s.bodies(), 'MaintenanceMessage').length === 2, 'the deposit message event');
-    expect(alertsOf(s.bodies(), 'MaintenanceMessage')[1]?.labels).toEqual({ alertname: 'MaintenanceMessage', exchange: 'main', severity: 'info', coin: 'BTC', network: 'BTC', kind: 'deposit_desc_set' });
+    expect(alertsOf(s.bodies(), 'MaintenanceMessage')[1]?.labels).toEqual({ alertname: 'MaintenanceMessage', exchange: 'main', severity: 'info', coin: 'BTC', network: 'BTC', chain: 'bitcoin', kind: 'deposit_desc_set' });
 
     // 3. A price moves 8 % within the window.
     s.sim.control.apply({ action: 'move_price', symbol: 'BTCUSDT', percent: 8, over: '300ms' });
@@ -102,7 +102,7 @@ describe('watching the reference exchange end to end', () => {
     await waitFor(() => alertsOf(s.bodies(), 'NetworkRemoved').length === 1 && alertsOf(s.bodies(), 'WithdrawDisabled').length === 2, 'the changes made while stopped');
     const resolved = alertsOf(s.bodies(), 'WithdrawDisabled')[1];
     expect(resolved).toMatchObject({ status: 'resolved', fingerprint: fp, endsAt: expect.stringMatching(ISO) });
-    expect(alertsOf(s.bodies(), 'NetworkRemoved')[0]?.labels).toEqual({ alertname: 'NetworkRemoved', exchange: 'main', severity: 'warning', coin: 'USDT', network: 'TON', kind: 'network_removed' });
+    expect(alertsOf(s.bodies(), 'NetworkRemoved')[0]?.labels).toEqual({ alertname: 'NetworkRemoved', exchange: 'main', severity: 'warning', coin: 'USDT', network: 'TON', chain: 'ton', kind: 'network_removed' });
     const changes = (await (await fetch(`${again.url}/api/v1/changes?coin=USDT&kind=network_removed`)).json()) as { data: { kind: string; network: string }[] };
     expect(changes.data.map((c) => [c.kind, c.network])).toEqual([['network_removed', 'TON']]);
 

@@ -18,7 +18,7 @@ describe('silence patterns from the API', () => {
     app.use('/api/v1', apiRouter({
       alerts: () => [],
       changes: () => [],
-      state: () => ({ data: { exchanges: [] }, next: null }),
+      state: () => ({ data: { exchanges: [], routes: [] }, next: null }),
       deadLetters: () => [],
       silences: { list: () => saved, save: (s) => void saved.push(s) },
       now: () => NOW,

@@ -16,7 +16,7 @@ async function serve(over: Partial<HttpSource> = {}): Promise<{ url: string; sil
     api: {
       alerts: () => [],
       changes: () => [],
-      state: () => ({ data: { exchanges: [] }, next: null }),
+      state: () => ({ data: { exchanges: [], routes: [] }, next: null }),
       deadLetters: () => [],
       silences: { list: () => [...silences.values()], save: (s) => void silences.set(s.id, s) },
       now: () => NOW,

@@ -22,7 +22,7 @@ rules:
 `;
 
 const TRC = { coin: 'USDT', network: 'Tron(TRC20)' };
-const LABELS = { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', kind: 'withdraw_disabled' };
+const LABELS = { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', chain: 'tron', kind: 'withdraw_disabled' };
 
 jest.setTimeout(60_000);
 

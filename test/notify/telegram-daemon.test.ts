@@ -53,7 +53,7 @@ describe('the Telegram receiver in the daemon, end to end', () => {
       '🔴 FIRING · WithdrawDisabled · main · 1 alert',
       '',
       '🔴 USDT withdrawals disabled on Tron(TRC20) (main)',
-      'USDT · Tron(TRC20) · main',
+      'USDT · Tron(TRC20) (tron) · main',
       expect.stringMatching(/^since \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
       '💬 Wallet <b>maintenance</b> @\u2060everyone',
       '',
@@ -80,7 +80,7 @@ describe('the Telegram receiver in the daemon, end to end', () => {
       { action: 'set_network', coin: 'USDT', network: 'Ethereum(ERC20)', set: { withdrawEnable: false } },
       { action: 'set_network', coin: 'BTC', network: 'BTC', set: { withdrawEnable: false } },
     ]);
-    await waitFor(() => notices().some((t) => t.includes('BTC · BTC · main')), 'the BTC closure told');
+    await waitFor(() => notices().some((t) => t.includes('BTC · BTC (bitcoin) · main')), 'the BTC closure told');
     const alerts = (await (await fetch(`${url}/api/v1/alerts`)).json()) as { data: { labels: Record<string, string> }[] };
     expect(alerts.data.map((a) => a.labels.network).sort()).toEqual(['BTC', 'Ethereum(ERC20)', 'Tron(TRC20)']);
     expect(notices().join('\n')).not.toContain('Ethereum(ERC20)');

@@ -29,8 +29,8 @@ describe('the shipped alerts.example.yaml', () => {
 
 describe('parseRules errors', () => {
   it.each([
-    ['no condition', 'rules:\n  - alert: X\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change or ticker (found 0)']],
-    ['two conditions', 'rules:\n  - alert: X\n    state: withdraw_disabled\n    change: coin_listed\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change or ticker (found 2)']],
+    ['no condition', 'rules:\n  - alert: X\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change, ticker or transfer (found 0)']],
+    ['two conditions', 'rules:\n  - alert: X\n    state: withdraw_disabled\n    change: coin_listed\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change, ticker or transfer (found 2)']],
     ['an unknown state', 'rules:\n  - alert: X\n    state: withdrawals_off\n', [
       'r.yaml:3:12: rules[0].state: expected one of deposit_disabled, withdraw_disabled, deposit_desc_present, withdraw_desc_present, deposit_all_disabled, withdraw_all_disabled, got "withdrawals_off"',
     ]],
@@ -53,7 +53,7 @@ describe('parseRules errors', () => {
       'r.yaml:4:44: rules[0].match.network: empty pattern after "!" (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)',
     ]],
     ['an unknown key, and a second rule\'s problem', 'rules:\n  - alert: X\n    state: deposit_disabled\n    severty: critical\n  - alert: "bad name"\n    state: deposit_disabled\n', [
-      'r.yaml:4:5: rules[0]: unknown key "severty" (expected one of: alert, match, severity, for, keep_firing_for, repeat_interval, labels, annotations, state, change, ticker, window, above, below, hysteresis)',
+      'r.yaml:4:5: rules[0]: unknown key "severty" (expected one of: alert, match, severity, for, keep_firing_for, repeat_interval, labels, annotations, state, change, ticker, window, above, below, hysteresis, transfer)',
       'r.yaml:5:12: rules[1].alert: alert names are letters, digits and _ (they become the alertname label)',
     ]],
   ])('%s', (_name, text, problems) => {
@@ -92,5 +92,19 @@ describe('rules file bounds', () => {
       const result = await loadRulesFile(path, {});
       expect(result.ok && result.rules.map((r) => r.alert)).toEqual(['A']);
     });
+  });
+});
+
+describe('transfer rules', () => {
+  test.each([
+    ['from = to', 'rules:\n  - alert: T\n    transfer: { coin: USDT, from: a, to: a }\n', ['r.yaml:3:42: rules[0].transfer.to: to must name another exchange than from']],
+    ['a bad chain name', 'rules:\n  - alert: T\n    transfer: { coin: USDT, from: a, to: b, chains: [Tron] }\n', ['r.yaml:3:54: rules[0].transfer.chains[0]: a chain name is lower-case letters, digits and - (tron, avalanche-c)']],
+    ['match', 'rules:\n  - alert: T\n    match: { coin: USDT }\n    transfer: { coin: USDT, from: a, to: b }\n', ['r.yaml:3:12: rules[0].match: match does not apply to transfer rules (the rule names its coin and exchanges)']],
+  ])('%s', (_name, yaml, problems) => {
+    expect(parseRules(yaml, 'r.yaml', {})).toEqual({ ok: false, problems });
+  });
+
+  test('a chain matcher is accepted', () => {
+    expect(parseRules('rules:\n  - alert: T\n    match: { chain: tron }\n    state: withdraw_disabled\n', 'r.yaml', {}).ok).toBe(true);
   });
 });

@@ -1,0 +1,74 @@
+import { CHAIN_NAME, CHAIN_TABLE, ChainTable, SHIPPED_CHAINS } from '../../src/snapshot/chains';
+
+describe('canonical chains (dialects.md section 3)', () => {
+  test.each([
+    // dialect, network id, chain
+    ['binance', 'TRX', 'tron'],
+    ['binance', 'SEGWITBTC', 'bitcoin'],
+    ['binance', 'ETH', 'ethereum'],
+    ['binance', 'BSC', 'bsc'],
+    ['mexc', 'Tron(TRC20)', 'tron'],
+    ['mexc', 'TRX', 'tron'],
+    ['mexc', 'BNB Smart Chain(BEP20)', 'bsc'],
+    ['bitget', 'TRC20', 'tron'],
+    ['bitget', 'ERC20', 'ethereum'],
+    ['bitget', 'BEP20', 'bsc'],
+    ['bitget', 'C-Chain', 'avalanche-c'],
+    ['kucoin', 'trx', 'tron'],
+    ['kucoin', 'bech32', 'bitcoin'],
+    ['gate', 'HT', 'heco'],
+    ['gate', 'ARBEVM', 'arbitrum'],
+    ['htx', 'trc20usdt', 'tron'],
+    ['htx', 'hbtc', 'ethereum'],
+    ['okx', 'USDT-TRC20', 'tron'],
+    ['okx', 'ETH-Arbitrum One', 'arbitrum'],
+    ['bybit', 'ARBI', 'arbitrum'],
+    ['bybit', 'CAVAX', 'avalanche-c'],
+    // spot-v3 has no column: every column's ids and common spellings, exact then trimmed and lower-cased
+    ['spot-v3', 'Tron(TRC20)', 'tron'],
+    ['spot-v3', 'TRC20', 'tron'],
+    ['spot-v3', 'TRX', 'tron'],
+    ['spot-v3', 'TRON', 'tron'],
+    ['spot-v3', ' tron ', 'tron'],
+    ['spot-v3', 'ERC20', 'ethereum'],
+    ['spot-v3', 'Ethereum(ERC20)', 'ethereum'],
+    ['spot-v3', 'BEP20', 'bsc'],
+    ['spot-v3', 'BNB Smart Chain(BEP20)', 'bsc'],
+    ['spot-v3', 'Polygon(POS)', 'polygon'],
+    ['spot-v3', 'AVAXC', 'avalanche-c'],
+    ['spot-v3', 'eth', 'ethereum'],
+  ])('%s %j -> %s', (dialect, id, chain) => {
+    expect(SHIPPED_CHAINS.chainOf(dialect, id)).toBe(chain);
+  });
+
+  test.each([
+    // A dialect's column is exact and case-sensitive: anything else is unknown (null), never guessed.
+    ['binance', 'trx'],
+    ['binance', 'TRC20'],
+    ['binance', ' TRX'],
+    ['kucoin', 'TRX'],
+    ['okx', 'TRC20'],
+    ['bybit', 'KSMSM'],
+    ['spot-v3', 'KSMSM'],
+    ['spot-v3', ''],
+    ['a-dialect-of-a-test', 'TRX'],
+  ])('%s %j -> null (unknown)', (dialect, id) => {
+    expect(SHIPPED_CHAINS.chainOf(dialect, id)).toBeNull();
+  });
+
+  test('config aliases come first, for every dialect, exactly', () => {
+    const table = new ChainTable({ KSMSM: 'kusama', TRX: 'tron-legacy' });
+    expect(table.chainOf('gate', 'KSMSM')).toBe('kusama');
+    expect(table.chainOf('spot-v3', 'KSMSM')).toBe('kusama');
+    expect(table.chainOf('spot-v3', 'ksmsm')).toBeNull();
+    expect(table.chainOf('binance', 'TRX')).toBe('tron-legacy');
+    expect(table.chainOf('binance', 'BSC')).toBe('bsc');
+    expect(table.resolver('bitget')('TRC20')).toBe('tron');
+  });
+
+  test('every chain name is a valid chain name', () => {
+    for (const [chain] of CHAIN_TABLE) expect(chain).toMatch(CHAIN_NAME);
+    expect('Tron').not.toMatch(CHAIN_NAME);
+    expect('avalanche-c').toMatch(CHAIN_NAME);
+  });
+});
