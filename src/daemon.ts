@@ -25,6 +25,7 @@ import { buildPollPath } from './poll/build';
 import { DaemonPollObserver } from './compose/poll-observer';
 import { Retention } from './compose/retention';
 import { botContext } from './compose/bot-context';
+import { historySource } from './compose/history-source';
 import type { Engine } from './poll/engine';
 import type { PollPath } from './poll/path';
 import type { StateWriter } from './poll/writer';
@@ -221,6 +222,7 @@ export class Daemon {
       },
       reload: () => this.reload(),
       statusView: () => this.views.statusView(),
+      history: historySource({ store: () => this.store, exchanges: () => this.exchangeInputs(), now: () => this.deps.clock.now() }),
       onError: (err) => this.deps.logger.error({ err }, 'HTTP request failed'),
     });
   }
