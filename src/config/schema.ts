@@ -2,6 +2,7 @@
  * The spotwatch config file (DESIGN.md section 4: the key names are a contract). Each section
  * validates itself and fills its defaults; types come from here with z.output.
  */
+import { LOG_FORMATS } from '../lib/logger';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import {
@@ -334,7 +335,7 @@ export function configSchema(baseDir: string, receivers: ReceiverRegistry = rece
       /** How long the history of changes is kept. */
       history_retention: withDefault(retention, DEFAULT_HISTORY_RETENTION_MS),
       rules_file: filePath(file).optional(),
-      log: z.object({ level: z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL) }).strict().default({}),
+      log: z.object({ level: z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL), format: z.enum(LOG_FORMATS).default('auto') }).strict().default({}),
       /** Which coins, networks and symbols get per-network and per-ticker series (cardinality). */
       metrics: z
         .object({

@@ -75,7 +75,7 @@ describe('parseConfig: valid files', () => {
       server: { listen: '127.0.0.1:9464' },
       state_dir: './data',
       history_retention: 2_592_000_000,
-      log: { level: 'info' },
+      log: { level: 'info', format: 'auto' },
       metrics: { include: {}, exclude: {} },
       notify: DEFAULT_NOTIFY,
     });
@@ -88,7 +88,7 @@ describe('parseConfig: valid files', () => {
       state_dir: './data',
       history_retention: 2_592_000_000,
       rules_file: '/etc/alerts.example.yaml',
-      log: { level: 'info' },
+      log: { level: 'info', format: 'auto' },
       metrics: { include: {}, exclude: {} },
       notify: {
         ...DEFAULT_NOTIFY,
@@ -190,7 +190,7 @@ notify:
       state_dir: '/var/lib/spotwatch',
       history_retention: 2_592_000_000,
       rules_file: '/srv/alerts.yaml',
-      log: { level: 'debug' },
+      log: { level: 'debug', format: 'auto' },
       metrics: { include: {}, exclude: {} },
       notify: {
         group_by: ['...'],
