@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
 import { literalPattern, patternProblem } from '../lib/pattern';
@@ -78,14 +78,17 @@ export function parseSince(v: string): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
+/** Answers 400 to a request whose query gives a parameter twice or with brackets (see singleParams). */
+export const singleParamsOnly: RequestHandler = (req, res, next) => {
+  const problem = singleParams(req.query as Record<string, unknown>);
+  if (problem === undefined) return next();
+  res.status(400).json({ status: 'error', error: problem });
+};
+
 export function apiRouter(source: ApiSource): Router {
   const r = express.Router();
 
-  r.use((req, res, next) => {
-    const problem = singleParams(req.query as Record<string, unknown>);
-    if (problem === undefined) return next();
-    res.status(400).json({ status: 'error', error: problem });
-  });
+  r.use(singleParamsOnly);
 
   // Oldest first (then by fingerprint): a page stays put while new alerts are added at the end.
   r.get('/alerts', (req, res) => {

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import type { ChangeQuery, Direction, Outage, OutageQuery, OutageTotals, StoredChange } from '../store/store';
-import { iso, one, parseLimit, parseSince, singleParams } from './api';
+import { iso, one, parseLimit, parseSince, singleParamsOnly } from './api';
 
 /** What the history endpoints (outages, availability, feed, badges) read from the running daemon. */
 export interface HistorySource {
@@ -143,11 +143,7 @@ function cmp(a: string, b: string): number {
 /** GET /api/v1/outages and /api/v1/availability (DESIGN.md section 4). */
 export function historyApiRouter(source: HistorySource): Router {
   const r = express.Router();
-  r.use((req, res, next) => {
-    const problem = singleParams(req.query as Record<string, unknown>);
-    if (problem === undefined) return next();
-    res.status(400).json({ status: 'error', error: problem });
-  });
+  r.use(singleParamsOnly);
 
   r.get('/outages', (req, res) => {
     const q = req.query;

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
+import { whereOf } from './where';
 
 export type Direction = 'deposit' | 'withdraw';
 export const DIRECTIONS: readonly Direction[] = ['deposit', 'withdraw'];
@@ -197,19 +198,14 @@ export class OutageRows {
 
   /** Outages, newest first (by when they began). */
   queryOutages(q: OutageQuery): Outage[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    const add = (sql: string, v: string | number | undefined): void => {
-      if (v === undefined) return;
-      where.push(sql);
-      args.push(v);
-    };
-    add('exchange = ?', q.exchange);
-    add('coin = ?', q.coin);
-    add('network = ?', q.network);
-    add('direction = ?', q.direction);
-    add('(to_at IS NULL OR to_at >= ?)', q.since);
-    const sql = `SELECT * FROM outages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY began DESC, id DESC LIMIT ?`;
+    const { where, args } = whereOf([
+      ['exchange = ?', q.exchange],
+      ['coin = ?', q.coin],
+      ['network = ?', q.network],
+      ['direction = ?', q.direction],
+      ['(to_at IS NULL OR to_at >= ?)', q.since],
+    ]);
+    const sql = `SELECT * FROM outages ${where} ORDER BY began DESC, id DESC LIMIT ?`;
     return (this.db.prepare(sql).all(...args, q.limit) as Record<string, unknown>[]).flatMap((r) => {
       const o = rowToOutage(r);
       return o === undefined ? [] : [o];
