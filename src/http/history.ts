@@ -127,7 +127,7 @@ export function availability(source: HistorySource, q: { exchange?: string; coin
     }
   }
   return {
-    networks: sorted.map((n) => ({ ...n.id, deposit: tallyView(n.deposit), withdraw: tallyView(n.withdraw) })),
+    networks: sorted.map((n) => ({ exchange: n.id.exchange, coin: n.id.coin, network: n.id.network, deposit: tallyView(n.deposit), withdraw: tallyView(n.withdraw) })),
     exchanges: [...rollups].map(([exchange, r]) => ({ exchange, since: iso(watching.get(exchange) ?? null), deposit: tallyView(r.deposit), withdraw: tallyView(r.withdraw) })),
   };
 }
