@@ -80,11 +80,29 @@ export class OutageRows {
   /** Exchanges whose open outages were checked against a coin list since this process began. */
   private readonly reconciled = new Set<string>();
 
-  private readonly stmt: Record<'open' | 'insertClosed' | 'end' | 'endCoin' | 'endNetwork' | 'endedAt' | 'insertBefore' | 'setMessages' | 'since', Database.Statement>;
+  private readonly stmt: Record<'open' | 'messagesOf' | 'insertClosed' | 'end' | 'endCoin' | 'endNetwork' | 'endedAt' | 'insertBefore' | 'setMessages' | 'since', Database.Statement>;
 
-  constructor(private readonly db: Database.Database) {
+  /** The last message change of a direction of a network at or before a time (on the index changes_closed). */
+  private readonly lastMessage: Record<Direction, Database.Statement>;
+
+  /**
+   * Outages opened since the exchange's coin list was last stored: their first message (the
+   * network's message when it closed, perhaps set polls before) is read from that list, in
+   * memory, rather than looked up in the history at each closure (a storm closes thousands).
+   */
+  private readonly fresh = new Map<string, { id: number; coin: string; network: string; direction: Direction }[]>();
+
+  constructor(
+    private readonly db: Database.Database,
+    /** Look each closure's message up in the kept history (a replay, with no coin lists to read). */
+    private readonly lookBack = false,
+  ) {
+    const last = (d: Direction): Database.Statement =>
+      db.prepare(`SELECT kind, after FROM changes WHERE exchange = ? AND kind IN ('${d}_desc_set', '${d}_desc_changed', '${d}_desc_cleared') AND coin = ? AND network = ? AND at <= ? ORDER BY at DESC, id DESC LIMIT 1`);
+    this.lastMessage = { deposit: last('deposit'), withdraw: last('withdraw') };
     this.stmt = {
       open: db.prepare('SELECT id, messages FROM outages WHERE exchange = ? AND coin = ? AND network = ? AND direction = ? AND to_at IS NULL'),
+      messagesOf: db.prepare('SELECT messages FROM outages WHERE id = ?'),
       insertClosed: db.prepare('INSERT INTO outages (exchange, coin, network, direction, from_at, began, messages) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       end: db.prepare('UPDATE outages SET to_at = MAX(began, ?) WHERE id = ?'),
       endCoin: db.prepare('UPDATE outages SET to_at = MAX(began, ?) WHERE exchange = ? AND coin = ? AND to_at IS NULL'),
@@ -112,7 +130,13 @@ export class OutageRows {
       const opening = OPEN[c.kind];
       if (closing !== undefined) {
         if (open.get(c.exchange, c.coin, c.network, closing) !== undefined) continue; // seen again after a restart
-        this.stmt.insertClosed.run(c.exchange, c.coin, c.network, closing, c.at, c.at, JSON.stringify(this.currentMessage(c.exchange, c.coin, c.network, closing, c.at)));
+        const messages = this.lookBack ? this.currentMessage(c.exchange, c.coin, c.network, closing, c.at) : [];
+        const id = Number(this.stmt.insertClosed.run(c.exchange, c.coin, c.network, closing, c.at, c.at, JSON.stringify(messages)).lastInsertRowid);
+        if (!this.lookBack) {
+          const fresh = this.fresh.get(c.exchange) ?? [];
+          fresh.push({ id, coin: c.coin, network: c.network, direction: closing });
+          this.fresh.set(c.exchange, fresh);
+        }
       } else if (opening !== undefined) {
         const row = open.get(c.exchange, c.coin, c.network, opening) as { id: number } | undefined;
         if (row !== undefined) {
@@ -144,9 +168,7 @@ export class OutageRows {
 
   /** The exchange's message for a direction of a network as the kept history last set it. */
   private currentMessage(exchange: string, coin: string, network: string, direction: Direction, at: number): string[] {
-    const row = this.db
-      .prepare(`SELECT kind, after FROM changes WHERE exchange = ? AND kind IN ('${direction}_desc_set', '${direction}_desc_changed', '${direction}_desc_cleared') AND coin = ? AND network = ? AND at <= ? ORDER BY at DESC, id DESC LIMIT 1`)
-      .get(exchange, coin, network, at) as { kind: string; after: string } | undefined;
+    const row = this.lastMessage[direction].get(exchange, coin, network, at) as { kind: string; after: string } | undefined;
     if (row === undefined || row.kind.endsWith('_cleared')) return [];
     try {
       const text = JSON.parse(row.after) as unknown;
@@ -163,6 +185,7 @@ export class OutageRows {
    * from before watching began.
    */
   noteSnapshot(snapshot: Snapshot): void {
+    this.firstMessages(snapshot);
     const at = snapshot.coinsAt;
     if (at === null || this.reconciled.has(snapshot.exchange)) return;
     this.reconciled.add(snapshot.exchange);
@@ -183,6 +206,22 @@ export class OutageRows {
           insert.run(snapshot.exchange, coin.coin, n.network, direction, since, JSON.stringify(typeof desc === 'string' && desc.trim() !== '' ? [desc] : []));
         }
       }
+    }
+  }
+
+  /** The outages opened since the last coin list get the network's message as this list has it, first. */
+  private firstMessages(snapshot: Snapshot): void {
+    const fresh = this.fresh.get(snapshot.exchange);
+    if (fresh === undefined) return;
+    this.fresh.delete(snapshot.exchange);
+    for (const o of fresh) {
+      const n = snapshot.coins.get(o.coin)?.networkList.find((x) => x.network === o.network);
+      const desc = o.direction === 'deposit' ? n?.depositDesc : n?.withdrawDesc;
+      if (typeof desc !== 'string' || desc.trim() === '') continue;
+      const row = this.stmt.messagesOf.get(o.id) as { messages: string } | undefined;
+      if (row === undefined) continue;
+      const messages = readMessages(row.messages);
+      if (!messages.includes(desc)) this.stmt.setMessages.run(JSON.stringify([desc, ...messages]), o.id);
     }
   }
 
@@ -278,7 +317,7 @@ export function backfillOutages(db: Database.Database): void {
   if (first.at === null) return;
   const insert = db.prepare('INSERT OR IGNORE INTO watching (exchange, since) VALUES (?, ?)');
   for (const e of exchanges) insert.run(e.exchange, e.at);
-  const rows = new OutageRows(db);
+  const rows = new OutageRows(db, true);
   const kinds = "('deposit_disabled','deposit_enabled','withdraw_disabled','withdraw_enabled','deposit_desc_set','deposit_desc_changed','withdraw_desc_set','withdraw_desc_changed','network_removed','coin_delisted')";
   const batch: Change[] = [];
   for (const r of db.prepare(`SELECT * FROM changes WHERE kind IN ${kinds} ORDER BY id`).iterate() as IterableIterator<Record<string, unknown>>) {

@@ -92,3 +92,13 @@ it('a network removed (or its coin delisted) while closed ends its outage', () =
   t.store.appendChanges([{ kind: 'coin_delisted', exchange: 'main', coin: 'BTC', before: null, after: null, at: T0 + 7 * H }]);
   expect(brief(t.store)[0]).toEqual(['BTC', 'BTC', 'deposit', T0 + 5 * H, T0 + 7 * H, []]);
 });
+
+it('a closure takes the message its network already had, from the coin list stored with it', () => {
+  script(t.store);
+  t.store.appendChanges([change('deposit_enabled', 'BTC', 'BTC', T0 + 6 * H, true), change('deposit_desc_set', 'BTC', 'BTC', T0 + 7 * H, 'node upgrade')]);
+  t.store.appendChanges([change('deposit_disabled', 'BTC', 'BTC', T0 + 8 * H, false)]);
+  const s = snapshot(T0 + 8 * H, true);
+  const btc = s.coins.get('BTC')!;
+  t.store.saveSnapshot({ ...s, coins: new Map([...s.coins, ['BTC', { ...btc, networkList: btc.networkList.map((n) => ({ ...n, depositEnable: false, depositDesc: 'node upgrade' })) }]]) }, 'coins');
+  expect(brief(t.store)[0]).toEqual(['BTC', 'BTC', 'deposit', T0 + 8 * H, null, ['node upgrade']]);
+});
