@@ -179,5 +179,11 @@ if (process.env.BENCH_STORM !== '0') {
   console.log('|---|---|---|---|');
   for (const row of stormRows(r, '2 s polls, group_wait 1 s, group_interval 2 s')) console.log(`| ${row.join(' | ')} |`);
 }
+if (process.env.BENCH_HISTORY !== '0') {
+  // Outages and availability at 8,000 networks and a year of history (bench/history.mjs).
+  const { historyBench } = await import('./history.mjs');
+  console.log('\n| history figure | | |\n|---|---|---|');
+  await historyBench();
+}
 console.log('\nwhole poll = one coins and one tickers answer: parse, validate, merge, diff, rules (alerts.example.yaml), alert');
 console.log('lifecycle, metrics exposition (changed records only), state written to SQLite (as the daemon does).');

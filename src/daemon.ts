@@ -25,6 +25,8 @@ import { buildPollPath } from './poll/build';
 import { DaemonPollObserver } from './compose/poll-observer';
 import { Retention } from './compose/retention';
 import { botContext } from './compose/bot-context';
+import { historySource } from './compose/history-source';
+import { Digests } from './compose/digest';
 import type { Engine } from './poll/engine';
 import type { PollPath } from './poll/path';
 import type { StateWriter } from './poll/writer';
@@ -62,6 +64,8 @@ export class Daemon {
   private readonly pool: Agent;
   private readonly ownsPool: boolean;
   private retention: Retention | undefined;
+  /** notify.digest, checked against the clock every 10 s. */
+  private digestTimer: NodeJS.Timeout | undefined;
   readonly registry: Registry;
   private readonly metrics: Metrics;
   private readonly pollMetrics: PollMetrics;
@@ -194,6 +198,7 @@ export class Daemon {
     this.delivery.resume();
     this.delivery.insert([...engine.activeAlerts().values()].filter((a) => a.status === 'firing'));
     this.delivery.start();
+    this.startDigests();
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers, rules);
     logger.info({ url: this.http.url, rules: rules.length, receivers: this.delivery.receivers }, 'serving /metrics, /healthz, /readyz, /api/v1');
     this.retention = new Retention({
@@ -224,6 +229,7 @@ export class Daemon {
       },
       reload: () => this.reload(),
       statusView: () => this.views.statusView(),
+      history: historySource({ store: () => this.store, exchanges: () => this.exchangeInputs(), now: () => this.deps.clock.now() }),
       onError: (err) => this.deps.logger.error({ err }, 'HTTP request failed'),
     });
   }
@@ -332,7 +338,24 @@ export class Daemon {
   }
 
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
+  private startDigests(): void {
+    const delivery = this.delivery as Notifications;
+    const digests = new Digests({
+      clock: this.deps.clock,
+      logger: this.deps.logger,
+      config: () => this.config,
+      outages: (q) => this.store?.queryOutages(q) ?? [],
+      snapshots: () => this.config.exchanges.map((ex) => ({ name: ex.name, symbols: ex.symbols, snapshot: this.path?.current(ex.name) })),
+      send: (deliveries) => delivery.sendDeliveries(deliveries),
+      externalURL: () => delivery.externalURL,
+    });
+    digests.check();
+    this.digestTimer = setInterval(() => digests.check(), 10_000);
+    this.digestTimer.unref();
+  }
+
   async stop(): Promise<void> {
+    if (this.digestTimer !== undefined) clearInterval(this.digestTimer);
     this.retention?.stop();
     await Promise.all([...this.watched.keys()].map((name) => this.stopExchange(name)));
     await this.writer?.settled();

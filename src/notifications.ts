@@ -10,7 +10,7 @@ import type { Logger } from './lib/logger';
 import { patternProblem } from './lib/pattern';
 import { nextTurn } from './lib/timer';
 import { smtpTransport } from './notify/mail-transport';
-import type { Notifier } from './notify/notifier';
+import type { Delivery, Notifier } from './notify/notifier';
 import { Pipeline } from './notify/pipeline';
 import type { MailTransportFactory, ReceiverDeps } from './notify/plugin';
 import type { ReceiverRegistry } from './notify/receiver-registry';
@@ -137,6 +137,28 @@ export class Notifications {
       this.admittingNow = false;
     }
     this.tick();
+  }
+
+  /**
+   * Notifications made outside the alert groups (the daily digest): committed to the outbox,
+   * with their log entries, and sent by the receivers' retry stages like any other.
+   */
+  sendDeliveries(deliveries: readonly Delivery[]): void {
+    if (deliveries.length === 0) return;
+    const now = this.deps.clock.now();
+    const items = deliveries.map((d) => ({
+      receiver: d.notification.receiver,
+      groupKey: d.notification.groupKey,
+      delivery: d,
+      entry: { firing: d.notification.alerts.map((a) => a.fingerprint), resolved: [], at: now },
+    }));
+    this.outbox.commit(items, [], now);
+    for (const s of this.retryStages) s.wake();
+  }
+
+  /** The external URL notifications link to. */
+  get externalURL(): string {
+    return this.config.server.external_url ?? this.deps.externalURL;
   }
 
   /** After a restart: what was handed over but not yet committed to the outbox. */

@@ -9,7 +9,7 @@ import { loadOrReport, write, type Io } from './io';
 export async function pollOnce(path: string, options: { json: boolean }, io: Io): Promise<number> {
   const config = await loadOrReport(path, io);
   if (config === undefined) return 1;
-  const logger = createLogger({ level: config.log.level });
+  const logger = createLogger({ level: config.log.level, format: config.log.format });
   const dispatcher = new Agent({ connections: 2 });
   const report: unknown[] = [];
   // dialects.md: every network object carries its canonical chain (null when unknown), last.

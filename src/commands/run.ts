@@ -9,7 +9,7 @@ import { loadOrReport, type Io } from './io';
 export async function runDaemon(path: string, io: Io): Promise<number> {
   const config = await loadOrReport(path, io);
   if (config === undefined) return 1;
-  const logger = createLogger({ level: config.log.level, redact: receiverRegistry.logRedactPaths() });
+  const logger = createLogger({ level: config.log.level, format: config.log.format, redact: receiverRegistry.logRedactPaths() });
   let daemon: Daemon;
   try {
     daemon = await Daemon.start(config, { logger }, { path, env: io.env });

@@ -20,7 +20,7 @@ export async function testNotify(path: string, receiverName: string, io: Io): Pr
     io.stderr.write(`no receiver named "${receiverName}" (configured: ${config.notify.receivers.map((x) => x.name).join(', ')})\n`);
     return 1;
   }
-  const logger = createLogger({ level: config.log.level, redact: receiverRegistry.logRedactPaths() });
+  const logger = createLogger({ level: config.log.level, format: config.log.format, redact: receiverRegistry.logRedactPaths() });
   const dispatcher = new Agent({ connections: 1 });
   const notifier = receiverRegistry.create(r, { clock: systemClock, logger, dispatcher, mailTransport: smtpTransport });
   const now = systemClock.now();

@@ -76,5 +76,12 @@ export function crossCheck(raw: unknown, receiverKinds: ReceiverRegistry): YamlI
       });
     });
   });
+  const digest: unknown = isEntry(notify.digest) ? notify.digest.receivers : undefined;
+  if (Array.isArray(digest)) {
+    digest.forEach((target: unknown, j) => {
+      if (typeof target !== 'string' || known.includes(target)) return;
+      issues.push({ path: ['notify', 'digest', 'receivers', j], message: `unknown receiver "${target}" (known: ${known.join(', ')})` });
+    });
+  }
   return issues;
 }

@@ -2,6 +2,7 @@
  * The spotwatch config file (DESIGN.md section 4: the key names are a contract). Each section
  * validates itself and fills its defaults; types come from here with z.output.
  */
+import { LOG_FORMATS } from '../lib/logger';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import {
@@ -309,6 +310,27 @@ const retrySchema = z
   })
   .strict();
 
+/** A time zone the runtime knows (IANA names: Europe/London, UTC). */
+function knownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** notify.digest: a daily summary at a local time (DESIGN.md section 4). */
+const digestSchema = z
+  .object({
+    at: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'a local time, HH:MM (24 h)' }),
+    timezone: z.string().refine(knownTimeZone, { message: 'an IANA time zone, such as Europe/London or UTC' }).default('UTC'),
+    receivers: z.array(z.string().min(1)).min(1),
+    /** Sent even when there is nothing to say (no network closed, no outage, no movers). */
+    send_empty: z.boolean().default(false),
+  })
+  .strict();
+
 function notifySchema(file: FileResolver, receivers: ReceiverRegistry) {
   return z
     .object({
@@ -323,6 +345,7 @@ function notifySchema(file: FileResolver, receivers: ReceiverRegistry) {
       silences: z.array(silenceSchema).default([]),
       maintenance: z.array(maintenanceSchema).default([]),
       retry: retrySchema.default({}),
+      digest: digestSchema.optional(),
     })
     .strict()
     .transform((notify) => ({ ...notify, receivers: notify.receivers.length > 0 ? notify.receivers : [receivers.fallback] }));
@@ -355,7 +378,7 @@ export function configSchema(baseDir: string, receivers: ReceiverRegistry = rece
       /** How long the history of changes is kept. */
       history_retention: withDefault(retention, DEFAULT_HISTORY_RETENTION_MS),
       rules_file: filePath(file).optional(),
-      log: z.object({ level: z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL) }).strict().default({}),
+      log: z.object({ level: z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL), format: z.enum(LOG_FORMATS).default('auto') }).strict().default({}),
       /** Which coins, networks and symbols get per-network and per-ticker series (cardinality). */
       metrics: z
         .object({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
 import { literalPattern, patternProblem } from '../lib/pattern';
@@ -30,7 +30,7 @@ const MAX_TIME = 253_402_300_799_999;
 export const MAX_SILENCE_MS = 366 * 86_400_000;
 
 /** RFC 3339; a time outside what it can write (a row from before validation) as null, never a throw. */
-function iso(ms: number | null): string | null {
+export function iso(ms: number | null): string | null {
   return ms === null || !Number.isFinite(ms) || ms < 0 || ms > MAX_TIME ? null : new Date(ms).toISOString();
 }
 
@@ -38,7 +38,7 @@ function iso(ms: number | null): string | null {
  * Every query parameter given once, by a plain name: `?limit=1&limit=2` or `?coin[]=x` would
  * otherwise be read as something the caller did not mean (one of the values, or nothing).
  */
-function singleParams(query: Record<string, unknown>): string | undefined {
+export function singleParams(query: Record<string, unknown>): string | undefined {
   for (const [name, value] of Object.entries(query)) {
     if (/[[\]]/.test(name)) return `${name}: brackets are not part of any parameter name; give each parameter once, by its plain name`;
     if (typeof value !== 'string') return `${name}: give this parameter once`;
@@ -47,7 +47,7 @@ function singleParams(query: Record<string, unknown>): string | undefined {
 }
 
 /** `limit` of a listing (`fallback` when absent), capped at MAX_LIMIT; the 400 text when it is wrong. */
-function parseLimit(v: unknown, fallback: number): number | string {
+export function parseLimit(v: unknown, fallback: number): number | string {
   const limit = one(v);
   if (limit === undefined) return fallback;
   if (!/^\d+$/.test(limit) || Number(limit) < 1) return `limit: a whole number from 1 to ${MAX_LIMIT}`;
@@ -67,25 +67,28 @@ function parsePage(q: Record<string, unknown>, defaultLimit: number): Page | str
   return page;
 }
 
-function one(v: unknown): string | undefined {
+export function one(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
 /** `since`: RFC 3339 or milliseconds since the epoch. */
-function parseSince(v: string): number | undefined {
+export function parseSince(v: string): number | undefined {
   if (/^\d+$/.test(v)) return Number(v);
   const t = Date.parse(v);
   return Number.isNaN(t) ? undefined : t;
 }
 
+/** Answers 400 to a request whose query gives a parameter twice or with brackets (see singleParams). */
+export const singleParamsOnly: RequestHandler = (req, res, next) => {
+  const problem = singleParams(req.query as Record<string, unknown>);
+  if (problem === undefined) return next();
+  res.status(400).json({ status: 'error', error: problem });
+};
+
 export function apiRouter(source: ApiSource): Router {
   const r = express.Router();
 
-  r.use((req, res, next) => {
-    const problem = singleParams(req.query as Record<string, unknown>);
-    if (problem === undefined) return next();
-    res.status(400).json({ status: 'error', error: problem });
-  });
+  r.use(singleParamsOnly);
 
   // Oldest first (then by fingerprint): a page stays put while new alerts are added at the end.
   r.get('/alerts', (req, res) => {

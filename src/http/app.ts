@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { apiRouter, type ApiSource } from './api';
 import { bearer } from './auth';
+import { feedRouter } from './feed';
+import { historyApiRouter, type HistorySource } from './history';
 import { renderStatusPage, type StatusView } from './status-page';
 
 /** What the HTTP surface reads from the running daemon. */
@@ -18,6 +20,8 @@ export interface HttpSource {
   bearerToken?: string | undefined;
   reload(): Promise<{ ok: true } | { ok: false; problems: string[] }>;
   statusView(): StatusView;
+  /** Outages, availability, the Atom feed and badges (absent: not served). */
+  history?: HistorySource;
   /** An unexpected error of a request (answered 500): told once, to be logged. */
   onError?(err: unknown): void;
 }
@@ -74,6 +78,10 @@ export function createApp(source: HttpSource): Express {
   });
   const auth = bearer(source.bearerToken);
   app.use('/api/v1', auth, apiRouter(source.api));
+  if (source.history !== undefined) {
+    app.use('/api/v1', auth, historyApiRouter(source.history));
+    app.use(feedRouter(source.history));
+  }
   app.post('/-/reload', auth, async (_req, res) => {
     const result = await source.reload();
     if (result.ok) res.json({ status: 'success' });

@@ -94,6 +94,7 @@ ${table(
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>spotwatch</title>
+<link rel="alternate" type="application/atom+xml" title="spotwatch: changes" href="/feed.atom">
 <style>
   body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 12px; max-width: 1200px; color: #1b1b1b; background: #fafafa; }
   h1 { font-size: 1.3rem; margin: 0 0 4px; } h2 { font-size: 1.05rem; margin: 20px 0 6px; }
@@ -112,7 +113,7 @@ ${table(
 </head>
 <body>
 <h1>spotwatch</h1>
-<p class="meta">Generated ${h(time(v.generatedAt))}; refreshes every 10 s. <a href="/metrics">metrics</a> · <a href="/api/v1/state">state (JSON)</a></p>
+<p class="meta">Generated ${h(time(v.generatedAt))}; refreshes every 10 s. <a href="/metrics">metrics</a> · <a href="/api/v1/state">state (JSON)</a> · <a href="/api/v1/outages">outages</a> · <a href="/api/v1/availability">availability</a> · <a href="/feed.atom">feed</a></p>
 <h2 id="exchanges">Exchanges</h2>
 ${exchanges}${more(v.exchanges.length, v.exchangesTotal, false, 'all of them: /api/v1/state')}
 <h2 id="disabled">Networks with deposits or withdrawals closed (${v.disabledTotal})</h2>

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { prettyDestination } from './pretty-log';
 
 /** Structured logs: a fixed message plus a metadata object (`log.warn({ coin }, 'schema error')`). */
 export type Logger = pino.Logger;
@@ -12,7 +13,16 @@ export interface LoggerOptions {
    * secrets, from ReceiverRegistry.logRedactPaths.
    */
   redact?: readonly string[];
+  /**
+   * json: a JSON object a line; pretty: readable lines (time, level, message, fields); auto
+   * (the default): pretty when the lines go to a terminal (`tty`: standard error is one).
+   */
+  format?: LogFormat;
+  tty?: boolean;
 }
+
+export const LOG_FORMATS = ['json', 'pretty', 'auto'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Keys whose values never reach a log line, wherever they appear. */
 const REDACT = [
@@ -30,8 +40,17 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: undefined,
       redact: { paths: [...new Set([...REDACT, ...(options.redact ?? [])])], censor: '[redacted]' },
     },
-    options.destination ?? pino.destination({ fd: 2, sync: true }),
+    destination(options),
   );
+}
+
+function destination(options: LoggerOptions): pino.DestinationStream {
+  const format = options.format ?? 'auto';
+  const tty = options.tty ?? (options.destination === undefined && process.stderr.isTTY === true);
+  const base = options.destination ?? pino.destination({ fd: 2, sync: true });
+  if (format === 'json' || (format === 'auto' && !tty)) return base;
+  // Colors only on a terminal, and never when NO_COLOR is set (no-color.org).
+  return prettyDestination(base, tty && process.env.NO_COLOR === undefined);
 }
 
 export function silentLogger(): Logger {

@@ -1,6 +1,7 @@
 import type { Change } from '../snapshot/changes';
 import { isChangeKindColumn, readChangeValue } from './rows';
 import type { Tables } from './tables';
+import { whereOf } from './where';
 
 /** Filters of the change history (GET /api/v1/changes). */
 export interface ChangeQuery {
@@ -37,20 +38,15 @@ export class ChangeHistory {
 
   /** Changes, newest first. */
   queryChanges(q: ChangeQuery): StoredChange[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    const add = (sql: string, v: string | number | undefined): void => {
-      if (v === undefined) return;
-      where.push(sql);
-      args.push(v);
-    };
-    add('exchange = ?', q.exchange);
-    add('at >= ?', q.since);
-    add('coin = ?', q.coin);
-    add('network = ?', q.network);
-    add('kind = ?', q.kind);
-    add('id < ?', q.before);
-    const sql = `SELECT rowid AS rowid, * FROM changes ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    const { where, args } = whereOf([
+      ['exchange = ?', q.exchange],
+      ['at >= ?', q.since],
+      ['coin = ?', q.coin],
+      ['network = ?', q.network],
+      ['kind = ?', q.kind],
+      ['id < ?', q.before],
+    ]);
+    const sql = `SELECT rowid AS rowid, * FROM changes ${where} ORDER BY id DESC LIMIT ?`;
     const rows = this.t.db.prepare(sql).all(...args, q.limit) as Record<string, unknown>[];
     return this.t.readable('changes', rows as (Record<string, unknown> & { rowid: number })[], rowToChange);
   }

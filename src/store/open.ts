@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, mkdirSync, renameSync } from 'node:f
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { errorMessage } from '../lib/error-message';
+import { backfillOutages, OUTAGES_SCHEMA } from './outages';
 import { parseRow, ROW_SCHEMAS } from './rows';
 import { readSnapshotRow } from './state';
 
@@ -10,7 +11,8 @@ export class StoreError extends Error {
   override readonly name = 'StoreError';
 }
 
-const SCHEMA_VERSION = 4;
+/** 5: outages and when watching began (outages.ts), filled from the kept changes. */
+const SCHEMA_VERSION = 5;
 
 /**
  * Unreadable rows found at open (or at a later read) beyond which the damage is taken as wider
@@ -136,5 +138,9 @@ function migrate(db: Database.Database): void {
     CREATE TABLE IF NOT EXISTS silences (id TEXT PRIMARY KEY, body TEXT NOT NULL, ends_at INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS pending (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);
   `);
+  db.transaction(() => {
+    db.exec(OUTAGES_SCHEMA);
+    if (version > 0 && version < 5) backfillOutages(db);
+  })();
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }

@@ -9,6 +9,7 @@ import type { Snapshot } from '../snapshot/model';
 import { Checkpointer } from './checkpoint';
 import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
 import { openStore } from './open';
+import { OutageRows, type Outage, type OutageQuery, type OutageTotals } from './outages';
 import { Outbox, type CommitDelivery, type DeadLetter, type HeldWrites, type OutboxItem } from './outbox';
 import { SilenceRows } from './silences';
 import { StateRows } from './state';
@@ -18,6 +19,7 @@ import { Tables, type SetAsideHook } from './tables';
 export type { ChangeQuery, StoredChange } from './history';
 export type { CommitDelivery, DeadLetter, HeldDelivery, HeldWrites, OutboxItem, OutboxMark } from './outbox';
 export type { SetAsideHook } from './tables';
+export type { Direction, Outage, OutageQuery, OutageTotals } from './outages';
 export { StoreError } from './open';
 export { snapshotRecords } from './state';
 
@@ -58,6 +60,7 @@ const CHECKPOINT_EVERY_MS = 1_000;
 export class StateStore {
   private readonly state: StateRows;
   private readonly history: ChangeHistory;
+  private readonly outages: OutageRows;
   private readonly outbox: Outbox;
   private readonly silences: SilenceRows;
 
@@ -79,6 +82,7 @@ export class StateStore {
     const tables = new Tables(db, <T>(fn: () => T): T => this.transaction(fn), onSetAside);
     this.state = new StateRows(tables);
     this.history = new ChangeHistory(tables);
+    this.outages = new OutageRows(db);
     this.outbox = new Outbox(tables);
     this.silences = new SilenceRows(tables);
     tables.setAside(unreadable);
@@ -134,6 +138,7 @@ export class StateStore {
   /** One part of a snapshot; `body`, when given, is JSON.stringify(snapshotRecords(snapshot, part)). */
   saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers', body?: string): void {
     this.state.saveSnapshot(snapshot, part, body);
+    if (part === 'coins') this.outages.noteSnapshot(snapshot);
   }
 
   loadAlerts(): Map<string, Alert> {
@@ -160,8 +165,12 @@ export class StateStore {
 
   // --- The change history (history.ts) ---------------------------------------------------------
 
+  /** Appends changes, and the outages they open or end, in one transaction. */
   appendChanges(changes: readonly Change[]): void {
-    this.history.appendChanges(changes);
+    this.transaction(() => {
+      this.history.appendChanges(changes);
+      this.outages.applyChanges(changes);
+    });
   }
 
   /** Changes, newest first. */
@@ -179,9 +188,32 @@ export class StateStore {
     return this.history.countChanges(atMost);
   }
 
-  /** Deletes changes older than `cutoff` (ms since epoch); returns how many. */
+  /**
+   * Deletes changes older than `cutoff` (ms since epoch), and outages that reopened before it;
+   * returns how many changes. An outage still going keeps its start.
+   */
   pruneChanges(cutoff: number): number {
-    return this.history.pruneChanges(cutoff);
+    return this.transaction(() => {
+      this.outages.prune(cutoff);
+      return this.history.pruneChanges(cutoff);
+    });
+  }
+
+  // --- Outages (outages.ts) --------------------------------------------------------------------
+
+  /** Outages, newest first. */
+  queryOutages(q: OutageQuery): Outage[] {
+    return this.outages.queryOutages(q);
+  }
+
+  /** Closed time and outages per network and direction within [start, now] (see OutageRows.totals). */
+  outageTotals(q: { exchange?: string; coin?: string; network?: string; start: number; now: number }): OutageTotals[] {
+    return this.outages.totals(q);
+  }
+
+  /** When watching each exchange began (ms since epoch). */
+  watchingSince(): Map<string, number> {
+    return this.outages.watching();
   }
 
   // --- Delivery: pending alerts, the outbox and the notification log (outbox.ts) ---------------

@@ -76,7 +76,7 @@ describe('parseConfig: valid files', () => {
       server: { listen: '127.0.0.1:9464' },
       state_dir: './data',
       history_retention: 2_592_000_000,
-      log: { level: 'info' },
+      log: { level: 'info', format: 'auto' },
       metrics: { include: {}, exclude: {} },
       chains: { aliases: {} },
       notify: DEFAULT_NOTIFY,
@@ -90,7 +90,7 @@ describe('parseConfig: valid files', () => {
       state_dir: './data',
       history_retention: 2_592_000_000,
       rules_file: '/etc/alerts.example.yaml',
-      log: { level: 'info' },
+      log: { level: 'info', format: 'auto' },
       metrics: { include: {}, exclude: {} },
       chains: { aliases: {} },
       notify: {
@@ -193,7 +193,7 @@ notify:
       state_dir: '/var/lib/spotwatch',
       history_retention: 2_592_000_000,
       rules_file: '/srv/alerts.yaml',
-      log: { level: 'debug' },
+      log: { level: 'debug', format: 'auto' },
       metrics: { include: {}, exclude: {} },
       chains: { aliases: {} },
       notify: {

@@ -1,0 +1,86 @@
+import type { Config } from '../config';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../lib/logger';
+import { digestDelivery, DigestSchedule, digestText, type DigestContent } from '../notify/digest';
+import type { Delivery } from '../notify/notifier';
+import type { Snapshot } from '../snapshot/model';
+import type { Outage, OutageQuery } from '../store/store';
+
+/** How many movers a digest lists. */
+const MOVERS = 5;
+const DAY_MS = 86_400_000;
+
+export interface DigestDeps {
+  clock: Clock;
+  logger: Logger;
+  config(): Config;
+  outages(q: OutageQuery): Outage[];
+  /** Each configured exchange's current snapshot. */
+  snapshots(): { name: string; symbols: readonly string[]; snapshot: Snapshot | undefined }[];
+  send(deliveries: Delivery[]): void;
+  externalURL(): string;
+}
+
+/** What the digest at `now` says: from the outages kept and the tickers of the watched symbols. */
+export function digestContent(deps: Pick<DigestDeps, 'outages' | 'snapshots'>, now: number): DigestContent {
+  const message = (o: Outage): string | null => (o.messages.length === 0 ? null : o.messages.join(' / '));
+  const closed = deps
+    .outages({ since: now + 1, limit: 1000 })
+    .filter((o) => o.to === null)
+    .map((o) => ({ exchange: o.exchange, coin: o.coin, network: o.network, direction: o.direction, since: o.from, message: message(o) }));
+  const outages = deps
+    .outages({ since: now - DAY_MS, limit: 1000 })
+    .filter((o) => o.from !== null && o.from >= now - DAY_MS)
+    .map((o) => ({ exchange: o.exchange, coin: o.coin, network: o.network, direction: o.direction, from: o.from, to: o.to, message: message(o) }));
+  const movers: DigestContent['movers'] = [];
+  for (const ex of deps.snapshots()) {
+    const watched = new Set(ex.symbols);
+    for (const t of ex.snapshot?.tickers.values() ?? []) {
+      if (watched.size > 0 && !watched.has(t.symbol)) continue;
+      const change = Number(t.priceChangePercent);
+      if (t.priceChangePercent !== null && Number.isFinite(change)) movers.push({ exchange: ex.name, symbol: t.symbol, changePercent: change });
+    }
+  }
+  movers.sort((a, b) => Math.abs(b.changePercent) - Math.abs(a.changePercent) || (a.symbol < b.symbol ? -1 : 1));
+  return { closed, outages, movers: movers.slice(0, MOVERS) };
+}
+
+/**
+ * notify.digest: once a day at a local time (DST-correct), a summary to each of its receivers
+ * through the notification path (see Notifications.sendDeliveries). `check()` runs on a timer
+ * and asks the injected clock; a change of `at` or `timezone` (a reload) takes effect at once.
+ */
+export class Digests {
+  private schedule: DigestSchedule | undefined;
+  private key = '';
+
+  constructor(private readonly deps: DigestDeps) {}
+
+  check(): void {
+    const digest = this.deps.config().notify.digest;
+    const now = this.deps.clock.now();
+    if (digest === undefined) {
+      this.schedule = undefined;
+      return;
+    }
+    const key = `${digest.at}\u0000${digest.timezone}`;
+    if (this.schedule === undefined || key !== this.key) {
+      this.schedule = new DigestSchedule(digest.at, digest.timezone, now);
+      this.key = key;
+      return;
+    }
+    const day = this.schedule.due(now);
+    if (day === undefined) return;
+    try {
+      const text = digestText(digestContent(this.deps, now), day, digest.timezone, now, digest.send_empty);
+      if (text === undefined) {
+        this.deps.logger.info({ day }, 'daily digest skipped: nothing to say');
+        return;
+      }
+      this.deps.send(digest.receivers.map((r) => digestDelivery(r, day, text, now, this.deps.externalURL())));
+      this.deps.logger.info({ day, receivers: digest.receivers }, 'daily digest sent');
+    } catch (err) {
+      this.deps.logger.error({ err, day }, 'daily digest failed');
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Log lines for a person at a terminal (log.format: pretty): `time LEVEL message key=value ...`,
+ * from the JSON line pino writes, so redaction has already happened (a secret is `[redacted]`
+ * here as in JSON). A small formatter rather than pino-pretty: no dependency and no transport
+ * worker for a few fields a line.
+ */
+const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const COLORS: Record<number, string> = { 10: '90', 20: '36', 30: '32', 40: '33', 50: '31', 60: '35' };
+
+function value(v: unknown): string {
+  if (typeof v === 'string') return /^[^\s"=]+$/.test(v) ? v : JSON.stringify(v);
+  return JSON.stringify(v) ?? String(v);
+}
+
+/** One JSON log line as a readable one (ending in a newline); a line that is not JSON, as it was. */
+export function prettyLine(line: string, color: boolean): string {
+  let rec: Record<string, unknown>;
+  try {
+    const parsed = JSON.parse(line) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return line.endsWith('\n') ? line : `${line}\n`;
+    rec = parsed as Record<string, unknown>;
+  } catch {
+    return line.endsWith('\n') ? line : `${line}\n`;
+  }
+  const { level, time, msg, err, ...rest } = rec;
+  const n = typeof level === 'number' ? level : 30;
+  const name = (LEVELS[n] ?? String(level)).padEnd(5);
+  const at = typeof time === 'number' ? new Date(time).toISOString().replace('T', ' ').replace('Z', '') : '';
+  const paint = (code: string | undefined, text: string): string => (color && code !== undefined ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const fields = Object.entries(rest).map(([k, v]) => `${paint('90', `${k}=`)}${value(v)}`);
+  let out = `${paint('90', at)} ${paint(COLORS[n], name)} ${typeof msg === 'string' ? msg : ''}${fields.length ? ` ${fields.join(' ')}` : ''}`;
+  if (err !== undefined) {
+    const e = (typeof err === 'object' && err !== null ? err : { message: String(err) }) as { type?: unknown; message?: unknown; stack?: unknown };
+    out += ` ${paint('90', 'err=')}${value(`${typeof e.type === 'string' ? `${e.type}: ` : ''}${String(e.message ?? '')}`)}`;
+    if (typeof e.stack === 'string' && n >= 50) out += `\n${e.stack.split('\n').slice(1).map((l) => `    ${l.trim()}`).join('\n')}`;
+  }
+  return `${out}\n`;
+}
+
+/** A pino destination writing readable lines to `out`. */
+export function prettyDestination(out: { write(text: string): unknown }, color: boolean): { write(line: string): void } {
+  return {
+    write(line: string): void {
+      out.write(prettyLine(line, color));
+    },
+  };
+}

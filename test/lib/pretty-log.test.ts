@@ -1,0 +1,42 @@
+import { createLogger } from '../../src/lib/logger';
+import { prettyLine } from '../../src/lib/pretty-log';
+
+function capture(): { lines: string[]; write(s: string): void } {
+  const lines: string[] = [];
+  return { lines, write: (s: string) => void lines.push(s) };
+}
+
+// eslint-disable-next-line no-control-regex -- ANSI color sequences
+const ANSI = /\u001b\[\d+m/g;
+
+describe('log.format', () => {
+  it('auto: JSON lines when they do not go to a terminal', () => {
+    const out = capture();
+    createLogger({ format: 'auto', tty: false, destination: out }).info({ coin: 'USDT' }, 'hello');
+    expect(JSON.parse(out.lines[0]!)).toMatchObject({ level: 30, msg: 'hello', coin: 'USDT' });
+  });
+
+  it('auto: readable lines (time, level, message, fields) in color on a terminal, secrets still redacted', () => {
+    const out = capture();
+    createLogger({ format: 'auto', tty: true, destination: out }).warn({ coin: 'USDT', token: 's3cr3t', receiver: { headers: { authorization: 'Bearer x' } } }, 'hello there');
+    const line = out.lines[0]!;
+    expect(line).toMatch(ANSI);
+    expect(line.replace(ANSI, '')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} WARN {2}hello there coin=USDT token=\[redacted\] receiver=\{"headers":\{"authorization":"\[redacted\]"\}\}\n$/);
+    expect(line).not.toContain('s3cr3t');
+  });
+
+  it('pretty: readable without color where there is no terminal; json: JSON even on one', () => {
+    const pretty = capture();
+    createLogger({ format: 'pretty', tty: false, destination: pretty }).error({ err: new Error('boom'), exchange: 'main' }, 'poll failed');
+    expect(pretty.lines[0]).not.toMatch(ANSI);
+    expect(pretty.lines[0]).toMatch(/ ERROR poll failed exchange=main err="Error: boom"\n {4}at /);
+    const json = capture();
+    createLogger({ format: 'json', tty: true, destination: json }).info('x');
+    expect(JSON.parse(json.lines[0]!)).toMatchObject({ msg: 'x' });
+  });
+
+  it('writes a line that is not JSON as it came, and quotes values with spaces', () => {
+    expect(prettyLine('not json', false)).toBe('not json\n');
+    expect(prettyLine(JSON.stringify({ level: 30, time: 0, msg: 'm', text: 'a b', n: 1 }), false)).toBe('1970-01-01 00:00:00.000 INFO  m text="a b" n=1\n');
+  });
+});
