@@ -229,7 +229,12 @@ export class Daemon {
       },
       reload: () => this.reload(),
       statusView: () => this.views.statusView(),
-      history: historySource({ store: () => this.store, exchanges: () => this.exchangeInputs(), now: () => this.deps.clock.now() }),
+      history: historySource({
+        store: () => this.store,
+        exchanges: () => this.exchangeInputs(),
+        now: () => this.deps.clock.now(),
+        chainOf: (exchange, network) => this.engine?.chainOf(exchange, network) ?? null,
+      }),
       onError: (err) => this.deps.logger.error({ err }, 'HTTP request failed'),
     });
   }

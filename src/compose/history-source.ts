@@ -10,8 +10,11 @@ export function historySource(src: {
   store(): Pick<StateStore, 'queryOutages' | 'outageTotals' | 'watchingSince' | 'queryChanges'> | undefined;
   exchanges(): ExchangeInput[];
   now(): number;
+  /** The canonical chain of a network of an exchange (null when unknown). */
+  chainOf?(exchange: string, network: string): string | null;
 }): HistorySource {
   return {
+    ...(src.chainOf !== undefined && { chainOf: (exchange: string, _coin: string, network: string) => src.chainOf?.(exchange, network) ?? null }),
     outages: (q) => src.store()?.queryOutages(q) ?? [],
     totals: (q) => src.store()?.outageTotals(q) ?? [],
     watching: () => src.store()?.watchingSince() ?? new Map(),

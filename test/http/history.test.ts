@@ -24,7 +24,7 @@ beforeAll(async () => {
     createApp({
       ready: () => true,
       metrics: { contentType: 'text/plain', render: async () => '', renderGzip: async () => [] },
-      api: { alerts: () => [], changes: () => [], state: () => ({ data: { exchanges: [] }, next: null }), deadLetters: () => [], silences: { list: () => [], save: () => undefined }, now: () => NOW },
+      api: { alerts: () => [], changes: () => [], state: () => ({ data: { exchanges: [], routes: [] }, next: null }), deadLetters: () => [], silences: { list: () => [], save: () => undefined }, now: () => NOW },
       reload: async () => ({ ok: true }),
       statusView: () => ({}) as StatusView,
       history: historySource({ store: () => t.store, exchanges: () => [{ name: 'main', up: true, polls: { coins: null, tickers: null }, snapshot: current }], now: () => NOW }),
