@@ -338,8 +338,8 @@ describe('parseConfig: problems', () => {
     ['a bad listen address', `${MINIMAL}server: { listen: "9464" }\n`, [
       `${FILE}:3:19: server.listen: invalid listen address "9464" (use HOST:PORT, e.g. 127.0.0.1:9464 or :9464)`,
     ]],
-    ['a dialect no registry line names', `${MINIMAL}    dialect: binance\n`, [
-      `${FILE}:3:14: exchanges[0].dialect: expected one of spot-v3, got "binance"`,
+    ['a dialect no registry line names', `${MINIMAL}    dialect: weex\n`, [
+      `${FILE}:3:14: exchanges[0].dialect: expected one of spot-v3, bitget, kucoin, gate, htx, got "weex"`,
     ]],
     ['a bad log level', `${MINIMAL}log: { level: verbose }\n`, [
       `${FILE}:3:15: log.level: expected one of trace, debug, info, warn, error, got "verbose"`,

@@ -3,6 +3,10 @@
  * exchange's client speaks, come from here; nothing else names a dialect folder.
  */
 import type { Dialect } from '../dialect';
+import { bitget } from './bitget';
+import { gate } from './gate';
+import { htx } from './htx';
+import { kucoin } from './kucoin';
 import { spotV3 } from './spot-v3';
 
 /** The dialects by name; `with` adds one (as the tests add a dialect of their own). */
@@ -34,4 +38,4 @@ export class DialectRegistry {
 /** The spec's own interface: what an exchange speaks when its config names no dialect. */
 export const DEFAULT_DIALECT = spotV3.name;
 
-export const dialects = new DialectRegistry([spotV3]);
+export const dialects = new DialectRegistry([spotV3, bitget, kucoin, gate, htx]);

@@ -1,0 +1,118 @@
+/**
+ * The dialect `kucoin`: KuCoin's public spot API (https://www.kucoin.com/docs-new), mapped
+ * onto the model as dialects.md section 2 says. No key: both requests are public. Answers are
+ * `{"code":"200000","data":...}`; an error is `{"code":"<other>","msg":"..."}`, also inside an
+ * answer of status 200.
+ */
+import type { Dialect } from '../../dialect';
+import { difference, stepOfPlaces } from '../../derive';
+import { exactDecimalJson } from '../../decimal';
+import { booleanValue, decodeCoinsWith, decodeTickersWith, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { dec, int, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
+import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
+
+export const KUCOIN_PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' } as const;
+
+/**
+ * KuCoin's documented request weights in its public pool (2,000 per 30 s per IP): Get All
+ * Currencies 3, Get All Tickers 15. Configure `weight_limit: { max: 2000, window: 30s }` to
+ * budget exactly as KuCoin counts.
+ */
+export const KUCOIN_WEIGHTS = { coins: 3, tickers: 15 } as const;
+
+
+/** `{"code":"200000","data"}`; `"429000"` is KuCoin's "Too Many Requests" (sent with HTTP 429). */
+const ENVELOPE: Envelope = { statusKey: 'code', success: (v) => v === '200000', codeKeys: ['code'], msgKeys: ['msg'], tooMany: ['429000'], shape: '{"code": "200000", "data": ...}' };
+
+const JSON_OF = {
+  coins: exactDecimalJson(['withdrawalMinFee', 'withdrawalMinSize', 'depositMinSize']),
+  tickers: exactDecimalJson(['buy', 'bestBidSize', 'sell', 'bestAskSize', 'changeRate', 'changePrice', 'high', 'low', 'vol', 'volValue', 'last']),
+};
+
+
+
+
+/** `data.ticker[]` and the one `data.time` of all of them. */
+function tickerList(body: unknown): { list: unknown[]; time: number | null } {
+  const data = envelopeData(ENVELOPE, body, 'tickers');
+  if (isObject(data) && Array.isArray(data.ticker)) return { list: data.ticker, time: timeOf(data.time) };
+  throw new ShapeError(`tickers: expected {"time", "ticker": [...]} in data, got ${shapeOf(data)}`);
+}
+
+const COINS: CoinSource = {
+  coin: (o) => keyIn(o, 'currency', (t) => t.toUpperCase()),
+  // `name` repeats the symbol; `fullName` is the name.
+  name: (o) => str(o, 'fullName', false),
+  networks: (o) => listIn(o, 'chains'),
+  networkKey: (n) => keyIn(n, 'chainId'),
+  network: (n: Json, coin) => ({
+    // The id withdrawals take (`eth`, `trx`, `bech32`).
+    network: requiredStr(n, 'chainId'),
+    coin,
+    name: str(n, 'chainName', false),
+    isDefault: false,
+    depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
+    withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
+    withdrawFee: dec(n, 'withdrawalMinFee'),
+    withdrawMin: dec(n, 'withdrawalMinSize'),
+    withdrawInternalMin: null,
+    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+    minConfirm: int(n, 'confirms'),
+    withdrawTag: n.needTag == null ? null : statusFlag(n, 'needTag', booleanValue),
+    depositDust: dec(n, 'depositMinSize'),
+    contractAddress: str(n, 'contractAddress', false),
+    contractAddressUrl: null,
+    depositDesc: null,
+    withdrawDesc: null,
+  }),
+};
+
+function tickersAt(time: number | null): TickerSource {
+  return {
+    symbol: (o) => keyIn(o, 'symbol', symbolOf),
+    ticker: (o, symbol) => {
+      const lastPrice = requiredDecimal(o, 'last');
+      const priceChange = dec(o, 'changePrice');
+      return {
+        symbol,
+        priceChange,
+        priceChangePercent: dec(o, 'changeRate'),
+        lastPrice,
+        // `buy` is the best bid and `sell` the best ask (ccxt's comment calling `buy` "bestAsk" is wrong).
+        bidPrice: dec(o, 'buy'),
+        bidQty: dec(o, 'bestBidSize'),
+        askPrice: dec(o, 'sell'),
+        askQty: dec(o, 'bestAskSize'),
+        openPrice: difference(lastPrice, priceChange),
+        highPrice: dec(o, 'high'),
+        lowPrice: dec(o, 'low'),
+        volume: dec(o, 'vol'),
+        quoteVolume: dec(o, 'volValue'),
+        ...windowEnding(time),
+        count: null,
+      };
+    },
+  };
+}
+
+export const kucoin = {
+  name: 'kucoin',
+  // allTickers has no list of symbols: the watch list is picked out of every symbol.
+  defaults: { baseUrl: 'https://api.kucoin.com', symbolsCap: 0 },
+  requests: {
+    coins: () => ({ path: KUCOIN_PATHS.coins, weight: KUCOIN_WEIGHTS.coins }),
+    tickers: () => ({ path: KUCOIN_PATHS.tickers, weight: KUCOIN_WEIGHTS.tickers }),
+  },
+  decode: {
+    parse: (text, endpoint) => JSON_OF[endpoint].parseInTurns(text),
+    coins: (body, previous) => decodeCoinsWith(COINS, envelopeList(ENVELOPE, body, 'coins'), previous),
+    tickers: (body, previous) => {
+      const { list, time } = tickerList(body);
+      return decodeTickersWith(tickersAt(time), list, previous);
+    },
+  },
+  errors: {
+    read: readEnvelopeRefusal(ENVELOPE),
+    refusesSymbols: () => false,
+  },
+} satisfies Dialect;
