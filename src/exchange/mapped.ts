@@ -30,8 +30,8 @@ export interface CoinSource {
 export interface TickerSource {
   /** The model's symbol of a raw ticker (`BTC-USDT` → `BTCUSDT`), undefined when it has none usable. */
   symbol(o: unknown): string | undefined;
-  /** One ticker; throws FieldError for a malformed one. */
-  ticker(o: Json, symbol: string): TickerRecord;
+  /** One ticker, `time` the answer's own time when it has one; throws FieldError for a malformed one. */
+  ticker(o: Json, symbol: string, time: number | null): TickerRecord;
 }
 
 /** Records read afresh per turn of the event loop (as spot-v3's decode). */
@@ -150,18 +150,55 @@ function readCoin(source: CoinSource, o: Json, coin: string, before: CoinRecord 
   return before !== undefined && sameCoin(before, record) ? before : record;
 }
 
+/**
+ * The raw object each record was read from (with no issue), the dialect's source that read
+ * it and the answer's time: a raw object equal to it, read by the same source at the same
+ * time, gives the same record, which is then taken without reading it again. Held only as
+ * long as the record is (a snapshot's).
+ */
+const READ_FROM = new WeakMap<object, { raw: Json; source: object; time: number | null }>();
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k) || !sameJson((a as Json)[k], (b as Json)[k])) return false;
+  }
+  return true;
+}
+
+/** `before`, when it was read from a raw object equal to `raw` by `source` at `time`. */
+function readAlready<R extends object>(before: R | undefined, raw: Json, source: object, time: number | null): R | undefined {
+  if (before === undefined) return undefined;
+  const from = READ_FROM.get(before);
+  return from !== undefined && from.source === source && from.time === time && sameJson(from.raw, raw) ? before : undefined;
+}
+
 function* coinsInParts(source: CoinSource, list: readonly unknown[], previous: ReadonlyMap<string, CoinRecord> | undefined): Generator<void, Parsed<CoinRecord>, void> {
   const coins = new KeyedRecords<CoinRecord>((c) => c.coin, sameCoin);
   const issues: RecordIssue[] = [];
+  let fresh = 0;
   for (let i = 0; i < list.length; i++) {
-    if (i > 0 && i % COINS_PER_TURN === 0) yield;
+    if (fresh >= COINS_PER_TURN) {
+      fresh = 0;
+      yield;
+    }
     const item = list[i];
     const coin = source.coin(item);
     const own: RecordIssue[] = [];
     try {
       if (!isObject(item)) throw new FieldError(`coin is ${shapeOf(item)}, not an object`);
       if (coin === undefined) throw new FieldError('the coin has no symbol');
-      const copy = coins.add(readCoin(source, item, coin, previous?.get(coin), own), own);
+      const before = previous?.get(coin);
+      let record = readAlready(before, item, source, null);
+      if (record === undefined) {
+        fresh += 1;
+        record = readCoin(source, item, coin, before, own);
+        if (own.length === 0) READ_FROM.set(record, { raw: item, source, time: null });
+      }
+      const copy = coins.add(record, own);
       if (copy === 'first') issues.push(...own);
       else if (copy === 'conflict') issues.push({ entity: 'coin', coin, index: i, reason: 'coin appears twice in the list with different values' });
     } catch (err) {
@@ -176,24 +213,36 @@ function* coinsInParts(source: CoinSource, list: readonly unknown[], previous: R
   return { records: coins.taken(), issues };
 }
 
-/** The coins of a list of raw coins, read by `source`; `previous` gives back unchanged coins as their previous objects. */
+/**
+ * The coins of a list of raw coins, read by `source`; `previous` gives back unchanged coins as
+ * their previous objects. COINS_PER_TURN coins read afresh per turn of the event loop.
+ */
 export function decodeCoinsWith(source: CoinSource, list: readonly unknown[], previous?: ReadonlyMap<string, CoinRecord>): Promise<Parsed<CoinRecord>> {
   return inTurns(coinsInParts(source, list, previous));
 }
 
-function* tickersInParts(source: TickerSource, list: readonly unknown[], previous: ReadonlyMap<string, TickerRecord> | undefined): Generator<void, Parsed<TickerRecord>, void> {
+function* tickersInParts(source: TickerSource, list: readonly unknown[], time: number | null, previous: ReadonlyMap<string, TickerRecord> | undefined): Generator<void, Parsed<TickerRecord>, void> {
   const tickers = new KeyedRecords<TickerRecord>((t) => t.symbol, sameTicker);
   const issues: RecordIssue[] = [];
+  let fresh = 0;
   for (let i = 0; i < list.length; i++) {
-    if (i > 0 && i % TICKERS_PER_TURN === 0) yield;
+    if (fresh >= TICKERS_PER_TURN) {
+      fresh = 0;
+      yield;
+    }
     const item = list[i];
     const symbol = source.symbol(item);
     try {
       if (!isObject(item)) throw new FieldError(`ticker is ${shapeOf(item)}, not an object`);
       if (symbol === undefined) throw new FieldError('the ticker has no symbol');
-      const read = source.ticker(item, symbol);
       const before = previous?.get(symbol);
-      const record = before !== undefined && sameTicker(before, read) ? before : read;
+      let record = readAlready(before, item, source, time);
+      if (record === undefined) {
+        fresh += 1;
+        const read = source.ticker(item, symbol, time);
+        record = before !== undefined && sameTicker(before, read) ? before : read;
+        READ_FROM.set(record, { raw: item, source, time });
+      }
       if (tickers.add(record) === 'conflict') issues.push({ entity: 'ticker', symbol, index: i, reason: 'symbol appears twice in the list with different values' });
     } catch (err) {
       const issue: RecordIssue = { entity: 'ticker', index: i, reason: reason(err) };
@@ -207,7 +256,7 @@ function* tickersInParts(source: TickerSource, list: readonly unknown[], previou
   return { records: tickers.taken(), issues };
 }
 
-/** The tickers of a list of raw tickers, read by `source`, as decodeCoinsWith. */
-export function decodeTickersWith(source: TickerSource, list: readonly unknown[], previous?: ReadonlyMap<string, TickerRecord>): Promise<Parsed<TickerRecord>> {
-  return inTurns(tickersInParts(source, list, previous));
+/** The tickers of a list of raw tickers, read by `source` (`time`: the answer's own time, when it has one), as decodeCoinsWith. */
+export function decodeTickersWith(source: TickerSource, list: readonly unknown[], time: number | null, previous?: ReadonlyMap<string, TickerRecord>): Promise<Parsed<TickerRecord>> {
+  return inTurns(tickersInParts(source, list, time, previous));
 }

@@ -104,7 +104,7 @@ export const bitget = {
   decode: {
     parse: (text, endpoint) => JSON_OF[endpoint].parseInTurns(text),
     coins: (body, previous) => decodeCoinsWith(COINS, envelopeList(ENVELOPE, body, 'coins'), previous),
-    tickers: (body, previous) => decodeTickersWith(TICKERS, envelopeList(ENVELOPE, body, 'tickers'), previous),
+    tickers: (body, previous) => decodeTickersWith(TICKERS, envelopeList(ENVELOPE, body, 'tickers'), null, previous),
   },
   errors: {
     read: readEnvelopeRefusal(ENVELOPE),

@@ -113,7 +113,7 @@ export const gate = {
   decode: {
     parse: (text, endpoint) => JSON_OF[endpoint].parseInTurns(text),
     coins: (body, previous) => decodeCoinsWith(COINS, listOf(body, 'coins'), previous),
-    tickers: (body, previous) => decodeTickersWith(TICKERS, listOf(body, 'tickers'), previous),
+    tickers: (body, previous) => decodeTickersWith(TICKERS, listOf(body, 'tickers'), null, previous),
   },
   errors: { read: readEnvelopeRefusal(ERRORS), refusesSymbols: () => false },
 } satisfies Dialect;

@@ -86,33 +86,31 @@ const COINS: CoinSource = {
   }),
 };
 
-function tickersAt(ts: number | null): TickerSource {
-  return {
-    symbol: (o) => keyIn(o, 'symbol', symbolOf),
-    ticker: (o, symbol) => {
-      const close = requiredDecimal(o, 'close');
-      const open = dec(o, 'open');
-      return {
-        symbol,
-        priceChange: difference(close, open),
-        priceChangePercent: changeRatio(close, open),
-        lastPrice: close,
-        bidPrice: dec(o, 'bid'),
-        bidQty: dec(o, 'bidSize'),
-        askPrice: dec(o, 'ask'),
-        askQty: dec(o, 'askSize'),
-        openPrice: open,
-        highPrice: dec(o, 'high'),
-        lowPrice: dec(o, 'low'),
-        // `amount` is in the base currency, `vol` in the quote currency.
-        volume: dec(o, 'amount'),
-        quoteVolume: dec(o, 'vol'),
-        ...windowEnding(ts),
-        count: int(o, 'count'),
-      };
-    },
-  };
-}
+const TICKERS: TickerSource = {
+  symbol: (o) => keyIn(o, 'symbol', symbolOf),
+  ticker: (o, symbol, ts) => {
+    const close = requiredDecimal(o, 'close');
+    const open = dec(o, 'open');
+    return {
+      symbol,
+      priceChange: difference(close, open),
+      priceChangePercent: changeRatio(close, open),
+      lastPrice: close,
+      bidPrice: dec(o, 'bid'),
+      bidQty: dec(o, 'bidSize'),
+      askPrice: dec(o, 'ask'),
+      askQty: dec(o, 'askSize'),
+      openPrice: open,
+      highPrice: dec(o, 'high'),
+      lowPrice: dec(o, 'low'),
+      // `amount` is in the base currency, `vol` in the quote currency.
+      volume: dec(o, 'amount'),
+      quoteVolume: dec(o, 'vol'),
+      ...windowEnding(ts),
+      count: int(o, 'count'),
+    };
+  },
+};
 
 export const htx = {
   name: 'htx',
@@ -127,7 +125,7 @@ export const htx = {
     coins: (body, previous) => decodeCoinsWith(COINS, envelopeList(REFERENCE, body, 'coins'), previous),
     tickers: (body, previous) => {
       const list = envelopeList(MARKET, body, 'tickers');
-      return decodeTickersWith(tickersAt(isObject(body) ? timeOf(body.ts) : null), list, previous);
+      return decodeTickersWith(TICKERS, list, isObject(body) ? timeOf(body.ts) : null, previous);
     },
   },
   errors: { read: readEnvelopeRefusal(ANY_ERROR), refusesSymbols: () => false },

@@ -67,33 +67,31 @@ const COINS: CoinSource = {
   }),
 };
 
-function tickersAt(time: number | null): TickerSource {
-  return {
-    symbol: (o) => keyIn(o, 'symbol', symbolOf),
-    ticker: (o, symbol) => {
-      const lastPrice = requiredDecimal(o, 'last');
-      const priceChange = dec(o, 'changePrice');
-      return {
-        symbol,
-        priceChange,
-        priceChangePercent: dec(o, 'changeRate'),
-        lastPrice,
-        // `buy` is the best bid and `sell` the best ask (ccxt's comment calling `buy` "bestAsk" is wrong).
-        bidPrice: dec(o, 'buy'),
-        bidQty: dec(o, 'bestBidSize'),
-        askPrice: dec(o, 'sell'),
-        askQty: dec(o, 'bestAskSize'),
-        openPrice: difference(lastPrice, priceChange),
-        highPrice: dec(o, 'high'),
-        lowPrice: dec(o, 'low'),
-        volume: dec(o, 'vol'),
-        quoteVolume: dec(o, 'volValue'),
-        ...windowEnding(time),
-        count: null,
-      };
-    },
-  };
-}
+const TICKERS: TickerSource = {
+  symbol: (o) => keyIn(o, 'symbol', symbolOf),
+  ticker: (o, symbol, time) => {
+    const lastPrice = requiredDecimal(o, 'last');
+    const priceChange = dec(o, 'changePrice');
+    return {
+      symbol,
+      priceChange,
+      priceChangePercent: dec(o, 'changeRate'),
+      lastPrice,
+      // `buy` is the best bid and `sell` the best ask (ccxt's comment calling `buy` "bestAsk" is wrong).
+      bidPrice: dec(o, 'buy'),
+      bidQty: dec(o, 'bestBidSize'),
+      askPrice: dec(o, 'sell'),
+      askQty: dec(o, 'bestAskSize'),
+      openPrice: difference(lastPrice, priceChange),
+      highPrice: dec(o, 'high'),
+      lowPrice: dec(o, 'low'),
+      volume: dec(o, 'vol'),
+      quoteVolume: dec(o, 'volValue'),
+      ...windowEnding(time),
+      count: null,
+    };
+  },
+};
 
 export const kucoin = {
   name: 'kucoin',
@@ -108,7 +106,7 @@ export const kucoin = {
     coins: (body, previous) => decodeCoinsWith(COINS, envelopeList(ENVELOPE, body, 'coins'), previous),
     tickers: (body, previous) => {
       const { list, time } = tickerList(body);
-      return decodeTickersWith(tickersAt(time), list, previous);
+      return decodeTickersWith(TICKERS, list, time, previous);
     },
   },
   errors: {
