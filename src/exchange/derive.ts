@@ -66,11 +66,13 @@ export function percentAsRatio(percent: string | null): string | null {
   return x === undefined ? null : plain({ digits: x.digits, scale: x.scale + 2 });
 }
 
+/** `10^-n` for n from 0 to 64, written once. */
+const STEPS = Array.from({ length: 65 }, (_, n) => plain({ digits: 1n, scale: n }));
+
 /** `10^-n` from a count of decimal places (`"8"` → `"0.00000001"`, `"0"` → `"1"`); null unless a whole number from 0 to 64. */
 export function stepOfPlaces(places: unknown): string | null {
   const n = typeof places === 'number' ? places : typeof places === 'string' && /^\d{1,2}$/.test(places) ? Number(places) : NaN;
-  if (!Number.isSafeInteger(n) || n < 0 || n > 64) return null;
-  return plain({ digits: 1n, scale: n });
+  return Number.isSafeInteger(n) && n >= 0 && n <= 64 ? (STEPS[n] as string) : null;
 }
 
 /** Decimal places of a derived quotient. */
@@ -100,6 +102,9 @@ export function changeRatio(a: string | null, b: string | null): string | null {
 
 /** True when the decimal text is a value other than zero (`"0"`, `"0.0"`, `"0E-8"` are zero). */
 export function nonZero(text: string | null): boolean {
-  const x = text === null ? undefined : exactOf(text);
+  if (text === null) return false;
+  // Plain zeros, the common case, without a BigInt.
+  if (/^[+-]?0*\.?0*$/.test(text)) return false;
+  const x = exactOf(text);
   return x !== undefined && x.digits !== 0n;
 }

@@ -160,13 +160,25 @@ const READ_FROM = new WeakMap<object, { raw: Json; source: object; time: number 
 
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k) || !sameJson((a as Json)[k], (b as Json)[k])) return false;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
   }
-  return true;
+  if (Array.isArray(b)) return false;
+  // for-in without allocating key lists: parsed JSON has no inherited enumerable keys.
+  let n = 0;
+  for (const k in a) {
+    n += 1;
+    const x = (a as Json)[k];
+    const y = (b as Json)[k];
+    if (x !== y && (typeof x !== 'object' || !sameJson(x, y))) return false;
+    if (y === undefined && !(k in b)) return false;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  for (const _ in b) n -= 1;
+  return n === 0;
 }
 
 /** `before`, when it was read from a raw object equal to `raw` by `source` at `time`. */
