@@ -5,10 +5,9 @@
  * in them is a string, booleans too (`"true"`/`"false"`); an error is the same envelope with
  * another code, also inside an answer of status 200.
  */
-import type { Dialect } from '../../dialect';
 import { difference, nonZero, stepOfPlaces } from '../../derive';
-import { exactDecimalJson } from '../../decimal';
-import { booleanValue, decodeCoinsWith, decodeTickersWith, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { publicDialect } from '../../public-dialect';
 import { dec, int, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -21,16 +20,13 @@ export const BITGET_PATHS = { coins: '/api/v2/spot/public/coins', tickers: '/api
  */
 export const BITGET_WEIGHTS = { coins: 7, tickers: 1 } as const;
 
-
 /** `{"code":"00000","msg","requestTime","data"}`; `"429"` is Bitget's "too many requests" (sent with HTTP 429). */
 const ENVELOPE: Envelope = { statusKey: 'code', success: (v) => v === '00000', codeKeys: ['code'], msgKeys: ['msg'], tooMany: ['429'], shape: '{"code": "00000", "data": [...]}' };
 
-const JSON_OF = {
-  coins: exactDecimalJson(['withdrawFee', 'minWithdrawAmount', 'minDepositAmount', 'withdrawStep']),
-  tickers: exactDecimalJson(['lastPr', 'open', 'high24h', 'low24h', 'bidPr', 'bidSz', 'askPr', 'askSz', 'baseVolume', 'quoteVolume', 'change24h']),
+const DECIMAL_KEYS = {
+  coins: ['withdrawFee', 'minWithdrawAmount', 'minDepositAmount', 'withdrawStep'],
+  tickers: ['lastPr', 'open', 'high24h', 'low24h', 'bidPr', 'bidSz', 'askPr', 'askSz', 'baseVolume', 'quoteVolume', 'change24h'],
 };
-
-
 
 /** `withdrawStep` when it is not 0, else 10^-`withdrawMinScale` (dialects.md: bitget). */
 function withdrawMultiple(n: Json): string | null {
@@ -93,21 +89,16 @@ const TICKERS: TickerSource = {
   },
 };
 
-export const bitget = {
+// `?symbol=` names one symbol: the whole list costs one request, and the watch list is picked out of it.
+export const bitget = publicDialect({
   name: 'bitget',
-  // `?symbol=` names one symbol: the whole list costs one request, and the watch list is picked out of it.
-  defaults: { baseUrl: 'https://api.bitget.com', symbolsCap: 0 },
-  requests: {
-    coins: () => ({ path: BITGET_PATHS.coins, weight: BITGET_WEIGHTS.coins }),
-    tickers: () => ({ path: BITGET_PATHS.tickers, weight: BITGET_WEIGHTS.tickers }),
-  },
-  decode: {
-    parse: (text, endpoint) => JSON_OF[endpoint].parseInTurns(text),
-    coins: (body, previous) => decodeCoinsWith(COINS, envelopeList(ENVELOPE, body, 'coins'), previous),
-    tickers: (body, previous) => decodeTickersWith(TICKERS, envelopeList(ENVELOPE, body, 'tickers'), null, previous),
-  },
-  errors: {
-    read: readEnvelopeRefusal(ENVELOPE),
-    refusesSymbols: () => false,
-  },
-} satisfies Dialect;
+  baseUrl: 'https://api.bitget.com',
+  paths: BITGET_PATHS,
+  weights: BITGET_WEIGHTS,
+  decimalKeys: DECIMAL_KEYS,
+  coinList: (body) => envelopeList(ENVELOPE, body, 'coins'),
+  tickerList: (body) => ({ list: envelopeList(ENVELOPE, body, 'tickers'), time: null }),
+  coins: COINS,
+  tickers: TICKERS,
+  readRefusal: readEnvelopeRefusal(ENVELOPE),
+});

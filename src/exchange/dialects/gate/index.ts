@@ -5,11 +5,10 @@
  * list carries no fees, minimums or confirmations (they are on the signed
  * `/wallet/withdraw_status`, not read here): those fields are null.
  */
-import type { Dialect } from '../../dialect';
 import { Refused } from '../../dialect';
 import { percentAsRatio } from '../../derive';
-import { exactDecimalJson } from '../../decimal';
-import { booleanValue, decodeCoinsWith, decodeTickersWith, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, type CoinSource, type TickerSource } from '../../mapped';
+import { publicDialect } from '../../public-dialect';
 import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -27,10 +26,10 @@ export const GATE_WEIGHTS = { coins: 1, tickers: 1 } as const;
  */
 const ERRORS: Envelope = { statusKey: 'label', success: () => false, codeKeys: ['label'], msgKeys: ['message'], tooMany: ['TOO_MANY_REQUESTS'], shape: '[...]' };
 
-const JSON_OF = {
+const DECIMAL_KEYS = {
   // No decimals in the coins but `fixed_rate` (ignored): kept as its text all the same.
-  coins: exactDecimalJson(['fixed_rate']),
-  tickers: exactDecimalJson(['last', 'lowest_ask', 'lowest_size', 'highest_bid', 'highest_size', 'change_percentage', 'base_volume', 'quote_volume', 'high_24h', 'low_24h']),
+  coins: ['fixed_rate'],
+  tickers: ['last', 'lowest_ask', 'lowest_size', 'highest_bid', 'highest_size', 'change_percentage', 'base_volume', 'quote_volume', 'high_24h', 'low_24h'],
 };
 
 /** The bare array of a Gate answer; an error body is Gate refusing, whatever the HTTP status. */
@@ -102,18 +101,16 @@ const TICKERS: TickerSource = {
   }),
 };
 
-export const gate = {
+// `?currency_pair=` names one pair: the whole list costs one request, and the watch list is picked out of it.
+export const gate = publicDialect({
   name: 'gate',
-  // `?currency_pair=` names one pair: the whole list costs one request, and the watch list is picked out of it.
-  defaults: { baseUrl: 'https://api.gateio.ws', symbolsCap: 0 },
-  requests: {
-    coins: () => ({ path: GATE_PATHS.coins, weight: GATE_WEIGHTS.coins }),
-    tickers: () => ({ path: GATE_PATHS.tickers, weight: GATE_WEIGHTS.tickers }),
-  },
-  decode: {
-    parse: (text, endpoint) => JSON_OF[endpoint].parseInTurns(text),
-    coins: (body, previous) => decodeCoinsWith(COINS, listOf(body, 'coins'), previous),
-    tickers: (body, previous) => decodeTickersWith(TICKERS, listOf(body, 'tickers'), null, previous),
-  },
-  errors: { read: readEnvelopeRefusal(ERRORS), refusesSymbols: () => false },
-} satisfies Dialect;
+  baseUrl: 'https://api.gateio.ws',
+  paths: GATE_PATHS,
+  weights: GATE_WEIGHTS,
+  decimalKeys: DECIMAL_KEYS,
+  coinList: (body) => listOf(body, 'coins'),
+  tickerList: (body) => ({ list: listOf(body, 'tickers'), time: null }),
+  coins: COINS,
+  tickers: TICKERS,
+  readRefusal: readEnvelopeRefusal(ERRORS),
+});

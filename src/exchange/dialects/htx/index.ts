@@ -7,10 +7,9 @@
  * values are JSON numbers written by Java (`8988.0`, `2.3822168242201668E8`): their text is
  * kept (rule 1).
  */
-import type { Dialect } from '../../dialect';
 import { changeRatio, difference, stepOfPlaces } from '../../derive';
-import { exactDecimalJson } from '../../decimal';
-import { booleanValue, decodeCoinsWith, decodeTickersWith, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { publicDialect } from '../../public-dialect';
 import { dec, int, isObject, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -38,9 +37,9 @@ const MARKET: Envelope = {
 /** Either envelope's error body, for an answer of status other than 2xx. */
 const ANY_ERROR: Envelope = { ...MARKET, codeKeys: ['err-code', 'code'], msgKeys: ['err-msg', 'message', 'msg'] };
 
-const JSON_OF = {
-  coins: exactDecimalJson(['transactFeeWithdraw', 'minTransactFeeWithdraw', 'minWithdrawAmt', 'minDepositAmt']),
-  tickers: exactDecimalJson(['open', 'close', 'high', 'low', 'amount', 'vol', 'bid', 'bidSize', 'ask', 'askSize']),
+const DECIMAL_KEYS = {
+  coins: ['transactFeeWithdraw', 'minTransactFeeWithdraw', 'minWithdrawAmt', 'minDepositAmt'],
+  tickers: ['open', 'close', 'high', 'low', 'amount', 'vol', 'bid', 'bidSize', 'ask', 'askSize'],
 };
 
 /** `"allowed"` is open, `"prohibited"` closed; any other value is not guessed. */
@@ -112,21 +111,16 @@ const TICKERS: TickerSource = {
   },
 };
 
-export const htx = {
+// /market/tickers has no list of symbols: the watch list is picked out of every symbol.
+export const htx = publicDialect({
   name: 'htx',
-  // /market/tickers has no list of symbols: the watch list is picked out of every symbol.
-  defaults: { baseUrl: 'https://api.huobi.pro', symbolsCap: 0 },
-  requests: {
-    coins: () => ({ path: HTX_PATHS.coins, weight: HTX_WEIGHTS.coins }),
-    tickers: () => ({ path: HTX_PATHS.tickers, weight: HTX_WEIGHTS.tickers }),
-  },
-  decode: {
-    parse: (text, endpoint) => JSON_OF[endpoint].parseInTurns(text),
-    coins: (body, previous) => decodeCoinsWith(COINS, envelopeList(REFERENCE, body, 'coins'), previous),
-    tickers: (body, previous) => {
-      const list = envelopeList(MARKET, body, 'tickers');
-      return decodeTickersWith(TICKERS, list, isObject(body) ? timeOf(body.ts) : null, previous);
-    },
-  },
-  errors: { read: readEnvelopeRefusal(ANY_ERROR), refusesSymbols: () => false },
-} satisfies Dialect;
+  baseUrl: 'https://api.huobi.pro',
+  paths: HTX_PATHS,
+  weights: HTX_WEIGHTS,
+  decimalKeys: DECIMAL_KEYS,
+  coinList: (body) => envelopeList(REFERENCE, body, 'coins'),
+  tickerList: (body) => ({ list: envelopeList(MARKET, body, 'tickers'), time: isObject(body) ? timeOf(body.ts) : null }),
+  coins: COINS,
+  tickers: TICKERS,
+  readRefusal: readEnvelopeRefusal(ANY_ERROR),
+});

@@ -4,10 +4,9 @@
  * `{"code":"200000","data":...}`; an error is `{"code":"<other>","msg":"..."}`, also inside an
  * answer of status 200.
  */
-import type { Dialect } from '../../dialect';
 import { difference, stepOfPlaces } from '../../derive';
-import { exactDecimalJson } from '../../decimal';
-import { booleanValue, decodeCoinsWith, decodeTickersWith, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { publicDialect } from '../../public-dialect';
 import { dec, int, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
 import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -20,17 +19,13 @@ export const KUCOIN_PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/mar
  */
 export const KUCOIN_WEIGHTS = { coins: 3, tickers: 15 } as const;
 
-
 /** `{"code":"200000","data"}`; `"429000"` is KuCoin's "Too Many Requests" (sent with HTTP 429). */
 const ENVELOPE: Envelope = { statusKey: 'code', success: (v) => v === '200000', codeKeys: ['code'], msgKeys: ['msg'], tooMany: ['429000'], shape: '{"code": "200000", "data": ...}' };
 
-const JSON_OF = {
-  coins: exactDecimalJson(['withdrawalMinFee', 'withdrawalMinSize', 'depositMinSize']),
-  tickers: exactDecimalJson(['buy', 'bestBidSize', 'sell', 'bestAskSize', 'changeRate', 'changePrice', 'high', 'low', 'vol', 'volValue', 'last']),
+const DECIMAL_KEYS = {
+  coins: ['withdrawalMinFee', 'withdrawalMinSize', 'depositMinSize'],
+  tickers: ['buy', 'bestBidSize', 'sell', 'bestAskSize', 'changeRate', 'changePrice', 'high', 'low', 'vol', 'volValue', 'last'],
 };
-
-
-
 
 /** `data.ticker[]` and the one `data.time` of all of them. */
 function tickerList(body: unknown): { list: unknown[]; time: number | null } {
@@ -93,24 +88,16 @@ const TICKERS: TickerSource = {
   },
 };
 
-export const kucoin = {
+// allTickers has no list of symbols: the watch list is picked out of every symbol.
+export const kucoin = publicDialect({
   name: 'kucoin',
-  // allTickers has no list of symbols: the watch list is picked out of every symbol.
-  defaults: { baseUrl: 'https://api.kucoin.com', symbolsCap: 0 },
-  requests: {
-    coins: () => ({ path: KUCOIN_PATHS.coins, weight: KUCOIN_WEIGHTS.coins }),
-    tickers: () => ({ path: KUCOIN_PATHS.tickers, weight: KUCOIN_WEIGHTS.tickers }),
-  },
-  decode: {
-    parse: (text, endpoint) => JSON_OF[endpoint].parseInTurns(text),
-    coins: (body, previous) => decodeCoinsWith(COINS, envelopeList(ENVELOPE, body, 'coins'), previous),
-    tickers: (body, previous) => {
-      const { list, time } = tickerList(body);
-      return decodeTickersWith(TICKERS, list, time, previous);
-    },
-  },
-  errors: {
-    read: readEnvelopeRefusal(ENVELOPE),
-    refusesSymbols: () => false,
-  },
-} satisfies Dialect;
+  baseUrl: 'https://api.kucoin.com',
+  paths: KUCOIN_PATHS,
+  weights: KUCOIN_WEIGHTS,
+  decimalKeys: DECIMAL_KEYS,
+  coinList: (body) => envelopeList(ENVELOPE, body, 'coins'),
+  tickerList,
+  coins: COINS,
+  tickers: TICKERS,
+  readRefusal: readEnvelopeRefusal(ENVELOPE),
+});
