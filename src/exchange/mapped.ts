@@ -74,6 +74,11 @@ export function statusFlag(o: Json, key: string, open: (v: unknown) => boolean |
   return flag;
 }
 
+/** A flag that may be left out (null: the exchange does not say), read as statusFlag when sent. */
+export function optionalFlag(o: Json, key: string, open: (v: unknown) => boolean | undefined): boolean | null {
+  return o[key] == null ? null : statusFlag(o, key, open);
+}
+
 /** A boolean sent as a boolean or as the text `true`/`false`. */
 export function booleanValue(v: unknown): boolean | undefined {
   if (typeof v === 'boolean') return v;

@@ -6,7 +6,7 @@
  * another code, also inside an answer of status 200.
  */
 import { difference, nonZero, stepOfPlaces } from '../../derive';
-import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
 import { publicDialect } from '../../public-dialect';
 import { dec, int, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -53,7 +53,7 @@ const COINS: CoinSource = {
     withdrawInternalMin: null,
     withdrawIntegerMultiple: withdrawMultiple(n),
     minConfirm: int(n, 'depositConfirm'),
-    withdrawTag: n.needTag == null ? null : statusFlag(n, 'needTag', booleanValue),
+    withdrawTag: optionalFlag(n, 'needTag', booleanValue),
     depositDust: dec(n, 'minDepositAmount'),
     contractAddress: str(n, 'contractAddress', false),
     // `browserUrl` is a transaction URL prefix, not the contract's page.

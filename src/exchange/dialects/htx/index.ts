@@ -8,7 +8,7 @@
  * kept (rule 1).
  */
 import { changeRatio, difference, stepOfPlaces } from '../../derive';
-import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
 import { publicDialect } from '../../public-dialect';
 import { dec, int, isObject, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -75,7 +75,7 @@ const COINS: CoinSource = {
     withdrawInternalMin: null,
     withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
     minConfirm: int(n, 'numOfConfirmations'),
-    withdrawTag: n.addrWithTag == null ? null : statusFlag(n, 'addrWithTag', booleanValue),
+    withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
     depositDust: dec(n, 'minDepositAmt'),
     // dialects.md: not provided (some answers carry one; the contract leaves it out).
     contractAddress: null,

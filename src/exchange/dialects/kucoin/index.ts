@@ -5,7 +5,7 @@
  * answer of status 200.
  */
 import { difference, stepOfPlaces } from '../../derive';
-import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
 import { publicDialect } from '../../public-dialect';
 import { dec, int, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
 import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -53,7 +53,7 @@ const COINS: CoinSource = {
     withdrawInternalMin: null,
     withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
     minConfirm: int(n, 'confirms'),
-    withdrawTag: n.needTag == null ? null : statusFlag(n, 'needTag', booleanValue),
+    withdrawTag: optionalFlag(n, 'needTag', booleanValue),
     depositDust: dec(n, 'depositMinSize'),
     contractAddress: str(n, 'contractAddress', false),
     contractAddressUrl: null,
