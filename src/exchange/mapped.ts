@@ -181,7 +181,6 @@ function sameJson(a: unknown, b: unknown): boolean {
     if (x !== y && (typeof x !== 'object' || !sameJson(x, y))) return false;
     if (y === undefined && !(k in b)) return false;
   }
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   for (const _ in b) n -= 1;
   return n === 0;
 }
