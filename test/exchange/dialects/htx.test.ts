@@ -33,6 +33,9 @@ const TICKERS = [
   },
 ];
 
+/** HTX's rate-limit answer, as its docs and client libraries give it. */
+const TOO_FREQUENT = '{"status":"error","err-code":"api-request-too-frequent","err-msg":"Request too frequent. Please try again later.","data":null}';
+
 let exchange: RecordedExchange;
 beforeEach(async () => {
   exchange = await new RecordedExchange(new Map<string, Answer>([
@@ -100,10 +103,10 @@ describe('htx', () => {
       ['http_4xx', 'tickers: HTTP 200 code invalid-parameter: invalid symbol', undefined]],
     ['a reference-data error inside an answer of status 200', PATHS.coins, { body: '{"code":500,"message":"system error","success":false}' },
       ['http_4xx', 'coins: HTTP 200 code 500: system error', undefined]],
-    ['a rate limit', PATHS.tickers, { status: 429, body: '{"status":"error","err-code":"too-many-requests","err-msg":"too many requests"}', headers: { 'retry-after': '3' } },
-      ['rate_limited', 'tickers: HTTP 429 code too-many-requests: too many requests', 3_000]],
-    ['a rate limit inside an answer of status 200', PATHS.tickers, { body: '{"status":"error","err-code":"too-many-requests","err-msg":"too many requests"}' },
-      ['rate_limited', 'tickers: HTTP 200 code too-many-requests: too many requests', undefined]],
+    ['a rate limit', PATHS.tickers, { status: 429, body: TOO_FREQUENT, headers: { 'retry-after': '3' } },
+      ['rate_limited', 'tickers: HTTP 429 code api-request-too-frequent: Request too frequent. Please try again later.', 3_000]],
+    ['a rate limit inside an answer of status 200', PATHS.tickers, { body: TOO_FREQUENT },
+      ['rate_limited', 'tickers: HTTP 200 code api-request-too-frequent: Request too frequent. Please try again later.', undefined]],
     ['an answer without data', PATHS.tickers, { body: '{"status":"ok","ts":1}' }, ['schema', 'tickers: expected {"status": "ok", "data": [...]}, got an object', undefined]],
   ])('reads %s as HTX means it', async (_name, path, answer: Answer, expected) => {
     exchange.answers.set(path, answer);

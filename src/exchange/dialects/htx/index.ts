@@ -21,8 +21,12 @@ export const HTX_PATHS = { coins: '/v2/reference/currencies', tickers: '/market/
  */
 export const HTX_WEIGHTS = { coins: 1, tickers: 1 } as const;
 
-/** HTX's "too many requests" error codes (with or without HTTP 429). */
-const TOO_MANY = ['429', 'too-many-requests', 'too-many-request'];
+/**
+ * HTX's "too many requests" (`{"status":"error","err-code":"api-request-too-frequent","err-msg":
+ * "Request too frequent. Please try again later."}`, with or without HTTP 429); `429` for a v2
+ * body that carries the status as its code.
+ */
+const TOO_MANY = ['api-request-too-frequent', '429'];
 
 /** The reference data's envelope (`code` is 200, sent as a number or, in some recorded answers, as a string). */
 const REFERENCE: Envelope = {
