@@ -223,7 +223,8 @@ function* coinsInParts(source: CoinSource, list: readonly unknown[], previous: R
         issue.coin = coin;
         coins.setAside(coin);
       }
-      issues.push(issue);
+      // The networks that made the coin's flags unknown, said first (the log names them).
+      issues.push(...own, issue);
     }
   }
   return { records: coins.taken(), issues };

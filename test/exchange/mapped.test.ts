@@ -50,7 +50,7 @@ describe('coin flags (dialects.md rule 4)', () => {
     expect(kept.records.map((c) => [c.depositAllEnable, c.withdrawAllEnable, c.networkList.map((n) => n.network)])).toEqual([[false, false, ['B']]]);
     expect(kept.issues.map((i) => [i.entity, i.network, i.reason])).toEqual([['network', 'A', 'dep is not a status this dialect knows']]);
     const none = await decodeCoinsWith(SOURCE, unknown);
-    expect([none.records, none.issues.map((i) => [i.entity, i.coin])]).toEqual([[], [['coin', 'X']]]);
+    expect([none.records, none.issues.map((i) => [i.entity, i.coin])]).toEqual([[], [['network', 'X'], ['coin', 'X']]]);
   });
 
   it('sets a coin aside whose networks are not a list rather than reading it as having none', async () => {

@@ -84,6 +84,7 @@ describe('bitget', () => {
     exchange.answers.set(PATHS.coins, { body: coinsWith({ withdrawable: 'paused' }) });
     const c = clientOf(bitget, exchange.url);
     expect((await c.fetchCoins()).issues).toEqual([
+      { entity: 'network', coin: 'BTC', network: 'BTC', index: 0, reason: 'withdrawable is not a status this dialect knows' },
       { entity: 'coin', coin: 'BTC', index: 0, reason: 'the coin flags are unknown: a network was set aside and no other is closed' },
     ]);
     await c.close();

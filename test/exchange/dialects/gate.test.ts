@@ -92,6 +92,7 @@ describe('gate', () => {
     const answer = await c.fetchCoins();
     expect(answer.issues).toEqual([
       { entity: 'coin', coin: 'USDT_BSC', index: 0, reason: 'chains is not a list' },
+      { entity: 'network', coin: 'GT', network: 'GTEVM', index: 2, reason: 'deposit_disabled is missing' },
       { entity: 'coin', coin: 'GT', index: 1, reason: 'the coin flags are unknown: a network was set aside and no other is closed' },
     ]);
     expect(answer.records).toEqual([]);

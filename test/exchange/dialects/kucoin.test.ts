@@ -99,6 +99,7 @@ describe('kucoin', () => {
     exchange.answers.set(PATHS.coins, { body: currenciesWith(1, 'isDepositEnabled', 'maybe') });
     const c = clientOf(kucoin, exchange.url);
     expect((await c.fetchCoins()).issues).toEqual([
+      { entity: 'network', coin: 'BTC', network: 'btcln', index: 1, reason: 'isDepositEnabled is not a status this dialect knows' },
       { entity: 'coin', coin: 'BTC', index: 0, reason: 'the coin flags are unknown: a network was set aside and no other is closed' },
     ]);
     await c.close();
