@@ -11,7 +11,7 @@ import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 import { inTurns } from '../lib/timer';
 import { KeyedRecords } from './duplicates';
-import { dec, FieldError, isObject, reason, shapeOf, type Json, type Parsed } from './read';
+import { dec, FieldError, int, isObject, reason, shapeOf, type Json, type Parsed } from './read';
 
 /** How a dialect's raw coin maps onto the model. */
 export interface CoinSource {
@@ -85,6 +85,11 @@ export function booleanValue(v: unknown): boolean | undefined {
   if (v === 'true') return true;
   if (v === 'false') return false;
   return undefined;
+}
+
+/** An integer field (rule 1: `15` or `"15"`); `""` is "no value", null (rule 2). */
+export function integer(o: Json, key: string): number | null {
+  return o[key] === '' ? null : int(o, key);
 }
 
 /** A decimal the record cannot do without (a ticker's last price). */

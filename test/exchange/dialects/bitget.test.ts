@@ -73,6 +73,8 @@ describe('bitget', () => {
     ['a withdrawal step', { withdrawStep: '0.01' }, { withdrawIntegerMultiple: '0.01' }],
     ['a closed deposit, a tag needed', { rechargeable: 'false', needTag: 'true' }, { depositEnable: false, withdrawTag: true }],
     ['no tag flag', { needTag: undefined }, { withdrawTag: null }],
+    ['an empty confirmation count (rule 2: no value)', { depositConfirm: '' }, { minConfirm: null }],
+    ['an empty fee', { withdrawFee: '' }, { withdrawFee: null }],
   ])('reads %s', async (_name, fields, expected) => {
     exchange.answers.set(PATHS.coins, { body: coinsWith(fields) });
     const c = clientOf(bitget, exchange.url);

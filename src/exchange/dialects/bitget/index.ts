@@ -6,9 +6,9 @@
  * another code, also inside an answer of status 200.
  */
 import { difference, nonZero, stepOfPlaces } from '../../derive';
-import { booleanValue, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, integer, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
 import { publicDialect } from '../../public-dialect';
-import { dec, int, requiredStr, str, type Json } from '../../read';
+import { dec, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
 export const BITGET_PATHS = { coins: '/api/v2/spot/public/coins', tickers: '/api/v2/spot/market/tickers' } as const;
@@ -52,7 +52,7 @@ const COINS: CoinSource = {
     withdrawMin: dec(n, 'minWithdrawAmount'),
     withdrawInternalMin: null,
     withdrawIntegerMultiple: withdrawMultiple(n),
-    minConfirm: int(n, 'depositConfirm'),
+    minConfirm: integer(n, 'depositConfirm'),
     withdrawTag: optionalFlag(n, 'needTag', booleanValue),
     depositDust: dec(n, 'minDepositAmount'),
     contractAddress: str(n, 'contractAddress', false),

@@ -8,9 +8,9 @@
  * kept (rule 1).
  */
 import { changeRatio, difference, stepOfPlaces } from '../../derive';
-import { booleanValue, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, integer, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
 import { publicDialect } from '../../public-dialect';
-import { dec, int, isObject, requiredStr, str, type Json } from '../../read';
+import { dec, isObject, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
 export const HTX_PATHS = { coins: '/v2/reference/currencies', tickers: '/market/tickers' } as const;
@@ -78,7 +78,7 @@ const COINS: CoinSource = {
     withdrawMin: dec(n, 'minWithdrawAmt'),
     withdrawInternalMin: null,
     withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-    minConfirm: int(n, 'numOfConfirmations'),
+    minConfirm: integer(n, 'numOfConfirmations'),
     withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
     depositDust: dec(n, 'minDepositAmt'),
     // dialects.md: not provided (some answers carry one; the contract leaves it out).
@@ -110,7 +110,7 @@ const TICKERS: TickerSource = {
       volume: dec(o, 'amount'),
       quoteVolume: dec(o, 'vol'),
       ...windowEnding(ts),
-      count: int(o, 'count'),
+      count: integer(o, 'count'),
     };
   },
 };

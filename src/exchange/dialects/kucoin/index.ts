@@ -5,9 +5,9 @@
  * answer of status 200.
  */
 import { difference, stepOfPlaces } from '../../derive';
-import { booleanValue, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, integer, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
 import { publicDialect } from '../../public-dialect';
-import { dec, int, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
+import { dec, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
 import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
 export const KUCOIN_PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' } as const;
@@ -52,7 +52,7 @@ const COINS: CoinSource = {
     withdrawMin: dec(n, 'withdrawalMinSize'),
     withdrawInternalMin: null,
     withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-    minConfirm: int(n, 'confirms'),
+    minConfirm: integer(n, 'confirms'),
     withdrawTag: optionalFlag(n, 'needTag', booleanValue),
     depositDust: dec(n, 'depositMinSize'),
     contractAddress: str(n, 'contractAddress', false),
