@@ -1,6 +1,6 @@
 import { dialects } from '../../../src/exchange/dialects/registry';
 import type { NetworkRecord } from '../../../src/snapshot/model';
-import { clientOf, failure, fixture, RecordedExchange, type Answer } from './recorded';
+import { clientOf, failure, fixture, fixtureWith, RecordedExchange, type Answer } from './recorded';
 
 /** HTX's recorded answers (fixtures/README.md), read by the real client from a loopback HTX. */
 
@@ -47,13 +47,7 @@ afterEach(() => exchange.stop());
 
 /** The recorded currencies with the first chain's fields replaced (undefined: left out). */
 function currenciesWith(fields: Record<string, unknown>): string {
-  const body = JSON.parse(fixture('htx', 'currencies.json')) as { data: { chains: Record<string, unknown>[] }[] };
-  const chain = body.data[0]!.chains[0]!;
-  for (const [k, v] of Object.entries(fields)) {
-    if (v === undefined) delete chain[k];
-    else chain[k] = v;
-  }
-  return JSON.stringify(body);
+  return fixtureWith('htx', 'currencies.json', (b: { data: { chains: Record<string, unknown>[] }[] }) => b.data[0]!.chains[0]!, fields);
 }
 
 describe('htx', () => {

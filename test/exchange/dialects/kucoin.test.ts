@@ -2,7 +2,7 @@ import { dialects } from '../../../src/exchange/dialects/registry';
 import { diff } from '../../../src/snapshot/diff';
 import { applyCoins } from '../../../src/snapshot/merge';
 import { emptySnapshot, type NetworkRecord } from '../../../src/snapshot/model';
-import { clientOf, failure, fixture, RecordedExchange, type Answer } from './recorded';
+import { clientOf, failure, fixture, fixtureWith, RecordedExchange, type Answer } from './recorded';
 
 /** KuCoin's recorded answers (fixtures/README.md), read by the real client from a loopback KuCoin. */
 
@@ -41,11 +41,7 @@ afterEach(() => exchange.stop());
 
 /** The recorded currencies with one chain's field replaced (undefined: left out). */
 function currenciesWith(chain: number, key: string, value: unknown): string {
-  const body = JSON.parse(fixture('kucoin', 'currencies.json')) as { data: { chains: Record<string, unknown>[] }[] };
-  const c = body.data[0]!.chains[chain]!;
-  if (value === undefined) delete c[key];
-  else c[key] = value;
-  return JSON.stringify(body);
+  return fixtureWith('kucoin', 'currencies.json', (b: { data: { chains: Record<string, unknown>[] }[] }) => b.data[0]!.chains[chain]!, { [key]: value });
 }
 
 describe('kucoin', () => {

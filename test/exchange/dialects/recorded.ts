@@ -10,6 +10,20 @@ export function fixture(dialect: string, file: string): string {
   return readFileSync(join(__dirname, dialect, 'fixtures', file), 'utf8');
 }
 
+/**
+ * A recorded answer with fields of one of its objects (`at`) replaced; a field given as
+ * undefined is left out.
+ */
+export function fixtureWith(dialect: string, file: string, at: (body: never) => Record<string, unknown>, fields: Record<string, unknown>): string {
+  const body = JSON.parse(fixture(dialect, file)) as never;
+  const o = at(body);
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) delete o[k];
+    else o[k] = v;
+  }
+  return JSON.stringify(body);
+}
+
 /** An answer the loopback exchange sends. */
 export interface Answer {
   status?: number;
