@@ -11,7 +11,7 @@ import { decodeCoinList, decodeTickerList } from './decode-list';
 import { percentToRatio, specSymbol } from './derived';
 import { hmacSha256, queryOf, withQuery } from './hmac';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, type Json, type Parsed } from './read';
-import { jsonBody, refusalOf } from './refusal';
+import { errorJson, refusalOf } from './refusal';
 
 export const binanceCredentials = z.object({ api_key: z.string().min(1), api_secret: z.string().min(1) }).strict();
 export type BinanceCredentials = z.output<typeof binanceCredentials>;
@@ -33,7 +33,7 @@ export function signQuery(request: Request, keyHeader: string, { api_key, api_se
 
 /** An error answer: `{"code","msg"}`; 429 too many requests, 418 an IP ban (both with Retry-After); `clockCodes` refuse the timestamp. */
 export function readBinanceRefusal(status: number, text: string, clockCodes: readonly string[]): Refusal {
-  const out = refusalOf(jsonBody(text), 'code', 'msg');
+  const out = refusalOf(errorJson(text), ['code'], ['msg']);
   if (status === 429) out.pause = 'rate_limited';
   else if (status === 418) out.pause = 'banned';
   if (out.code !== undefined && clockCodes.includes(out.code)) out.clock = true;
@@ -43,7 +43,7 @@ export function readBinanceRefusal(status: number, text: string, clockCodes: rea
 /** The bare array of an answer; an error body sent with a 2xx status is the exchange refusing (dialects.md rule 8). */
 export function arrayOf(body: unknown, what: string): unknown[] {
   if (Array.isArray(body)) return body;
-  if (isObject(body) && 'code' in body && 'msg' in body) throw new Refused(refusalOf(body, 'code', 'msg'));
+  if (isObject(body) && 'code' in body && 'msg' in body) throw new Refused(refusalOf(body, ['code'], ['msg']));
   throw new ShapeError(`${what}: expected a list, got ${shapeOf(body)}`);
 }
 

@@ -1,14 +1,18 @@
 /**
- * The error body of a JSON exchange answer as a Refusal: its code and message under the
- * exchange's own key names (Binance `code`/`msg`, Bybit `retCode`/`retMsg`), the message cut
- * short and stripped of control characters, the code as text. Anything else reads as nothing.
+ * Error answers of the exchanges whose bodies are not the spec's `{"code","msg"}`: each
+ * dialect names where its code and message are (`{label, message}`, `{status, err-code,
+ * err-msg}`, `{code, msg, data}`...), and reads them through these helpers, so every dialect
+ * cuts and cleans them the same way (dialect.ts: Refusal).
  */
-import type { Refusal } from './dialect';
-import { isObject } from './read';
+import { Refused, type Refusal } from './dialect';
+import { isObject, shapeOf, ShapeError } from './read';
 
-/** The body parsed, or undefined when it is not JSON (or too large to bother). */
-export function jsonBody(text: string): unknown {
-  if (text.length > 64 * 1024) return undefined;
+/** Bodies larger than this are not read for an error (a proxy's HTML page, say). */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** The body of an error answer as JSON, or undefined when it is none. */
+export function errorJson(text: string): unknown {
+  if (text.length > MAX_ERROR_BODY) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -16,14 +20,90 @@ export function jsonBody(text: string): unknown {
   }
 }
 
-/** The code and message of an error object, under the given keys. */
-export function refusalOf(body: unknown, codeKey: string, msgKey: string): Refusal {
+/** A message as a Refusal carries it: control characters replaced, at most 200 characters. */
+export function cleanMessage(msg: string): string {
+  // eslint-disable-next-line no-control-regex
+  return msg.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
+}
+
+/**
+ * The code and message of an error body: the first of `codeKeys` that holds a string or a
+ * number, and the first of `msgKeys` that holds a string.
+ */
+export function refusalOf(body: unknown, codeKeys: readonly string[], msgKeys: readonly string[]): Refusal {
   const out: Refusal = {};
   if (!isObject(body)) return out;
-  const code = body[codeKey];
-  const msg = body[msgKey];
-  if (typeof code === 'number' || typeof code === 'string') out.code = String(code).slice(0, 32);
-  // eslint-disable-next-line no-control-regex
-  if (typeof msg === 'string') out.msg = msg.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
+  for (const k of codeKeys) {
+    const v = body[k];
+    if (typeof v === 'string' || typeof v === 'number') {
+      out.code = String(v).slice(0, 32);
+      break;
+    }
+  }
+  for (const k of msgKeys) {
+    const v = body[k];
+    if (typeof v === 'string') {
+      out.msg = cleanMessage(v);
+      break;
+    }
+  }
   return out;
+}
+
+/**
+ * An error answer of status `status`: its body read by `read`; HTTP 429 asks for a pause
+ * (with its Retry-After when sent: the client reads the header), as does a body `read` says
+ * is a rate limit.
+ */
+export function readRefusalWith(status: number, text: string, read: (body: unknown) => Refusal): Refusal {
+  const out = read(errorJson(text));
+  if (status === 429) out.pause = 'rate_limited';
+  return out;
+}
+
+/** An exchange's answer envelope: where its code is, which codes are success, where an error's code and message are. */
+export interface Envelope {
+  /** The key of the envelope's status or code (`code`, `status`). */
+  readonly statusKey: string;
+  /** Whether that value says success (`"00000"`, `200`, `"ok"`). */
+  readonly success: (value: unknown) => boolean;
+  /** Where an error's code and message are, in order of preference. */
+  readonly codeKeys: readonly string[];
+  readonly msgKeys: readonly string[];
+  /** Codes the exchange answers "too many requests" with: a pause, whatever the HTTP status. */
+  readonly tooMany: readonly string[];
+  /** The shape of a good answer, for the message of a ShapeError. */
+  readonly shape: string;
+}
+
+/** What an error body in this envelope says. */
+export function envelopeRefusal(envelope: Envelope, body: unknown): Refusal {
+  const out = refusalOf(body, envelope.codeKeys, envelope.msgKeys);
+  if (out.code !== undefined && envelope.tooMany.includes(out.code)) out.pause = 'rate_limited';
+  return out;
+}
+
+/**
+ * The `data` of an answer in this envelope. A status that is not success is the exchange
+ * refusing, whatever the HTTP status (Refused); an answer without `data` is of the wrong
+ * shape (ShapeError).
+ */
+export function envelopeData(envelope: Envelope, body: unknown, what: string): unknown {
+  if (isObject(body) && body[envelope.statusKey] !== undefined && !envelope.success(body[envelope.statusKey])) {
+    throw new Refused(envelopeRefusal(envelope, body));
+  }
+  if (isObject(body) && body.data !== undefined && body.data !== null) return body.data;
+  throw new ShapeError(`${what}: expected ${envelope.shape}, got ${shapeOf(body)}`);
+}
+
+/** envelopeData, which must be a list. */
+export function envelopeList(envelope: Envelope, body: unknown, what: string): unknown[] {
+  const data = envelopeData(envelope, body, what);
+  if (Array.isArray(data)) return data;
+  throw new ShapeError(`${what}: expected a list in data, got ${shapeOf(data)}`);
+}
+
+/** errors.read of a dialect whose error bodies are in this envelope. */
+export function readEnvelopeRefusal(envelope: Envelope): (status: number, text: string) => Refusal {
+  return (status, text) => readRefusalWith(status, text, (body) => envelopeRefusal(envelope, body));
 }

@@ -7,6 +7,10 @@ import { binance } from './binance';
 import { bybit } from './bybit';
 import { mexc } from './mexc';
 import { okx } from './okx';
+import { bitget } from './bitget';
+import { gate } from './gate';
+import { htx } from './htx';
+import { kucoin } from './kucoin';
 import { spotV3 } from './spot-v3';
 
 /** The dialects by name; `with` adds one (as the tests add a dialect of their own). */
@@ -42,6 +46,10 @@ export const dialects = new DialectRegistry([
   spotV3,
   binance,
   mexc,
+  bitget,
+  kucoin,
+  gate,
+  htx,
   okx,
   bybit,
 ]);

@@ -13,7 +13,7 @@ import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
 
 export function bybitRefusal(body: unknown): Refusal {
-  const out = refusalOf(body, 'retCode', 'retMsg');
+  const out = refusalOf(body, ['retCode'], ['retMsg']);
   // `10004 error sign! origin_string[<timestamp><api key><recv window><query>]` echoes the key: kept out of errors and logs.
   if (out.msg !== undefined) out.msg = out.msg.replace(/origin_string\[[^\]]*\]?/g, 'origin_string[<redacted>]');
   if (out.code !== undefined && (RATE_LIMIT_CODES as readonly string[]).includes(out.code)) out.pause = 'rate_limited';

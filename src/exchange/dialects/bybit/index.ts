@@ -2,7 +2,7 @@
  * The dialect `bybit`: Bybit's API v5. The coin info is SIGNED (a read-only key); the tickers
  * are public, one request for every spot ticker (`symbol` takes one). dialects.md section 2.
  */
-import { jsonBody } from '../../refusal';
+import { errorJson } from '../../refusal';
 import { signedDialect } from '../../signed-dialect';
 import { bybitRefusal, decodeCoins, decodeTickers, serverTime } from './decode';
 import { signBybit } from './sign';
@@ -22,7 +22,7 @@ export const bybit = signedDialect({
   serverTime,
   // 403 "access too frequent": the IP is banned for a while (Bybit's rate-limit docs); 429 too many.
   refusal: (status, text) => {
-    const out = bybitRefusal(jsonBody(text));
+    const out = bybitRefusal(errorJson(text));
     if (status === 403) out.pause = 'banned';
     else if (status === 429) out.pause = 'rate_limited';
     return out;

@@ -14,7 +14,7 @@ import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
 
 /** OKX's `{"code","msg"}`: `code` "0" is success; the rate-limit and clock codes say so. */
 export function okxRefusal(body: unknown): Refusal {
-  const out = refusalOf(body, 'code', 'msg');
+  const out = refusalOf(body, ['code'], ['msg']);
   if (out.code !== undefined && (RATE_LIMIT_CODES as readonly string[]).includes(out.code)) out.pause = 'rate_limited';
   if (out.code !== undefined && (CLOCK_CODES as readonly string[]).includes(out.code)) out.clock = true;
   return out;

@@ -3,7 +3,7 @@
  * read-only key); the tickers are public, one request for every SPOT ticker (it takes no list
  * of symbols). dialects.md section 2.
  */
-import { jsonBody } from '../../refusal';
+import { errorJson } from '../../refusal';
 import { signedDialect } from '../../signed-dialect';
 import { decodeCoins, decodeTickers, okxRefusal, serverTime } from './decode';
 import { signOkx } from './sign';
@@ -21,5 +21,5 @@ export const okx = signedDialect({
   coins: decodeCoins,
   tickers: decodeTickers,
   serverTime,
-  refusal: (status, text) => ({ ...okxRefusal(jsonBody(text)), ...(status === 429 && { pause: 'rate_limited' as const }) }),
+  refusal: (status, text) => ({ ...okxRefusal(errorJson(text)), ...(status === 429 && { pause: 'rate_limited' as const }) }),
 });

@@ -1,0 +1,130 @@
+/**
+ * The dialect `htx`: HTX's (Huobi's) public spot API (https://huobiapi.github.io/docs/spot/v1/en/),
+ * mapped onto the model as dialects.md section 2 says. No key: both requests are public. The
+ * two answers come in two envelopes: the currencies `{"code":200,"data":[...]}` (an error
+ * `{"code":<n>,"message"}`), the tickers `{"status":"ok","ts":<ms>,"data":[...]}` (an error
+ * `{"status":"error","err-code","err-msg"}`), also inside answers of status 200. Ticker
+ * values are JSON numbers written by Java (`8988.0`, `2.3822168242201668E8`): their text is
+ * kept (rule 1).
+ */
+import { changeRatio, difference, stepOfPlaces } from '../../derive';
+import { booleanValue, integer, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { publicDialect } from '../../public-dialect';
+import { dec, isObject, requiredStr, str, type Json } from '../../read';
+import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
+
+export const HTX_PATHS = { coins: '/v2/reference/currencies', tickers: '/market/tickers' } as const;
+
+/**
+ * HTX limits requests per IP and per interface, without weights: each request costs 1
+ * (see notes/i14-public.md for the figures to give `weight_limit`).
+ */
+export const HTX_WEIGHTS = { coins: 1, tickers: 1 } as const;
+
+/**
+ * HTX's "too many requests" (`{"status":"error","err-code":"api-request-too-frequent","err-msg":
+ * "Request too frequent. Please try again later."}`, with or without HTTP 429); `429` for a v2
+ * body that carries the status as its code.
+ */
+const TOO_MANY = ['api-request-too-frequent', '429'];
+
+/** The reference data's envelope (`code` is 200, sent as a number or, in some recorded answers, as a string). */
+const REFERENCE: Envelope = {
+  statusKey: 'code', success: (v) => v === 200 || v === '200', codeKeys: ['code'], msgKeys: ['message', 'msg'], tooMany: TOO_MANY, shape: '{"code": 200, "data": [...]}',
+};
+
+/** The market data's envelope. */
+const MARKET: Envelope = {
+  statusKey: 'status', success: (v) => v === 'ok', codeKeys: ['err-code'], msgKeys: ['err-msg'], tooMany: TOO_MANY, shape: '{"status": "ok", "data": [...]}',
+};
+
+/** Either envelope's error body, for an answer of status other than 2xx. */
+const ANY_ERROR: Envelope = { ...MARKET, codeKeys: ['err-code', 'code'], msgKeys: ['err-msg', 'message', 'msg'] };
+
+const DECIMAL_KEYS = {
+  coins: ['transactFeeWithdraw', 'minTransactFeeWithdraw', 'minWithdrawAmt', 'minDepositAmt'],
+  tickers: ['open', 'close', 'high', 'low', 'amount', 'vol', 'bid', 'bidSize', 'ask', 'askSize'],
+};
+
+/** `"allowed"` is open, `"prohibited"` closed; any other value is not guessed. */
+function allowed(v: unknown): boolean | undefined {
+  if (v === 'allowed') return true;
+  if (v === 'prohibited') return false;
+  return undefined;
+}
+
+/** The fee of the fee type: `fixed` its fee, `circulated` its least fee, `ratio` (a share of the amount) none. */
+function withdrawFee(n: Json): string | null {
+  if (n.withdrawFeeType === 'fixed') return dec(n, 'transactFeeWithdraw');
+  if (n.withdrawFeeType === 'circulated') return dec(n, 'minTransactFeeWithdraw');
+  return null;
+}
+
+const COINS: CoinSource = {
+  coin: (o) => keyIn(o, 'currency', (t) => t.toUpperCase()),
+  name: () => null,
+  // `instStatus` is ignored: the coin's flags are derived from its chains.
+  networks: (o) => listIn(o, 'chains'),
+  networkKey: (n) => keyIn(n, 'chain'),
+  network: (n, coin) => ({
+    // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
+    network: requiredStr(n, 'chain'),
+    coin,
+    name: str(n, 'displayName', false),
+    isDefault: false,
+    depositEnable: statusFlag(n, 'depositStatus', allowed),
+    withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
+    withdrawFee: withdrawFee(n),
+    withdrawMin: dec(n, 'minWithdrawAmt'),
+    withdrawInternalMin: null,
+    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+    minConfirm: integer(n, 'numOfConfirmations'),
+    withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
+    depositDust: dec(n, 'minDepositAmt'),
+    // dialects.md: not provided (some answers carry one; the contract leaves it out).
+    contractAddress: null,
+    contractAddressUrl: null,
+    depositDesc: null,
+    withdrawDesc: null,
+  }),
+};
+
+const TICKERS: TickerSource = {
+  symbol: (o) => keyIn(o, 'symbol', symbolOf),
+  ticker: (o, symbol, ts) => {
+    const close = requiredDecimal(o, 'close');
+    const open = dec(o, 'open');
+    return {
+      symbol,
+      priceChange: difference(close, open),
+      priceChangePercent: changeRatio(close, open),
+      lastPrice: close,
+      bidPrice: dec(o, 'bid'),
+      bidQty: dec(o, 'bidSize'),
+      askPrice: dec(o, 'ask'),
+      askQty: dec(o, 'askSize'),
+      openPrice: open,
+      highPrice: dec(o, 'high'),
+      lowPrice: dec(o, 'low'),
+      // `amount` is in the base currency, `vol` in the quote currency.
+      volume: dec(o, 'amount'),
+      quoteVolume: dec(o, 'vol'),
+      ...windowEnding(ts),
+      count: integer(o, 'count'),
+    };
+  },
+};
+
+// /market/tickers has no list of symbols: the watch list is picked out of every symbol.
+export const htx = publicDialect({
+  name: 'htx',
+  baseUrl: 'https://api.huobi.pro',
+  paths: HTX_PATHS,
+  weights: HTX_WEIGHTS,
+  decimalKeys: DECIMAL_KEYS,
+  coinList: (body) => envelopeList(REFERENCE, body, 'coins'),
+  tickerList: (body) => ({ list: envelopeList(MARKET, body, 'tickers'), time: isObject(body) ? timeOf(body.ts) : null }),
+  coins: COINS,
+  tickers: TICKERS,
+  readRefusal: readEnvelopeRefusal(ANY_ERROR),
+});

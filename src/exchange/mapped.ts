@@ -1,0 +1,284 @@
+/**
+ * Decoding for the dialects whose field names are not the model's (dialects.md section 2):
+ * each says how one raw coin, network or ticker maps onto the model, and these loops do the
+ * rest the same way for all of them: a malformed record is set aside as an issue (its
+ * previous value is kept by the merge: unknown is never taken for closed), a key sent twice
+ * is resolved by KeyedRecords, a coin's flags are derived from its networks (rule 4), a large
+ * answer is read in turns of the event loop, and a record equal to its previous one comes
+ * back as the previous object (the merge, the diff and the state store skip it by identity).
+ */
+import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
+import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
+import { inTurns } from '../lib/timer';
+import { KeyedRecords } from './duplicates';
+import { dec, FieldError, int, isObject, reason, shapeOf, type Json, type Parsed } from './read';
+
+/** How a dialect's raw coin maps onto the model. */
+export interface CoinSource {
+  /** The model's coin symbol of a raw coin (upper-cased), undefined when it has none usable. */
+  coin(o: unknown): string | undefined;
+  name(o: Json): string | null;
+  /** Its raw networks; throws FieldError when they are not a list. */
+  networks(o: Json): readonly unknown[];
+  /** The key of a raw network, undefined when it has none usable (for the issue of one that failed). */
+  networkKey(n: unknown): string | undefined;
+  /** One network; throws FieldError for a malformed one (a flag not sent included). */
+  network(n: Json, coin: string, o: Json): NetworkRecord;
+}
+
+/** How a dialect's raw ticker maps onto the model. */
+export interface TickerSource {
+  /** The model's symbol of a raw ticker (`BTC-USDT` → `BTCUSDT`), undefined when it has none usable. */
+  symbol(o: unknown): string | undefined;
+  /** One ticker, `time` the answer's own time when it has one; throws FieldError for a malformed one. */
+  ticker(o: Json, symbol: string, time: number | null): TickerRecord;
+}
+
+/** Records read afresh per turn of the event loop (as spot-v3's decode). */
+const COINS_PER_TURN = 500;
+const TICKERS_PER_TURN = 1_000;
+
+/** `BTC-USDT`, `BTC_USDT`, `btcusdt` → `BTCUSDT` (rule 6). */
+export function symbolOf(text: string): string {
+  return text.replace(/[-_/]/g, '').toUpperCase();
+}
+
+/** A usable (non-empty string) key of a raw record, in the model's style. */
+export function keyIn(o: unknown, key: string, style: (text: string) => string = (t) => t): string | undefined {
+  if (!isObject(o)) return undefined;
+  const v = o[key];
+  return typeof v === 'string' && v !== '' ? style(v) : undefined;
+}
+
+/**
+ * A list field of a raw record; not a list (absent, null): FieldError, so the record is set
+ * aside rather than read as having no networks (which would close its coin flags).
+ */
+export function listIn(o: Json, key: string): readonly unknown[] {
+  const v = o[key];
+  if (!Array.isArray(v)) throw new FieldError(`${key} is not a list`);
+  return v;
+}
+
+/**
+ * A status flag as the exchange encodes it: `open` says what a sent value means (true, false,
+ * or undefined for a value it does not document). Not sent, or not documented: FieldError,
+ * so the network is set aside and keeps its previous state; a missing flag is never read as
+ * closed (nor as open).
+ */
+export function statusFlag(o: Json, key: string, open: (v: unknown) => boolean | undefined): boolean {
+  const v = o[key];
+  if (v === undefined || v === null) throw new FieldError(`${key} is missing`);
+  const flag = open(v);
+  if (flag === undefined) throw new FieldError(`${key} is not a status this dialect knows`);
+  return flag;
+}
+
+/** A flag that may be left out (null: the exchange does not say), read as statusFlag when sent. */
+export function optionalFlag(o: Json, key: string, open: (v: unknown) => boolean | undefined): boolean | null {
+  return o[key] == null ? null : statusFlag(o, key, open);
+}
+
+/** A boolean sent as a boolean or as the text `true`/`false`. */
+export function booleanValue(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  return undefined;
+}
+
+/** An integer field (rule 1: `15` or `"15"`); `""` is "no value", null (rule 2). */
+export function integer(o: Json, key: string): number | null {
+  return o[key] === '' ? null : int(o, key);
+}
+
+/** A decimal the record cannot do without (a ticker's last price). */
+export function requiredDecimal(o: Json, key: string): string {
+  const v = dec(o, key);
+  if (v === null) throw new FieldError(`${key} is missing`);
+  return v;
+}
+
+/** A rolling 24 h window ending at the snapshot's time (rule 7); both null without one. */
+export function windowEnding(closeTime: number | null): { openTime: number | null; closeTime: number | null } {
+  return { openTime: closeTime === null ? null : closeTime - 86_400_000, closeTime };
+}
+
+/** An answer's time (ms), sent as a number or as a string of digits; null when absent or not one. */
+export function timeOf(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  if (typeof v === 'string' && /^\d{1,15}$/.test(v)) return Number(v);
+  return null;
+}
+
+/**
+ * A coin's flag `of` (rule 4): true iff it has a network and every network's is true. With a
+ * network set aside (unknown) and none of the others false, the flag is not determined: the
+ * previous record's flag then stands (undefined: there is none).
+ */
+function coinFlag(networks: readonly NetworkRecord[], unknown: boolean, of: 'depositEnable' | 'withdrawEnable', before: CoinRecord | undefined): boolean | undefined {
+  if (networks.some((n) => !n[of])) return false;
+  if (!unknown) return networks.length > 0;
+  return before === undefined ? undefined : before[of === 'depositEnable' ? 'depositAllEnable' : 'withdrawAllEnable'];
+}
+
+function readNetworks(source: CoinSource, o: Json, coin: string, issues: RecordIssue[]): { networks: NetworkRecord[]; unknown: boolean } {
+  const raw = source.networks(o);
+  const networks = new KeyedRecords<NetworkRecord>((n) => n.network, sameNetwork);
+  let unknown = false;
+  for (let j = 0; j < raw.length; j++) {
+    const n = raw[j];
+    try {
+      if (!isObject(n)) throw new FieldError(`network is ${shapeOf(n)}, not an object`);
+      const record = source.network(n, coin, o);
+      if (networks.add(record) === 'conflict') {
+        unknown = true;
+        issues.push({ entity: 'network', coin, network: record.network, index: j, reason: 'network appears twice with different values' });
+      }
+    } catch (err) {
+      unknown = true;
+      const issue: RecordIssue = { entity: 'network', coin, index: j, reason: reason(err) };
+      const network = source.networkKey(n);
+      if (network !== undefined) {
+        issue.network = network;
+        networks.setAside(network);
+      }
+      issues.push(issue);
+    }
+  }
+  return { networks: networks.taken(), unknown };
+}
+
+function readCoin(source: CoinSource, o: Json, coin: string, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
+  const { networks, unknown } = readNetworks(source, o, coin, issues);
+  const depositAllEnable = coinFlag(networks, unknown, 'depositEnable', before);
+  const withdrawAllEnable = coinFlag(networks, unknown, 'withdrawEnable', before);
+  if (depositAllEnable === undefined || withdrawAllEnable === undefined) {
+    throw new FieldError('the coin flags are unknown: a network was set aside and no other is closed');
+  }
+  const record: CoinRecord = { coin, name: source.name(o), depositAllEnable, withdrawAllEnable, networkList: networks };
+  return before !== undefined && sameCoin(before, record) ? before : record;
+}
+
+/**
+ * The raw object each record was read from (with no issue), the dialect's source that read
+ * it and the answer's time: a raw object equal to it, read by the same source at the same
+ * time, gives the same record, which is then taken without reading it again. Held only as
+ * long as the record is (a snapshot's).
+ */
+const READ_FROM = new WeakMap<object, { raw: Json; source: object; time: number | null }>();
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  // for-in without allocating key lists: parsed JSON has no inherited enumerable keys.
+  let n = 0;
+  for (const k in a) {
+    n += 1;
+    const x = (a as Json)[k];
+    const y = (b as Json)[k];
+    if (x !== y && (typeof x !== 'object' || !sameJson(x, y))) return false;
+    if (y === undefined && !(k in b)) return false;
+  }
+  for (const _ in b) n -= 1;
+  return n === 0;
+}
+
+/** `before`, when it was read from a raw object equal to `raw` by `source` at `time`. */
+function readAlready<R extends object>(before: R | undefined, raw: Json, source: object, time: number | null): R | undefined {
+  if (before === undefined) return undefined;
+  const from = READ_FROM.get(before);
+  return from !== undefined && from.source === source && from.time === time && sameJson(from.raw, raw) ? before : undefined;
+}
+
+function* coinsInParts(source: CoinSource, list: readonly unknown[], previous: ReadonlyMap<string, CoinRecord> | undefined): Generator<void, Parsed<CoinRecord>, void> {
+  const coins = new KeyedRecords<CoinRecord>((c) => c.coin, sameCoin);
+  const issues: RecordIssue[] = [];
+  let fresh = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (fresh >= COINS_PER_TURN) {
+      fresh = 0;
+      yield;
+    }
+    const item = list[i];
+    const coin = source.coin(item);
+    const own: RecordIssue[] = [];
+    try {
+      if (!isObject(item)) throw new FieldError(`coin is ${shapeOf(item)}, not an object`);
+      if (coin === undefined) throw new FieldError('the coin has no symbol');
+      const before = previous?.get(coin);
+      let record = readAlready(before, item, source, null);
+      if (record === undefined) {
+        fresh += 1;
+        record = readCoin(source, item, coin, before, own);
+        if (own.length === 0) READ_FROM.set(record, { raw: item, source, time: null });
+      }
+      const copy = coins.add(record, own);
+      if (copy === 'first') issues.push(...own);
+      else if (copy === 'conflict') issues.push({ entity: 'coin', coin, index: i, reason: 'coin appears twice in the list with different values' });
+    } catch (err) {
+      const issue: RecordIssue = { entity: 'coin', index: i, reason: reason(err) };
+      if (coin !== undefined) {
+        issue.coin = coin;
+        coins.setAside(coin);
+      }
+      // The networks that made the coin's flags unknown, said first (the log names them).
+      issues.push(...own, issue);
+    }
+  }
+  return { records: coins.taken(), issues };
+}
+
+/**
+ * The coins of a list of raw coins, read by `source`; `previous` gives back unchanged coins as
+ * their previous objects. COINS_PER_TURN coins read afresh per turn of the event loop.
+ */
+export function decodeCoinsWith(source: CoinSource, list: readonly unknown[], previous?: ReadonlyMap<string, CoinRecord>): Promise<Parsed<CoinRecord>> {
+  return inTurns(coinsInParts(source, list, previous));
+}
+
+function* tickersInParts(source: TickerSource, list: readonly unknown[], time: number | null, previous: ReadonlyMap<string, TickerRecord> | undefined): Generator<void, Parsed<TickerRecord>, void> {
+  const tickers = new KeyedRecords<TickerRecord>((t) => t.symbol, sameTicker);
+  const issues: RecordIssue[] = [];
+  let fresh = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (fresh >= TICKERS_PER_TURN) {
+      fresh = 0;
+      yield;
+    }
+    const item = list[i];
+    const symbol = source.symbol(item);
+    try {
+      if (!isObject(item)) throw new FieldError(`ticker is ${shapeOf(item)}, not an object`);
+      if (symbol === undefined) throw new FieldError('the ticker has no symbol');
+      const before = previous?.get(symbol);
+      let record = readAlready(before, item, source, time);
+      if (record === undefined) {
+        fresh += 1;
+        const read = source.ticker(item, symbol, time);
+        record = before !== undefined && sameTicker(before, read) ? before : read;
+        READ_FROM.set(record, { raw: item, source, time });
+      }
+      if (tickers.add(record) === 'conflict') issues.push({ entity: 'ticker', symbol, index: i, reason: 'symbol appears twice in the list with different values' });
+    } catch (err) {
+      const issue: RecordIssue = { entity: 'ticker', index: i, reason: reason(err) };
+      if (symbol !== undefined) {
+        issue.symbol = symbol;
+        tickers.setAside(symbol);
+      }
+      issues.push(issue);
+    }
+  }
+  return { records: tickers.taken(), issues };
+}
+
+/** The tickers of a list of raw tickers, read by `source` (`time`: the answer's own time, when it has one), as decodeCoinsWith. */
+export function decodeTickersWith(source: TickerSource, list: readonly unknown[], time: number | null, previous?: ReadonlyMap<string, TickerRecord>): Promise<Parsed<TickerRecord>> {
+  return inTurns(tickersInParts(source, list, time, previous));
+}

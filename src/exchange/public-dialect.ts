@@ -1,0 +1,55 @@
+/**
+ * A dialect whose two requests are public and whose fields are mapped (mapped.ts): what the
+ * four public dialects (bitget, kucoin, gate, htx) have alike, written once. Each says its
+ * address, paths, weights, decimal keys, where the records are in its answers, how one record
+ * maps, and how it reads an error answer.
+ */
+import type { Endpoint } from '../snapshot/model';
+import { exactDecimalJson } from './decimal';
+import type { Dialect, Refusal } from './dialect';
+import { decodeCoinsWith, decodeTickersWith, type CoinSource, type TickerSource } from './mapped';
+
+export interface PublicDialect {
+  readonly name: string;
+  /** The exchange's public API host (the default base_url). */
+  readonly baseUrl: string;
+  readonly paths: Readonly<Record<Endpoint, string>>;
+  /** Each request's cost, as the exchange documents its limits. */
+  readonly weights: Readonly<Record<Endpoint, number>>;
+  /** Per answer, the keys whose bare JSON numbers are decimals (their text is kept). */
+  readonly decimalKeys: Readonly<Record<Endpoint, readonly string[]>>;
+  /** The raw coins of a parsed answer (throws Refused for an error in it, ShapeError for another shape). */
+  coinList(body: unknown): unknown[];
+  /** The raw tickers of a parsed answer, and its own time when it has one. */
+  tickerList(body: unknown): { list: unknown[]; time: number | null };
+  readonly coins: CoinSource;
+  readonly tickers: TickerSource;
+  /** What an error answer (not 2xx) says. */
+  readRefusal(status: number, text: string): Refusal;
+}
+
+/**
+ * The dialect. Its tickers request asks for every symbol (the four name one symbol per
+ * request, or none): symbolsCap 0, the watch list is picked out of the answer.
+ */
+export function publicDialect(d: PublicDialect): Dialect {
+  const json = { coins: exactDecimalJson(d.decimalKeys.coins), tickers: exactDecimalJson(d.decimalKeys.tickers) };
+  return {
+    name: d.name,
+    defaults: { baseUrl: d.baseUrl, symbolsCap: 0 },
+    requests: {
+      coins: () => ({ path: d.paths.coins, weight: d.weights.coins }),
+      tickers: () => ({ path: d.paths.tickers, weight: d.weights.tickers }),
+    },
+    decode: {
+      parse: (text, endpoint) => json[endpoint].parseInTurns(text),
+      coins: (body, previous) => decodeCoinsWith(d.coins, d.coinList(body), previous),
+      tickers: (body, previous) => {
+        const { list, time } = d.tickerList(body);
+        return decodeTickersWith(d.tickers, list, time, previous);
+      },
+    },
+    // No request names a symbol: no failure is about one.
+    errors: { read: d.readRefusal, refusesSymbols: () => false },
+  };
+}
