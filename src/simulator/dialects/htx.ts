@@ -22,7 +22,9 @@ function chainId(coin: string, n: SimNetwork): string {
   if (id === 'usdterc20') return c === 'usdt' ? id : c === 'eth' ? 'eth' : `${c}erc20`;
   const prefix = PROTOCOL_PREFIX[id];
   if (prefix !== undefined) return `${prefix}${c}`;
-  return id === n.network && n.contractAddress === '' ? c : id.toLowerCase();
+  // The coin's own name only for its native chain (the network named like the coin): HTX's chain
+  // ids are unique within a coin, and BTC's BTC and LIGHTNING both read as `btc` otherwise.
+  return id === n.network && n.contractAddress === '' && id.toLowerCase() === c ? c : id.toLowerCase();
 }
 
 function chain(coin: string, n: SimNetwork): Record<string, unknown> {
