@@ -56,6 +56,8 @@ steps:
     expect(Object.keys(trc)).toEqual([
       'network', 'coin', 'name', 'isDefault', 'depositEnable', 'withdrawEnable', 'withdrawFee', 'withdrawMin', 'withdrawInternalMin',
       'withdrawIntegerMultiple', 'minConfirm', 'withdrawTag', 'depositDust', 'contractAddress', 'contractAddressUrl', 'depositDesc', 'withdrawDesc',
+      // then the canonical chain (null when the alias table does not know the network)
+      'chain',
     ]);
     expect(trc).toMatchObject({ withdrawIntegerMultiple: '1E-8', withdrawFee: '1.50', withdrawEnable: false, withdrawDesc: 'Wallet maintenance', depositDesc: null });
     expect(usdt.networkList.find((n) => n.network === 'SOL')?.withdrawIntegerMultiple).toBe('1');
@@ -63,7 +65,9 @@ steps:
 
     // Every network and ticker value equals what the exchange itself serves, byte for byte.
     const wire = JSON.parse(raw.replace(/"withdrawIntegerMultiple":([-0-9.eE+]+)/g, '"withdrawIntegerMultiple":"$1"')) as { coin: string; networkList: unknown[] }[];
-    expect(ex.coins.map((c) => c.networkList)).toEqual(wire.map((c) => c.networkList));
+    // (The canonical chain, last in each network, is spotwatch's own: not on the wire.)
+    expect(trc.chain).toBe('tron');
+    expect(ex.coins.map((c) => c.networkList.map(({ chain: _chain, ...n }) => n))).toEqual(wire.map((c) => c.networkList));
     expect(ex.tickers.map((t) => t.symbol)).toEqual(['BTCUSDT', 'ETHUSDT']);
     expect(Object.keys(ex.tickers[0]!)).toEqual([
       'symbol', 'priceChange', 'priceChangePercent', 'lastPrice', 'bidPrice', 'bidQty', 'askPrice', 'askQty', 'openPrice',
@@ -94,7 +98,7 @@ describe('spotwatch check-config', () => {
     expect(await check.exit()).toBe(1);
     expect(check.stderr.trim().split('\n')).toEqual([
       `${join(dir, 'bad.yaml')}:3:20: exchanges[0].poll.coins: invalid duration "30x" (use 500ms, 15s, 5m, 4h)`,
-      `${join(dir, 'bad.yaml')}:4:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify)`,
+      `${join(dir, 'bad.yaml')}:4:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains)`,
     ]);
     writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: X\n    state: nope\n');
     writeFileSync(join(dir, 'good.yaml'), 'exchanges:\n  - name: main\nrules_file: rules.yaml\n');

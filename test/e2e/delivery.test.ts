@@ -110,7 +110,7 @@ receivers:
 
     const bodies = hook.received.map((r) => r.body as { status: string; alerts: { status: string; labels: Record<string, string>; annotations: Record<string, string> }[] });
     expect(bodies.map((b) => `${b.status}:${b.alerts.length}`)).toEqual(['firing:1', 'resolved:1']);
-    expect(bodies[0]?.alerts[0]?.labels).toEqual({ alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', kind: 'withdraw_disabled' });
+    expect(bodies[0]?.alerts[0]?.labels).toEqual({ alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', chain: 'tron', kind: 'withdraw_disabled' });
     expect(bodies[0]?.alerts[0]?.annotations.withdraw_desc).toBe('Maintenance');
     await a.child.kill();
     await b.child.kill();
