@@ -7,7 +7,7 @@ import { clientFor, reach, type Target } from './compose/targets';
 import { PollHealth } from './poll/health';
 import { Notifications } from './notifications';
 import type { ExchangeClient } from './exchange/client';
-import { createApp } from './http/app';
+import { httpSurface } from './compose/http-surface';
 import { Exposition } from './metrics/exposition';
 import { silenceKept, type Silence } from './alerts/silence';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
@@ -25,7 +25,6 @@ import { buildPollPath } from './poll/build';
 import { DaemonPollObserver } from './compose/poll-observer';
 import { Retention } from './compose/retention';
 import { botContext } from './compose/bot-context';
-import { historySource } from './compose/history-source';
 import { Digests } from './compose/digest';
 import type { Engine } from './poll/engine';
 import type { PollPath } from './poll/path';
@@ -214,28 +213,20 @@ export class Daemon {
   }
 
   private app() {
-    return createApp({
-      // Ready: every exchange polled successfully, and none down now (its polls failing in a row).
+    return httpSurface({
+      config: () => this.config,
+      clock: this.deps.clock,
+      logger: this.deps.logger,
+      contentType: this.registry.contentType,
+      exposition: this.exposition,
+      views: this.views,
+      silences: this.silences,
       ready: () => this.config.exchanges.every((e) => this.health.ready(e.name) && !(this.engine?.isDown(e.name) ?? false)),
-      metrics: { contentType: this.registry.contentType, render: () => this.exposition.render(), renderGzip: () => this.exposition.renderGzip() },
-      bearerToken: this.config.server.bearer_token,
-      api: {
-        alerts: () => [...(this.engine?.activeAlerts().values() ?? [])],
-        changes: (q) => this.store?.queryChanges(q) ?? [],
-        state: (page) => this.views.state(page),
-        deadLetters: (limit, before) => this.store?.deadLetters(limit, before) ?? [],
-        silences: this.silences,
-        now: () => this.deps.clock.now(),
-      },
+      alerts: () => this.engine?.activeAlerts().values() ?? [],
+      store: () => this.store,
+      exchanges: () => this.exchangeInputs(),
+      chainOf: (exchange, network) => this.engine?.chainOf(exchange, network) ?? null,
       reload: () => this.reload(),
-      statusView: () => this.views.statusView(),
-      history: historySource({
-        store: () => this.store,
-        exchanges: () => this.exchangeInputs(),
-        now: () => this.deps.clock.now(),
-        chainOf: (exchange, network) => this.engine?.chainOf(exchange, network) ?? null,
-      }),
-      onError: (err) => this.deps.logger.error({ err }, 'HTTP request failed'),
     });
   }
 
@@ -342,7 +333,7 @@ export class Daemon {
     return { ok: true };
   }
 
-  /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
+  /** The daily digests (notify.digest): checked every 10 s against the clock. */
   private startDigests(): void {
     const delivery = this.delivery as Notifications;
     const digests = new Digests({
@@ -359,6 +350,7 @@ export class Daemon {
     this.digestTimer.unref();
   }
 
+  /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
   async stop(): Promise<void> {
     if (this.digestTimer !== undefined) clearInterval(this.digestTimer);
     this.retention?.stop();
