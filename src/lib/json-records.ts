@@ -84,19 +84,32 @@ function skipValue(t: string, i: number): number {
 }
 
 /** The records of the array starting at `open` (t[open] is `[`), or undefined when it is not one. */
-function arraySpans(t: string, open: number): { close: number; spans: [number, number][] } | undefined {
-  const spans: [number, number][] = [];
+/**
+ * The records of the array starting at `open` (t[open] is `[`), one span at a time; returns the
+ * index of its `]`, or -1 when the text is not such an array (parse it whole then).
+ */
+function* walkArray(t: string, open: number): Generator<[number, number], number, void> {
   let i = skipSpace(t, open + 1);
-  if (t.charCodeAt(i) === CLOSE_BRACKET) return { close: i, spans };
+  if (t.charCodeAt(i) === CLOSE_BRACKET) return i;
   for (;;) {
     const end = skipValue(t, i);
-    if (end === -1) return undefined;
-    spans.push([i, end]);
+    if (end === -1) return -1;
+    yield [i, end];
     i = skipSpace(t, end);
     const c = t.charCodeAt(i);
-    if (c === CLOSE_BRACKET) return { close: i, spans };
-    if (c !== COMMA) return undefined;
+    if (c === CLOSE_BRACKET) return i;
+    if (c !== COMMA) return -1;
     i = skipSpace(t, i + 1);
+  }
+}
+
+/** The records of the array starting at `open`, or undefined when it is not one. */
+function arraySpans(t: string, open: number): { close: number; spans: [number, number][] } | undefined {
+  const spans: [number, number][] = [];
+  const walk = walkArray(t, open);
+  for (let step = walk.next(); ; step = walk.next()) {
+    if (step.done === true) return step.value === -1 ? undefined : { close: step.value, spans };
+    spans.push(step.value);
   }
 }
 
@@ -189,25 +202,20 @@ export async function parseRecordsInTurns(
   if (where === undefined) return parseWhole(text);
   const records: unknown[] = [];
   let chars = 0;
-  let i = skipSpace(text, where.open + 1);
-  if (text.charCodeAt(i) !== CLOSE_BRACKET) {
-    for (;;) {
-      if (chars >= CHARS_PER_TURN) {
-        chars = 0;
-        await turn();
-      }
-      const end = skipValue(text, i);
-      if (end === -1) return parseWhole(text);
-      records.push(parseRecord(text.slice(i, end)));
-      chars += end - i;
-      i = skipSpace(text, end);
-      const c = text.charCodeAt(i);
-      if (c === CLOSE_BRACKET) break;
-      if (c !== COMMA) return parseWhole(text);
-      i = skipSpace(text, i + 1);
+  const walk = walkArray(text, where.open);
+  let step = walk.next();
+  for (; step.done !== true; step = walk.next()) {
+    if (chars >= CHARS_PER_TURN) {
+      chars = 0;
+      await turn();
     }
+    const [start, end] = step.value;
+    records.push(parseRecord(text.slice(start, end)));
+    chars += end - start;
   }
-  const skeletonText = skeletonOf(text, where.open, i, where.at);
+  const close = step.value;
+  if (close === -1) return parseWhole(text);
+  const skeletonText = skeletonOf(text, where.open, close, where.at);
   if (skeletonText === undefined) return parseWhole(text);
   const skeleton = parseWhole(skeletonText);
   if (where.at === 'top') return records;
