@@ -156,7 +156,7 @@ export class Daemon {
         gauges: {
           weightUsed: (exchange) => this.watched.get(exchange)?.client.usedWeight() ?? 0,
           rules: () => this.engine?.rules() ?? [],
-          active: () => this.engine?.activeAlerts().values() ?? [],
+          firing: () => this.engine?.firingCounts() ?? [],
           receivers: () => this.delivery?.receivers ?? [],
           pending: (r) => this.delivery?.pendingDeliveries(r) ?? 0,
           deadLetters: () => store.deadLetterCounts(),

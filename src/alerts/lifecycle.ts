@@ -36,6 +36,10 @@ function slot(ruleId: string, entity: string): string {
 export class ActiveAlerts {
   private readonly byFingerprint = new Map<string, Alert>();
   private readonly bySlot = new Map<string, Alert>();
+  /** By exchange label, then fingerprint: what one exchange's state write reads. */
+  private readonly byExchange = new Map<string, Map<string, Alert>>();
+  /** Firing alerts by alertname and severity, kept as alerts come and go (the spotwatch_alerts_firing gauge). */
+  private readonly firingBy = new Map<string, FiringCount>();
 
   constructor(alerts: Iterable<Alert> = []) {
     for (const a of alerts) this.put(a);
@@ -66,6 +70,16 @@ export class ActiveAlerts {
     return this.byFingerprint;
   }
 
+  /** The active alerts of one exchange, by fingerprint. */
+  ofExchange(exchange: string): ReadonlyMap<string, Alert> {
+    return this.byExchange.get(exchange) ?? EMPTY;
+  }
+
+  /** How many alerts fire, by alertname and severity (entries at 0 once their last alert stopped firing). */
+  firing(): Iterable<Readonly<FiringCount>> {
+    return this.firingBy.values();
+  }
+
   /** Applies what `advance` decided. */
   apply(result: Pick<Advance, 'set' | 'removed'>): void {
     for (const fp of result.removed) {
@@ -74,17 +88,53 @@ export class ActiveAlerts {
       this.byFingerprint.delete(fp);
       const key = slot(a.ruleId, a.entity);
       if (this.bySlot.get(key) === a) this.bySlot.delete(key);
+      this.unindex(a);
     }
     for (const a of result.set) this.put(a);
   }
 
   private put(a: Alert): void {
     const old = this.byFingerprint.get(a.fingerprint);
-    if (old !== undefined && this.bySlot.get(slot(old.ruleId, old.entity)) === old) this.bySlot.delete(slot(old.ruleId, old.entity));
+    if (old !== undefined) {
+      if (this.bySlot.get(slot(old.ruleId, old.entity)) === old) this.bySlot.delete(slot(old.ruleId, old.entity));
+      this.unindex(old);
+    }
     this.byFingerprint.set(a.fingerprint, a);
     this.bySlot.set(slot(a.ruleId, a.entity), a);
+    const exchange = a.labels.exchange ?? '';
+    let mine = this.byExchange.get(exchange);
+    if (mine === undefined) this.byExchange.set(exchange, (mine = new Map()));
+    mine.set(a.fingerprint, a);
+    if (a.status === 'firing') this.count(a, 1);
+  }
+
+  private unindex(a: Alert): void {
+    const exchange = a.labels.exchange ?? '';
+    const mine = this.byExchange.get(exchange);
+    if (mine?.get(a.fingerprint) === a) {
+      mine.delete(a.fingerprint);
+      if (mine.size === 0) this.byExchange.delete(exchange);
+    }
+    if (a.status === 'firing') this.count(a, -1);
+  }
+
+  private count(a: Alert, by: 1 | -1): void {
+    const alertname = a.labels.alertname ?? '';
+    const severity = a.labels.severity ?? '';
+    const key = `${alertname}\u0000${severity}`;
+    let entry = this.firingBy.get(key);
+    if (entry === undefined) this.firingBy.set(key, (entry = { alertname, severity, n: 0 }));
+    entry.n += by;
   }
 }
+
+export interface FiringCount {
+  alertname: string;
+  severity: string;
+  n: number;
+}
+
+const EMPTY: ReadonlyMap<string, Alert> = new Map();
 
 export interface AdvanceOptions {
   /** Fingerprints earlier parts of the same evaluation found active. */

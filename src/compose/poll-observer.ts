@@ -1,4 +1,4 @@
-import type { Alert } from '../alerts/alert';
+import type { FiringCount } from '../alerts/lifecycle';
 import type { Logger } from '../lib/logger';
 import type { Exposition } from '../metrics/exposition';
 import type { Metrics } from '../metrics/metrics';
@@ -16,7 +16,7 @@ import type { Views } from '../http/views';
 export interface GaugeSources {
   weightUsed(exchange: string): number;
   rules(): readonly Rule[];
-  active(): Iterable<Alert>;
+  firing(): Iterable<Readonly<FiringCount>>;
   receivers(): readonly string[];
   pending(receiver: string): number;
   deadLetters(): ReadonlyMap<string, number>;
@@ -83,7 +83,7 @@ export class DaemonPollObserver implements PollObserver {
       up: this.o.health.up(exchange),
       weightUsed: g.weightUsed(exchange),
       rules: g.rules(),
-      active: g.active(),
+      firing: g.firing(),
       receivers: g.receivers(),
       pending: (r) => g.pending(r),
       deadLetters: g.deadLetters(),

@@ -1,4 +1,4 @@
-import type { Alert } from '../alerts/alert';
+import type { FiringCount } from '../alerts/lifecycle';
 import type { Rule } from '../rules/model';
 import type { Metrics } from './metrics';
 
@@ -37,17 +37,15 @@ export class PollMetrics {
   }
 
   /** Gauges that follow every poll, successful or not. */
-  after(exchange: string, state: { up: boolean; weightUsed: number; rules: readonly Rule[]; active: Iterable<Alert>; receivers: readonly string[]; pending: (receiver: string) => number; deadLetters: ReadonlyMap<string, number> }): void {
+  after(exchange: string, state: { up: boolean; weightUsed: number; rules: readonly Rule[]; firing: Iterable<Readonly<FiringCount>>; receivers: readonly string[]; pending: (receiver: string) => number; deadLetters: ReadonlyMap<string, number> }): void {
     this.metrics.up.set({ exchange }, state.up ? 1 : 0);
     this.metrics.weightUsed.set({ exchange }, state.weightUsed);
+    // Every rule's alertname and severity at 0, then the counts ActiveAlerts keeps (no walk over the alerts).
     const firing = new Map<string, { alertname: string; severity: string; n: number }>();
     for (const r of state.rules) firing.set(`${r.alert}\u0000${r.severity}`, { alertname: r.alert, severity: r.severity, n: 0 });
-    for (const a of state.active) {
-      if (a.status !== 'firing') continue;
-      const k = `${a.labels.alertname ?? ''}\u0000${a.labels.severity ?? ''}`;
-      const entry = firing.get(k) ?? { alertname: a.labels.alertname ?? '', severity: a.labels.severity ?? '', n: 0 };
-      entry.n += 1;
-      firing.set(k, entry);
+    for (const f of state.firing) {
+      const k = `${f.alertname}\u0000${f.severity}`;
+      if (f.n > 0 || firing.has(k)) firing.set(k, { alertname: f.alertname, severity: f.severity, n: f.n });
     }
     this.metrics.alertsFiring.reset();
     for (const f of firing.values()) this.metrics.alertsFiring.set({ alertname: f.alertname, severity: f.severity }, f.n);

@@ -48,7 +48,7 @@ export function buildPollPath(o: PollPathOptions): PollPathParts {
   const writer = new StateWriter({
     store: o.store,
     logger: o.logger,
-    alerts: () => engine.activeAlerts().values(),
+    alertsOf: (exchange) => engine.alertsOf(exchange),
     judgeStore: (exchange, at, error) => engine.judgeStore(exchange, at, error),
     notify: o.notify,
     ...(o.onStoreError !== undefined && { onStoreError: o.onStoreError }),

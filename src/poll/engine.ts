@@ -1,5 +1,5 @@
 import type { Alert } from '../alerts/alert';
-import { ActiveAlerts, advance, type Scope } from '../alerts/lifecycle';
+import { ActiveAlerts, advance, type FiringCount, type Scope } from '../alerts/lifecycle';
 import type { Endpoint } from '../snapshot/model';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
@@ -97,6 +97,16 @@ export class Engine {
   /** The active alerts (pending and firing) of every exchange. */
   activeAlerts(): ReadonlyMap<string, Alert> {
     return this.alerts.asMap();
+  }
+
+  /** The active alerts of one exchange, by fingerprint. */
+  alertsOf(exchange: string): ReadonlyMap<string, Alert> {
+    return this.alerts.ofExchange(exchange);
+  }
+
+  /** How many alerts fire, by alertname and severity. */
+  firingCounts(): Iterable<Readonly<FiringCount>> {
+    return this.alerts.firing();
   }
 
   /** New rules (a reload): alerts of rules that are gone resolve at their exchange's next poll. */

@@ -39,8 +39,8 @@ export const UNSAVED_CHANGES_LIMIT = 100_000;
 export interface WriterOptions {
   store: PollStore;
   logger: Logger;
-  /** The engine's active alerts now (every exchange's): what the store must come to hold. */
-  alerts: () => Iterable<Alert>;
+  /** The engine's active alerts of one exchange now, by fingerprint: what the store must come to hold. */
+  alertsOf: (exchange: string) => ReadonlyMap<string, Alert>;
   /** StoreFailing judged for an exchange from a state write's outcome (the error when it failed); returns what must be told. */
   judgeStore: (exchange: string, at: number, error: string | undefined) => Alert[];
   /** Receives what must be told, in decision order, once its state is written. */
@@ -245,9 +245,7 @@ export class StateWriter {
 
   /** The engine's alerts of one exchange now, by fingerprint. */
   private current(exchange: string): Map<string, Alert> {
-    const mine = new Map<string, Alert>();
-    for (const a of this.options.alerts()) if (a.labels.exchange === exchange) mine.set(a.fingerprint, a);
-    return mine;
+    return new Map(this.options.alertsOf(exchange));
   }
 
   /**
@@ -289,7 +287,7 @@ export class StateWriter {
     const last = this.savedAlerts.get(exchange);
     if (last === undefined || this.failing) return [];
     const changed: Alert[] = [];
-    for (const a of this.options.alerts()) if (a.labels.exchange === exchange && last.get(a.fingerprint) !== a) changed.push(a);
+    for (const a of this.options.alertsOf(exchange).values()) if (last.get(a.fingerprint) !== a) changed.push(a);
     if (changed.length <= STATE_CHUNK) return [];
     const steps: Step[] = [];
     for (let i = 0; i < changed.length; i += STATE_CHUNK) {

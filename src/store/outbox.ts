@@ -84,6 +84,8 @@ export class Outbox {
   /** Deliveries committed by this process and not yet finished, by outbox id (see dueDeliveries). */
   private readonly committed = new Map<number, Committed>();
   private committedChars = 0;
+  /** Dead letters per receiver, counted once and kept until a delivery dies (read after every poll). */
+  private deadCounts: Map<string, number> | undefined;
 
   constructor(private readonly t: Tables) {}
 
@@ -199,6 +201,7 @@ export class Outbox {
 
   deliveryDead(id: number, attempts: number, error: string, now: number): void {
     this.forget(id);
+    this.deadCounts = undefined;
     this.t.db.prepare("UPDATE outbox SET state = 'dead', attempts = ?, last_error = ?, finished_at = ? WHERE id = ?").run(attempts, error, now, id);
   }
 
@@ -213,10 +216,12 @@ export class Outbox {
     });
   }
 
-  /** How many dead letters each receiver has. */
-  deadLetterCounts(): Map<string, number> {
+  /** How many dead letters each receiver has (no query unless a delivery died since the last count). */
+  deadLetterCounts(): ReadonlyMap<string, number> {
+    if (this.deadCounts !== undefined) return this.deadCounts;
     const rows = this.t.db.prepare("SELECT receiver, COUNT(*) AS n FROM outbox WHERE state = 'dead' GROUP BY receiver").all() as { receiver: string; n: number }[];
-    return new Map(rows.map((r) => [r.receiver, r.n]));
+    this.deadCounts = new Map(rows.map((r) => [r.receiver, r.n]));
+    return this.deadCounts;
   }
 
   /**
@@ -229,6 +234,8 @@ export class Outbox {
     const put = this.t.db.prepare('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
     const drop = this.t.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
     const unpend = this.t.db.prepare('DELETE FROM pending WHERE id = ?');
+    // Held deliveries may come back dead; counted again at the next read, whatever the outcome.
+    this.deadCounts = undefined;
     return this.t.transaction(() => {
       for (const m of held.marks) {
         if (m.state === 'done') this.deliveryDone(m.id, m.at);

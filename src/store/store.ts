@@ -268,7 +268,7 @@ export class StateStore {
   }
 
   /** How many dead letters each receiver has. */
-  deadLetterCounts(): Map<string, number> {
+  deadLetterCounts(): ReadonlyMap<string, number> {
     return this.outbox.deadLetterCounts();
   }
 

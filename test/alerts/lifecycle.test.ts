@@ -92,3 +92,50 @@ describe('advance: the alert lifecycle as a table', () => {
     expect({ a: prev.isActive(rule.id, a.entity), b: prev.isActive(rule.id, b.entity) }).toEqual({ a: true, b: false });
   });
 });
+
+describe('ActiveAlerts: the indexes it keeps as alerts come, change and go', () => {
+  /** Every alert by walking them all: what the indexes must always equal. */
+  function walked(alerts: ActiveAlerts): { firing: Record<string, number>; byExchange: Record<string, string[]> } {
+    const firing: Record<string, number> = {};
+    const byExchange: Record<string, string[]> = {};
+    for (const a of alerts.values()) {
+      if (a.status === 'firing') firing[`${a.labels.alertname} ${a.labels.severity}`] = (firing[`${a.labels.alertname} ${a.labels.severity}`] ?? 0) + 1;
+      (byExchange[a.labels.exchange ?? ''] ??= []).push(a.labels.network ?? '');
+    }
+    return { firing, byExchange };
+  }
+
+  function indexed(alerts: ActiveAlerts, exchanges: string[]): { firing: Record<string, number>; byExchange: Record<string, string[]> } {
+    const firing: Record<string, number> = {};
+    for (const f of alerts.firing()) if (f.n !== 0) firing[`${f.alertname} ${f.severity}`] = f.n;
+    const byExchange: Record<string, string[]> = {};
+    for (const ex of exchanges) {
+      const mine = [...alerts.ofExchange(ex).values()].map((a) => a.labels.network ?? '');
+      if (mine.length > 0) byExchange[ex] = mine;
+    }
+    return { firing, byExchange };
+  }
+
+  it('counts firing alerts by alertname and severity, and lists each exchange’s, through pending -> firing -> replaced -> removed', () => {
+    const rule = ruleW();
+    const onY = (a: Alert): Alert => ({ ...a, labels: { ...a.labels, exchange: 'y' }, fingerprint: `y-${a.fingerprint}` });
+    const pendingA = active(instance(rule, 'A'), 'pending', 0);
+    const firingB = active(instance(rule, 'B'), 'firing', 0);
+    const firingC = onY(active(instance(rule, 'C'), 'firing', 0));
+    const alerts = new ActiveAlerts([pendingA, firingB, firingC]);
+    const exchanges = ['x', 'y', 'z'];
+    expect(indexed(alerts, exchanges)).toEqual({ firing: { 'W warning': 2 }, byExchange: { x: ['A', 'B'], y: ['C'] } });
+    expect(indexed(alerts, exchanges)).toEqual(walked(alerts));
+
+    // A begins firing (the same fingerprint, a new object); B is set again unchanged; C goes.
+    alerts.apply({ set: [{ ...pendingA, status: 'firing', startsAt: MIN }, { ...firingB }], removed: [firingC.fingerprint] });
+    expect(indexed(alerts, exchanges)).toEqual({ firing: { 'W warning': 2 }, byExchange: { x: ['A', 'B'] } });
+    expect(indexed(alerts, exchanges)).toEqual(walked(alerts));
+
+    // Both of x's go; removing an unknown fingerprint changes nothing.
+    alerts.apply({ set: [], removed: [pendingA.fingerprint, firingB.fingerprint, 'nope'] });
+    expect(indexed(alerts, exchanges)).toEqual({ firing: {}, byExchange: {} });
+    expect([...alerts.firing()]).toEqual([{ alertname: 'W', severity: 'warning', n: 0 }]);
+    expect(alerts.ofExchange('x').size).toBe(0);
+  });
+});

@@ -117,3 +117,28 @@ describe('HeldOutbox', () => {
     real.close();
   });
 });
+
+describe('dead letter counts', () => {
+  it('are counted again after a delivery dies directly or through held writes, and not otherwise', () => {
+    const store = StateStore.open(dir);
+    try {
+      store.commitDeliveries([item('a'), item('b'), { ...item('c'), receiver: 'mail' }], 1);
+      const [a, b] = store.dueDeliveries('hook', 10, 10);
+      const [c] = store.dueDeliveries('mail', 10, 10);
+      expect(Object.fromEntries(store.deadLetterCounts())).toEqual({});
+      store.deliveryDead(a!.id, 3, 'HTTP 500', 2);
+      expect(Object.fromEntries(store.deadLetterCounts())).toEqual({ hook: 1 });
+      store.deliveryDone(b!.id, 3);
+      expect(Object.fromEntries(store.deadLetterCounts())).toEqual({ hook: 1 });
+      store.writeHeld({ marks: [{ id: c!.id, state: 'dead', attempts: 5, nextAt: 4, error: 'SMTP 550', at: 4 }], log: [], unpend: [], deliveries: [] });
+      expect(Object.fromEntries(store.deadLetterCounts())).toEqual({ hook: 1, mail: 1 });
+      // What the counts say is what a fresh count of the table says.
+      store.close();
+      const again = StateStore.open(dir);
+      expect(Object.fromEntries(again.deadLetterCounts())).toEqual({ hook: 1, mail: 1 });
+      again.close();
+    } finally {
+      store.close();
+    }
+  });
+});
