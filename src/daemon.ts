@@ -1,22 +1,20 @@
 import { Registry } from 'prom-client';
 import { Agent } from 'undici';
-import { loadConfigFile, type Config, type ExchangeConfig } from './config';
+import { loadConfigFile, type Config } from './config';
 import { ConfigError } from './config/errors';
 import { chainLookup, guards, loadRules, seriesFilter, watchLists } from './compose/settings';
-import { clientFor, reach, type Target } from './compose/targets';
+import { WatchedExchanges } from './compose/watched';
 import { PollHealth } from './poll/health';
 import { Notifications } from './notifications';
-import type { ExchangeClient } from './exchange/client';
 import { httpSurface } from './compose/http-surface';
 import { Exposition } from './metrics/exposition';
-import { silenceKept, type Silence } from './alerts/silence';
+import { storedSilences } from './compose/silences';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
-import { ExchangePoller } from './poll/poller';
 import type { Rule } from './rules/model';
 import type { ExchangeInput } from './http/state-view';
 import { Views } from './http/views';
@@ -25,7 +23,8 @@ import { buildPollPath } from './poll/build';
 import { DaemonPollObserver } from './compose/poll-observer';
 import { Retention } from './compose/retention';
 import { botContext } from './compose/bot-context';
-import { Digests } from './compose/digest';
+import { startDigests } from './compose/digest';
+import { notificationMeters, openMeteredStore } from './compose/metered';
 import type { Engine } from './poll/engine';
 import type { PollPath } from './poll/path';
 import type { StateWriter } from './poll/writer';
@@ -42,18 +41,11 @@ export interface DaemonDeps {
   dispatcher?: Agent;
 }
 
-interface Watched {
-  config: ExchangeConfig;
-  target: Target;
-  client: ExchangeClient;
-  poller: ExchangePoller;
-}
-
 /** The composition root: builds every part from the config, and owns start, reload and stop. */
 export class Daemon {
   /** Readiness, spotwatch_up and the last poll of each endpoint. */
   private readonly health = new PollHealth();
-  private readonly watched = new Map<string, Watched>();
+  private watched: WatchedExchanges | undefined;
   private http: Listening | undefined;
   private store: StateStore | undefined;
   private engine: Engine | undefined;
@@ -63,8 +55,8 @@ export class Daemon {
   private readonly pool: Agent;
   private readonly ownsPool: boolean;
   private retention: Retention | undefined;
-  /** notify.digest, checked against the clock every 10 s. */
-  private digestTimer: NodeJS.Timeout | undefined;
+  /** Stops notify.digest's timer. */
+  private stopDigests: (() => void) | undefined;
   readonly registry: Registry;
   private readonly metrics: Metrics;
   private readonly pollMetrics: PollMetrics;
@@ -79,18 +71,12 @@ export class Daemon {
     routes: () => this.engine?.transferRoutes() ?? [],
   });
   /** Silences of the API and of chat bots: the stored ones still kept; a save is in force at once. */
-  private readonly silences = {
-    list: () => (this.store?.loadSilences() ?? []).filter((x) => silenceKept(x, this.deps.clock.now())),
-    save: (silence: Silence) => {
-      try {
-        this.store?.saveSilence(silence);
-      } catch (err) {
-        this.metrics.storeWriteErrors.inc();
-        throw err;
-      }
-      this.delivery?.refreshSilences();
-    },
-  };
+  private readonly silences = storedSilences({
+    store: () => this.store,
+    now: () => this.deps.clock.now(),
+    onStoreError: () => this.metrics.storeWriteErrors.inc(),
+    inForce: () => this.delivery?.refreshSilences(),
+  });
 
   private constructor(
     private config: Config,
@@ -125,14 +111,7 @@ export class Daemon {
   private async boot(): Promise<void> {
     const { clock, logger, random } = this.deps;
     const rules = await loadRules(this.config, this.source.env);
-    this.store = this.deps.openStore(
-      this.config.state_dir,
-      (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state'),
-      (rows) => {
-        logger.error({ rows }, 'unreadable rows in the state store set aside (table set_aside); going on with the rest');
-        for (const [table, n] of Object.entries(rows)) this.metrics.rowsSetAside.inc({ table }, n);
-      },
-    );
+    this.store = openMeteredStore(this.deps.openStore, this.config.state_dir, logger, this.metrics);
     const store = this.store;
     // Validated by the config schema.
     const { host, port } = parseHostPort(this.config.server.listen) ?? { host: '127.0.0.1', port: 9464 };
@@ -154,7 +133,7 @@ export class Daemon {
         exposition: this.exposition,
         views: this.views,
         gauges: {
-          weightUsed: (exchange) => this.watched.get(exchange)?.client.usedWeight() ?? 0,
+          weightUsed: (exchange) => this.watched?.usedWeight(exchange) ?? 0,
           rules: () => this.engine?.rules() ?? [],
           firing: () => this.engine?.firingCounts() ?? [],
           receivers: () => this.delivery?.receivers ?? [],
@@ -184,13 +163,7 @@ export class Daemon {
         silences: this.silences,
         onIgnored: (receiver, reason) => this.metrics.botUpdatesIgnored.inc({ receiver, reason }),
       }),
-      onOutcome: (receiver, outcome, reason, latencyMs) => {
-        this.metrics.notifications.inc({ receiver, outcome });
-        if (outcome !== 'success') this.metrics.notificationsFailed.inc({ receiver, reason: reason ?? 'other' });
-        if (latencyMs !== undefined) this.metrics.notificationLatency.observe({ receiver }, latencyMs / 1000);
-      },
-      onStoreError: () => this.metrics.storeWriteErrors.inc(),
-      onDropped: (receiver) => this.metrics.notificationsDropped.inc({ receiver }),
+      ...notificationMeters(this.metrics),
     });
     // Alerts still firing from before a restart rejoin their groups; the notification log
     // (also restored) keeps them from being told again, and repeats keep their rhythm.
@@ -209,7 +182,8 @@ export class Daemon {
       onError: () => this.metrics.storeWriteErrors.inc(),
     });
     this.retention.start();
-    for (const ex of this.config.exchanges) await this.startExchange(ex);
+    this.watched = new WatchedExchanges({ clock, logger, random, pool: this.pool, engine, store, path: parts.path, exposition: this.exposition, health: this.health });
+    for (const ex of this.config.exchanges) await this.watched.start(ex);
   }
 
   private app() {
@@ -238,44 +212,6 @@ export class Daemon {
       polls: this.health.lastPolls(ex.name),
       snapshot: this.path?.current(ex.name),
     }));
-  }
-
-  private async startExchange(ex: ExchangeConfig): Promise<void> {
-    const { clock, logger, random } = this.deps;
-    const engine = this.engine as Engine;
-    const store = this.store as StateStore;
-    const target = await reach(ex, clock, logger, true);
-    const client = clientFor(target, clock, this.pool, logger);
-    // Resumed from what the store holds: what changed meanwhile shows at the first poll.
-    const initial = store.loadSnapshot(ex.name);
-    const samples = store.loadHistory(ex.name);
-    if (samples !== undefined) engine.restoreHistory(ex.name, samples);
-    (this.path as PollPath).resume(ex.name, initial);
-    if (initial !== undefined) {
-      if (initial.coinsAt !== null) this.exposition.update(initial, 'coins');
-      if (initial.tickersAt !== null) this.exposition.update(initial, 'tickers');
-    }
-    const poller = new ExchangePoller({
-      exchange: ex.name,
-      client,
-      clock,
-      random,
-      intervals: { coins: ex.poll.coins, tickers: ex.poll.tickers },
-      symbols: ex.symbols,
-      sink: this.path as PollPath,
-      onBug: (err) => logger.error({ err, exchange: ex.name }, 'internal error during a poll'),
-    });
-    this.watched.set(ex.name, { config: ex, target, client, poller });
-    poller.start();
-  }
-
-  private async stopExchange(name: string): Promise<void> {
-    const w = this.watched.get(name);
-    if (w === undefined) return;
-    this.watched.delete(name);
-    await w.poller.stop();
-    await w.target.embedded?.close();
-    this.health.forget(name);
   }
 
   /**
@@ -313,9 +249,10 @@ export class Daemon {
     await this.delivery?.reconfigure(this.config);
     const wanted = new Map(this.config.exchanges.map((e) => [e.name, e]));
     const goneExchanges: string[] = [];
-    for (const [name, w] of [...this.watched]) {
+    const watched = this.watched as WatchedExchanges;
+    for (const name of watched.names()) {
       const e = wanted.get(name);
-      if (e === undefined || JSON.stringify(e) !== JSON.stringify(w.config)) await this.stopExchange(name);
+      if (e === undefined || JSON.stringify(e) !== JSON.stringify(watched.config(name))) await watched.stop(name);
       if (e === undefined) {
         this.path?.drop(name, this.deps.clock.now());
         this.exposition.drop(name);
@@ -325,7 +262,7 @@ export class Daemon {
     }
     const receivers = new Set(this.delivery?.receivers ?? []);
     forgetSeries(this.metrics, { exchanges: goneExchanges, receivers: oldReceivers.filter((r) => !receivers.has(r)) });
-    for (const e of this.config.exchanges) if (!this.watched.has(e.name)) await this.startExchange(e);
+    for (const e of this.config.exchanges) if (!watched.has(e.name)) await watched.start(e);
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery?.receivers ?? [], rules);
     this.metrics.reloadOk.set(1);
     this.exposition.refresh();
@@ -333,10 +270,10 @@ export class Daemon {
     return { ok: true };
   }
 
-  /** The daily digests (notify.digest): checked every 10 s against the clock. */
+  /** The daily digests (notify.digest), through the notification path. */
   private startDigests(): void {
     const delivery = this.delivery as Notifications;
-    const digests = new Digests({
+    this.stopDigests = startDigests({
       clock: this.deps.clock,
       logger: this.deps.logger,
       config: () => this.config,
@@ -345,16 +282,13 @@ export class Daemon {
       send: (deliveries) => delivery.sendDeliveries(deliveries),
       externalURL: () => delivery.externalURL,
     });
-    digests.check();
-    this.digestTimer = setInterval(() => digests.check(), 10_000);
-    this.digestTimer.unref();
   }
 
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
   async stop(): Promise<void> {
-    if (this.digestTimer !== undefined) clearInterval(this.digestTimer);
+    this.stopDigests?.();
     this.retention?.stop();
-    await Promise.all([...this.watched.keys()].map((name) => this.stopExchange(name)));
+    await this.watched?.stopAll();
     await this.writer?.settled();
     await this.delivery?.stop();
     await this.http?.close();

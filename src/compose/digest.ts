@@ -84,3 +84,15 @@ export class Digests {
     }
   }
 }
+
+/** How often the digests are checked against the clock. */
+const CHECK_MS = 10_000;
+
+/** Starts the daily digests (checked now, then every CHECK_MS); returns what stops them. */
+export function startDigests(deps: DigestDeps): () => void {
+  const digests = new Digests(deps);
+  digests.check();
+  const timer = setInterval(() => digests.check(), CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
