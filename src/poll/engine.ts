@@ -3,10 +3,12 @@ import { ActiveAlerts, advance, type FiringCount, type Scope } from '../alerts/l
 import type { Endpoint } from '../snapshot/model';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
-import { evaluateRules, evaluateTransfer, evaluationMemo, ruleInDomain, type Evaluation, type EvaluationInput, type Instance } from '../rules/evaluate';
+import { evaluationMemo, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
+import { evaluateTransfer } from '../rules/evaluate-transfer';
+import { evaluateInTurns } from './evaluate-in-turns';
 import { judgeTransfer, type ChainOf, type TransferRoute } from '../rules/transfer';
 import { SHIPPED_CHAINS } from '../snapshot/chains';
-import { TickerHistory, type SymbolHistory } from '../rules/history';
+import { historyKeep, TickerHistory, type SymbolHistory } from '../rules/history';
 import { matchesAll } from '../rules/match';
 import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
@@ -17,8 +19,6 @@ import { builtinInstance, builtinRule, STORE_FAILING_RULE, storeFailingInstance,
 
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */
 export const DOWN_AFTER_FAILURES = 3;
-/** Coins (of a state rule) or changes (of a change rule) evaluated per turn of the event loop (see evaluateInTurns). */
-const EVALUATE_CHUNK = 1_000;
 /** Alerts judged per turn of the event loop (see applyInTurns). */
 const ADVANCE_CHUNK = 500;
 
@@ -293,43 +293,4 @@ export class Engine {
     }
     return s;
   }
-}
-
-/** Samples are kept for the longest move_percent window (plus a margin). */
-function historyKeep(rules: readonly Rule[]): number {
-  let longest = 0;
-  for (const r of rules) if (r.condition.type === 'ticker' && r.condition.windowMs !== undefined) longest = Math.max(longest, r.condition.windowMs);
-  return longest === 0 ? 0 : longest + 60_000;
-}
-
-/**
- * evaluateRules for one rule, in parts of EVALUATE_CHUNK coins (a state rule) or changes (a
- * change rule), one turn of the event loop each: in a storm one rule holds on 8,378 networks.
- * The parts are independent (a state holds per network; a change event is per change), so the
- * result is the whole evaluation, in the same order. Ticker rules (a watch list's `missing` needs
- * every ticker at once) are evaluated whole.
- */
-async function evaluateInTurns(input: EvaluationInput): Promise<Evaluation> {
-  const type = input.rules[0]?.condition.type;
-  const out: Evaluation = { active: [], events: [] };
-  const add = (e: Evaluation): void => {
-    out.active.push(...e.active);
-    out.events.push(...e.events);
-  };
-  if (type === 'state' && input.domain === 'coins' && input.snapshot.coins.size > EVALUATE_CHUNK) {
-    const coins = [...input.snapshot.coins];
-    for (let i = 0; i < coins.length; i += EVALUATE_CHUNK) {
-      if (i > 0) await nextTurn();
-      add(evaluateRules({ ...input, snapshot: { ...input.snapshot, coins: new Map(coins.slice(i, i + EVALUATE_CHUNK)) } }));
-    }
-    return out;
-  }
-  if (type === 'change' && input.changes.length > EVALUATE_CHUNK) {
-    for (let i = 0; i < input.changes.length; i += EVALUATE_CHUNK) {
-      if (i > 0) await nextTurn();
-      add(evaluateRules({ ...input, changes: input.changes.slice(i, i + EVALUATE_CHUNK) }));
-    }
-    return out;
-  }
-  return evaluateRules(input);
 }

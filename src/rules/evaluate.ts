@@ -7,22 +7,12 @@ import { measure } from './measure';
 import { NETWORK_STATES, type Condition, type Rule, type StateKind } from './model';
 import { literalValues } from '../lib/pattern';
 import type { TemplateFields } from '../lib/template';
-import { judgeTransfer, type ChainOf, type TransferRoute } from './transfer';
+import { baseLabels, type Instance } from './instance';
 
 /** Which part of a snapshot was just polled: state rules follow coins, ticker rules tickers. */
 export type Domain = 'coins' | 'tickers';
 
-/** A rule's condition holding for one thing (a network, a coin, a symbol) right now. */
-export interface Instance {
-  rule: Rule;
-  /** The thing within the rule, stable across polls: exchange, then coin, network or symbol. */
-  entity: string;
-  /** Labels that identify it (alertname, exchange, severity, coin/network/symbol/kind, rule labels). */
-  labels: Record<string, string>;
-  /** Everything a template may use. */
-  fields: TemplateFields;
-  value: number | null;
-}
+export type { Instance } from './instance';
 
 export interface EvaluationInput {
   rules: readonly Rule[];
@@ -80,12 +70,6 @@ export function evaluateRules(input: EvaluationInput): Evaluation {
 export function ruleInDomain(rule: Rule, domain: Domain): boolean {
   const t = rule.condition.type;
   return t === 'state' ? domain === 'coins' : t === 'ticker' ? domain === 'tickers' : false;
-}
-
-function baseLabels(rule: Rule, exchange: string, where: Record<string, string | undefined>): Record<string, string> {
-  const labels: Record<string, string> = { ...rule.labels, alertname: rule.alert, exchange, severity: rule.severity };
-  for (const [k, v] of Object.entries(where)) if (v !== undefined) labels[k] = v;
-  return labels;
 }
 
 const noChain = (): null => null;
@@ -272,37 +256,6 @@ function evaluateChanges(rule: Rule, kinds: readonly string[], input: Evaluation
       value: null,
     });
   }
-}
-
-type TransferCondition = Extract<Condition, { type: 'transfer' }>;
-
-/**
- * A transfer rule's instance (one per rule: `from`, coin, `to`) while its route is closed, and
- * the route as judged (for the views). Unknown and open raise nothing.
- */
-export function evaluateTransfer(rule: Rule, c: TransferCondition, from: Snapshot | undefined, to: Snapshot | undefined, chainOf: ChainOf): { route: TransferRoute; active: Instance[] } {
-  const route = judgeTransfer(c, from, to, chainOf);
-  if (route.state !== 'closed') return { route, active: [] };
-  const instance: Instance = {
-    rule,
-    entity: transferEntity(c),
-    labels: baseLabels(rule, c.from, { coin: c.coin, to_exchange: c.to, kind: 'transfer' }),
-    fields: {
-      exchange: c.from,
-      to_exchange: c.to,
-      coin: c.coin,
-      kind: 'transfer',
-      chains: route.chains.map((r) => r.chain).join(', '),
-      route: route.description,
-    },
-    value: 1,
-  };
-  return { route, active: [instance] };
-}
-
-/** The entity of a transfer rule's alert: from, coin, to. */
-export function transferEntity(c: Pick<TransferCondition, 'from' | 'coin' | 'to'>): string {
-  return `${c.from}\u0000${c.coin}\u0000${c.to}`;
 }
 
 function round(v: number): number {

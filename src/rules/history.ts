@@ -1,3 +1,4 @@
+import type { Rule } from './model';
 import type { TickerRecord } from '../snapshot/model';
 
 /** One observation of a ticker by the watcher. */
@@ -75,4 +76,11 @@ export class TickerHistory {
   unchangedSince(symbol: string): number | undefined {
     return this.symbols.get(symbol)?.unchangedSince;
   }
+}
+
+/** Samples are kept for the longest move_percent window (plus a margin). */
+export function historyKeep(rules: readonly Rule[]): number {
+  let longest = 0;
+  for (const r of rules) if (r.condition.type === 'ticker' && r.condition.windowMs !== undefined) longest = Math.max(longest, r.condition.windowMs);
+  return longest === 0 ? 0 : longest + 60_000;
 }

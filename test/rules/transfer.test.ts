@@ -1,7 +1,7 @@
 import { SHIPPED_CHAINS } from '../../src/snapshot/chains';
 import { emptySnapshot, unknownKey, type NetworkRecord, type Snapshot } from '../../src/snapshot/model';
 import { judgeTransfer, type TransferSpec } from '../../src/rules/transfer';
-import { evaluateTransfer } from '../../src/rules/evaluate';
+import { evaluateTransfer } from '../../src/rules/evaluate-transfer';
 import { rulesFrom } from '../support/rules-harness';
 import { coinRecord } from '../support/records';
 

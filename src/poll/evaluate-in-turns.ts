@@ -1,0 +1,37 @@
+import { nextTurn } from '../lib/timer';
+import { evaluateRules, type Evaluation, type EvaluationInput } from '../rules/evaluate';
+
+/** Coins (of a state rule) or changes (of a change rule) evaluated per turn of the event loop. */
+export const EVALUATE_CHUNK = 1_000;
+
+/**
+ * evaluateRules for one rule, in parts of EVALUATE_CHUNK coins (a state rule) or changes (a
+ * change rule), one turn of the event loop each: in a storm one rule holds on 8,378 networks.
+ * The parts are independent (a state holds per network; a change event is per change), so the
+ * result is the whole evaluation, in the same order. Ticker rules (a watch list's `missing` needs
+ * every ticker at once) are evaluated whole.
+ */
+export async function evaluateInTurns(input: EvaluationInput): Promise<Evaluation> {
+  const type = input.rules[0]?.condition.type;
+  const out: Evaluation = { active: [], events: [] };
+  const add = (e: Evaluation): void => {
+    out.active.push(...e.active);
+    out.events.push(...e.events);
+  };
+  if (type === 'state' && input.domain === 'coins' && input.snapshot.coins.size > EVALUATE_CHUNK) {
+    const coins = [...input.snapshot.coins];
+    for (let i = 0; i < coins.length; i += EVALUATE_CHUNK) {
+      if (i > 0) await nextTurn();
+      add(evaluateRules({ ...input, snapshot: { ...input.snapshot, coins: new Map(coins.slice(i, i + EVALUATE_CHUNK)) } }));
+    }
+    return out;
+  }
+  if (type === 'change' && input.changes.length > EVALUATE_CHUNK) {
+    for (let i = 0; i < input.changes.length; i += EVALUATE_CHUNK) {
+      if (i > 0) await nextTurn();
+      add(evaluateRules({ ...input, changes: input.changes.slice(i, i + EVALUATE_CHUNK) }));
+    }
+    return out;
+  }
+  return evaluateRules(input);
+}
