@@ -1,10 +1,10 @@
-import { ActiveAlerts, advance } from '../../src/alerts/lifecycle';
 import type { Alert } from '../../src/alerts/alert';
-import { evaluateRules, ruleInDomain, type Domain } from '../../src/rules/evaluate';
-import { TickerHistory } from '../../src/rules/history';
+import { silentLogger } from '../../src/lib/logger';
+import { Engine } from '../../src/poll/engine';
+import type { Domain } from '../../src/rules/evaluate';
 import { parseRules } from '../../src/rules/load';
 import type { Rule } from '../../src/rules/model';
-import type { Change } from '../../src/snapshot/changes';
+import type { GuardOptions } from '../../src/snapshot/guard';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot, type CoinRecord, type Snapshot, type TickerRecord } from '../../src/snapshot/model';
 
@@ -23,32 +23,45 @@ export function tickersSnapshot(tickers: TickerRecord[], at = 0): Snapshot {
   return applyTickers(emptySnapshot('main'), { records: tickers, issues: [] }, at);
 }
 
-/** Drives rules and the alert lifecycle poll by poll, the way the daemon does. */
+/** A guard that never holds an answer as suspect: the harness's snapshots are a coin or two. */
+const NEVER_HOLD: GuardOptions = { maxShrink: 1, confirmPolls: 1, confirmMs: 0 };
+
+/** Guard settings that give every exchange NEVER_HOLD. */
+class NeverHold extends Map<string, GuardOptions> {
+  override get(): GuardOptions {
+    return NEVER_HOLD;
+  }
+}
+
+/**
+ * Drives the real engine (Engine.decide: diff, rules, the alert lifecycle) poll by poll, the
+ * way the daemon's poll path does, each domain's answer judged against the last one given.
+ */
 export class Harness {
-  alerts = new ActiveAlerts();
-  readonly history = new TickerHistory(3_600_000);
+  readonly engine: Engine;
+  private readonly last = new Map<Domain, Snapshot>();
 
   constructor(
     readonly rules: Rule[],
-    readonly expectedSymbols: ReadonlySet<string> = new Set(),
-  ) {}
+    expectedSymbols: ReadonlySet<string> = new Set(),
+    /** The alerts active before (as restored from a store). */
+    alerts: Iterable<Alert> = [],
+  ) {
+    this.engine = new Engine({ rules, alerts, logger: silentLogger(), guards: new NeverHold(), expectedSymbols: new Map([['main', expectedSymbols]]) });
+  }
 
-  step(domain: Domain, snapshot: Snapshot, now: number, changes: Change[] = []): Alert[] {
-    if (domain === 'tickers') this.history.record(snapshot.tickers.values(), now);
-    const evaluation = evaluateRules({
-      rules: this.rules,
-      domain,
-      snapshot,
-      changes,
-      history: this.history,
-      expectedSymbols: this.expectedSymbols,
-      now,
-      wasActive: (ruleId, entity) => this.alerts.isActive(ruleId, entity),
-    });
-    const inDomain = new Map(this.rules.filter((r) => ruleInDomain(r, domain)).map((r) => [r.id, r]));
-    const result = advance(this.alerts, evaluation, { exchange: snapshot.exchange, rules: inDomain, known: new Set(this.rules.map((r) => r.id)) }, now);
-    this.alerts.apply(result);
-    return result.notify;
+  /** The active alerts (pending and firing). */
+  get alerts(): ReadonlyMap<string, Alert> {
+    return this.engine.activeAlerts();
+  }
+
+  /** One answer of `domain`; returns what must be told. An answer the engine does not take (an empty list) throws. */
+  async step(domain: Domain, snapshot: Snapshot, now: number): Promise<Alert[]> {
+    const prev = this.last.get(domain) ?? emptySnapshot(snapshot.exchange);
+    const decision = await this.engine.decide({ exchange: snapshot.exchange, endpoint: domain, prev, next: snapshot, at: now });
+    if (decision.outcome !== 'accepted') throw new Error(`the engine did not take the ${domain} answer (${decision.outcome})`);
+    this.last.set(domain, snapshot);
+    return decision.notify;
   }
 }
 
