@@ -2,41 +2,79 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Folds a database's WAL into its file off the event loop: a worker thread opens its own
- * connection, runs a PASSIVE checkpoint (which never blocks the daemon's writes) and exits. On
- * the event loop the checkpoint of a storm's 4 MB WAL held it 25-45 ms. One at a time; the
- * worker lives only for its checkpoint, so there is nothing to stop at close (a checkpoint
- * still running then finishes on its own; its connection, the last one, folds the rest in).
+ * Folds a database's WAL into its file off the event loop: one worker thread, with its own
+ * connection, runs a PASSIVE checkpoint (which never blocks the daemon's writes) each time it is
+ * asked. On the event loop the checkpoint of a storm's 4 MB WAL held it 25-45 ms. The worker is
+ * started at the first checkpoint and kept (a thread started per checkpoint cost 30-50 ms of
+ * CPU each to boot, once a second while the WAL file stayed large); `close()` lets a checkpoint
+ * under way finish, then ends it. One checkpoint at a time; a request while one runs is
+ * dropped (the next request folds in what came meanwhile).
  */
 export class Checkpointer {
-  private running: Worker | undefined;
+  private worker: Worker | undefined;
+  private running = false;
+  private closed = false;
+  /** Resolved when the checkpoint under way is done (or the worker is gone). */
+  private waiting: (() => void)[] = [];
 
   constructor(private readonly file: string) {}
 
+  /** Checkpoints started so far. */
+  started = 0;
+
   /** Starts a checkpoint unless one is running. */
   start(): void {
-    if (this.running !== undefined) return;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, module: sqliteModule() } });
-    this.running = worker;
-    const done = (): void => {
-      if (this.running === worker) this.running = undefined;
-    };
-    // A failed checkpoint (a full disk, say) costs nothing: the WAL keeps the committed state, and the next one folds it in.
-    worker.on('error', done);
-    worker.on('exit', done);
-    worker.unref();
+    if (this.running || this.closed) return;
+    this.running = true;
+    this.started += 1;
+    this.ensureWorker().postMessage('checkpoint');
   }
 
   /** Whether a checkpoint is running (for tests). */
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.running;
   }
 
-  /** Resolves once no checkpoint runs (the worker has exited and closed its connection). */
+  /** Resolves once no checkpoint runs. */
   idle(): Promise<void> {
-    const worker = this.running;
-    if (worker === undefined) return Promise.resolve();
-    return new Promise((resolve) => worker.once('exit', () => resolve()));
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /**
+   * No more checkpoints: the worker ends once the one under way (if any) is done, closing its
+   * connection (when it is the last one, SQLite folds the rest of the WAL in and removes it).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.idle();
+    const worker = this.worker;
+    if (worker === undefined) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('close');
+    await exited;
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, module: sqliteModule() } });
+    const done = (): void => {
+      this.running = false;
+      for (const w of this.waiting.splice(0)) w();
+    };
+    worker.on('message', done);
+    // A failed checkpoint (a full disk, say) costs nothing: the WAL keeps the committed state, and the next one folds it in.
+    worker.on('error', () => {
+      if (this.worker === worker) this.worker = undefined;
+      done();
+    });
+    worker.on('exit', () => {
+      if (this.worker === worker) this.worker = undefined;
+      done();
+    });
+    worker.unref();
+    this.worker = worker;
+    return worker;
   }
 }
 
@@ -46,15 +84,25 @@ function sqliteModule(): string {
 }
 
 const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 let db;
-try {
-  db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
-  db.pragma('wal_checkpoint(PASSIVE)');
-} catch {
-  // Nothing to do: see Checkpointer.
-} finally {
-  if (db !== undefined && db.open) db.close();
-}
+parentPort.on('message', (what) => {
+  if (what === 'close') {
+    try {
+      if (db !== undefined && db.open) db.close();
+    } finally {
+      process.exit(0);
+    }
+  }
+  try {
+    if (db === undefined || !db.open) db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Nothing to do: see Checkpointer.
+    if (db !== undefined && db.open) db.close();
+    db = undefined;
+  }
+  parentPort.postMessage('done');
+});
 `;

@@ -69,6 +69,8 @@ export class StateStore {
   private readonly checkpointer: Checkpointer;
   /** Writes outside transaction() (outbox marks, prunes) are folded in by this timer. */
   private readonly checkpointTimer: NodeJS.Timeout;
+  /** The connection's total_changes() when the last checkpoint was asked for: no rows written since, nothing to fold in. */
+  private changesAtCheckpoint = -1;
 
   private constructor(
     private readonly db: Database.Database,
@@ -96,22 +98,43 @@ export class StateStore {
    * SQLite's own checkpoint runs inside the commit that fills the WAL past 1,000 pages: a
    * storm's 3-4 MB writes paid 50-70 ms more in their commit. It is off (open.ts), and done
    * here instead, passively, in a worker thread (checkpoint.ts), once the WAL is past
-   * CHECKPOINT_WAL_BYTES. A crash in between loses nothing: the WAL is the committed state.
+   * CHECKPOINT_WAL_BYTES and rows were written since the last one (a PASSIVE checkpoint leaves
+   * the WAL file its size, so its size alone asked for one every second). A crash in between
+   * loses nothing: the WAL is the committed state.
    */
   private checkpointSoon(): void {
     this.checkpoint ??= setImmediate(() => {
       this.checkpoint = undefined;
       if (!this.db.open) return;
       const wal = statSync(`${this.db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-      if (wal >= CHECKPOINT_WAL_BYTES) this.checkpointer.start();
+      if (wal < CHECKPOINT_WAL_BYTES) return;
+      const changes = this.totalChanges.get() as number;
+      if (changes === this.changesAtCheckpoint) return;
+      this.changesAtCheckpoint = changes;
+      this.checkpointer.start();
     });
   }
+
+  private get totalChanges(): Database.Statement {
+    this.totalChangesStatement ??= this.db.prepare('SELECT total_changes()').pluck();
+    return this.totalChangesStatement;
+  }
+
+  private totalChangesStatement: Database.Statement | undefined;
 
   close(): void {
     clearInterval(this.checkpointTimer);
     if (this.checkpoint !== undefined) clearImmediate(this.checkpoint);
     this.checkpoint = undefined;
     if (this.db.open) this.db.close();
+    this.closing = this.checkpointer.close();
+  }
+
+  private closing: Promise<void> | undefined;
+
+  /** WAL checkpoints started so far (see checkpointSoon). */
+  get checkpoints(): number {
+    return this.checkpointer.started;
   }
 
   /**
@@ -119,7 +142,7 @@ export class StateStore {
    * worker thread (after close(), before the state directory is removed or the process exits).
    */
   settled(): Promise<void> {
-    return this.checkpointer.idle();
+    return this.closing ?? this.checkpointer.idle();
   }
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */

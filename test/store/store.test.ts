@@ -1,5 +1,5 @@
 import { waitFor } from '../support/wait';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Alert } from '../../src/alerts/alert';
@@ -100,6 +100,35 @@ describe('StateStore checkpoints', () => {
     expect({ inCommit: afterCommit - before, inTurn: afterTurn - before }).toEqual({ inCommit: 0, inTurn: 0 });
     expect(store.queryChanges({ limit: 1 })[0]?.after).toBe(`${big}999`);
     store.close();
+    await store.settled();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('asks for a checkpoint only when rows were written since the last one, though the WAL file keeps its size', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-store-'));
+    const store = StateStore.open(dir);
+    const big = 'x'.repeat(5_000);
+    const write = (from: number) => store.transaction(() => store.appendChanges(Array.from({ length: 1_000 }, (_, i): Change => ({ kind: 'withdraw_desc_set', exchange: 'main', coin: 'C', network: 'N', before: null, after: `${big}${from + i}`, at: i }))));
+    const turn = () => new Promise((r) => setImmediate(r));
+    write(0);
+    await turn();
+    await store.settled();
+    expect(store.checkpoints).toBe(1);
+    // Transactions that write no rows, and the checks of the timer: the WAL is as large as before, nothing new in it.
+    for (let i = 0; i < 5; i++) {
+      store.transaction(() => store.queryChanges({ limit: 1 }));
+      await turn();
+    }
+    expect(statSync(join(dir, 'spotwatch.db-wal')).size).toBeGreaterThan(4_000_000);
+    expect(store.checkpoints).toBe(1);
+    write(1_000);
+    await turn();
+    await store.settled();
+    expect(store.checkpoints).toBe(2);
+    store.close();
+    await store.settled();
+    // The worker's connection, the last one, folded the WAL in and removed it.
+    expect(existsSync(join(dir, 'spotwatch.db-wal'))).toBe(false);
     rmSync(dir, { recursive: true, force: true });
   });
 });

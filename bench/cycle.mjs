@@ -1,0 +1,195 @@
+// The figure users pay: the daemon's whole-process CPU per poll cycle (every thread, as the OS
+// counts it in /proc/<pid>/stat), against a bare JSON.parse of the same two answers in the same
+// run, for three upstreams:
+//   unchanged — every answer byte for byte the last one (the common case: coin lists rarely change);
+//   prices    — every ticker's price moves between polls, the coin list stays;
+//   mix       — a few coins change per poll (a withdraw flag flips) and about 30 % of the tickers.
+// The answers are rendered by the reference exchange's own renderers, then served by a small
+// server here (so the upstream is exactly what the mode says), each poll the next of a sequence.
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import { quantile, start, waitFor } from './processes.mjs';
+
+const require = createRequire(import.meta.url);
+const { renderCoinsBody, renderTickersBody } = require(join(process.cwd(), 'dist', 'simulator', 'index.js'));
+
+/** Bodies per sequence: each differs from the one before (a mode that changes), served in a ring. */
+const RING = 8;
+const CLK_TCK = 100;
+
+/** The top-level records of a JSON array, as their exact texts (strings and nesting respected). */
+export function recordTexts(body) {
+  const out = [];
+  let depth = 0;
+  let inString = false;
+  let from = -1;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body.charCodeAt(i);
+    if (inString) {
+      if (ch === 92) i++;
+      else if (ch === 34) inString = false;
+      continue;
+    }
+    if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) {
+      if (ch === 123 && depth === 1) from = i;
+      depth++;
+    } else if (ch === 125 || ch === 93) {
+      depth--;
+      if (ch === 125 && depth === 1) out.push(body.slice(from, i + 1));
+    }
+  }
+  return out;
+}
+
+const join_ = (records) => `[${records.join(',')}]`;
+
+/** A deterministic pseudo-random sequence (mulberry32), so every run serves the same answers. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The answers of one mode: rings of coins bodies and tickers bodies. */
+export function answers(coins, mode, now = Date.UTC(2026, 0, 1)) {
+  const coins0 = renderCoinsBody({ coins, seed: 1 });
+  const tickers = Array.from({ length: mode === 'unchanged' ? 1 : RING }, (_, i) => renderTickersBody({ coins, seed: 1, now: now + i * 5_000 }));
+  if (mode === 'unchanged') return { coins: [coins0], tickers };
+  if (mode === 'prices') return { coins: [coins0], tickers };
+  // mix: about 30 % of the tickers take their next text each poll; 5 coins flip a withdraw flag.
+  const rnd = random(7);
+  const coinRecords = recordTexts(coins0);
+  const tickerRings = tickers.map(recordTexts);
+  const mixedTickers = [];
+  let current = tickerRings[0];
+  for (let i = 0; i < RING; i++) {
+    current = current.map((t, k) => (rnd() < 0.3 ? (tickerRings[i][k] ?? t) : t));
+    mixedTickers.push(join_(current));
+  }
+  const mixedCoins = [];
+  let records = coinRecords;
+  for (let i = 0; i < RING; i++) {
+    records = [...records];
+    for (let n = 0; n < 5; n++) {
+      const k = Math.floor(rnd() * records.length);
+      const r = records[k];
+      records[k] = r.includes('"withdrawEnable":true') ? r.replace('"withdrawEnable":true', '"withdrawEnable":false') : r.replace('"withdrawEnable":false', '"withdrawEnable":true');
+    }
+    mixedCoins.push(join_(records));
+  }
+  return { coins: mixedCoins, tickers: mixedTickers };
+}
+
+/** Median CPU time (ms) of JSON.parse on both answers: this process's own CPU, nothing else running. */
+function jsonParseMs(coinsBody, tickersBody, runs = 9) {
+  const samples = [];
+  JSON.parse(coinsBody);
+  JSON.parse(tickersBody);
+  for (let i = 0; i < runs; i++) {
+    const t = process.cpuUsage();
+    JSON.parse(coinsBody);
+    JSON.parse(tickersBody);
+    const d = process.cpuUsage(t);
+    samples.push((d.user + d.system) / 1000);
+  }
+  return quantile(samples, 0.5);
+}
+
+/** The whole process's CPU so far (ms, all threads) and its resident memory (bytes), from /proc. */
+function procStat(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  return { cpuMs, rss };
+}
+
+/** A server of the two endpoints; each request gets the next body of its ring. */
+async function upstream(rings) {
+  const served = { coins: 0, tickers: 0 };
+  const server = createServer((req, res) => {
+    const which = req.url.startsWith('/api/v3/coins') ? 'coins' : req.url.startsWith('/api/v3/market/ticker/24hr') ? 'tickers' : undefined;
+    if (which === undefined) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":-1,"msg":"not here"}');
+      return;
+    }
+    const ring = rings[which];
+    const body = ring[served[which]++ % ring.length];
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}`, served, close: () => new Promise((r) => server.close(r)) };
+}
+
+/**
+ * One figure: the daemon polling `mode` answers of `coins` coins back to back (1 s intervals,
+ * a cycle at 16,000 coins takes longer), CPU over `cycles` cycles after `warmup` cycles.
+ */
+export async function cycleFigure({ coins, mode, cycles, warmup = 4, nodeFlags = [] }) {
+  const rings = answers(coins, mode);
+  const parseMs = jsonParseMs(rings.coins[0], rings.tickers[0]);
+  const up = await upstream(rings);
+  const dir = mkdtempSync(join(tmpdir(), 'spotwatch-cycle-'));
+  const file = join(dir, 'cycle.yaml');
+  writeFileSync(
+    file,
+    `exchanges:\n  - name: bench\n    base_url: ${up.url}\n    poll: { coins: 1s, tickers: 1s }\n    weight_limit: { max: 1000000, window: 10s }\n    timeout: 60s\n` +
+      `server: { listen: "127.0.0.1:0" }\nstate_dir: ${join(dir, 'data')}\nrules_file: ${join(process.cwd(), 'alerts.example.yaml')}\nlog: { level: warn, format: json }\n`,
+  );
+  const d = start(['run', '--config', file], nodeFlags);
+  try {
+    const cyclesDone = () => Math.min(up.served.coins, up.served.tickers);
+    await waitFor(async () => cyclesDone() >= warmup, `${warmup} warm-up cycles`, 180_000, 20);
+    const c0 = cyclesDone();
+    const s0 = procStat(d.child.pid);
+    await waitFor(async () => cyclesDone() >= c0 + cycles, `${cycles} cycles`, 600_000, 20);
+    const s1 = procStat(d.child.pid);
+    const bytes = (rings.coins[0].length + rings.tickers[0].length) / 1e6;
+    const perCycle = (s1.cpuMs - s0.cpuMs) / cycles;
+    return { coins, mode, cycles, mb: bytes, parseMs, perCycle, ratio: perCycle / parseMs, rss: s1.rss };
+  } finally {
+    d.child.kill('SIGTERM');
+    await d.exited;
+    await up.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The table of `npm run bench`: every mode at 4,000 and 16,000 coins. */
+export async function cycleBench({ sizes = [4000, 16000], modes = ['unchanged', 'prices', 'mix'], nodeFlags = [], log = () => undefined } = {}) {
+  const rows = [];
+  for (const coins of sizes) {
+    for (const mode of modes) {
+      const t = performance.now();
+      const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 20, nodeFlags });
+      rows.push(r);
+      log(`${coins} ${mode}: ${r.perCycle.toFixed(1)} ms/cycle (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+    }
+  }
+  return rows;
+}
+
+export function cycleTable(rows) {
+  const lines = ['| coins | upstream | body MB | JSON.parse ms | daemon CPU per cycle ms | x JSON.parse | RSS MB |', '|---:|---|---:|---:|---:|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.coins} | ${r.mode} | ${r.mb.toFixed(1)} | ${r.parseMs.toFixed(1)} | ${r.perCycle.toFixed(1)} | ${r.ratio.toFixed(2)} | ${(r.rss / 2 ** 20).toFixed(0)} |`);
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const sizes = (process.env.CYCLE_SIZES ?? '4000,16000').split(',').map(Number);
+  const modes = (process.env.CYCLE_MODES ?? 'unchanged,prices,mix').split(',');
+  // CYCLE_FLAGS: the daemon's node flags, e.g. "--max-old-space-size=128" or "--cpu-prof".
+  const nodeFlags = (process.env.CYCLE_FLAGS ?? '').split(' ').filter(Boolean);
+  const rows = await cycleBench({ sizes, modes, nodeFlags, log: (m) => console.error(m) });
+  console.log(cycleTable(rows).join('\n'));
+}
