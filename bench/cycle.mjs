@@ -6,6 +6,7 @@
 //   mix       — a few coins change per poll (a withdraw flag flips) and about 30 % of the tickers.
 // The answers are rendered by the reference exchange's own renderers, then served by a small
 // server here (so the upstream is exactly what the mode says), each poll the next of a sequence.
+import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@ import type { Logger } from '../lib/logger';
 import { StepQueue, type Step } from '../lib/step-queue';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
-import type { Snapshot } from '../snapshot/model';
+import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { snapshotRecords } from '../store/store';
 import type { Endpoint } from '../snapshot/model';
 import type { PollStore } from './store';
@@ -86,6 +86,11 @@ export class StateWriter {
   /** Per exchange, the alerts as the store holds them, by fingerprint (see writeAlerts); none known before the first write. */
   private readonly savedAlerts = new Map<string, Map<string, Alert>>();
   private readonly savedAt = new Map<string, { tickers: number; history: number }>();
+  /**
+   * Per exchange, the coins as the store holds them (the map last written, whole or as a
+   * delta): what the next coins write is a delta of. None before this writer wrote them whole.
+   */
+  private readonly savedCoins = new Map<string, ReadonlyMap<string, CoinRecord>>();
 
   constructor(private readonly options: WriterOptions) {
     this.steps = new StepQueue((err) => options.logger.error({ err }, 'internal error while writing or handing on a poll'));
@@ -126,13 +131,15 @@ export class StateWriter {
     // had not been: notification follows the state write), and the first poll sees the same
     // changes again against that snapshot and decides the rest. Deletions (resolved alerts) only
     // ever land with the snapshot, so no resolution is lost.
-    const body: string[] = [];
-    if (saveSnapshot) {
+    // A coins part written whole before by this writer is written as what changed since (a few
+    // rows); otherwise whole, its records serialized ahead, STATE_CHUNK per turn.
+    const delta = saveSnapshot && endpoint === 'coins' && !this.unsavedSnapshots.has(key) ? this.coinsDelta(exchange, next) : undefined;
+    const bodies: string[] = [];
+    if (saveSnapshot && delta === undefined) {
       const records = snapshotRecords(next, endpoint);
       for (let i = 0; i < records.length; i += STATE_CHUNK) {
         steps.push(() => {
-          const part = JSON.stringify(records.slice(i, i + STATE_CHUNK));
-          body.push(part.slice(1, -1));
+          for (const r of records.slice(i, i + STATE_CHUNK)) bodies.push(JSON.stringify(r));
         });
       }
     }
@@ -141,7 +148,8 @@ export class StateWriter {
     steps.push(() => {
       error = this.writeAlerts(exchange, () => {
         if (deferred.length > 0) store.appendChanges(deferred);
-        if (saveSnapshot) store.saveSnapshot(next, endpoint, `[${body.join(',')}]`);
+        if (delta !== undefined) store.saveCoinsDelta(next, delta.changed, delta.gone);
+        else if (saveSnapshot) store.saveSnapshot(next, endpoint, bodies);
         if (endpoint === 'tickers' && at - saved.history >= HISTORY_SAVE_MS) {
           store.saveHistory(exchange, p.history);
           saved.history = at;
@@ -149,6 +157,10 @@ export class StateWriter {
       }, key);
       if (error !== undefined && saveSnapshot) this.unsavedSnapshots.set(key, { snapshot: next, part: endpoint });
       if (error !== undefined) this.keepUnsaved(deferred);
+      if (endpoint === 'coins' && saveSnapshot) {
+        if (error === undefined) this.savedCoins.set(exchange, next.coins);
+        else this.savedCoins.delete(exchange);
+      }
     });
     steps.push(() => {
       notify.push(...this.storeOutcome(exchange, at, error));
@@ -241,6 +253,20 @@ export class StateWriter {
     this.unsavedChanges.splice(0, excess);
     this.options.logger.error({ rows: excess, limit }, 'change history rows dropped: the store has failed for longer than memory holds them');
     this.options.onHistoryDropped?.(excess);
+  }
+
+  /**
+   * The coins of `next` that are not the very objects last written (merge keeps an unchanged
+   * coin's object), and the coins gone; undefined when nothing was written whole before.
+   */
+  private coinsDelta(exchange: string, next: Snapshot): { changed: CoinRecord[]; gone: string[] } | undefined {
+    const saved = this.savedCoins.get(exchange);
+    if (saved === undefined) return undefined;
+    const changed: CoinRecord[] = [];
+    const gone: string[] = [];
+    for (const [coin, c] of next.coins) if (saved.get(coin) !== c) changed.push(c);
+    for (const coin of saved.keys()) if (!next.coins.has(coin)) gone.push(coin);
+    return { changed, gone };
   }
 
   /** The engine's alerts of one exchange now, by fingerprint. */

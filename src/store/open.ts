@@ -4,15 +4,19 @@ import Database from 'better-sqlite3';
 import { errorMessage } from '../lib/error-message';
 import { backfillOutages, OUTAGES_SCHEMA } from './outages';
 import { parseRow, ROW_SCHEMAS } from './rows';
-import { readSnapshotRow } from './state';
+import { readSnapshotRecordRow, readSnapshotRow } from './state';
 
 /** The store cannot be used at all (its directory is missing rights, say): a clear error at start. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
 }
 
-/** 5: outages and when watching began (outages.ts), filled from the kept changes. */
-const SCHEMA_VERSION = 5;
+/**
+ * 5: outages and when watching began (outages.ts), filled from the kept changes.
+ * 6: the coins part of a snapshot one row per coin (snapshot_records); a part stored whole by an
+ *    earlier version is read as it is and stored per coin at its next write.
+ */
+const SCHEMA_VERSION = 6;
 
 /**
  * Unreadable rows found at open (or at a later read) beyond which the damage is taken as wider
@@ -58,6 +62,7 @@ export function openStore<S>(dir: string, onProblem: (message: string, movedTo: 
  */
 const ROW_CHECKS: Record<string, (row: Record<string, unknown>) => boolean> = {
   snapshots: (r) => readSnapshotRow({ part: r.part, body: r.body }),
+  snapshot_records: (r) => readSnapshotRecordRow({ part: r.part, body: r.body }),
   alerts: (r) => parseRow(ROW_SCHEMAS.alert, r.body) !== undefined,
   pending: (r) => parseRow(ROW_SCHEMAS.alert, r.body) !== undefined,
   nflog: (r) => parseRow(ROW_SCHEMAS.logEntry, r.body) !== undefined,
@@ -120,6 +125,7 @@ function migrate(db: Database.Database): void {
   if (version === SCHEMA_VERSION) return;
   db.exec(`
     CREATE TABLE IF NOT EXISTS snapshots (exchange TEXT NOT NULL, part TEXT NOT NULL, taken_at INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (exchange, part));
+    CREATE TABLE IF NOT EXISTS snapshot_records (exchange TEXT NOT NULL, part TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (exchange, part, key));
     CREATE TABLE IF NOT EXISTS alerts (fingerprint TEXT PRIMARY KEY, exchange TEXT NOT NULL, body TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS changes (
       id INTEGER PRIMARY KEY AUTOINCREMENT, exchange TEXT NOT NULL, kind TEXT NOT NULL,

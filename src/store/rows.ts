@@ -173,6 +173,9 @@ export function isChangeKindColumn(v: unknown): v is ChangeKind {
 /** Checked at compile time: each schema reads into the type the daemon uses. */
 export const ROW_SCHEMAS = {
   coins: z.custom<CoinRecord[]>(listOf(CoinRow)) satisfies z.ZodType<CoinRecord[]>,
+  coin: z.custom<CoinRecord>(CoinRow) satisfies z.ZodType<CoinRecord>,
+  /** A coins part stored one row per coin (snapshot_records): how many rows it has. */
+  coinRows: z.object({ records: z.number().int().nonnegative() }).strict(),
   tickers: z.custom<TickerRecord[]>(listOf(TickerRow)) satisfies z.ZodType<TickerRecord[]>,
   alert: z.custom<Alert>(AlertRow) satisfies z.ZodType<Alert>,
   logEntry: LogEntryRow satisfies z.ZodType<LogEntry>,

@@ -1,6 +1,6 @@
 import type { Alert } from '../alerts/alert';
 import type { SymbolHistory } from '../rules/history';
-import type { Snapshot } from '../snapshot/model';
+import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { parseRow, ROW_SCHEMAS } from './rows';
 import type { Tables } from './tables';
 
@@ -11,14 +11,22 @@ export function snapshotRecords(snapshot: Snapshot, part: 'coins' | 'tickers'): 
 
 /** Whether a row of `snapshots` reads back as what was written (a part of another name is left as it is). */
 export function readSnapshotRow(r: { part: unknown; body: unknown }): boolean {
-  if (r.part === 'coins') return parseRow(ROW_SCHEMAS.coins, r.body) !== undefined;
+  if (r.part === 'coins') return parseRow(ROW_SCHEMAS.coins, r.body) !== undefined || parseRow(ROW_SCHEMAS.coinRows, r.body) !== undefined;
   if (r.part === 'tickers') return parseRow(ROW_SCHEMAS.tickers, r.body) !== undefined;
   return true;
 }
 
+/** Whether a row of `snapshot_records` reads back as what was written (one coin). */
+export function readSnapshotRecordRow(r: { part: unknown; body: unknown }): boolean {
+  return r.part !== 'coins' || parseRow(ROW_SCHEMAS.coin, r.body) !== undefined;
+}
+
 /**
- * The watcher's state (tables `snapshots`, `alerts`, `history`): the last snapshot of each
- * exchange, the active alerts and the ticker samples the windows need.
+ * The watcher's state (tables `snapshots`, `snapshot_records`, `alerts`, `history`): the last
+ * snapshot of each exchange, the active alerts and the ticker samples the windows need. The
+ * coins part is stored one row per coin (snapshot_records, its `snapshots` row saying how many),
+ * so a poll that changed a few coins writes those rows, not the whole 4-16 MB list
+ * (saveCoinsDelta); the tickers part (written once a minute) is one row.
  */
 export class StateRows {
   constructor(private readonly t: Tables) {}
@@ -31,7 +39,10 @@ export class StateRows {
     const s: Snapshot = { exchange, coinsAt: null, tickersAt: null, coins: new Map(), tickers: new Map() };
     for (const r of parts) {
       if (r.part === 'coins') {
-        const coins = parseRow(ROW_SCHEMAS.coins, r.body) ?? [];
+        const stored = parseRow(ROW_SCHEMAS.coinRows, r.body);
+        const coins = stored === undefined ? (parseRow(ROW_SCHEMAS.coins, r.body) ?? []) : this.loadCoinRows(exchange);
+        // A coin row missing (set aside as unreadable) drops the part whole, as a damaged body does.
+        if (stored !== undefined && coins.length !== stored.records) continue;
         Object.assign(s, { coinsAt: r.taken_at, coins: new Map(coins.map((c) => [c.coin, c])) });
       } else if (r.part === 'tickers') {
         const tickers = parseRow(ROW_SCHEMAS.tickers, r.body) ?? [];
@@ -41,16 +52,46 @@ export class StateRows {
     return s;
   }
 
+  private loadCoinRows(exchange: string): CoinRecord[] {
+    const rows = this.t.db.prepare("SELECT rowid AS rowid, body FROM snapshot_records WHERE exchange = ? AND part = 'coins' ORDER BY rowid").all(exchange) as { rowid: number; body: string }[];
+    return this.t.readable('snapshot_records', rows, (r) => parseRow(ROW_SCHEMAS.coin, r.body));
+  }
+
   /**
-   * Writes one part of a snapshot. `body`, when given, is the part's records as JSON, exactly
-   * as JSON.stringify(snapshotRecords(snapshot, part)) (serialized beforehand, in turns).
+   * Writes one part of a snapshot whole. `bodies`, when given, are the part's records as JSON,
+   * each exactly JSON.stringify of the record of snapshotRecords(snapshot, part) at its index
+   * (serialized beforehand, in turns).
    */
-  saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers', body: string = JSON.stringify(snapshotRecords(snapshot, part))): void {
+  saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers', bodies: readonly string[] = snapshotRecords(snapshot, part).map((r) => JSON.stringify(r))): void {
     const at = part === 'coins' ? snapshot.coinsAt : snapshot.tickersAt;
     if (at === null) return;
+    const body = part === 'coins' ? JSON.stringify({ records: bodies.length }) : `[${bodies.join(',')}]`;
+    this.putPart(snapshot.exchange, part, at, body);
+    if (part !== 'coins') return;
+    this.t.db.prepare("DELETE FROM snapshot_records WHERE exchange = ? AND part = 'coins'").run(snapshot.exchange);
+    const insert = this.t.db.prepare("INSERT INTO snapshot_records (exchange, part, key, body) VALUES (?, 'coins', ?, ?)");
+    const coins = snapshotRecords(snapshot, 'coins') as CoinRecord[];
+    for (const [i, c] of coins.entries()) insert.run(snapshot.exchange, c.coin, bodies[i]);
+  }
+
+  /**
+   * Brings a coins part stored whole before (saveSnapshot) up to `snapshot`: the coins `changed`
+   * (new or different) written, the coins `gone` deleted.
+   */
+  saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[]): void {
+    const { exchange, coinsAt: at } = snapshot;
+    if (at === null) return;
+    this.putPart(exchange, 'coins', at, JSON.stringify({ records: snapshot.coins.size }));
+    const drop = this.t.db.prepare("DELETE FROM snapshot_records WHERE exchange = ? AND part = 'coins' AND key = ?");
+    for (const coin of gone) drop.run(exchange, coin);
+    const put = this.t.db.prepare("INSERT INTO snapshot_records (exchange, part, key, body) VALUES (?, 'coins', ?, ?) ON CONFLICT (exchange, part, key) DO UPDATE SET body = excluded.body");
+    for (const c of changed) put.run(exchange, c.coin, JSON.stringify(c));
+  }
+
+  private putPart(exchange: string, part: 'coins' | 'tickers', at: number, body: string): void {
     this.t.db
       .prepare('INSERT INTO snapshots (exchange, part, taken_at, body) VALUES (?, ?, ?, ?) ON CONFLICT (exchange, part) DO UPDATE SET taken_at = excluded.taken_at, body = excluded.body')
-      .run(snapshot.exchange, part, at, body);
+      .run(exchange, part, at, body);
   }
 
   loadAlerts(): Map<string, Alert> {

@@ -5,7 +5,7 @@ import type { LogEntry } from '../alerts/dedup';
 import type { Silence } from '../alerts/silence';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
-import type { Snapshot } from '../snapshot/model';
+import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { Checkpointer } from './checkpoint';
 import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
 import { openStore } from './open';
@@ -158,10 +158,16 @@ export class StateStore {
     return this.state.loadSnapshot(exchange);
   }
 
-  /** One part of a snapshot; `body`, when given, is JSON.stringify(snapshotRecords(snapshot, part)). */
-  saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers', body?: string): void {
-    this.state.saveSnapshot(snapshot, part, body);
+  /** One part of a snapshot, whole; `bodies`, when given, are its records (snapshotRecords) as JSON. */
+  saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers', bodies?: readonly string[]): void {
+    this.state.saveSnapshot(snapshot, part, bodies);
     if (part === 'coins') this.outages.noteSnapshot(snapshot);
+  }
+
+  /** The coins part of `snapshot`, written whole before, brought up to it: `changed` coins written, `gone` ones deleted. */
+  saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[]): void {
+    this.state.saveCoinsDelta(snapshot, changed, gone);
+    this.outages.noteSnapshot(snapshot);
   }
 
   loadAlerts(): Map<string, Alert> {

@@ -9,7 +9,7 @@ jest.setTimeout(90_000);
 
 /** Every method of the store that writes. */
 const WRITES = new Set([
-  'transaction', 'saveSnapshot', 'saveAlerts', 'appendChanges', 'commitDeliveries', 'addPending', 'deliveryDone', 'deliveryRetry',
+  'transaction', 'saveSnapshot', 'saveCoinsDelta', 'saveAlerts', 'appendChanges', 'commitDeliveries', 'addPending', 'deliveryDone', 'deliveryRetry',
   'deliveryDead', 'saveSilence', 'saveHistory', 'pruneChanges', 'pruneDeliveries', 'writeHeld',
 ]);
 

@@ -48,6 +48,7 @@ function fillableStore(dir: string, full: boolean): { real: StateStore; store: P
     },
     appendChanges: (...a) => real.appendChanges(...a),
     saveSnapshot: (...a) => real.saveSnapshot(...a),
+    saveCoinsDelta: (...a) => real.saveCoinsDelta(...a),
     saveHistory: (...a) => real.saveHistory(...a),
     saveAlerts: (...a) => real.saveAlerts(...a),
     updateAlerts: (...a) => real.updateAlerts(...a),
@@ -374,5 +375,58 @@ describe('Engine in a storm', () => {
     // 9 when each rule was evaluated whole).
     expect(turns).toBeGreaterThanOrEqual(11);
     store.close();
+  });
+});
+
+describe('the coins part written as what changed', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'spotwatch-delta-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes it whole once, then only the coins that changed or went; after a failed write whole again; the store reads back as the live snapshot', async () => {
+    const { real, store, disk } = fillableStore(dir, false);
+    const writes: string[] = [];
+    const counting: PollStore = {
+      ...store,
+      saveSnapshot: (s, part, bodies) => {
+        writes.push(`whole ${part} ${part === 'coins' ? s.coins.size : s.tickers.size}`);
+        store.saveSnapshot(s, part, bodies);
+      },
+      saveCoinsDelta: (s, changed, gone) => {
+        writes.push(`delta ${changed.map((c) => c.coin).join(',')} -${gone.join(',')}`);
+        store.saveCoinsDelta(s, changed, gone);
+      },
+    };
+    const engine = stack({ rules: [], store: counting, logger: silentLogger(), guards: new Map([['main', { ...DEFAULT_GUARD, maxShrink: 1 }]]), expectedSymbols: new Map(), notify: () => undefined });
+    const coin = (name: string, fee = '1') => coinRecord(name, [{ network: name, withdrawFee: fee }]);
+    let prev = emptySnapshot('main');
+    const poll = async (records: ReturnType<typeof coin>[], at: number) => {
+      // Merged against the previous snapshot, as the poll path does: an unchanged coin keeps its object.
+      const next = applyCoins(prev, { records, issues: [] }, at);
+      await engine.onSuccess({ exchange: 'main', endpoint: 'coins', prev, next, issues: [], at, durationMs: 1, bytes: 1 });
+      await engine.settled();
+      prev = next;
+      return next;
+    };
+    const stored = () => {
+      const s = real.loadSnapshot('main');
+      return { at: s?.coinsAt, coins: [...(s?.coins.values() ?? [])] };
+    };
+
+    await poll([coin('A'), coin('B'), coin('C')], 1);
+    await poll([coin('A'), coin('B', '2'), coin('C')], 2);
+    let live = await poll([coin('A'), coin('B', '2'), coin('D')], 3);
+    expect(stored()).toEqual({ at: 3, coins: [...live.coins.values()] });
+    disk.full = true;
+    await poll([coin('A', '3'), coin('B', '2'), coin('D')], 4);
+    disk.full = false;
+    live = await poll([coin('A', '3'), coin('B', '2'), coin('D'), coin('E')], 5);
+    live = await poll([coin('A', '3'), coin('B', '2'), coin('D'), coin('E', '9')], 6);
+    // The write at 4 was refused as a whole (nothing reached the store); 5 writes the part whole again.
+    expect(writes).toEqual(['whole coins 3', 'delta B -', 'delta D -C', 'whole coins 4', 'delta E -']);
+    expect(stored()).toEqual({ at: 6, coins: [...live.coins.values()] });
+    real.close();
   });
 });

@@ -125,8 +125,10 @@ describe('a damaged row in the state store', () => {
   // Each case: bytes overwritten inside one row's JSON (not JSON any more, or JSON of the
   // wrong shape; both pass quick_check), and what a start still reads.
   it.each([
-    ['snapshot coins, not JSON', 'snapshots', '"MARK_COINS"', '"MARK_COINS}', { coins: [] }],
-    ['snapshot coins, a text turned number', 'snapshots', '"withdrawDesc":"MARK_COINS"', '"withdrawDesc":123456789012', { coins: [] }],
+    // A coin's row: the coins part is dropped whole (a part missing a coin would report it delisted).
+    ['snapshot coins, not JSON', 'snapshot_records', '"MARK_COINS"', '"MARK_COINS}', { coins: [] }],
+    ['snapshot coins, a text turned number', 'snapshot_records', '"withdrawDesc":"MARK_COINS"', '"withdrawDesc":123456789012', { coins: [] }],
+    ['snapshot coins, the part\'s own row', 'snapshots', '{"records":2}', '{"records"!2}', { coins: [] }],
     ['snapshot tickers', 'snapshots', '"MARKTICKERUSDT"', '"MARKTICKERUSDT:', { tickers: [] }],
     ['an alert', 'alerts', '"MARK_ALERT_1"', '{MARK_ALERT_1"', { alerts: ['MARK_ALERT_2'] }],
     ['a pending alert, a status no alert has', 'pending', '"MARK_PENDING"},"status":"firing"', '"MARK_PENDING"},"status":"fired!"', { pending: [] }],

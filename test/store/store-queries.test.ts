@@ -59,6 +59,6 @@ describe('the queries of the status page and the silence retention', () => {
     const indexes = (check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'changes'").all() as { name: string }[]).map((r) => r.name);
     const version = check.pragma('user_version', { simple: true });
     check.close();
-    expect([indexes.includes('changes_closed'), version, store.closedSince('main')]).toEqual([true, 5, [{ kind: 'withdraw_disabled', coin: 'USDT', network: 'TRX', at: 10 }]]);
+    expect([indexes.includes('changes_closed'), version, store.closedSince('main')]).toEqual([true, 6, [{ kind: 'withdraw_disabled', coin: 'USDT', network: 'TRX', at: 10 }]]);
   });
 });
