@@ -3,9 +3,9 @@ import { ActiveAlerts, advance, type FiringCount, type Scope } from '../alerts/l
 import type { Endpoint } from '../snapshot/model';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
-import { evaluationMemo, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
+import { evaluationMemo, readsSnapshotOnly, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
 import { evaluateTransfer } from '../rules/evaluate-transfer';
-import { evaluateInTurns } from './evaluate-in-turns';
+import { evaluateInTurns, LastEvaluations } from './evaluate-in-turns';
 import { judgeTransfer, type ChainOf, type TransferRoute } from '../rules/transfer';
 import { SHIPPED_CHAINS } from '../snapshot/chains';
 import { historyKeep, TickerHistory, type SymbolHistory } from '../rules/history';
@@ -71,6 +71,8 @@ export class Engine {
   private readonly exchanges = new Map<string, ExchangeState>();
   /** What evaluation remembers of unchanged records between polls (which states hold per coin object). */
   private readonly memo = evaluationMemo();
+  /** Per exchange and rule, the last evaluation of a rule that reads only the snapshot, and the part's map it read. */
+  private readonly lastEvaluations = new LastEvaluations();
   private readonly builtins: Rule[] = [...(['UpstreamAnomaly', 'ExchangeDown'] as const).flatMap((n) => [builtinRule(n, 'coins'), builtinRule(n, 'tickers')]), STORE_FAILING_RULE];
 
   constructor(private options: EngineOptions) {
@@ -81,6 +83,7 @@ export class Engine {
   /** New guard settings and watch lists (a reload). */
   configure(parts: Pick<EngineOptions, 'guards' | 'expectedSymbols'> & Partial<Pick<EngineOptions, 'chainOf'>>): void {
     this.options = { ...this.options, ...parts };
+    this.lastEvaluations.clear();
   }
 
   /** The rules in force, built-in ones included. */
@@ -112,6 +115,7 @@ export class Engine {
   /** New rules (a reload): alerts of rules that are gone resolve at their exchange's next poll. */
   setRules(rules: Rule[]): void {
     this.ruleList = rules;
+    this.lastEvaluations.clear();
     const keep = historyKeep(rules);
     for (const s of this.exchanges.values()) {
       s.history.setKeep(keep);
@@ -123,6 +127,7 @@ export class Engine {
   dropExchange(exchange: string, now: number): Alert[] {
     const notify = this.apply({ active: [], events: [] }, { exchange, rules: new Map(), known: new Set() }, now);
     this.exchanges.delete(exchange);
+    this.lastEvaluations.clear(exchange);
     return notify;
   }
 
@@ -159,9 +164,17 @@ export class Engine {
     // One rule at a time, 1,000 alerts per turn of the event loop (applyInTurns): a storm is
     // 8,000 new alerts of one rule, and what arrives meanwhile (health checks, scrapes) is
     // served in between. A rule's alerts resolve only once all its instances were seen.
+    const source = endpoint === 'coins' ? next.coins : next.tickers;
     for (const rule of this.ruleList) {
+      // A state rule judges coins, a ticker rule tickers; the other part's poll leaves their alerts as they stand.
+      if (!ruleInDomain(rule, endpoint) && rule.condition.type !== 'change') continue;
       await nextTurn();
-      const evaluation = await evaluateInTurns({
+      // A rule that reads only the snapshot gives what it gave last time when the part is the
+      // very map it read then (merge keeps it when nothing changed): an unchanged answer costs
+      // no evaluation. Time still advances in the lifecycle below (for, repeats, keep_firing_for).
+      const reusable = ruleInDomain(rule, endpoint) && readsSnapshotOnly(rule);
+      const last = reusable && changes.length === 0 ? this.lastEvaluations.get(exchange, rule.id, source) : undefined;
+      const evaluation = last ?? await evaluateInTurns({
         memo: this.memo,
         rules: [rule],
         domain: endpoint,
@@ -173,6 +186,7 @@ export class Engine {
         wasActive: (ruleId, entity) => this.alerts.isActive(ruleId, entity),
         chainOf: (network) => this.chainOf(exchange, network),
       });
+      if (reusable) this.lastEvaluations.set(exchange, rule.id, source, evaluation);
       const inDomain = ruleInDomain(rule, endpoint) ? new Map([[rule.id, rule]]) : new Map<string, Rule>();
       notify.push(...(await this.applyInTurns(evaluation, { exchange, rules: inDomain, known }, at)));
     }

@@ -35,3 +35,27 @@ export async function evaluateInTurns(input: EvaluationInput): Promise<Evaluatio
   }
   return evaluateRules(input);
 }
+
+/**
+ * The last evaluation of each rule that reads only the snapshot (readsSnapshotOnly), per
+ * exchange, with the part's map it read: the same map again gives the same evaluation.
+ */
+export class LastEvaluations {
+  private readonly byRule = new Map<string, { source: object; evaluation: Evaluation }>();
+
+  /** The evaluation of `ruleId` when it last read `source` (the very map), if it did. */
+  get(exchange: string, ruleId: string, source: object): Evaluation | undefined {
+    const last = this.byRule.get(`${exchange}\u0000${ruleId}`);
+    return last?.source === source ? last.evaluation : undefined;
+  }
+
+  set(exchange: string, ruleId: string, source: object, evaluation: Evaluation): void {
+    this.byRule.set(`${exchange}\u0000${ruleId}`, { source, evaluation });
+  }
+
+  /** Forgets one exchange's, or every one's (new rules or settings). */
+  clear(exchange?: string): void {
+    if (exchange === undefined) this.byRule.clear();
+    else for (const key of this.byRule.keys()) if (key.startsWith(`${exchange}\u0000`)) this.byRule.delete(key);
+  }
+}

@@ -72,6 +72,19 @@ export function ruleInDomain(rule: Rule, domain: Domain): boolean {
   return t === 'state' ? domain === 'coins' : t === 'ticker' ? domain === 'tickers' : false;
 }
 
+/**
+ * Whether a rule's evaluation depends on the snapshot's part alone (and the config): state
+ * rules, and ticker rules that measure the ticker itself without hysteresis. Not so: change
+ * rules (they read the changes), move_percent and stale_for (the samples and `now`), a
+ * hysteresis band (whether the alert is active).
+ */
+export function readsSnapshotOnly(rule: Rule): boolean {
+  const c = rule.condition;
+  if (c.type === 'state') return true;
+  if (c.type !== 'ticker') return false;
+  return c.measure !== 'move_percent' && c.measure !== 'stale_for' && c.hysteresis === 0;
+}
+
 const noChain = (): null => null;
 
 function networkFields(coin: CoinRecord, n: NetworkRecord, chain: string | null): TemplateFields {

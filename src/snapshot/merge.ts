@@ -108,15 +108,22 @@ function keepNetworks(prev: Snapshot, coins: Map<string, CoinRecord>, coin: stri
 /** The next snapshot from a ticker answer, malformed records kept as for applyCoins. */
 export function applyTickers(prev: Snapshot, answer: Answer<TickerRecord>, at: number): Snapshot {
   const tickers = new Map<string, TickerRecord>();
+  // As applyCoins: nothing changed keeps the previous map, which downstream skips by identity.
+  let unchanged = answer.records.length === prev.tickers.size;
   for (const t of answer.records) {
     const old = prev.tickers.get(t.symbol);
-    tickers.set(t.symbol, old !== undefined && sameTicker(old, t) ? old : t);
+    if (old !== undefined && sameTicker(old, t)) tickers.set(t.symbol, old);
+    else {
+      tickers.set(t.symbol, t);
+      unchanged = false;
+    }
   }
   const keepAll = answer.issues.some((i) => i.symbol === undefined);
   for (const issue of answer.issues) {
     if (issue.symbol !== undefined) keepTicker(prev, tickers, issue.symbol);
   }
   if (keepAll) for (const s of prev.tickers.keys()) keepTicker(prev, tickers, s);
+  if (unchanged && answer.issues.length === 0 && tickers.size === prev.tickers.size && prev.tickersAt !== null && prev.unknownSymbols === undefined) return { ...prev, tickersAt: at };
   const next: Snapshot = { ...prev, tickers, tickersAt: at };
   // As unknownCoins: symbols set aside without a previous value, on the baseline or since.
   let unknown: Set<string> | undefined;

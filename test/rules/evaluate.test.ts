@@ -1,3 +1,4 @@
+import * as evaluateModule from '../../src/rules/evaluate';
 import fc from 'fast-check';
 import { evaluateRules, evaluationMemo } from '../../src/rules/evaluate';
 import { TickerHistory } from '../../src/rules/history';
@@ -319,5 +320,41 @@ describe('state rules, against their definition', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('an answer that changed nothing', () => {
+  it('is not evaluated again by rules that read only the snapshot, while time still tells: for, stale_for', async () => {
+    const spy = jest.spyOn(evaluateModule, 'evaluateRules');
+    try {
+      const h = new Harness(rulesFrom(`
+rules:
+  - alert: Off
+    state: withdraw_disabled
+    for: 2m
+  - alert: Wide
+    ticker: spread_bps
+    above: 50
+  - alert: Stale
+    ticker: stale_for
+    above: 10m
+`));
+      const coins = coinsSnapshot([usdt({ withdrawEnable: false })]);
+      const tickers = tickersSnapshot([tickerRecord('X', { bidPrice: '99', askPrice: '101', lastPrice: '100' })]);
+      const ruleOf = (call: unknown[]) => ((call[0] as { rules: { alert: string }[] }).rules[0]?.alert ?? '');
+      const evaluated = () => spy.mock.calls.splice(0).map(ruleOf).sort();
+      expect(gist(await h.step('coins', coins, 0))).toEqual([]);
+      expect(gist(await h.step('tickers', tickers, 0))).toEqual(['firing Wide X']);
+      expect(evaluated()).toEqual(['Off', 'Stale', 'Wide']);
+      // The very maps again: only the rule that reads the samples and `now` is evaluated; `for` and stale_for still run out.
+      expect(gist(await h.step('coins', coins, 2 * MIN))).toEqual(['firing Off USDT/Tron(TRC20)']);
+      expect(gist(await h.step('tickers', tickers, 10.5 * MIN))).toEqual(['firing Stale X']);
+      expect(evaluated()).toEqual(['Stale']);
+      // A new map with the same values (merged from a new answer) is judged afresh.
+      expect(gist(await h.step('tickers', tickersSnapshot([tickerRecord('X', { bidPrice: '99.9', askPrice: '100.1', lastPrice: '100' })]), 11 * MIN))).toEqual(['resolved Wide X']);
+      expect(evaluated()).toEqual(['Stale', 'Wide']);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -107,3 +107,18 @@ describe('records set aside on the first answer, with no previous value', () => 
     expect(diff(setAside, listed).map((c) => [c.kind, c.coin])).toEqual([['coin_listed', 'NEW']]);
   });
 });
+
+describe('applyTickers: an answer that changed nothing', () => {
+  const base = applyTickers(emptySnapshot('main'), { records: [tickerRecord('BTCUSDT', { lastPrice: '1' }), tickerRecord('ETHUSDT', { lastPrice: '2' })], issues: [] }, 1000);
+
+  it.each([
+    ['the same values, as new objects', [tickerRecord('BTCUSDT', { lastPrice: '1' }), tickerRecord('ETHUSDT', { lastPrice: '2' })], [], true, 'BTCUSDT 1, ETHUSDT 2'],
+    ['one price moved', [tickerRecord('BTCUSDT', { lastPrice: '1' }), tickerRecord('ETHUSDT', { lastPrice: '2.5' })], [], false, 'BTCUSDT 1, ETHUSDT 2.5'],
+    ['a symbol gone', [tickerRecord('BTCUSDT', { lastPrice: '1' })], [], false, 'BTCUSDT 1'],
+    ['a symbol sent twice, one missing', [tickerRecord('BTCUSDT', { lastPrice: '1' }), tickerRecord('BTCUSDT', { lastPrice: '1' })], [], false, 'BTCUSDT 1'],
+    ['a record set aside (kept at its previous value)', [tickerRecord('BTCUSDT', { lastPrice: '1' })], [{ entity: 'ticker' as const, symbol: 'ETHUSDT', index: 1, reason: 'x' }], false, 'BTCUSDT 1, ETHUSDT 2'],
+  ])('%s: keeps the previous map only when nothing changed', (_name, records, issues, same, content) => {
+    const next = applyTickers(base, { records, issues }, 2000);
+    expect({ same: next.tickers === base.tickers, at: next.tickersAt, content: [...next.tickers.values()].map((t) => `${t.symbol} ${t.lastPrice}`).join(', ') }).toEqual({ same, at: 2000, content });
+  });
+});
