@@ -8,7 +8,8 @@ import { z } from 'zod';
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
 import { Refused, type Refusal, type Request } from './dialect';
 import { decodeCoinList, decodeTickerList } from './decode-list';
-import { percentToRatio, specSymbol } from './derived';
+import { percentAsRatio } from './derive';
+import { specSymbol } from './derived';
 import { hmacSha256, queryOf, withQuery } from './hmac';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, type Json, type Parsed } from './read';
 import { errorJson, refusalOf } from './refusal';
@@ -74,7 +75,7 @@ export function readTicker24hr(o: Json, { percent, count }: { percent: 'percenta
   return {
     symbol: specSymbol(requiredStr(o, 'symbol')),
     priceChange: dec(o, 'priceChange'),
-    priceChangePercent: change === null || percent === 'ratio' ? change : percentToRatio(change),
+    priceChangePercent: change === null || percent === 'ratio' ? change : percentAsRatio(change),
     lastPrice,
     bidPrice: dec(o, 'bidPrice'),
     bidQty: dec(o, 'bidQty'),

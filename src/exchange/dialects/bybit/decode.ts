@@ -6,7 +6,8 @@
 import type { Refusal } from '../../dialect';
 import { Refused } from '../../dialect';
 import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../snapshot/model';
-import { difference, rollingWindow, specSymbol, tenToMinus } from '../../derived';
+import { difference, stepOfSentPlaces } from '../../derive';
+import { rollingWindow, specSymbol } from '../../derived';
 import { decodeCoinList, decodeTickerList, derivedCoin, flagOf, networksOf } from '../../decode-list';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
@@ -47,7 +48,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     withdrawFee: dec(o, 'withdrawFee'),
     withdrawMin: dec(o, 'withdrawMin'),
     withdrawInternalMin: null,
-    withdrawIntegerMultiple: accuracy === null || accuracy === '' ? null : tenToMinus(accuracy),
+    withdrawIntegerMultiple: stepOfSentPlaces(accuracy),
     minConfirm: o.confirmation === '' ? null : int(o, 'confirmation'),
     withdrawTag: null,
     depositDust: dec(o, 'depositMin'),
@@ -77,7 +78,7 @@ export function decodeTickers(body: unknown): Parsed<TickerRecord> {
     const open = dec(o, 'prevPrice24h');
     return {
       symbol: specSymbol(requiredStr(o, 'symbol')),
-      priceChange: open === null ? null : difference(last, open),
+      priceChange: difference(last, open),
       priceChangePercent: dec(o, 'price24hPcnt'),
       lastPrice: last,
       bidPrice: dec(o, 'bid1Price'),

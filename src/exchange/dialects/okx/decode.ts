@@ -6,7 +6,8 @@
 import type { Refusal } from '../../dialect';
 import { Refused } from '../../dialect';
 import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../snapshot/model';
-import { changeRatio, difference, rollingWindow, specSymbol, tenToMinus } from '../../derived';
+import { changeRatio, difference, stepOfSentPlaces } from '../../derive';
+import { rollingWindow, specSymbol } from '../../derived';
 import { decodeCoinList, decodeTickerList, derivedCoin, networksOf } from '../../decode-list';
 import { bool, dec, FieldError, int, isObject, keyOf, requiredBool, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
@@ -39,7 +40,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     withdrawFee: dec(o, 'minFee'),
     withdrawMin: dec(o, 'minWd'),
     withdrawInternalMin: null,
-    withdrawIntegerMultiple: tick === null || tick === '' ? null : tenToMinus(tick),
+    withdrawIntegerMultiple: stepOfSentPlaces(tick),
     minConfirm: int(o, 'minDepArrivalConfirm'),
     withdrawTag: bool(o, 'needTag', false),
     depositDust: dec(o, 'minDep'),
@@ -76,8 +77,8 @@ function readTicker(o: Json): TickerRecord {
   return {
     symbol: specSymbol(requiredStr(o, 'instId')),
     // OKX sends no change: derived exactly from last and open24h (rule 3).
-    priceChange: open === null ? null : difference(last, open),
-    priceChangePercent: open === null ? null : changeRatio(last, open),
+    priceChange: difference(last, open),
+    priceChangePercent: changeRatio(last, open),
     lastPrice: last,
     bidPrice: dec(o, 'bidPx'),
     bidQty: dec(o, 'bidSz'),
