@@ -6,7 +6,7 @@
  */
 import type { Endpoint } from '../snapshot/model';
 import { exactDecimalJson } from './decimal';
-import type { Dialect, Refusal } from './dialect';
+import type { Dialect, Refusal, WeightLimit } from './dialect';
 import { decodeCoinsWith, decodeTickersWith, type CoinSource, type TickerSource } from './mapped';
 
 export interface PublicDialect {
@@ -16,6 +16,8 @@ export interface PublicDialect {
   readonly paths: Readonly<Record<Endpoint, string>>;
   /** Each request's cost, as the exchange documents its limits. */
   readonly weights: Readonly<Record<Endpoint, number>>;
+  /** The documented limit per IP those weights count against (DialectDefaults.weightLimit). */
+  readonly weightLimit: WeightLimit;
   /** Per answer, the keys whose bare JSON numbers are decimals (their text is kept). */
   readonly decimalKeys: Readonly<Record<Endpoint, readonly string[]>>;
   /** The raw coins of a parsed answer (throws Refused for an error in it, ShapeError for another shape). */
@@ -36,7 +38,7 @@ export function publicDialect(d: PublicDialect): Dialect {
   const json = { coins: exactDecimalJson(d.decimalKeys.coins), tickers: exactDecimalJson(d.decimalKeys.tickers) };
   return {
     name: d.name,
-    defaults: { baseUrl: d.baseUrl, symbolsCap: 0 },
+    defaults: { baseUrl: d.baseUrl, symbolsCap: 0, weightLimit: d.weightLimit },
     requests: {
       coins: () => ({ path: d.paths.coins, weight: d.weights.coins }),
       tickers: () => ({ path: d.paths.tickers, weight: d.weights.tickers }),

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
 import { exactDecimalJson } from './decimal';
-import type { Dialect, DialectErrors, Refusal, Request } from './dialect';
+import type { Dialect, DialectErrors, Refusal, Request, WeightLimit } from './dialect';
 import type { ExchangeError } from './errors';
 import type { Parsed } from './read';
 
@@ -18,6 +18,8 @@ export interface SignedDialectSpec<C> {
   paths: { readonly coins: string; readonly tickers: string; readonly time: string };
   /** Request weights as documented; `tickers` by the number of symbols asked (undefined: all). */
   weights: { readonly coins: number; readonly time: number; tickers(symbols: number | undefined): number };
+  /** The documented limit per IP those weights count against (DialectDefaults.weightLimit). */
+  weightLimit: WeightLimit;
   /** The path asking for these symbols, where the exchange takes a list (then symbolsCap > 0). */
   tickersOf?: (symbols: readonly string[]) => string;
   symbolsCap: number;
@@ -38,7 +40,7 @@ export function signedDialect<C>(spec: SignedDialectSpec<C>): Dialect<C> {
   const { paths, weights, tickersOf } = spec;
   return {
     name: spec.name,
-    defaults: { baseUrl: spec.baseUrl, symbolsCap: spec.symbolsCap },
+    defaults: { baseUrl: spec.baseUrl, symbolsCap: spec.symbolsCap, weightLimit: spec.weightLimit },
     credentials: spec.credentials,
     requests: {
       coins: () => ({ path: paths.coins, weight: weights.coins, signed: true }),

@@ -13,6 +13,9 @@ export const binance = signedDialect({
   credentials: binanceCredentials,
   paths: BINANCE_PATHS,
   weights: WEIGHTS,
+  // REQUEST_WEIGHT 6,000 per minute per IP (Spot API "LIMITS", `exchangeInfo` rateLimits). The
+  // /sapi endpoints have their own 12,000 per minute; one budget for both counts the lower.
+  weightLimit: { max: WEIGHT_LIMIT.perMinute, windowMs: 60_000 },
   symbolsCap: 100,
   tickersOf: (symbols) => `${BINANCE_PATHS.tickers}?symbols=${encodeURIComponent(JSON.stringify(symbols))}`,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },

@@ -95,6 +95,7 @@ export const bitget = publicDialect({
   baseUrl: 'https://api.bitget.com',
   paths: BITGET_PATHS,
   weights: BITGET_WEIGHTS,
+  weightLimit: { max: 20, windowMs: 1_000 },
   decimalKeys: DECIMAL_KEYS,
   coinList: (body) => envelopeList(ENVELOPE, body, 'coins'),
   tickerList: (body) => ({ list: envelopeList(ENVELOPE, body, 'tickers'), time: null }),

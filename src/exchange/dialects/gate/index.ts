@@ -16,7 +16,7 @@ export const GATE_PATHS = { coins: '/api/v4/spot/currencies', tickers: '/api/v4/
 
 /**
  * Gate limits its public endpoints to 200 requests per 10 s per endpoint and IP: each
- * request costs 1, and `weight_limit: { max: 200, window: 10s }` budgets as Gate counts.
+ * request costs 1, and the default budget of 200 per 10 s counts as Gate does.
  */
 export const GATE_WEIGHTS = { coins: 1, tickers: 1 } as const;
 
@@ -107,6 +107,7 @@ export const gate = publicDialect({
   baseUrl: 'https://api.gateio.ws',
   paths: GATE_PATHS,
   weights: GATE_WEIGHTS,
+  weightLimit: { max: 200, windowMs: 10_000 },
   decimalKeys: DECIMAL_KEYS,
   coinList: (body) => listOf(body, 'coins'),
   tickerList: (body) => ({ list: listOf(body, 'tickers'), time: null }),

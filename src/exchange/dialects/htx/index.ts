@@ -17,7 +17,7 @@ export const HTX_PATHS = { coins: '/v2/reference/currencies', tickers: '/market/
 
 /**
  * HTX limits requests per IP and per interface, without weights: each request costs 1
- * (see notes/i14-public.md for the figures to give `weight_limit`).
+ * against the default budget below.
  */
 export const HTX_WEIGHTS = { coins: 1, tickers: 1 } as const;
 
@@ -121,6 +121,9 @@ export const htx = publicDialect({
   baseUrl: 'https://api.huobi.pro',
   paths: HTX_PATHS,
   weights: HTX_WEIGHTS,
+  // "If API Key is empty in request, then each IP is limited to 10 times per second" (Spot API
+  // "Access Frequency Limits"): 100 per 10 s.
+  weightLimit: { max: 100, windowMs: 10_000 },
   decimalKeys: DECIMAL_KEYS,
   coinList: (body) => envelopeList(REFERENCE, body, 'coins'),
   tickerList: (body) => ({ list: envelopeList(MARKET, body, 'tickers'), time: isObject(body) ? timeOf(body.ts) : null }),

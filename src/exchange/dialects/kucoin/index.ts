@@ -14,8 +14,7 @@ export const KUCOIN_PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/mar
 
 /**
  * KuCoin's documented request weights in its public pool (2,000 per 30 s per IP): Get All
- * Currencies 3, Get All Tickers 15. Configure `weight_limit: { max: 2000, window: 30s }` to
- * budget exactly as KuCoin counts.
+ * Currencies 3, Get All Tickers 15: the default budget is that pool, as KuCoin counts.
  */
 export const KUCOIN_WEIGHTS = { coins: 3, tickers: 15 } as const;
 
@@ -94,6 +93,7 @@ export const kucoin = publicDialect({
   baseUrl: 'https://api.kucoin.com',
   paths: KUCOIN_PATHS,
   weights: KUCOIN_WEIGHTS,
+  weightLimit: { max: 2_000, windowMs: 30_000 },
   decimalKeys: DECIMAL_KEYS,
   coinList: (body) => envelopeList(ENVELOPE, body, 'coins'),
   tickerList,

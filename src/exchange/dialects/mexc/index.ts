@@ -13,6 +13,8 @@ export const mexc = signedDialect({
   credentials: binanceCredentials,
   paths: MEXC_PATHS,
   weights: WEIGHTS,
+  // "Each endpoint with IP limits has an independent 500 every 10 second limit" (Spot V3 "Limits").
+  weightLimit: { max: 500, windowMs: 10_000 },
   // MEXC's 24hr ticker takes one `symbol` or none: every symbol is read and the watch list picked out.
   symbolsCap: 0,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
