@@ -6,6 +6,7 @@
  */
 import type { Endpoint } from '../snapshot/model';
 import { exactDecimalJson } from './decimal';
+import { carryCoinFlags } from './derived';
 import type { Dialect, Refusal, WeightLimit } from './dialect';
 import { decodeCoinsWith, decodeTickersWith, type CoinSource, type TickerSource } from './mapped';
 
@@ -45,7 +46,8 @@ export function publicDialect(d: PublicDialect): Dialect {
     },
     decode: {
       parse: (text, endpoint) => json[endpoint].parseInTurns(text),
-      coins: (body, previous) => decodeCoinsWith(d.coins, d.coinList(body), previous),
+      // A network whose flag is unknown keeps its last known value: the coin's flags from those (derived.ts).
+      coins: async (body, previous) => carryCoinFlags(await decodeCoinsWith(d.coins, d.coinList(body), previous), previous),
       tickers: (body, previous) => {
         const { list, time } = d.tickerList(body);
         return decodeTickersWith(d.tickers, list, time, previous);

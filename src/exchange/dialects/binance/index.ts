@@ -20,7 +20,7 @@ export const binance = signedDialect({
   tickersOf: (symbols) => `${BINANCE_PATHS.tickers}?symbols=${encodeURIComponent(JSON.stringify(symbols))}`,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
   sign: (request, credentials, now) => signQuery(request, KEY_HEADER, credentials, now),
-  coins: (body) => decodeCapitalConfig(body, readCoin),
+  coins: (body, previous) => decodeCapitalConfig(body, readCoin, previous),
   tickers: (body) => decodeTicker24hr(body, (o) => readTicker24hr(o, { percent: 'percentage', count: true })),
   serverTime: serverTimeOf,
   refusal: (status, text) => readBinanceRefusal(status, text, CLOCK_CODES),

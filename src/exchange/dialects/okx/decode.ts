@@ -5,10 +5,11 @@
  */
 import type { Refusal } from '../../dialect';
 import { Refused } from '../../dialect';
-import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../snapshot/model';
+import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
 import { changeRatio, difference, stepOfSentPlaces } from '../../derive';
-import { rollingWindow, specSymbol } from '../../derived';
-import { decodeCoinList, decodeTickerList, derivedCoin, networksOf } from '../../decode-list';
+import { derivedCoinOf, readNetworks, rollingWindow, specSymbol } from '../../derived';
+import { decodeTickerList } from '../../decode-list';
+import { decodeCoinsCarried } from '../../signed-dialect';
 import { bool, dec, FieldError, int, isObject, keyOf, requiredBool, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
@@ -51,13 +52,13 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
   };
 }
 
-function readCoin(group: Json): CoinRecord {
+function readCoin(group: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
   const rows = group.rows as Json[];
   const coin = requiredStr(group, 'ccy');
-  return derivedCoin(coin, str(rows[0] ?? {}, 'name', false), networksOf(rows, (n) => readNetwork(n, coin)));
+  return derivedCoinOf(coin, str(rows[0] ?? {}, 'name', false), readNetworks(coin, rows, (n) => keyOf(n, 'chain'), (n) => readNetwork(n, coin), issues), before);
 }
 
-export function decodeCoins(body: unknown): Parsed<CoinRecord> {
+export function decodeCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
   // One row per coin and chain: grouped by `ccy`, in the order each coin is first seen.
   const groups = new Map<string, { ccy: unknown; rows: unknown[] }>();
   dataOf(body, 'coins').forEach((row, index) => {
@@ -67,7 +68,7 @@ export function decodeCoins(body: unknown): Parsed<CoinRecord> {
     group.rows.push(row);
     groups.set(key, group);
   });
-  return decodeCoinList([...groups.values()], (g) => keyOf(g, 'ccy'), readCoin);
+  return decodeCoinsCarried([...groups.values()], (g) => keyOf(g, 'ccy'), readCoin, previous);
 }
 
 function readTicker(o: Json): TickerRecord {
