@@ -4,11 +4,12 @@
  * address, paths, weights, decimal keys, where the records are in its answers, how one record
  * maps, and how it reads an error answer.
  */
-import type { Endpoint } from '../snapshot/model';
+import { keysOf, NETWORK_FIELDS } from '../snapshot/fields';
+import type { Endpoint, NetworkRecord } from '../snapshot/model';
 import { exactDecimalJson } from './decimal';
 import { carryCoinFlags } from './derived';
 import type { Dialect, Refusal, WeightLimit } from './dialect';
-import { decodeCoinsWith, decodeTickersWith, type CoinSource, type TickerSource } from './mapped';
+import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, type CoinSource, type TickerSource } from './mapped';
 
 export interface PublicDialect {
   readonly name: string;
@@ -56,4 +57,29 @@ export function publicDialect(d: PublicDialect): Dialect {
     // No request names a symbol: no failure is about one.
     errors: { read: d.readRefusal, refusesSymbols: () => false },
   };
+}
+
+/** A coin whose networks are its list `chains`, each keyed by `chainKey` (bitget, kucoin, gate, htx); its symbol upper-cased. */
+export function chainsOf(coinKey: string, chainKey: string): Pick<CoinSource, 'coin' | 'networks' | 'networkKey'> {
+  return {
+    coin: (o) => keyIn(o, coinKey, (t) => t.toUpperCase()),
+    networks: (o) => listIn(o, 'chains'),
+    networkKey: (n) => keyIn(n, chainKey),
+  };
+}
+
+/**
+ * The network fields no public dialect has (dialects.md section 2: `withdrawInternalMin` and
+ * `contractAddressUrl` are Binance's, `depositDesc` Binance's and MEXC's, `withdrawDesc` Binance's).
+ */
+const NOT_SENT_PUBLICLY = { withdrawInternalMin: null, contractAddressUrl: null, depositDesc: null, withdrawDesc: null } as const;
+
+const NETWORK_KEYS = keysOf(NETWORK_FIELDS);
+
+/** A public dialect's network: the fields it sends, the others null, in the model's order (that of `once --json`). */
+export function publicNetwork(sent: Omit<NetworkRecord, keyof typeof NOT_SENT_PUBLICLY>): NetworkRecord {
+  const all: NetworkRecord = { ...sent, ...NOT_SENT_PUBLICLY };
+  const out: Partial<Record<keyof NetworkRecord, unknown>> = {};
+  for (const k of NETWORK_KEYS) out[k] = all[k];
+  return out as NetworkRecord;
 }

@@ -7,8 +7,8 @@
  */
 import { Refused } from '../../dialect';
 import { percentAsRatio } from '../../derive';
-import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, type CoinSource, type TickerSource } from '../../mapped';
-import { publicDialect } from '../../public-dialect';
+import { booleanValue, keyIn, requiredDecimal, statusFlag, symbolOf, type CoinSource, type TickerSource } from '../../mapped';
+import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
 import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -46,14 +46,12 @@ function notDisabled(v: unknown): boolean | undefined {
 }
 
 const COINS: CoinSource = {
-  coin: (o) => keyIn(o, 'currency', (t) => t.toUpperCase()),
+  ...chainsOf('currency', 'name'),
   name: (o) => str(o, 'name', false),
   // The coin-level flags and `chain` are deprecated (Gate docs): the flags are derived from `chains[]`.
-  networks: (o) => listIn(o, 'chains'),
-  networkKey: (n) => keyIn(n, 'name'),
   network: (n, coin, o) => {
     const network = requiredStr(n, 'name');
-    return {
+    return publicNetwork({
       network,
       coin,
       name: null,
@@ -64,16 +62,12 @@ const COINS: CoinSource = {
       withdrawEnable: statusFlag(n, 'withdraw_disabled', notDisabled),
       withdrawFee: null,
       withdrawMin: null,
-      withdrawInternalMin: null,
       withdrawIntegerMultiple: null,
       minConfirm: null,
       withdrawTag: null,
       depositDust: null,
       contractAddress: str(n, 'addr', false),
-      contractAddressUrl: null,
-      depositDesc: null,
-      withdrawDesc: null,
-    };
+    });
   },
 };
 

@@ -8,8 +8,8 @@
  * kept (rule 1).
  */
 import { changeRatio, difference, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
-import { publicDialect } from '../../public-dialect';
+import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
 import { dec, isObject, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -61,32 +61,27 @@ function withdrawFee(n: Json): string | null {
 }
 
 const COINS: CoinSource = {
-  coin: (o) => keyIn(o, 'currency', (t) => t.toUpperCase()),
+  ...chainsOf('currency', 'chain'),
   name: () => null,
   // `instStatus` is ignored: the coin's flags are derived from its chains.
-  networks: (o) => listIn(o, 'chains'),
-  networkKey: (n) => keyIn(n, 'chain'),
-  network: (n, coin) => ({
-    // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
-    network: requiredStr(n, 'chain'),
-    coin,
-    name: str(n, 'displayName', false),
-    isDefault: false,
-    depositEnable: statusFlag(n, 'depositStatus', allowed),
-    withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
-    withdrawFee: withdrawFee(n),
-    withdrawMin: dec(n, 'minWithdrawAmt'),
-    withdrawInternalMin: null,
-    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-    minConfirm: integer(n, 'numOfConfirmations'),
-    withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
-    depositDust: dec(n, 'minDepositAmt'),
-    // dialects.md: not provided (some answers carry one; the contract leaves it out).
-    contractAddress: null,
-    contractAddressUrl: null,
-    depositDesc: null,
-    withdrawDesc: null,
-  }),
+  network: (n, coin) =>
+    publicNetwork({
+      // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
+      network: requiredStr(n, 'chain'),
+      coin,
+      name: str(n, 'displayName', false),
+      isDefault: false,
+      depositEnable: statusFlag(n, 'depositStatus', allowed),
+      withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
+      withdrawFee: withdrawFee(n),
+      withdrawMin: dec(n, 'minWithdrawAmt'),
+      withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+      minConfirm: integer(n, 'numOfConfirmations'),
+      withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
+      depositDust: dec(n, 'minDepositAmt'),
+      // dialects.md: not provided (some answers carry one; the contract leaves it out).
+      contractAddress: null,
+    }),
 };
 
 const TICKERS: TickerSource = {

@@ -5,9 +5,9 @@
  * answer of status 200.
  */
 import { difference, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
-import { publicDialect } from '../../public-dialect';
-import { dec, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
+import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
+import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
 export const KUCOIN_PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' } as const;
@@ -34,31 +34,26 @@ function tickerList(body: unknown): { list: unknown[]; time: number | null } {
 }
 
 const COINS: CoinSource = {
-  coin: (o) => keyIn(o, 'currency', (t) => t.toUpperCase()),
+  ...chainsOf('currency', 'chainId'),
   // `name` repeats the symbol; `fullName` is the name.
   name: (o) => str(o, 'fullName', false),
-  networks: (o) => listIn(o, 'chains'),
-  networkKey: (n) => keyIn(n, 'chainId'),
-  network: (n: Json, coin) => ({
-    // The id withdrawals take (`eth`, `trx`, `bech32`).
-    network: requiredStr(n, 'chainId'),
-    coin,
-    name: str(n, 'chainName', false),
-    isDefault: false,
-    depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
-    withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
-    withdrawFee: dec(n, 'withdrawalMinFee'),
-    withdrawMin: dec(n, 'withdrawalMinSize'),
-    withdrawInternalMin: null,
-    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-    minConfirm: integer(n, 'confirms'),
-    withdrawTag: optionalFlag(n, 'needTag', booleanValue),
-    depositDust: dec(n, 'depositMinSize'),
-    contractAddress: str(n, 'contractAddress', false),
-    contractAddressUrl: null,
-    depositDesc: null,
-    withdrawDesc: null,
-  }),
+  network: (n, coin) =>
+    publicNetwork({
+      // The id withdrawals take (`eth`, `trx`, `bech32`).
+      network: requiredStr(n, 'chainId'),
+      coin,
+      name: str(n, 'chainName', false),
+      isDefault: false,
+      depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
+      withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
+      withdrawFee: dec(n, 'withdrawalMinFee'),
+      withdrawMin: dec(n, 'withdrawalMinSize'),
+      withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+      minConfirm: integer(n, 'confirms'),
+      withdrawTag: optionalFlag(n, 'needTag', booleanValue),
+      depositDust: dec(n, 'depositMinSize'),
+      contractAddress: str(n, 'contractAddress', false),
+    }),
 };
 
 const TICKERS: TickerSource = {
