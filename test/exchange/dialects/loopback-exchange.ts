@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { ExchangeClient, type ClientOptions } from '../../../src/exchange/client';
 import type { Dialect } from '../../../src/exchange/dialect';
-import { closeServer, listenLoopback } from '../../support/loopback';
+import { ServiceDouble, type ServiceReply, type ServiceRequest } from '../../support/doubles/service';
 
 /**
  * What the test exchanges of the dialect tests share (recorded.ts: public answers by path;
@@ -29,28 +29,40 @@ export function fixture(dialect: string, file: string): string {
   return readFileSync(join(__dirname, dialect, 'fixtures', file), 'utf8');
 }
 
+/** The HTTP server of a LoopbackExchange: the notify tests' service double, answering as told. */
+class Served extends ServiceDouble {
+  constructor(private readonly reply: (req: ServiceRequest) => ServiceReply) {
+    super();
+  }
+
+  protected answer(req: ServiceRequest): ServiceReply {
+    return this.reply(req);
+  }
+}
+
 /** An exchange on loopback: `respond` says what it answers to each request. */
 export abstract class LoopbackExchange {
   readonly asked: Asked[] = [];
-  url = '';
-  private server: Server | undefined;
+  private readonly served = new Served((req) => {
+    const asked = { path: req.path, headers: req.headers };
+    this.asked.push(asked);
+    const { status, body, headers } = this.respond(asked);
+    return { status: status ?? 200, headers: { 'content-type': 'application/json', ...headers }, body };
+  });
 
   protected abstract respond(asked: Asked): Answer;
 
+  get url(): string {
+    return this.served.url;
+  }
+
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const asked = { path: req.url ?? '/', headers: req.headers };
-      this.asked.push(asked);
-      const { status, body, headers } = this.respond(asked);
-      res.writeHead(status ?? 200, { 'content-type': 'application/json', ...headers });
-      res.end(body);
-    });
-    this.url = await listenLoopback(this.server);
+    await this.served.start();
     return this;
   }
 
   async stop(): Promise<void> {
-    await closeServer(this.server);
+    await this.served.stop();
   }
 }
 
