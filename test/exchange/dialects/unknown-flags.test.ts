@@ -1,10 +1,10 @@
 import { dialects } from '../../../src/exchange/dialects/registry';
 import { renderNetworks } from '../../../src/metrics/render';
 import { rendererOf } from '../../../src/simulator/dialects/registry';
-import type { SimulatorDialect } from '../../../src/simulator/dialects/names';
 import { createMarket } from '../../../src/simulator/market/create-market';
 import { touchCoin, type Market } from '../../../src/simulator/market/model';
 import { diff } from '../../../src/snapshot/diff';
+import { dropTronFlag, UNKNOWN_FLAG_CASES as CASES } from './raw-networks';
 import { applyCoins } from '../../../src/snapshot/merge';
 import { emptySnapshot, type Snapshot } from '../../../src/snapshot/model';
 
@@ -16,35 +16,6 @@ import { emptySnapshot, type Snapshot } from '../../../src/snapshot/model';
  * reference exchange's renderings (from each exchange's docs), the flag then removed as an
  * exchange would leave it out.
  */
-
-type Raw = Record<string, unknown>;
-const list = (v: unknown): Raw[] => (Array.isArray(v) ? (v as Raw[]) : []);
-
-interface Case {
-  dialect: Exclude<SimulatorDialect, 'spot-v3'>;
-  /** USDT's Tron and Ethereum networks as the dialect names them. */
-  tron: string;
-  erc20: string;
-  /** The raw network objects of USDT in an answer. */
-  networks(body: unknown): Raw[];
-  /** The raw network's id, and its withdraw flag's key. */
-  id: string;
-  withdraw: string;
-}
-
-const data = (body: unknown): Raw[] => list((body as Raw).data);
-const usdt = (coins: Raw[], key: string, children: string): Raw[] => list(coins.find((c) => String(c[key]).toUpperCase() === 'USDT')?.[children]);
-
-const CASES: Case[] = [
-  { dialect: 'binance', tron: 'TRX', erc20: 'ETH', networks: (b) => usdt(list(b), 'coin', 'networkList'), id: 'network', withdraw: 'withdrawEnable' },
-  { dialect: 'mexc', tron: 'TRX', erc20: 'ETH', networks: (b) => usdt(list(b), 'coin', 'networkList'), id: 'netWork', withdraw: 'withdrawEnable' },
-  { dialect: 'okx', tron: 'USDT-TRC20', erc20: 'USDT-ERC20', networks: (b) => data(b).filter((r) => r.ccy === 'USDT'), id: 'chain', withdraw: 'canWd' },
-  { dialect: 'bybit', tron: 'TRX', erc20: 'ETH', networks: (b) => usdt(list(((b as Raw).result as Raw).rows), 'coin', 'chains'), id: 'chain', withdraw: 'chainWithdraw' },
-  { dialect: 'bitget', tron: 'TRC20', erc20: 'ERC20', networks: (b) => usdt(data(b), 'coin', 'chains'), id: 'chain', withdraw: 'withdrawable' },
-  { dialect: 'kucoin', tron: 'trx', erc20: 'eth', networks: (b) => usdt(data(b), 'currency', 'chains'), id: 'chainId', withdraw: 'isWithdrawEnabled' },
-  { dialect: 'gate', tron: 'TRX', erc20: 'ETH', networks: (b) => usdt(list(b), 'currency', 'chains'), id: 'name', withdraw: 'withdraw_disabled' },
-  { dialect: 'htx', tron: 'trc20usdt', erc20: 'usdterc20', networks: (b) => usdt(data(b), 'currency', 'chains'), id: 'chain', withdraw: 'withdrawStatus' },
-];
 
 function setNetwork(market: Market, network: string, set: { depositEnable?: boolean; withdrawEnable?: boolean }): void {
   const coin = market.coins.get('USDT');
@@ -68,11 +39,7 @@ describe.each(CASES)('$dialect: a network whose withdraw flag is not sent', (c) 
     at += 1_000;
     return applyCoins(prev, await dialect.decode.coins(parsed, prev.coins), at);
   }
-  const dropTronFlag = (body: unknown): void => {
-    const n = c.networks(body).find((x) => x[c.id] === c.tron);
-    if (n === undefined) throw new Error(`no ${c.tron} in the answer`);
-    delete n[c.withdraw];
-  };
+  const dropFlag = (body: unknown): void => dropTronFlag(c, body);
   const tron = (s: Snapshot) => s.coins.get('USDT')?.networkList.find((n) => n.network === c.tron);
   const kinds = (changes: ReturnType<typeof diff>) => changes.map((x) => `${x.kind} ${x.network ?? x.coin ?? ''}`);
 
@@ -83,7 +50,7 @@ describe.each(CASES)('$dialect: a network whose withdraw flag is not sent', (c) 
 
     // Unknown, while another network of the coin closes its deposits: that one is told, the unknown one is not.
     setNetwork(market, 'Ethereum(ERC20)', { depositEnable: false });
-    const s2 = await poll(s1, market, dropTronFlag);
+    const s2 = await poll(s1, market, dropFlag);
     expect(kinds(diff(s1, s2))).toEqual(['deposit_all_disabled USDT', `deposit_disabled ${c.erc20}`]);
     expect(tron(s2)).toBe(tron(s1));
     const metrics = renderNetworks(s2, () => true);
@@ -101,14 +68,14 @@ describe.each(CASES)('$dialect: a network whose withdraw flag is not sent', (c) 
     expect(s1.coins.get('USDT')?.withdrawAllEnable).toBe(false);
     // Ethereum reopens while Tron's flag is not sent: Tron was open, so every network is.
     setNetwork(market, 'Ethereum(ERC20)', { withdrawEnable: true });
-    const s2 = await poll(s1, market, dropTronFlag);
+    const s2 = await poll(s1, market, dropFlag);
     expect(kinds(diff(s1, s2))).toEqual(['withdraw_all_enabled USDT', `withdraw_enabled ${c.erc20}`]);
   });
 
   it('true -> unknown -> true: never a change', async () => {
     const market = createMarket({ seed: 3, coins: 20 });
     const s1 = await poll(emptySnapshot(c.dialect), market);
-    const s2 = await poll(s1, market, dropTronFlag);
+    const s2 = await poll(s1, market, dropFlag);
     const s3 = await poll(s2, market);
     expect([kinds(diff(s1, s2)), kinds(diff(s2, s3))]).toEqual([[], []]);
     expect(tron(s3)?.withdrawEnable).toBe(true);
