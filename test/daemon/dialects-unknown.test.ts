@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfigFile } from '../../src/config';
-import { Daemon } from '../../src/daemon';
-import { silentLogger } from '../../src/lib/logger';
-import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import type { RunningSimulator } from '../../src/simulator';
 import { rendererOf } from '../../src/simulator/dialects/registry';
 import type { WebhookBody } from '../support/daemon-harness';
 import { closeServer, listenLoopback, metricValue } from '../support/loopback';
 import { waitFor } from '../support/wait';
-import { WebhookReceiver } from '../support/webhook-receiver';
 import { dropTronFlag, UNKNOWN_FLAG_CASES, type UnknownFlagCase } from '../exchange/dialects/raw-networks';
+import { dialectStack, exchange, type DialectStack } from './dialects-stack';
 
 /**
  * Unknown is never closed, through the daemon, per dialect: a proxy in front of the reference
@@ -23,8 +17,6 @@ import { dropTronFlag, UNKNOWN_FLAG_CASES, type UnknownFlagCase } from '../excha
 
 jest.setTimeout(60_000);
 
-const KEY = { api_key: 'k-123', api_secret: 's-456', passphrase: 'p-789' };
-const SIGNED = new Set(['binance', 'mexc', 'okx', 'bybit']);
 
 /** A proxy that forwards every request (headers too: signatures stay valid) and edits the coins answer while `hiding`. */
 class HidingProxy {
@@ -69,59 +61,25 @@ class HidingProxy {
 }
 
 describe.each(UNKNOWN_FLAG_CASES)('the daemon reading $dialect with a network flag left out', (c) => {
+  let stack: DialectStack;
   let sim: RunningSimulator;
   let proxy: HidingProxy;
-  let hook: WebhookReceiver;
-  let daemon: Daemon;
-  let dir: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), `spotwatch-unknown-${c.dialect}-`));
-    sim = await startSimulator({
-      port: 0, coins: 20, seed: 5, logger: silentLogger(), dialect: c.dialect,
-      weightLimit: { max: 1_000_000_000, windowMs: 1_000 },
-      credentials: { apiKey: KEY.api_key, apiSecret: KEY.api_secret, passphrase: KEY.passphrase },
+    stack = await dialectStack(c.dialect, 'rules:\n  - alert: WithdrawDisabled\n    state: withdraw_disabled\n    match: { coin: USDT }\n', async (s) => {
+      proxy = await new HidingProxy(s.url, c).start();
+      return exchange('ex', c.dialect, proxy.url, { tickers: '1s' });
     });
-    proxy = await new HidingProxy(sim.url, c).start();
-    hook = await new WebhookReceiver().start();
-    writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: WithdrawDisabled\n    state: withdraw_disabled\n    match: { coin: USDT }\n');
-    const credentials = SIGNED.has(c.dialect) ? `    credentials: { api_key: ${KEY.api_key}, api_secret: ${KEY.api_secret}${c.dialect === 'okx' ? `, passphrase: ${KEY.passphrase}` : ''} }\n` : '';
-    writeFileSync(
-      join(dir, 'spotwatch.yaml'),
-      `exchanges:
-  - name: ex
-    dialect: ${c.dialect}
-    base_url: ${proxy.url}
-${credentials}    poll: { coins: 100ms, tickers: 1s }
-    retries: { max: 0 }
-    weight_limit: { max: 1000000, window: 1s }
-server: { listen: "127.0.0.1:0" }
-state_dir: ${join(dir, 'data')}
-rules_file: rules.yaml
-notify:
-  group_by: [exchange, alertname]
-  group_wait: 0s
-  group_interval: 100ms
-  receivers:
-    - name: hook
-      webhook: { url: "${hook.url}/hook" }
-`,
-    );
-    const loaded = await loadConfigFile(join(dir, 'spotwatch.yaml'), {});
-    if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-    daemon = await Daemon.start(loaded.config, { logger: silentLogger() }, { path: join(dir, 'spotwatch.yaml'), env: {} });
+    sim = stack.sim;
   });
 
   afterAll(async () => {
-    await daemon?.stop();
-    await hook?.stop();
+    await stack?.close();
     await proxy?.stop();
-    await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
-  const url = (): string => daemon.url as string;
-  const told = (): string[] => hook.received.flatMap((r) => (r.body as WebhookBody).alerts).map((a) => `${a.status} ${a.labels.network ?? ''}`);
+  const url = (): string => stack.url;
+  const told = (): string[] => stack.hook.received.flatMap((r) => (r.body as WebhookBody).alerts).map((a) => `${a.status} ${a.labels.network ?? ''}`);
   const withdrawMetric = (): Promise<number> => metricValue(url(), 'spotwatch_network_withdraw_enabled', `exchange="ex",coin="USDT",network="${c.tron}"`, -1);
   const coinsAt = async (): Promise<string> => {
     const body = (await (await fetch(`${url()}/api/v1/state`)).json()) as { data: { exchanges: { polls: { coins: { at: string } | null } }[] } };

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfigFile } from '../../src/config';
-import { Daemon } from '../../src/daemon';
-import { silentLogger } from '../../src/lib/logger';
-import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import type { RunningSimulator } from '../../src/simulator';
 import type { SimulatorDialect } from '../../src/simulator/dialects/names';
 import type { WebhookBody } from '../support/daemon-harness';
 import { waitFor } from '../support/wait';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import type { WebhookReceiver } from '../support/webhook-receiver';
+import { dialectStack, exchange, SIGNED, type DialectStack } from './dialects-stack';
 
 /**
  * Every dialect end to end through the daemon: the reference exchange speaks it (renderers
@@ -61,9 +56,6 @@ const CASES: Case[] = [
   { dialect: 'htx', tron: 'trc20usdt', messages: 'none' },
 ];
 
-const KEY = { api_key: 'k-123', api_secret: 's-456', passphrase: 'p-789' };
-const SIGNED = new Set(['binance', 'mexc', 'okx', 'bybit']);
-
 interface Poll {
   ok: boolean;
   kind?: string;
@@ -78,70 +70,18 @@ interface StateView {
   disabled: Record<string, unknown>[];
 }
 
-function credentials(dialect: string, secret: string): string {
-  if (!SIGNED.has(dialect)) return '';
-  const pass = dialect === 'okx' ? `, passphrase: ${KEY.passphrase}` : '';
-  return `    credentials: { api_key: ${KEY.api_key}, api_secret: ${secret}${pass} }\n`;
-}
-
-function exchange(name: string, c: Case, url: string, secret: string): string {
-  return `  - name: ${name}
-    dialect: ${c.dialect}
-    base_url: ${url}
-${credentials(c.dialect, secret)}    poll: { coins: 100ms, tickers: 100ms }
-    retries: { max: 0 }
-    weight_limit: { max: 1000000, window: 1s }
-`;
-}
-
 describe.each(CASES)('the daemon watching the reference exchange speaking $dialect', (c) => {
+  let stack: DialectStack;
   let sim: RunningSimulator;
   let hook: WebhookReceiver;
-  let daemon: Daemon;
-  let dir: string;
   let url: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), `spotwatch-${c.dialect}-`));
-    sim = await startSimulator({
-      port: 0,
-      coins: 20,
-      seed: 5,
-      logger: silentLogger(),
-      dialect: c.dialect,
-      weightLimit: { max: 1_000_000_000, windowMs: 1_000 },
-      credentials: { apiKey: KEY.api_key, apiSecret: KEY.api_secret, passphrase: KEY.passphrase },
-    });
-    hook = await new WebhookReceiver().start();
-    writeFileSync(join(dir, 'rules.yaml'), RULES);
-    const bad = SIGNED.has(c.dialect) ? exchange('wrong-secret', c, sim.url, 'not-the-secret') : '';
-    writeFileSync(
-      join(dir, 'spotwatch.yaml'),
-      `exchanges:
-${exchange('ex', c, sim.url, KEY.api_secret)}${bad}server: { listen: "127.0.0.1:0" }
-state_dir: ${join(dir, 'data')}
-rules_file: rules.yaml
-notify:
-  group_by: [exchange, alertname]
-  group_wait: 0s
-  group_interval: 100ms
-  receivers:
-    - name: hook
-      webhook: { url: "${hook.url}/hook" }
-`,
-    );
-    const loaded = await loadConfigFile(join(dir, 'spotwatch.yaml'), {});
-    if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-    daemon = await Daemon.start(loaded.config, { logger: silentLogger() }, { path: join(dir, 'spotwatch.yaml'), env: {} });
-    url = daemon.url as string;
+    stack = await dialectStack(c.dialect, RULES, (s) => exchange('ex', c.dialect, s.url) + (SIGNED.has(c.dialect) ? exchange('wrong-secret', c.dialect, s.url, { secret: 'not-the-secret' }) : ''));
+    ({ sim, hook, url } = stack);
   });
 
-  afterAll(async () => {
-    await daemon?.stop();
-    await hook?.stop();
-    await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.close());
 
   const alerts = (name: string, status?: string): WebhookBody['alerts'] =>
     hook.received
