@@ -94,11 +94,9 @@ export function exchangeSchema(file: FileResolver) {
         .strict()
         .default({}),
       timeout: withDefault(positiveTimer, DEFAULT_TIMEOUT_MS),
+      // Each part left out is the dialect's documented limit (DialectDefaults.weightLimit), else the default.
       weight_limit: z
-        .object({
-          max: z.number().int().positive().default(DEFAULT_WEIGHT_LIMIT_MAX),
-          window: withDefault(positiveTimer, DEFAULT_WEIGHT_LIMIT_WINDOW_MS),
-        })
+        .object({ max: z.number().int().positive().optional(), window: positiveTimer.optional() })
         .strict()
         .default({}),
       symbols: z.array(z.string().min(1)).default([]),
@@ -121,8 +119,13 @@ export function exchangeSchema(file: FileResolver) {
       // unless it has a simulate block: then the embedded exchange speaks its dialect.
       const baseUrl = given.base_url ?? (simulate !== undefined ? undefined : dialects.named(given.dialect).defaults.baseUrl);
       const exchange = baseUrl === given.base_url ? given : { ...given, base_url: baseUrl };
+      const limit = dialects.named(given.dialect).defaults.weightLimit;
       return {
         ...exchange,
+        weight_limit: {
+          max: given.weight_limit.max ?? limit?.max ?? DEFAULT_WEIGHT_LIMIT_MAX,
+          window: given.weight_limit.window ?? limit?.windowMs ?? DEFAULT_WEIGHT_LIMIT_WINDOW_MS,
+        },
         // Only the embedded exchange is simulated; with a base_url the block is ignored, so a
         // config can switch between the two with an environment variable alone.
         simulate:

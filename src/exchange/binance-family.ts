@@ -7,11 +7,13 @@
 import { z } from 'zod';
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
 import { Refused, type Refusal, type Request } from './dialect';
-import { decodeCoinList, decodeTickerList } from './decode-list';
-import { percentToRatio, specSymbol } from './derived';
+import { decodeTickerList } from './decode-list';
+import { percentAsRatio } from './derive';
+import { specSymbol } from './derived';
 import { hmacSha256, queryOf, withQuery } from './hmac';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, type Json, type Parsed } from './read';
 import { errorJson, refusalOf } from './refusal';
+import { decodeCoinsCarried, type CoinReader } from './signed-dialect';
 
 export const binanceCredentials = z.object({ api_key: z.string().min(1), api_secret: z.string().min(1) }).strict();
 export type BinanceCredentials = z.output<typeof binanceCredentials>;
@@ -48,8 +50,8 @@ export function arrayOf(body: unknown, what: string): unknown[] {
 }
 
 /** The capital-config coins: a bare array of `{coin, networkList}` objects. */
-export function decodeCapitalConfig(body: unknown, read: (item: Json) => CoinRecord): Parsed<CoinRecord> {
-  return decodeCoinList(arrayOf(body, 'coins'), (item) => keyOf(item, 'coin'), read);
+export function decodeCapitalConfig(body: unknown, read: CoinReader, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
+  return decodeCoinsCarried(arrayOf(body, 'coins'), (item) => keyOf(item, 'coin'), read, previous);
 }
 
 /** The 24 h tickers: an array (`symbols=` or none), or one object (`symbol=`). */
@@ -74,7 +76,7 @@ export function readTicker24hr(o: Json, { percent, count }: { percent: 'percenta
   return {
     symbol: specSymbol(requiredStr(o, 'symbol')),
     priceChange: dec(o, 'priceChange'),
-    priceChangePercent: change === null || percent === 'ratio' ? change : percentToRatio(change),
+    priceChangePercent: change === null || percent === 'ratio' ? change : percentAsRatio(change),
     lastPrice,
     bidPrice: dec(o, 'bidPrice'),
     bidQty: dec(o, 'bidQty'),

@@ -1,11 +1,14 @@
 /**
- * Derived decimals (dialects.md section 1, rule 3): values an exchange does not send but that
- * its other fields determine exactly, computed on the decimal text with integer arithmetic
- * (never through a float). Every result is written in plain notation, without trailing zeros
- * after the point or a trailing point, `"0"` for zero (never `"-0"`), with a `0` before the
- * point. A quotient is rounded half away from zero to 8 decimal places.
+ * Derived decimals (dialects.md section 1, rule 3), the one module every dialect derives them
+ * with: values an exchange does not send but that its other fields determine exactly, computed
+ * on the decimal text with integer arithmetic (never through a float). Every result is written
+ * in plain notation, without trailing zeros after the point or a trailing point, `"0"` for zero
+ * (never `"-0"`), with a `0` before the point. A quotient is rounded half away from zero to 8
+ * decimal places. An input that is absent (null) or not a decimal derives nothing (null): the
+ * field is then absent too, never a guess.
  */
 import { isDecimalText } from './decimal';
+import { FieldError } from './read';
 
 /** A decimal as `digits × 10^-scale`. */
 interface Exact {
@@ -73,6 +76,18 @@ const STEPS = Array.from({ length: 65 }, (_, n) => plain({ digits: 1n, scale: n 
 export function stepOfPlaces(places: unknown): string | null {
   const n = typeof places === 'number' ? places : typeof places === 'string' && /^\d{1,2}$/.test(places) ? Number(places) : NaN;
   return Number.isSafeInteger(n) && n >= 0 && n <= 64 ? (STEPS[n] as string) : null;
+}
+
+/**
+ * `10^-n` from a precision field the record cannot be read without when it is sent (OKX
+ * `wdTickSz`, Bybit `minAccuracy`): absent or `""` is null (rule 2); anything else that is no
+ * count of places makes the record malformed (FieldError: set aside, its previous value kept).
+ */
+export function stepOfSentPlaces(places: string | null): string | null {
+  if (places === null || places === '') return null;
+  const step = stepOfPlaces(places);
+  if (step === null) throw new FieldError('a count of decimal places is not an integer');
+  return step;
 }
 
 /** Decimal places of a derived quotient. */

@@ -1,81 +1,13 @@
 /**
- * What dialects.md section 1 lets a dialect derive, computed exactly on the decimal text
- * (never through floating point): differences, a percentage as a ratio, 10^-n from a
- * decimal-places field, a quotient rounded half away from zero to 8 places (rule 3); the coin
- * flags from its networks (rule 4); spec-style symbols (rule 6); the 24 h window (rule 7).
- * Every derived decimal is in plain notation, without trailing zeros, `"0"` for zero.
+ * What dialects.md section 1 lets a dialect derive besides decimals (those are derive.ts):
+ * the coin flags from its networks (rule 4), also when a network's flag is unknown (carried
+ * forward per network, see snapshot/fields.ts), spec-style symbols (rule 6), the 24 h window
+ * (rule 7).
  */
-import { FieldError } from './read';
-
-/** A decimal as an integer and a count of places: `"-1.50"` is -150 and 2. */
-interface Exact {
-  units: bigint;
-  places: number;
-}
-
-const TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
-
-function exact(text: string): Exact {
-  const m = TEXT.exec(text);
-  if (m === null || `${m[2] ?? ''}${m[3] ?? ''}` === '') throw new FieldError('a value to derive from is not a decimal');
-  const digits = `${m[2] ?? ''}${m[3] ?? ''}`;
-  let places = (m[3] ?? '').length - Number(m[4] ?? '0');
-  let units = BigInt(digits);
-  if (places < 0) {
-    units *= 10n ** BigInt(-places);
-    places = 0;
-  }
-  return { units: m[1] === '-' ? -units : units, places };
-}
-
-function plain({ units, places }: Exact): string {
-  if (units === 0n) return '0';
-  const sign = units < 0n ? '-' : '';
-  const digits = (units < 0n ? -units : units).toString().padStart(places + 1, '0');
-  const whole = digits.slice(0, digits.length - places);
-  const fraction = digits.slice(digits.length - places).replace(/0+$/, '');
-  return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}`;
-}
-
-function scaled(e: Exact, places: number): bigint {
-  return e.units * 10n ** BigInt(places - e.places);
-}
-
-/** `a − b`, exactly. */
-export function difference(a: string, b: string): string {
-  const x = exact(a);
-  const y = exact(b);
-  const places = Math.max(x.places, y.places);
-  return plain({ units: scaled(x, places) - scaled(y, places), places });
-}
-
-/** A percentage as a ratio: the point moved two places (`"-0.159"` → `"-0.00159"`). */
-export function percentToRatio(percent: string): string {
-  const e = exact(percent);
-  return plain({ units: e.units, places: e.places + 2 });
-}
-
-/** 10^-n for a count of decimal places (`"8"` → `"0.00000001"`, `"0"` → `"1"`). */
-export function tenToMinus(places: string | number): string {
-  const n = typeof places === 'number' ? places : /^\d{1,3}$/.test(places) ? Number(places) : NaN;
-  if (!Number.isInteger(n) || n < 0 || n > 100) throw new FieldError('a count of decimal places is not an integer');
-  return plain({ units: 1n, places: n });
-}
-
-/** `(last − open) / open`, rounded half away from zero to 8 places; null when open is zero. */
-export function changeRatio(last: string, open: string): string | null {
-  const l = exact(last);
-  const o = exact(open);
-  if (o.units === 0n) return null;
-  const places = Math.max(l.places, o.places);
-  const num = (scaled(l, places) - scaled(o, places)) * 10n ** 8n;
-  const den = scaled(o, places);
-  const negative = num < 0n !== den < 0n && num !== 0n;
-  const n = num < 0n ? -num : num;
-  const d = den < 0n ? -den : den;
-  const q = (2n * n + d) / (2n * d);
-  return plain({ units: negative ? -q : q, places: 8 });
-}
+import { sameNetwork } from '../snapshot/merge';
+import type { CoinRecord, NetworkRecord, RecordIssue } from '../snapshot/model';
+import { KeyedRecords } from './duplicates';
+import { FieldError, isObject, reason, shapeOf, type Json, type Parsed } from './read';
 
 /** A spec-style symbol: separators removed, upper-cased (`BTC-USDT` → `BTCUSDT`). */
 export function specSymbol(symbol: string): string {
@@ -85,6 +17,88 @@ export function specSymbol(symbol: string): string {
 /** A coin flag from its networks: true iff it has one and every one's flag is (rule 4). */
 export function everyNetwork<N extends { depositEnable: boolean; withdrawEnable: boolean }>(networks: readonly N[], flag: 'depositEnable' | 'withdrawEnable'): boolean {
   return networks.length > 0 && networks.every((n) => n[flag]);
+}
+
+/**
+ * A coin's networks as far as they can be read (dialects.md: "unknown is never closed"). A
+ * network that cannot be read (a status flag not sent, or not one the exchange documents) is
+ * an issue of its own, keyed by `key`: the merge keeps its previous record (merge.ts
+ * keepNetworks) while the coin's other networks update; a network never read before is held
+ * back until it reads well. Its key is in `unknown`. A network that cannot even be keyed fails
+ * the coin (FieldError): it might be any of the coin's networks.
+ */
+export function readNetworks(coin: string, items: readonly unknown[], key: (item: unknown) => string | undefined, read: (item: Json) => NetworkRecord, issues: RecordIssue[]): { networks: NetworkRecord[]; unknown: string[] } {
+  const networks = new KeyedRecords<NetworkRecord>((n) => n.network, sameNetwork);
+  const unknown: string[] = [];
+  const own: RecordIssue[] = [];
+  items.forEach((item, index) => {
+    if (!isObject(item)) throw new FieldError(`network ${index} is ${shapeOf(item)}, not an object`);
+    let network: NetworkRecord;
+    try {
+      network = read(item);
+    } catch (err) {
+      const k = key(item);
+      if (k === undefined) throw new FieldError(`network ${index}: ${reason(err)}`);
+      networks.setAside(k);
+      unknown.push(k);
+      own.push({ entity: 'network', coin, network: k, index, reason: reason(err) });
+      return;
+    }
+    if (networks.add(network) === 'conflict') {
+      unknown.push(network.network);
+      own.push({ entity: 'network', coin, network: network.network, index, reason: 'network appears twice with different values' });
+    }
+  });
+  issues.push(...own);
+  return { networks: networks.taken(), unknown };
+}
+
+/**
+ * A coin flag derived from its networks (rule 4) when some are unknown: over the networks the
+ * snapshot will hold, the ones read now and, for each unknown one, its previous record (its
+ * last known value, which the merge keeps). Undefined when that does not decide it: a coin
+ * seen for the first time with a network unknown and none closed, or with nothing known at
+ * all; the coin is then set aside (its previous record kept, or held back until known).
+ */
+export function carriedFlag(networks: readonly NetworkRecord[], unknown: readonly string[], before: CoinRecord | undefined, flag: 'depositEnable' | 'withdrawEnable'): boolean | undefined {
+  if (networks.some((n) => !n[flag])) return false;
+  if (unknown.length === 0) return networks.length > 0;
+  if (before === undefined) return undefined;
+  const kept = before.networkList.filter((n) => unknown.includes(n.network) && !networks.some((m) => m.network === n.network));
+  if (kept.some((n) => !n[flag])) return false;
+  return networks.length + kept.length > 0 ? true : undefined;
+}
+
+/** A coin whose flags are derived from its networks (every dialect but Binance), unknown networks carried as carriedFlag says. */
+export function derivedCoinOf(coin: string, name: string | null, read: { networks: NetworkRecord[]; unknown: readonly string[] }, before: CoinRecord | undefined): CoinRecord {
+  const depositAllEnable = carriedFlag(read.networks, read.unknown, before, 'depositEnable');
+  const withdrawAllEnable = carriedFlag(read.networks, read.unknown, before, 'withdrawEnable');
+  if (depositAllEnable === undefined || withdrawAllEnable === undefined) {
+    throw new FieldError('the coin flags are unknown: a network was set aside and no other is closed');
+  }
+  return { coin, name, depositAllEnable, withdrawAllEnable, networkList: read.networks };
+}
+
+/**
+ * The coin flags of decoded coins recomputed where a network was unknown (public-dialect.ts):
+ * as carriedFlag, from the previous values of the unknown networks rather than from the
+ * previous coin's flags.
+ */
+export function carryCoinFlags(parsed: Parsed<CoinRecord>, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
+  const unknown = new Map<string, string[]>();
+  for (const i of parsed.issues) {
+    if (i.entity === 'network' && i.coin !== undefined && i.network !== undefined) unknown.set(i.coin, [...(unknown.get(i.coin) ?? []), i.network]);
+  }
+  if (unknown.size === 0) return parsed;
+  const records = parsed.records.map((c) => {
+    const keys = unknown.get(c.coin);
+    if (keys === undefined) return c;
+    const before = previous?.get(c.coin);
+    const depositAllEnable = carriedFlag(c.networkList, keys, before, 'depositEnable') ?? c.depositAllEnable;
+    const withdrawAllEnable = carriedFlag(c.networkList, keys, before, 'withdrawEnable') ?? c.withdrawAllEnable;
+    return depositAllEnable === c.depositAllEnable && withdrawAllEnable === c.withdrawAllEnable ? c : { ...c, depositAllEnable, withdrawAllEnable };
+  });
+  return { records, issues: parsed.issues };
 }
 
 export const DAY_MS = 86_400_000;

@@ -57,6 +57,18 @@ export interface DialectDefaults {
   baseUrl?: string;
   /** The most symbols one tickers request may name; 0 when the exchange has no such request (every symbol is read, and the watch list picked out). */
   symbolsCap: number;
+  /**
+   * The exchange's documented limit per IP, in the units of this dialect's request weights:
+   * the client's budget (`weight_limit`) unless the config sets one. None: the config's
+   * default (500 per 10 s, spot-v3's spec section 8).
+   */
+  weightLimit?: WeightLimit;
+}
+
+/** A weight budget: at most `max` weight per `windowMs`. */
+export interface WeightLimit {
+  readonly max: number;
+  readonly windowMs: number;
 }
 
 /** The requests of one poll. */

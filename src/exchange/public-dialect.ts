@@ -4,10 +4,12 @@
  * address, paths, weights, decimal keys, where the records are in its answers, how one record
  * maps, and how it reads an error answer.
  */
-import type { Endpoint } from '../snapshot/model';
+import { keysOf, NETWORK_FIELDS } from '../snapshot/fields';
+import type { Endpoint, NetworkRecord } from '../snapshot/model';
 import { exactDecimalJson } from './decimal';
-import type { Dialect, Refusal } from './dialect';
-import { decodeCoinsWith, decodeTickersWith, type CoinSource, type TickerSource } from './mapped';
+import { carryCoinFlags } from './derived';
+import type { Dialect, Refusal, WeightLimit } from './dialect';
+import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, type CoinSource, type TickerSource } from './mapped';
 
 export interface PublicDialect {
   readonly name: string;
@@ -16,6 +18,8 @@ export interface PublicDialect {
   readonly paths: Readonly<Record<Endpoint, string>>;
   /** Each request's cost, as the exchange documents its limits. */
   readonly weights: Readonly<Record<Endpoint, number>>;
+  /** The documented limit per IP those weights count against (DialectDefaults.weightLimit). */
+  readonly weightLimit: WeightLimit;
   /** Per answer, the keys whose bare JSON numbers are decimals (their text is kept). */
   readonly decimalKeys: Readonly<Record<Endpoint, readonly string[]>>;
   /** The raw coins of a parsed answer (throws Refused for an error in it, ShapeError for another shape). */
@@ -36,14 +40,15 @@ export function publicDialect(d: PublicDialect): Dialect {
   const json = { coins: exactDecimalJson(d.decimalKeys.coins), tickers: exactDecimalJson(d.decimalKeys.tickers) };
   return {
     name: d.name,
-    defaults: { baseUrl: d.baseUrl, symbolsCap: 0 },
+    defaults: { baseUrl: d.baseUrl, symbolsCap: 0, weightLimit: d.weightLimit },
     requests: {
       coins: () => ({ path: d.paths.coins, weight: d.weights.coins }),
       tickers: () => ({ path: d.paths.tickers, weight: d.weights.tickers }),
     },
     decode: {
       parse: (text, endpoint) => json[endpoint].parseInTurns(text),
-      coins: (body, previous) => decodeCoinsWith(d.coins, d.coinList(body), previous),
+      // A network whose flag is unknown keeps its last known value: the coin's flags from those (derived.ts).
+      coins: async (body, previous) => carryCoinFlags(await decodeCoinsWith(d.coins, d.coinList(body), previous), previous),
       tickers: (body, previous) => {
         const { list, time } = d.tickerList(body);
         return decodeTickersWith(d.tickers, list, time, previous);
@@ -52,4 +57,29 @@ export function publicDialect(d: PublicDialect): Dialect {
     // No request names a symbol: no failure is about one.
     errors: { read: d.readRefusal, refusesSymbols: () => false },
   };
+}
+
+/** A coin whose networks are its list `chains`, each keyed by `chainKey` (bitget, kucoin, gate, htx); its symbol upper-cased. */
+export function chainsOf(coinKey: string, chainKey: string): Pick<CoinSource, 'coin' | 'networks' | 'networkKey'> {
+  return {
+    coin: (o) => keyIn(o, coinKey, (t) => t.toUpperCase()),
+    networks: (o) => listIn(o, 'chains'),
+    networkKey: (n) => keyIn(n, chainKey),
+  };
+}
+
+/**
+ * The network fields no public dialect has (dialects.md section 2: `withdrawInternalMin` and
+ * `contractAddressUrl` are Binance's, `depositDesc` Binance's and MEXC's, `withdrawDesc` Binance's).
+ */
+const NOT_SENT_PUBLICLY = { withdrawInternalMin: null, contractAddressUrl: null, depositDesc: null, withdrawDesc: null } as const;
+
+const NETWORK_KEYS = keysOf(NETWORK_FIELDS);
+
+/** A public dialect's network: the fields it sends, the others null, in the model's order (that of `once --json`). */
+export function publicNetwork(sent: Omit<NetworkRecord, keyof typeof NOT_SENT_PUBLICLY>): NetworkRecord {
+  const all: NetworkRecord = { ...sent, ...NOT_SENT_PUBLICLY };
+  const out: Partial<Record<keyof NetworkRecord, unknown>> = {};
+  for (const k of NETWORK_KEYS) out[k] = all[k];
+  return out as NetworkRecord;
 }

@@ -5,7 +5,11 @@
  *
  * How a network id is looked up, first answer wins:
  * 1. the config's `chains.aliases` (network id -> chain, exact text, for every dialect);
- * 2. the dialect's column of the table (exact, case-sensitive, as dialects.md says);
+ * 2. the dialect's column of the table (exact, case-sensitive, as dialects.md says); for `okx`,
+ *    whose ids are `<ccy>-<chain name>` (OKX docs, "Get currencies": `chain` "USDT-TRC20",
+ *    "BTC-Bitcoin"), then the chain name after the coin (`LINK-ERC20` -> `ERC20` -> ethereum),
+ *    the names being those of the okx column's ids (`USDT-ERC20` -> `ERC20`): the table lists a
+ *    chain once, not once per coin;
  * 3. for `spot-v3` (the spec's interface, which has no column: each exchange speaking it names
  *    networks its own way), every id of every column plus the common spellings in SPOT_V3_EXTRA,
  *    first exactly, then trimmed and lower-cased (`" trc20 "` -> key `trc20` -> `tron`).
@@ -66,6 +70,8 @@ export function normalizeNetworkId(id: string): string {
 
 export class ChainTable {
   private readonly columns = new Map<string, Map<string, string>>();
+  /** OKX's chain names without the coin (`TRC20`, `Arbitrum One`) -> chain. */
+  private readonly okxChains = new Map<string, string>();
   private readonly spotExact = new Map<string, string>();
   private readonly spotLoose = new Map<string, string>();
   private readonly aliases: ReadonlyMap<string, string>;
@@ -74,6 +80,7 @@ export class ChainTable {
     this.aliases = new Map(Object.entries(aliases));
     for (const [chain, ids] of CHAIN_TABLE) {
       for (const d of CHAIN_DIALECTS) for (const id of ids[d] ?? []) setOnce(column(this.columns, d), id, chain, d);
+      for (const id of ids.okx ?? []) setOnce(this.okxChains, okxChainName(id), chain, 'okx');
     }
     for (const [chain, ids] of [...CHAIN_TABLE, ...SPOT_V3_EXTRA]) {
       for (const list of Object.values(ids)) {
@@ -91,7 +98,7 @@ export class ChainTable {
     const alias = this.aliases.get(network);
     if (alias !== undefined) return alias;
     const col = this.columns.get(dialect);
-    if (col !== undefined) return col.get(network) ?? null;
+    if (col !== undefined) return col.get(network) ?? (dialect === 'okx' ? this.okxChains.get(okxChainName(network)) : undefined) ?? null;
     if (dialect !== SPOT_V3) return null;
     return this.spotExact.get(network) ?? this.spotLoose.get(normalizeNetworkId(network)) ?? null;
   }
@@ -100,6 +107,12 @@ export class ChainTable {
   resolver(dialect: string): (network: string) => string | null {
     return (network) => this.chainOf(dialect, network);
   }
+}
+
+/** The chain name of an OKX id, after its `<ccy>-` (`USDT-Avalanche C-Chain` -> `Avalanche C-Chain`); '' without one. */
+function okxChainName(id: string): string {
+  const dash = id.indexOf('-');
+  return dash < 0 ? '' : id.slice(dash + 1);
 }
 
 function column(columns: Map<string, Map<string, string>>, dialect: string): Map<string, string> {

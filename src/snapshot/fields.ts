@@ -95,7 +95,24 @@ function int(change: FieldChange) {
   return { type: 'int', absent: 'null', change } as const;
 }
 
-/** Spec section 2.2, in its order (the order of the wire, of `once --json` and of the stored state). */
+/**
+ * Spec section 2.2, in its order (the order of the wire, of `once --json` and of the stored state).
+ *
+ * Unknown is never closed, per network (issue 14; decided: carried forward, not a third value).
+ * `depositEnable` and `withdrawEnable` are booleans and always hold a known value: a network
+ * whose flag an answer leaves out (or sends as a status the dialect does not document) is set
+ * aside on its own, and the merge keeps its last known record (merge.ts keepNetworks) while the
+ * coin's other networks update; a network never known is held back until it is. A derived coin
+ * flag counts such a network at its last known value (exchange/derived.ts carriedFlag). So an
+ * unknown flag raises no change, counts as open or closed only as it last was known (metrics,
+ * state, outages), and the next known value is compared with the last known one: true ->
+ * unknown -> false is one `withdraw_disabled`, true -> unknown -> true none. A `boolean | null`
+ * here was the other way: it would have reached every reader of the flags (rules, metrics,
+ * state views, outages, the stored rows, the transfer routes) and still needed the last known
+ * value to compare a later one with. `isDefault` stays a boolean, false where a dialect does
+ * not say (only binance, okx and gate do): it raises nothing of its own, and the coin's
+ * default network is then "none", which is what such an exchange says.
+ */
 export const NETWORK_FIELDS = {
   network: key(),
   coin: parent(),

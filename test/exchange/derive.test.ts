@@ -1,6 +1,6 @@
-import { changeRatio, difference, nonZero, percentAsRatio, stepOfPlaces } from '../../src/exchange/derive';
+import { changeRatio, difference, nonZero, percentAsRatio, stepOfPlaces, stepOfSentPlaces } from '../../src/exchange/derive';
 
-/** dialects.md section 1, rule 3: derived decimals, exact, in plain notation. */
+/** dialects.md section 1, rule 3: derived decimals, exact, in plain notation (every dialect's, one table). */
 describe('derived decimals', () => {
   it.each([
     ['67400', '597.9', '66802.1'],
@@ -13,6 +13,10 @@ describe('derived decimals', () => {
     ['2.3822168242201668E8', '0', '238221682.42201668'],
     ['8988.0', '8988', '0'],
     ['1E+3', '1', '999'],
+    ['20533.13', '20393.48', '139.65'],
+    ['9000', '9999.99', '-999.99'],
+    ['-0.5', '-0.5', '0'],
+    ['1e3', '0.001', '999.999'],
   ])('%s − %s = %s', (a, b, c) => {
     expect(difference(a, b)).toBe(c);
   });
@@ -28,6 +32,7 @@ describe('derived decimals', () => {
     ['12', '0.12'],
     ['150', '1.5'],
     ['1.5E1', '0.15'],
+    ['-95.960', '-0.9596'],
   ])('the percentage %s is the ratio %s', (p, r) => {
     expect(percentAsRatio(p)).toBe(r);
   });
@@ -41,8 +46,15 @@ describe('derived decimals', () => {
     ['1.5', null],
     [null, null],
     [undefined, null],
+    [2, '0.01'],
   ])('10^-%s is %s', (n, step) => {
     expect(stepOfPlaces(n)).toBe(step);
+  });
+
+  it('reads a sent precision field: absent or "" is null, a count of places its step, anything else a malformed record', () => {
+    expect([stepOfSentPlaces(null), stepOfSentPlaces(''), stepOfSentPlaces('8'), stepOfSentPlaces('0')]).toEqual([null, null, '0.00000001', '1']);
+    expect(() => stepOfSentPlaces('1.5')).toThrow('a count of decimal places is not an integer');
+    expect(() => stepOfSentPlaces('-1')).toThrow('a count of decimal places is not an integer');
   });
 
   it.each([
@@ -57,6 +69,12 @@ describe('derived decimals', () => {
     ['5', '3', '0.66666667'],
     ['0.000000015', '1', '-0.99999999'],
     ['-5', '-3', '0.66666667'],
+    ['9999.99', '9000', '0.11111'],
+    ['1', '3', '-0.66666667'],
+    ['2', '3', '-0.33333333'],
+    ['1.000000005', '1', '0.00000001'],
+    ['0.999999995', '1', '-0.00000001'],
+    ['5', '5', '0'],
   ])('(%s − %s) / %s rounds half away from zero to 8 places: %s', (a, b, r) => {
     expect(changeRatio(a, b)).toBe(r);
   });

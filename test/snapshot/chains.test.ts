@@ -22,6 +22,23 @@ describe('canonical chains (dialects.md section 3)', () => {
     ['htx', 'hbtc', 'ethereum'],
     ['okx', 'USDT-TRC20', 'tron'],
     ['okx', 'ETH-Arbitrum One', 'arbitrum'],
+    ['okx', 'BTC-Bitcoin', 'bitcoin'],
+    ['okx', 'BTC-Lightning', 'bitcoin-lightning'],
+    ['okx', 'ETH-Base', 'base'],
+    // OKX ids are `<ccy>-<chain name>`: another coin on a listed chain name is on that chain
+    ['okx', 'LINK-ERC20', 'ethereum'],
+    ['okx', 'TRX-TRC20', 'tron'],
+    ['okx', 'AVAX-Avalanche C-Chain', 'avalanche-c'],
+    ['okx', 'USDC-Base', 'base'],
+    ['okx', 'ERC20', null],
+    ['okx', 'USDT-Unknown', null],
+    ['binance', 'LIGHTNING', 'bitcoin-lightning'],
+    ['binance', 'BASE', 'base'],
+    ['bitget', 'LIGHTNING', 'bitcoin-lightning'],
+    ['gate', 'BASEEVM', 'base'],
+    // HTX ids are per coin: only those the table lists
+    ['htx', 'trc20btc', 'tron'],
+    ['htx', 'trc20link', null],
     ['bybit', 'ARBI', 'arbitrum'],
     ['bybit', 'CAVAX', 'avalanche-c'],
     // spot-v3 has no column: every column's ids and common spellings, exact then trimmed and lower-cased

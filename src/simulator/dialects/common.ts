@@ -25,6 +25,8 @@ const NETWORK_IDS: Record<string, Partial<Record<Dialect, string>>> = {
   AVAXC: { binance: 'AVAXC', mexc: 'AVAX_CCHAIN', bitget: 'C-Chain', kucoin: 'avaxc', gate: 'AVAX_C', htx: 'cchainusdt', okx: 'Avalanche C-Chain', bybit: 'CAVAX' },
   BASE: { binance: 'BASE', gate: 'BASEEVM', okx: 'Base', bybit: 'BASE' },
   BTC: { binance: 'BTC', mexc: 'Bitcoin(BTC)', bitget: 'BTC', kucoin: 'btc', gate: 'BTC', htx: 'btc', okx: 'Bitcoin', bybit: 'BTC' },
+  // dialects.md section 3's bitcoin-lightning row: Binance and Bitget `LIGHTNING`, OKX `BTC-Lightning`.
+  LIGHTNING: { binance: 'LIGHTNING', bitget: 'LIGHTNING', okx: 'Lightning' },
 };
 
 /**

@@ -53,9 +53,9 @@ describe('binance: recorded answers', () => {
     expect(await decodeText(binance, 'tickers', text)).toEqual({ records: [BNBBTC], issues: [] });
   });
 
-  it('sets aside a network without its deposit flag: never read as closed', async () => {
+  it('sets aside a network without its deposit flag (never read as closed); the coin\'s other networks and its own flags are read', async () => {
     const text = fixture('binance', 'getall.json').replace('"depositEnable": true,', '');
-    expect(await decodeText(binance, 'coins', text)).toEqual({ records: [], issues: [{ entity: 'coin', coin: '1MBABYDOGE', index: 0, reason: 'network 0: depositEnable is missing' }] });
+    expect(await decodeText(binance, 'coins', text)).toEqual({ records: [{ ...COIN, networkList: [ETH] }], issues: [{ entity: 'network', coin: '1MBABYDOGE', network: 'BSC', index: 0, reason: 'depositEnable is missing' }] });
   });
 });
 

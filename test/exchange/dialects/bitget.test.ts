@@ -39,7 +39,7 @@ function coinsWith(fields: Record<string, unknown>): string {
 
 describe('bitget', () => {
   it('is registered with Bitget public API as its default address', () => {
-    expect(bitget.defaults).toEqual({ baseUrl: 'https://api.bitget.com', symbolsCap: 0 });
+    expect(bitget.defaults).toEqual({ baseUrl: 'https://api.bitget.com', symbolsCap: 0, weightLimit: { max: 20, windowMs: 1_000 } });
     expect([bitget.requests.coins(), bitget.requests.tickers(undefined)]).toEqual([{ path: PATHS.coins, weight: 7 }, { path: PATHS.tickers, weight: 1 }]);
   });
 

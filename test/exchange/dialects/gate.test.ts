@@ -47,7 +47,7 @@ function currencies(edit: (coin: Record<string, unknown> & { chains: Record<stri
 
 describe('gate', () => {
   it('is registered with Gate public API as its default address', () => {
-    expect(gate.defaults).toEqual({ baseUrl: 'https://api.gateio.ws', symbolsCap: 0 });
+    expect(gate.defaults).toEqual({ baseUrl: 'https://api.gateio.ws', symbolsCap: 0, weightLimit: { max: 200, windowMs: 10_000 } });
     expect([gate.requests.coins(), gate.requests.tickers(undefined)]).toEqual([{ path: PATHS.coins, weight: 1 }, { path: PATHS.tickers, weight: 1 }]);
   });
 

@@ -52,7 +52,7 @@ function currenciesWith(fields: Record<string, unknown>): string {
 
 describe('htx', () => {
   it('is registered with HTX public API as its default address', () => {
-    expect(htx.defaults).toEqual({ baseUrl: 'https://api.huobi.pro', symbolsCap: 0 });
+    expect(htx.defaults).toEqual({ baseUrl: 'https://api.huobi.pro', symbolsCap: 0, weightLimit: { max: 100, windowMs: 10_000 } });
     expect([htx.requests.coins(), htx.requests.tickers(['BTCUSDT'])]).toEqual([{ path: PATHS.coins, weight: 1 }, { path: PATHS.tickers, weight: 1 }]);
   });
 

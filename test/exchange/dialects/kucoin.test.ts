@@ -46,7 +46,7 @@ function currenciesWith(chain: number, key: string, value: unknown): string {
 
 describe('kucoin', () => {
   it('is registered with KuCoin public API as its default address', () => {
-    expect(kucoin.defaults).toEqual({ baseUrl: 'https://api.kucoin.com', symbolsCap: 0 });
+    expect(kucoin.defaults).toEqual({ baseUrl: 'https://api.kucoin.com', symbolsCap: 0, weightLimit: { max: 2_000, windowMs: 30_000 } });
     expect([kucoin.requests.coins(), kucoin.requests.tickers(undefined)]).toEqual([{ path: PATHS.coins, weight: 3 }, { path: PATHS.tickers, weight: 15 }]);
   });
 

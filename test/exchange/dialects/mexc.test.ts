@@ -38,7 +38,7 @@ const BTCUSDT = {
 describe('mexc: recorded answers', () => {
   it('is in the registry, with MEXC as its default host', () => {
     expect(dialects.named('mexc')).toBe(mexc);
-    expect(mexc.defaults).toEqual({ baseUrl: 'https://api.mexc.com', symbolsCap: 0 });
+    expect(mexc.defaults).toEqual({ baseUrl: 'https://api.mexc.com', symbolsCap: 0, weightLimit: { max: 500, windowMs: 10_000 } });
   });
 
   it('decodes the capital config exactly: netWork ids, contract, derived flags, string confirmations', async () => {

@@ -48,13 +48,20 @@ describe('okx: recorded answers', () => {
     expect(await decodeText(okx, 'coins', fixture('okx', 'currencies.json'))).toEqual({ records: COINS, issues: [] });
   });
 
-  it('groups a coin whose rows are apart, and sets aside a coin with a malformed row (never half a coin)', async () => {
+  it('groups a coin whose rows are apart, and holds back a new coin whose flags a malformed row leaves unknown', async () => {
     const body = JSON.parse(fixture('okx', 'currencies.json')) as { data: Record<string, unknown>[] };
     const [b1, b2, b3, u1, u2] = body.data;
     const apart = JSON.stringify({ ...body, data: [b1, u1, b2, u2, b3] });
     expect(await decodeText(okx, 'coins', apart)).toEqual({ records: COINS, issues: [] });
     const broken = JSON.stringify({ ...body, data: [b1, b2, b3, u1, { ...u2, canWd: undefined }] });
-    expect(await decodeText(okx, 'coins', broken)).toEqual({ records: [COINS[0]], issues: [{ entity: 'coin', coin: 'USDT', index: 1, reason: 'network 1: canWd is missing' }] });
+    // Seen for the first time with a network unknown and none closed, its flags are unknown: the coin is held back.
+    expect(await decodeText(okx, 'coins', broken)).toEqual({
+      records: [COINS[0]],
+      issues: [
+        { entity: 'network', coin: 'USDT', network: 'USDT-TRC20', index: 1, reason: 'canWd is missing' },
+        { entity: 'coin', coin: 'USDT', index: 1, reason: 'the coin flags are unknown: a network was set aside and no other is closed' },
+      ],
+    });
   });
 
   it('decodes the tickers exactly: change and ratio derived from last and open24h, the window from ts', async () => {

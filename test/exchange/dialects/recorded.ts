@@ -1,14 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
-import { ExchangeClient } from '../../../src/exchange/client';
+import type { ExchangeClient } from '../../../src/exchange/client';
 import type { Dialect } from '../../../src/exchange/dialect';
-import { closeServer, listenLoopback } from '../../support/loopback';
+import { fixture, LoopbackExchange, loopbackClient, type Answer, type Asked } from './loopback-exchange';
 
-/** A recorded answer of a dialect's exchange, as its text (`<name>/fixtures/<file>`). */
-export function fixture(dialect: string, file: string): string {
-  return readFileSync(join(__dirname, dialect, 'fixtures', file), 'utf8');
-}
+export { fixture, type Answer };
 
 /**
  * A recorded answer with fields of one of its objects (`at`) replaced; a field given as
@@ -24,53 +18,27 @@ export function fixtureWith(dialect: string, file: string, at: (body: never) => 
   return JSON.stringify(body);
 }
 
-/** An answer the loopback exchange sends. */
-export interface Answer {
-  status?: number;
-  body: string;
-  headers?: Record<string, string>;
-}
-
 /**
- * An exchange on loopback (port 0) that answers each path with what `answers` holds for it
- * (recorded answers, or the exchange's documented refusals), and 404 otherwise; it records
- * the paths asked for.
+ * An exchange on loopback that answers each path with what `answers` holds for it (recorded
+ * answers, or the exchange's documented refusals), and 404 otherwise; it records the paths
+ * asked for.
  */
-export class RecordedExchange {
+export class RecordedExchange extends LoopbackExchange {
   readonly requests: string[] = [];
-  url = '';
-  private server: Server | undefined;
 
-  constructor(readonly answers: Map<string, Answer>) {}
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const path = req.url ?? '/';
-      this.requests.push(path);
-      const answer = this.answers.get(path) ?? { status: 404, body: '' };
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
-      res.end(answer.body);
-    });
-    this.url = await listenLoopback(this.server);
-    return this;
+  constructor(readonly answers: Map<string, Answer>) {
+    super();
   }
 
-  async stop(): Promise<void> {
-    await closeServer(this.server);
+  protected respond({ path }: Asked): Answer {
+    this.requests.push(path);
+    return this.answers.get(path) ?? { status: 404, body: '' };
   }
 }
 
 /** The real client of `dialect` at `url`: no retries, a budget that never throttles. */
 export function clientOf(dialect: Dialect, url: string): ExchangeClient {
-  return new ExchangeClient({
-    exchange: dialect.name,
-    dialect,
-    baseUrl: url,
-    timeoutMs: 2_000,
-    maxBodyBytes: 1 << 20,
-    retries: { max: 0, baseDelayMs: 10, maxDelayMs: 50 },
-    weightLimit: { max: 100_000, windowMs: 10_000 },
-  });
+  return loopbackClient(dialect, url, { weightLimit: { max: 100_000, windowMs: 10_000 } });
 }
 
 /** What the client throws for `fetch`, as `[kind, message, retryAfterMs]`. */

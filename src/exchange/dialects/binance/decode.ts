@@ -2,10 +2,9 @@
  * Binance's answers into the model, field by field as dialects.md section 2 ("binance") maps
  * them: the coin flags as sent, `withdrawTag` from `sameAddress` (the ticker: binance-family.ts).
  */
-import type { CoinRecord, NetworkRecord } from '../../../snapshot/model';
-import { everyNetwork } from '../../derived';
-import { networksOf } from '../../decode-list';
-import { bool, dec, FieldError, int, requiredBool, requiredStr, str, type Json } from '../../read';
+import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
+import { carriedFlag, readNetworks } from '../../derived';
+import { bool, dec, FieldError, int, keyOf, requiredBool, requiredStr, str, type Json } from '../../read';
 
 function readNetwork(o: Json, coin: string): NetworkRecord {
   return {
@@ -29,16 +28,13 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
   };
 }
 
-export function readCoin(o: Json): CoinRecord {
+export function readCoin(o: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
   const coin = requiredStr(o, 'coin');
   if (!Array.isArray(o.networkList)) throw new FieldError('networkList is not a list');
-  const networkList = networksOf(o.networkList, (n) => readNetwork(n, coin));
+  const read = readNetworks(coin, o.networkList, (n) => keyOf(n, 'network'), (n) => readNetwork(n, coin), issues);
   // Binance's own flags, as sent (rule 4); derived only where an answer leaves them out.
-  return {
-    coin,
-    name: str(o, 'name', false),
-    depositAllEnable: bool(o, 'depositAllEnable', false) ?? everyNetwork(networkList, 'depositEnable'),
-    withdrawAllEnable: bool(o, 'withdrawAllEnable', false) ?? everyNetwork(networkList, 'withdrawEnable'),
-    networkList,
-  };
+  const depositAllEnable = bool(o, 'depositAllEnable', false) ?? carriedFlag(read.networks, read.unknown, before, 'depositEnable');
+  const withdrawAllEnable = bool(o, 'withdrawAllEnable', false) ?? carriedFlag(read.networks, read.unknown, before, 'withdrawEnable');
+  if (depositAllEnable === undefined || withdrawAllEnable === undefined) throw new FieldError('the coin flags are unknown: a network was set aside and no other is closed');
+  return { coin, name: str(o, 'name', false), depositAllEnable, withdrawAllEnable, networkList: read.networks };
 }

@@ -13,11 +13,14 @@ export const binance = signedDialect({
   credentials: binanceCredentials,
   paths: BINANCE_PATHS,
   weights: WEIGHTS,
+  // REQUEST_WEIGHT 6,000 per minute per IP (Spot API "LIMITS", `exchangeInfo` rateLimits). The
+  // /sapi endpoints have their own 12,000 per minute; one budget for both counts the lower.
+  weightLimit: { max: WEIGHT_LIMIT.perMinute, windowMs: 60_000 },
   symbolsCap: 100,
   tickersOf: (symbols) => `${BINANCE_PATHS.tickers}?symbols=${encodeURIComponent(JSON.stringify(symbols))}`,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
   sign: (request, credentials, now) => signQuery(request, KEY_HEADER, credentials, now),
-  coins: (body) => decodeCapitalConfig(body, readCoin),
+  coins: (body, previous) => decodeCapitalConfig(body, readCoin, previous),
   tickers: (body) => decodeTicker24hr(body, (o) => readTicker24hr(o, { percent: 'percentage', count: true })),
   serverTime: serverTimeOf,
   refusal: (status, text) => readBinanceRefusal(status, text, CLOCK_CODES),

@@ -6,8 +6,8 @@
  * another code, also inside an answer of status 200.
  */
 import { difference, nonZero, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
-import { publicDialect } from '../../public-dialect';
+import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
 import { dec, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -36,31 +36,26 @@ function withdrawMultiple(n: Json): string | null {
 }
 
 const COINS: CoinSource = {
-  coin: (o) => keyIn(o, 'coin', (t) => t.toUpperCase()),
+  ...chainsOf('coin', 'chain'),
   // Bitget gives no full name.
   name: () => null,
-  networks: (o) => listIn(o, 'chains'),
-  networkKey: (n) => keyIn(n, 'chain'),
-  network: (n, coin) => ({
-    network: requiredStr(n, 'chain'),
-    coin,
-    name: null,
-    isDefault: false,
-    depositEnable: statusFlag(n, 'rechargeable', booleanValue),
-    withdrawEnable: statusFlag(n, 'withdrawable', booleanValue),
-    withdrawFee: dec(n, 'withdrawFee'),
-    withdrawMin: dec(n, 'minWithdrawAmount'),
-    withdrawInternalMin: null,
-    withdrawIntegerMultiple: withdrawMultiple(n),
-    minConfirm: integer(n, 'depositConfirm'),
-    withdrawTag: optionalFlag(n, 'needTag', booleanValue),
-    depositDust: dec(n, 'minDepositAmount'),
-    contractAddress: str(n, 'contractAddress', false),
-    // `browserUrl` is a transaction URL prefix, not the contract's page.
-    contractAddressUrl: null,
-    depositDesc: null,
-    withdrawDesc: null,
-  }),
+  network: (n, coin) =>
+    publicNetwork({
+      network: requiredStr(n, 'chain'),
+      coin,
+      name: null,
+      isDefault: false,
+      depositEnable: statusFlag(n, 'rechargeable', booleanValue),
+      withdrawEnable: statusFlag(n, 'withdrawable', booleanValue),
+      withdrawFee: dec(n, 'withdrawFee'),
+      withdrawMin: dec(n, 'minWithdrawAmount'),
+      withdrawIntegerMultiple: withdrawMultiple(n),
+      minConfirm: integer(n, 'depositConfirm'),
+      withdrawTag: optionalFlag(n, 'needTag', booleanValue),
+      depositDust: dec(n, 'minDepositAmount'),
+      contractAddress: str(n, 'contractAddress', false),
+      // No contractAddressUrl: `browserUrl` is a transaction URL prefix, not the contract's page.
+    }),
 };
 
 const TICKERS: TickerSource = {
@@ -95,6 +90,7 @@ export const bitget = publicDialect({
   baseUrl: 'https://api.bitget.com',
   paths: BITGET_PATHS,
   weights: BITGET_WEIGHTS,
+  weightLimit: { max: 20, windowMs: 1_000 },
   decimalKeys: DECIMAL_KEYS,
   coinList: (body) => envelopeList(ENVELOPE, body, 'coins'),
   tickerList: (body) => ({ list: envelopeList(ENVELOPE, body, 'tickers'), time: null }),

@@ -5,9 +5,11 @@
  */
 import type { Refusal } from '../../dialect';
 import { Refused } from '../../dialect';
-import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../snapshot/model';
-import { difference, rollingWindow, specSymbol, tenToMinus } from '../../derived';
-import { decodeCoinList, decodeTickerList, derivedCoin, flagOf, networksOf } from '../../decode-list';
+import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
+import { difference, stepOfSentPlaces } from '../../derive';
+import { derivedCoinOf, readNetworks, rollingWindow, specSymbol } from '../../derived';
+import { decodeTickerList, flagOf } from '../../decode-list';
+import { decodeCoinsCarried } from '../../signed-dialect';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
@@ -41,13 +43,13 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     coin,
     name: str(o, 'chainType', false),
     isDefault: false,
-    // "1" open, "0" closed; anything else fails the coin rather than read as closed.
+    // "1" open, "0" closed; anything else makes the network unknown (its last known value kept), never closed.
     depositEnable: flagOf(o, 'chainDeposit', '1', '0'),
     withdrawEnable: flagOf(o, 'chainWithdraw', '1', '0'),
     withdrawFee: dec(o, 'withdrawFee'),
     withdrawMin: dec(o, 'withdrawMin'),
     withdrawInternalMin: null,
-    withdrawIntegerMultiple: accuracy === null || accuracy === '' ? null : tenToMinus(accuracy),
+    withdrawIntegerMultiple: stepOfSentPlaces(accuracy),
     minConfirm: o.confirmation === '' ? null : int(o, 'confirmation'),
     withdrawTag: null,
     depositDust: dec(o, 'depositMin'),
@@ -58,14 +60,14 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
   };
 }
 
-function readCoin(o: Json): CoinRecord {
+function readCoin(o: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
   const coin = requiredStr(o, 'coin');
   if (!Array.isArray(o.chains)) throw new FieldError('chains is not a list');
-  return derivedCoin(coin, str(o, 'name', false), networksOf(o.chains, (n) => readNetwork(n, coin)));
+  return derivedCoinOf(coin, str(o, 'name', false), readNetworks(coin, o.chains, (n) => keyOf(n, 'chain'), (n) => readNetwork(n, coin), issues), before);
 }
 
-export function decodeCoins(body: unknown): Parsed<CoinRecord> {
-  return decodeCoinList(listOf(resultOf(body, 'coins'), 'rows', 'coins'), (item) => keyOf(item, 'coin'), readCoin);
+export function decodeCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
+  return decodeCoinsCarried(listOf(resultOf(body, 'coins'), 'rows', 'coins'), (item) => keyOf(item, 'coin'), readCoin, previous);
 }
 
 export function decodeTickers(body: unknown): Parsed<TickerRecord> {
@@ -77,7 +79,7 @@ export function decodeTickers(body: unknown): Parsed<TickerRecord> {
     const open = dec(o, 'prevPrice24h');
     return {
       symbol: specSymbol(requiredStr(o, 'symbol')),
-      priceChange: open === null ? null : difference(last, open),
+      priceChange: difference(last, open),
       priceChangePercent: dec(o, 'price24hPcnt'),
       lastPrice: last,
       bidPrice: dec(o, 'bid1Price'),

@@ -14,6 +14,8 @@ export const bybit = signedDialect({
   credentials,
   paths: BYBIT_PATHS,
   weights: WEIGHTS,
+  // "600 requests within a 5-second window per IP" (v5 "Rate Limit", HTTP IP limit), each request 1.
+  weightLimit: { max: 600, windowMs: 5_000 },
   symbolsCap: 0,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
   sign: signBybit,

@@ -7,8 +7,8 @@
  */
 import { Refused } from '../../dialect';
 import { percentAsRatio } from '../../derive';
-import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, symbolOf, type CoinSource, type TickerSource } from '../../mapped';
-import { publicDialect } from '../../public-dialect';
+import { booleanValue, keyIn, requiredDecimal, statusFlag, symbolOf, type CoinSource, type TickerSource } from '../../mapped';
+import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
 import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -16,7 +16,7 @@ export const GATE_PATHS = { coins: '/api/v4/spot/currencies', tickers: '/api/v4/
 
 /**
  * Gate limits its public endpoints to 200 requests per 10 s per endpoint and IP: each
- * request costs 1, and `weight_limit: { max: 200, window: 10s }` budgets as Gate counts.
+ * request costs 1, and the default budget of 200 per 10 s counts as Gate does.
  */
 export const GATE_WEIGHTS = { coins: 1, tickers: 1 } as const;
 
@@ -46,14 +46,12 @@ function notDisabled(v: unknown): boolean | undefined {
 }
 
 const COINS: CoinSource = {
-  coin: (o) => keyIn(o, 'currency', (t) => t.toUpperCase()),
+  ...chainsOf('currency', 'name'),
   name: (o) => str(o, 'name', false),
   // The coin-level flags and `chain` are deprecated (Gate docs): the flags are derived from `chains[]`.
-  networks: (o) => listIn(o, 'chains'),
-  networkKey: (n) => keyIn(n, 'name'),
   network: (n, coin, o) => {
     const network = requiredStr(n, 'name');
-    return {
+    return publicNetwork({
       network,
       coin,
       name: null,
@@ -64,16 +62,12 @@ const COINS: CoinSource = {
       withdrawEnable: statusFlag(n, 'withdraw_disabled', notDisabled),
       withdrawFee: null,
       withdrawMin: null,
-      withdrawInternalMin: null,
       withdrawIntegerMultiple: null,
       minConfirm: null,
       withdrawTag: null,
       depositDust: null,
       contractAddress: str(n, 'addr', false),
-      contractAddressUrl: null,
-      depositDesc: null,
-      withdrawDesc: null,
-    };
+    });
   },
 };
 
@@ -107,6 +101,7 @@ export const gate = publicDialect({
   baseUrl: 'https://api.gateio.ws',
   paths: GATE_PATHS,
   weights: GATE_WEIGHTS,
+  weightLimit: { max: 200, windowMs: 10_000 },
   decimalKeys: DECIMAL_KEYS,
   coinList: (body) => listOf(body, 'coins'),
   tickerList: (body) => ({ list: listOf(body, 'tickers'), time: null }),

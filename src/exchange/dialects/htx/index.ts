@@ -8,8 +8,8 @@
  * kept (rule 1).
  */
 import { changeRatio, difference, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
-import { publicDialect } from '../../public-dialect';
+import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
 import { dec, isObject, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -17,7 +17,7 @@ export const HTX_PATHS = { coins: '/v2/reference/currencies', tickers: '/market/
 
 /**
  * HTX limits requests per IP and per interface, without weights: each request costs 1
- * (see notes/i14-public.md for the figures to give `weight_limit`).
+ * against the default budget below.
  */
 export const HTX_WEIGHTS = { coins: 1, tickers: 1 } as const;
 
@@ -61,32 +61,27 @@ function withdrawFee(n: Json): string | null {
 }
 
 const COINS: CoinSource = {
-  coin: (o) => keyIn(o, 'currency', (t) => t.toUpperCase()),
+  ...chainsOf('currency', 'chain'),
   name: () => null,
   // `instStatus` is ignored: the coin's flags are derived from its chains.
-  networks: (o) => listIn(o, 'chains'),
-  networkKey: (n) => keyIn(n, 'chain'),
-  network: (n, coin) => ({
-    // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
-    network: requiredStr(n, 'chain'),
-    coin,
-    name: str(n, 'displayName', false),
-    isDefault: false,
-    depositEnable: statusFlag(n, 'depositStatus', allowed),
-    withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
-    withdrawFee: withdrawFee(n),
-    withdrawMin: dec(n, 'minWithdrawAmt'),
-    withdrawInternalMin: null,
-    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-    minConfirm: integer(n, 'numOfConfirmations'),
-    withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
-    depositDust: dec(n, 'minDepositAmt'),
-    // dialects.md: not provided (some answers carry one; the contract leaves it out).
-    contractAddress: null,
-    contractAddressUrl: null,
-    depositDesc: null,
-    withdrawDesc: null,
-  }),
+  network: (n, coin) =>
+    publicNetwork({
+      // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
+      network: requiredStr(n, 'chain'),
+      coin,
+      name: str(n, 'displayName', false),
+      isDefault: false,
+      depositEnable: statusFlag(n, 'depositStatus', allowed),
+      withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
+      withdrawFee: withdrawFee(n),
+      withdrawMin: dec(n, 'minWithdrawAmt'),
+      withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+      minConfirm: integer(n, 'numOfConfirmations'),
+      withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
+      depositDust: dec(n, 'minDepositAmt'),
+      // dialects.md: not provided (some answers carry one; the contract leaves it out).
+      contractAddress: null,
+    }),
 };
 
 const TICKERS: TickerSource = {
@@ -121,6 +116,9 @@ export const htx = publicDialect({
   baseUrl: 'https://api.huobi.pro',
   paths: HTX_PATHS,
   weights: HTX_WEIGHTS,
+  // "If API Key is empty in request, then each IP is limited to 10 times per second" (Spot API
+  // "Access Frequency Limits"): 100 per 10 s.
+  weightLimit: { max: 100, windowMs: 10_000 },
   decimalKeys: DECIMAL_KEYS,
   coinList: (body) => envelopeList(REFERENCE, body, 'coins'),
   tickerList: (body) => ({ list: envelopeList(MARKET, body, 'tickers'), time: isObject(body) ? timeOf(body.ts) : null }),

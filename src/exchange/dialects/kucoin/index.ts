@@ -5,17 +5,16 @@
  * answer of status 200.
  */
 import { difference, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, listIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
-import { publicDialect } from '../../public-dialect';
-import { dec, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
+import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
+import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
 export const KUCOIN_PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' } as const;
 
 /**
  * KuCoin's documented request weights in its public pool (2,000 per 30 s per IP): Get All
- * Currencies 3, Get All Tickers 15. Configure `weight_limit: { max: 2000, window: 30s }` to
- * budget exactly as KuCoin counts.
+ * Currencies 3, Get All Tickers 15: the default budget is that pool, as KuCoin counts.
  */
 export const KUCOIN_WEIGHTS = { coins: 3, tickers: 15 } as const;
 
@@ -35,31 +34,26 @@ function tickerList(body: unknown): { list: unknown[]; time: number | null } {
 }
 
 const COINS: CoinSource = {
-  coin: (o) => keyIn(o, 'currency', (t) => t.toUpperCase()),
+  ...chainsOf('currency', 'chainId'),
   // `name` repeats the symbol; `fullName` is the name.
   name: (o) => str(o, 'fullName', false),
-  networks: (o) => listIn(o, 'chains'),
-  networkKey: (n) => keyIn(n, 'chainId'),
-  network: (n: Json, coin) => ({
-    // The id withdrawals take (`eth`, `trx`, `bech32`).
-    network: requiredStr(n, 'chainId'),
-    coin,
-    name: str(n, 'chainName', false),
-    isDefault: false,
-    depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
-    withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
-    withdrawFee: dec(n, 'withdrawalMinFee'),
-    withdrawMin: dec(n, 'withdrawalMinSize'),
-    withdrawInternalMin: null,
-    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-    minConfirm: integer(n, 'confirms'),
-    withdrawTag: optionalFlag(n, 'needTag', booleanValue),
-    depositDust: dec(n, 'depositMinSize'),
-    contractAddress: str(n, 'contractAddress', false),
-    contractAddressUrl: null,
-    depositDesc: null,
-    withdrawDesc: null,
-  }),
+  network: (n, coin) =>
+    publicNetwork({
+      // The id withdrawals take (`eth`, `trx`, `bech32`).
+      network: requiredStr(n, 'chainId'),
+      coin,
+      name: str(n, 'chainName', false),
+      isDefault: false,
+      depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
+      withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
+      withdrawFee: dec(n, 'withdrawalMinFee'),
+      withdrawMin: dec(n, 'withdrawalMinSize'),
+      withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+      minConfirm: integer(n, 'confirms'),
+      withdrawTag: optionalFlag(n, 'needTag', booleanValue),
+      depositDust: dec(n, 'depositMinSize'),
+      contractAddress: str(n, 'contractAddress', false),
+    }),
 };
 
 const TICKERS: TickerSource = {
@@ -94,6 +88,7 @@ export const kucoin = publicDialect({
   baseUrl: 'https://api.kucoin.com',
   paths: KUCOIN_PATHS,
   weights: KUCOIN_WEIGHTS,
+  weightLimit: { max: 2_000, windowMs: 30_000 },
   decimalKeys: DECIMAL_KEYS,
   coinList: (body) => envelopeList(ENVELOPE, body, 'coins'),
   tickerList,

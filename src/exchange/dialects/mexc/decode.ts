@@ -3,8 +3,8 @@
  * `netWork` before `network`, `contract` for the contract address, `depositDesc` only (the
  * ticker: binance-family.ts).
  */
-import type { CoinRecord, NetworkRecord } from '../../../snapshot/model';
-import { derivedCoin, networksOf } from '../../decode-list';
+import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
+import { derivedCoinOf, readNetworks } from '../../derived';
 import { bool, dec, FieldError, int, requiredBool, requiredStr, str, type Json } from '../../read';
 
 function readNetwork(o: Json, coin: string): NetworkRecord {
@@ -33,8 +33,16 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
   };
 }
 
-export function readCoin(o: Json): CoinRecord {
+/** `netWork` when sent, else `network`: the key of a network that could not be read. */
+function networkKey(n: unknown): string | undefined {
+  if (typeof n !== 'object' || n === null) return undefined;
+  const o = n as Json;
+  for (const k of ['netWork', 'network']) if (typeof o[k] === 'string' && o[k] !== '') return o[k];
+  return undefined;
+}
+
+export function readCoin(o: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
   const coin = requiredStr(o, 'coin');
   if (!Array.isArray(o.networkList)) throw new FieldError('networkList is not a list');
-  return derivedCoin(coin, str(o, 'name', false), networksOf(o.networkList, (n) => readNetwork(n, coin)));
+  return derivedCoinOf(coin, str(o, 'name', false), readNetworks(coin, o.networkList, networkKey, (n) => readNetwork(n, coin), issues), before);
 }

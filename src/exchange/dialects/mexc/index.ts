@@ -13,11 +13,13 @@ export const mexc = signedDialect({
   credentials: binanceCredentials,
   paths: MEXC_PATHS,
   weights: WEIGHTS,
+  // "Each endpoint with IP limits has an independent 500 every 10 second limit" (Spot V3 "Limits").
+  weightLimit: { max: 500, windowMs: 10_000 },
   // MEXC's 24hr ticker takes one `symbol` or none: every symbol is read and the watch list picked out.
   symbolsCap: 0,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
   sign: (request, credentials, now) => signQuery(request, KEY_HEADER, credentials, now),
-  coins: (body) => decodeCapitalConfig(body, readCoin),
+  coins: (body, previous) => decodeCapitalConfig(body, readCoin, previous),
   tickers: (body) => decodeTicker24hr(body, (o) => readTicker24hr(o, { percent: 'ratio', count: false })),
   serverTime: serverTimeOf,
   refusal: (status, text) => readBinanceRefusal(status, text, CLOCK_CODES),

@@ -5,9 +5,11 @@
  */
 import type { Refusal } from '../../dialect';
 import { Refused } from '../../dialect';
-import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../snapshot/model';
-import { changeRatio, difference, rollingWindow, specSymbol, tenToMinus } from '../../derived';
-import { decodeCoinList, decodeTickerList, derivedCoin, networksOf } from '../../decode-list';
+import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
+import { changeRatio, difference, stepOfSentPlaces } from '../../derive';
+import { derivedCoinOf, readNetworks, rollingWindow, specSymbol } from '../../derived';
+import { decodeTickerList } from '../../decode-list';
+import { decodeCoinsCarried } from '../../signed-dialect';
 import { bool, dec, FieldError, int, isObject, keyOf, requiredBool, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
@@ -39,7 +41,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     withdrawFee: dec(o, 'minFee'),
     withdrawMin: dec(o, 'minWd'),
     withdrawInternalMin: null,
-    withdrawIntegerMultiple: tick === null || tick === '' ? null : tenToMinus(tick),
+    withdrawIntegerMultiple: stepOfSentPlaces(tick),
     minConfirm: int(o, 'minDepArrivalConfirm'),
     withdrawTag: bool(o, 'needTag', false),
     depositDust: dec(o, 'minDep'),
@@ -50,13 +52,13 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
   };
 }
 
-function readCoin(group: Json): CoinRecord {
+function readCoin(group: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
   const rows = group.rows as Json[];
   const coin = requiredStr(group, 'ccy');
-  return derivedCoin(coin, str(rows[0] ?? {}, 'name', false), networksOf(rows, (n) => readNetwork(n, coin)));
+  return derivedCoinOf(coin, str(rows[0] ?? {}, 'name', false), readNetworks(coin, rows, (n) => keyOf(n, 'chain'), (n) => readNetwork(n, coin), issues), before);
 }
 
-export function decodeCoins(body: unknown): Parsed<CoinRecord> {
+export function decodeCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
   // One row per coin and chain: grouped by `ccy`, in the order each coin is first seen.
   const groups = new Map<string, { ccy: unknown; rows: unknown[] }>();
   dataOf(body, 'coins').forEach((row, index) => {
@@ -66,7 +68,7 @@ export function decodeCoins(body: unknown): Parsed<CoinRecord> {
     group.rows.push(row);
     groups.set(key, group);
   });
-  return decodeCoinList([...groups.values()], (g) => keyOf(g, 'ccy'), readCoin);
+  return decodeCoinsCarried([...groups.values()], (g) => keyOf(g, 'ccy'), readCoin, previous);
 }
 
 function readTicker(o: Json): TickerRecord {
@@ -76,8 +78,8 @@ function readTicker(o: Json): TickerRecord {
   return {
     symbol: specSymbol(requiredStr(o, 'instId')),
     // OKX sends no change: derived exactly from last and open24h (rule 3).
-    priceChange: open === null ? null : difference(last, open),
-    priceChangePercent: open === null ? null : changeRatio(last, open),
+    priceChange: difference(last, open),
+    priceChangePercent: changeRatio(last, open),
     lastPrice: last,
     bidPrice: dec(o, 'bidPx'),
     bidQty: dec(o, 'bidSz'),

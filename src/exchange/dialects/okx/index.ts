@@ -15,6 +15,9 @@ export const okx = signedDialect({
   credentials,
   paths: OKX_PATHS,
   weights: WEIGHTS,
+  // Per endpoint, each request 1: currencies 6 per second (the strictest), tickers 20 per 2 s,
+  // time 10 per 2 s (the endpoints' "Rate Limit" lines); one budget at the strictest of them.
+  weightLimit: { max: 6, windowMs: 1_000 },
   symbolsCap: 0,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
   sign: signOkx,
