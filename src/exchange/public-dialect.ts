@@ -42,11 +42,11 @@ export function publicDialect(d: PublicDialect): Dialect {
       tickers: () => ({ path: d.paths.tickers, weight: d.weights.tickers }),
     },
     decode: {
-      parse: (text, endpoint) => json[endpoint].parseInTurns(text),
-      coins: (body, previous) => decodeCoinsWith(d.coins, d.coinList(body), previous),
-      tickers: (body, previous) => {
+      parse: (text, endpoint, memory) => json[endpoint].parseInTurns(text, memory),
+      coins: (body, previous, memory) => decodeCoinsWith(d.coins, d.coinList(body), previous, memory),
+      tickers: (body, previous, memory) => {
         const { list, time } = d.tickerList(body);
-        return decodeTickersWith(d.tickers, list, time, previous);
+        return decodeTickersWith(d.tickers, list, time, previous, memory);
       },
     },
     // No request names a symbol: no failure is about one.

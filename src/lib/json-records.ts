@@ -9,6 +9,7 @@
  * A text that is valid JSON splits into exactly the values JSON.parse would read, and a text
  * whose parts all parse is valid JSON, so a split answer reads as the whole one would.
  */
+import type { RecordTexts, Remembered } from './record-memory';
 
 /** Where the records are: the array's brackets and each record's [start, end). */
 export interface RecordSpans {
@@ -83,16 +84,17 @@ function skipValue(t: string, i: number): number {
   return j === i ? -1 : j;
 }
 
-/** The records of the array starting at `open` (t[open] is `[`), or undefined when it is not one. */
 /**
  * The records of the array starting at `open` (t[open] is `[`), one span at a time; returns the
- * index of its `]`, or -1 when the text is not such an array (parse it whole then).
+ * index of its `]`, or -1 when the text is not such an array (parse it whole then). `knownEnd`
+ * gives the end of a record known at a start without scanning it (-1: not known).
  */
-function* walkArray(t: string, open: number): Generator<[number, number], number, void> {
+function* walkArray(t: string, open: number, knownEnd?: (at: number) => number): Generator<[number, number], number, void> {
   let i = skipSpace(t, open + 1);
   if (t.charCodeAt(i) === CLOSE_BRACKET) return i;
   for (;;) {
-    const end = skipValue(t, i);
+    const known = knownEnd === undefined ? -1 : knownEnd(i);
+    const end = known === -1 ? skipValue(t, i) : known;
     if (end === -1) return -1;
     yield [i, end];
     i = skipSpace(t, end);
@@ -191,26 +193,46 @@ const CHARS_PER_TURN = 512 * 1024;
  * 4 MB at once held the loop 20 ms). An answer that is not an array of records (or an object
  * with one under `data`) is parsed whole by `parseWhole`. Throws what JSON.parse throws for a
  * text that is not JSON.
+ *
+ * With `memory` (the last answer's records, see lib/record-memory.ts), a record whose text the
+ * memory holds is neither scanned nor parsed: it stands in the result as the memory's
+ * `Remembered`, for the decode to take as it was.
  */
 export async function parseRecordsInTurns(
   text: string,
   parseRecord: (record: string) => unknown,
   parseWhole: (text: string) => unknown,
   turn: () => Promise<void>,
+  memory?: RecordTexts,
 ): Promise<unknown> {
   const where = locateArray(text);
   if (where === undefined) return parseWhole(text);
+  memory?.begin(parseRecord);
   const records: unknown[] = [];
   let chars = 0;
-  const walk = walkArray(text, where.open);
+  // The memory's record at each start, when it has one (then the walk does not scan it).
+  let known: Remembered<unknown> | undefined;
+  const endOfKnown = memory === undefined ? undefined : (at: number): number => {
+    known = memory.match(text, at);
+    return known === undefined ? -1 : at + known.text.length;
+  };
+  const walk = walkArray(text, where.open, endOfKnown);
   let step = walk.next();
   for (; step.done !== true; step = walk.next()) {
     if (chars >= CHARS_PER_TURN) {
       chars = 0;
       await turn();
     }
+    if (known !== undefined) {
+      records.push(known);
+      known = undefined;
+      continue;
+    }
     const [start, end] = step.value;
-    records.push(parseRecord(text.slice(start, end)));
+    const recordText = text.slice(start, end);
+    const raw = parseRecord(recordText);
+    memory?.parsed(raw, recordText);
+    records.push(raw);
     chars += end - start;
   }
   const close = step.value;
