@@ -7,7 +7,6 @@
 // COINS=16000 for the larger scale; WAY=source-text to parse with Node 22's source text.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => require(join(process.cwd(), 'dist', p));
