@@ -75,7 +75,9 @@ export interface Decoder {
    * decimal.ts); a large answer in turns of the event loop. Throws on text that is not JSON.
    * `memory`: the records of the last answer to the same request (the client keeps one per
    * request path). A dialect that passes it on to exactDecimalJson's parseInTurns must pass it
-   * to its coins and tickers decode too (decodeRecords takes the records it put in the list).
+   * to its coins and tickers decode too, and take the list out of the parsed answer as it is:
+   * an unchanged record stands in it as the memory's Remembered, which only decodeRecords
+   * (decode-records.ts) reads.
    */
   parse(text: string, endpoint: Endpoint, memory?: AnswerMemory): Promise<unknown>;
   /**
