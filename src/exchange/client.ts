@@ -5,10 +5,11 @@ import { sleep } from '../lib/sleep';
 import type { CoinRecord, Endpoint, TickerRecord } from '../snapshot/model';
 import { backoffDelay } from './backoff';
 import { WeightBudget } from './budget';
-import { answerMemory, type AnswerMemory } from './decode-records';
+import type { AnswerMemory } from './decode-records';
 import { Refused, type Dialect, type Refusal, type Request } from './dialect';
 import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
+import { KeptAnswers } from './kept-answers';
 import { ShapeError, type Parsed } from './read';
 import { WatchList, type FetchResult } from './watch-list';
 
@@ -37,9 +38,6 @@ export interface ClientOptions {
   onRetry?: (err: ExchangeError, attempt: number, delayMs: number) => void;
 }
 
-/** Answers kept for comparison at most (one per request path: the coins, the tickers, the parts of a long watch list). */
-const MAX_KEPT_ANSWERS = 64;
-
 /** How long a ban (418) lasts when the exchange does not say. */
 const DEFAULT_BAN_MS = 120_000;
 
@@ -64,18 +62,8 @@ export class ExchangeClient {
   private blockKind: FailureKind = 'rate_limited';
   /** The exchange's clock minus ours, from the last re-sync (for signed requests' timestamps). */
   private clockOffsetMs = 0;
-  /**
-   * Per request path, the last answer's text and what it decoded to. An answer whose text is
-   * the same costs a comparison (a native one, of flat strings): a coin list rarely changes
-   * between polls, and parsing and validating 4 MB again cost 40-60 ms each poll.
-   */
-  private readonly lastAnswers = new Map<string, { text: string; result: Parsed<unknown> }>();
-  /**
-   * Per request path, the records of the last answer decoded, by their text: in a changed
-   * answer, a record whose text is unchanged is taken as it was, neither parsed nor validated
-   * (decode-records.ts).
-   */
-  private readonly memories = new Map<string, AnswerMemory>();
+  /** Per request path, the last answer and the memory of its records (kept-answers.ts). */
+  private readonly answers = new KeptAnswers();
 
   constructor(private readonly options: ClientOptions) {
     this.dialect = options.dialect;
@@ -152,14 +140,14 @@ export class ExchangeClient {
     for (let synced = false; ; synced = true) {
       try {
         const res = await this.request(endpoint, request, signal);
-        const last = this.lastAnswers.get(request.path);
-        if (last !== undefined && last.text === res.text) {
-          const { records, issues } = last.result as Parsed<T>;
-          return { records: [...records], issues: [...issues], bytes: res.bytes, requests: 1, unchanged: true };
-        }
-        const result = await this.decode(endpoint, res, decode, this.memoryOf(request.path));
-        if (this.lastAnswers.size >= MAX_KEPT_ANSWERS) this.lastAnswers.clear();
-        this.lastAnswers.set(request.path, { text: res.text, result });
+        const same = this.answers.same(request.path, res.text) as Parsed<T> | undefined;
+        if (same !== undefined) return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true };
+        const memory = this.answers.memory(request.path);
+        const result = await this.decode(endpoint, res, decode, memory).catch((err: unknown) => {
+          memory.abandon();
+          throw err;
+        });
+        this.answers.keep(request.path, res.text, result);
         return { ...result, bytes: res.bytes, requests: 1 };
       } catch (err) {
         if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw unwrap(err);
@@ -168,16 +156,6 @@ export class ExchangeClient {
         });
       }
     }
-  }
-
-  /** The memory of the records of one request path's answers (at most MAX_KEPT_ANSWERS paths, as lastAnswers). */
-  private memoryOf(path: string): AnswerMemory {
-    let memory = this.memories.get(path);
-    if (memory === undefined) {
-      if (this.memories.size >= MAX_KEPT_ANSWERS) this.memories.clear();
-      this.memories.set(path, (memory = answerMemory()));
-    }
-    return memory;
   }
 
   /** Sets the offset of the exchange's clock from its answer to the dialect's server-time request. */

@@ -56,7 +56,7 @@ export interface RecordTexts {
 /**
  * One request's memory. The scan asks `match` at each record and tells `parsed` what it
  * parsed; the decode tells `keep` what each record became and `commit`s once the whole answer
- * is decoded: an answer that fails leaves the memory of the last good one.
+ * is decoded; an answer that fails is `abandon`ed and leaves the memory of the last good one.
  */
 export class RecordMemory<V> implements RecordTexts {
   /** The last answer's remembered records, in order. */
@@ -121,6 +121,13 @@ export class RecordMemory<V> implements RecordTexts {
     this.last = this.next;
     this.next = [];
     this.byPrefix = undefined;
+    this.cursor = 0;
+    this.texts.clear();
+  }
+
+  /** The answer failed: what was read of it is forgotten (its text with it), the last good answer's records stay. */
+  abandon(): void {
+    this.next = [];
     this.cursor = 0;
     this.texts.clear();
   }
