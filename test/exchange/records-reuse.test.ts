@@ -164,18 +164,21 @@ const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 's'),
   ticker: (o, symbol, time) => tickerRecord(symbol, { lastPrice: requiredDecimal(o, 'p'), closeTime: time }),
 };
-const mappedDialect = publicDialect({
+// A variable, not a literal, so that it also has what a later PublicDialect asks (weightLimit).
+const mappedConfig = {
   name: 'mapped-test',
   baseUrl: 'http://127.0.0.1:1',
   paths: { coins: '/coins', tickers: '/tickers' },
   weights: { coins: 1, tickers: 1 },
+  weightLimit: { max: 100, windowMs: 1_000 },
   decimalKeys: { coins: ['fee'], tickers: ['p'] },
-  coinList: (body) => (Array.isArray(body) ? body : isObject(body) && Array.isArray(body.data) ? body.data : []),
-  tickerList: (body) => ({ list: isObject(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [], time: isObject(body) ? timeOf(body.ts) : null }),
+  coinList: (body: unknown): unknown[] => (Array.isArray(body) ? body : isObject(body) && Array.isArray(body.data) ? body.data : []),
+  tickerList: (body: unknown): { list: unknown[]; time: number | null } => ({ list: isObject(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [], time: isObject(body) ? timeOf(body.ts) : null }),
   coins: COINS,
   tickers: TICKERS,
   readRefusal: () => ({}),
-});
+};
+const mappedDialect = publicDialect(mappedConfig);
 
 const flagValue = fc.constantFrom<unknown>(true, false, 'true', 'false', undefined, 'maybe');
 const mappedCoin = fc.record({
