@@ -1,13 +1,15 @@
 /**
  * The records of a large JSON answer, located without building its tree: an exchange's coin
  * list is one array of 4,000 objects (4 MB), and one JSON.parse of it held the event loop for
- * 40-60 ms. Located, each record can be parsed on its own, a few hundred per turn of the event
- * loop (and, later, compared with the previous answer's bytes).
+ * 40-60 ms. Located, records can be parsed a part at a time, 512 KiB per turn of the event
+ * loop, and a record whose text is that of the last answer's is not parsed at all
+ * (lib/record-memory.ts).
  *
- * The scan only finds boundaries; JSON.parse still judges every byte: each record is parsed on
- * its own, and the rest of the answer (the "skeleton", the answer with the array emptied) too.
- * A text that is valid JSON splits into exactly the values JSON.parse would read, and a text
- * whose parts all parse is valid JSON, so a split answer reads as the whole one would.
+ * The scan only finds boundaries; JSON.parse still judges every byte: each run of records is
+ * parsed (as one array), and the rest of the answer (the "skeleton", the answer with the array
+ * emptied) too; a remembered record's text is one JSON.parse judged before. A text that is
+ * valid JSON splits into exactly the values JSON.parse would read, and a text whose parts all
+ * parse is valid JSON, so a split answer reads as the whole one would.
  */
 import type { RecordTexts, Remembered } from './record-memory';
 
