@@ -5,9 +5,11 @@ import { sleep } from '../lib/sleep';
 import type { CoinRecord, Endpoint, TickerRecord } from '../snapshot/model';
 import { backoffDelay } from './backoff';
 import { WeightBudget } from './budget';
+import type { AnswerMemory } from './decode-records';
 import { Refused, type Dialect, type Refusal, type Request } from './dialect';
 import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
+import { KeptAnswers } from './kept-answers';
 import { ShapeError, type Parsed } from './read';
 import { WatchList, type FetchResult } from './watch-list';
 
@@ -36,9 +38,6 @@ export interface ClientOptions {
   onRetry?: (err: ExchangeError, attempt: number, delayMs: number) => void;
 }
 
-/** Answers kept for comparison at most (one per request path: the coins, the tickers, the parts of a long watch list). */
-const MAX_KEPT_ANSWERS = 64;
-
 /** How long a ban (418) lasts when the exchange does not say. */
 const DEFAULT_BAN_MS = 120_000;
 
@@ -63,12 +62,8 @@ export class ExchangeClient {
   private blockKind: FailureKind = 'rate_limited';
   /** The exchange's clock minus ours, from the last re-sync (for signed requests' timestamps). */
   private clockOffsetMs = 0;
-  /**
-   * Per request path, the last answer's text and what it decoded to. An answer whose text is
-   * the same costs a comparison (a native one, of flat strings): a coin list rarely changes
-   * between polls, and parsing and validating 4 MB again cost 40-60 ms each poll.
-   */
-  private readonly lastAnswers = new Map<string, { text: string; result: Parsed<unknown> }>();
+  /** Per request path, the last answer and the memory of its records (kept-answers.ts). */
+  private readonly answers = new KeptAnswers();
 
   constructor(private readonly options: ClientOptions) {
     this.dialect = options.dialect;
@@ -101,7 +96,7 @@ export class ExchangeClient {
    * as their previous objects (see the dialect's decode).
    */
   async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>): Promise<FetchResult<CoinRecord>> {
-    return this.fetch('coins', this.dialect.requests.coins(), (body) => this.dialect.decode.coins(body, previous), signal);
+    return this.fetch('coins', this.dialect.requests.coins(), (body, memory) => this.dialect.decode.coins(body, previous, memory), signal);
   }
 
   /**
@@ -110,7 +105,7 @@ export class ExchangeClient {
    * records, so it reads as missing, and named in `refused` (see watch-list.ts).
    */
   async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
-    const decode = (body: unknown): Promise<Parsed<TickerRecord>> => this.dialect.decode.tickers(body, previous);
+    const decode = (body: unknown, memory: AnswerMemory): Promise<Parsed<TickerRecord>> => this.dialect.decode.tickers(body, previous, memory);
     const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal);
     if (symbols.length === 0) return all();
     return this.watchList.fetch(
@@ -141,18 +136,18 @@ export class ExchangeClient {
    * One request of the plan, decoded. When the exchange refuses the request's timestamp, the
    * client re-reads the exchange's time and tries once more.
    */
-  private async fetch<T>(endpoint: Endpoint, request: Request, decode: (body: unknown) => Promise<Parsed<T>>, signal?: AbortSignal): Promise<FetchResult<T>> {
+  private async fetch<T>(endpoint: Endpoint, request: Request, decode: Decode<T>, signal?: AbortSignal): Promise<FetchResult<T>> {
     for (let synced = false; ; synced = true) {
       try {
         const res = await this.request(endpoint, request, signal);
-        const last = this.lastAnswers.get(request.path);
-        if (last !== undefined && last.text === res.text) {
-          const { records, issues } = last.result as Parsed<T>;
-          return { records: [...records], issues: [...issues], bytes: res.bytes, requests: 1, unchanged: true };
-        }
-        const result = await this.decode(endpoint, res, decode);
-        if (this.lastAnswers.size >= MAX_KEPT_ANSWERS) this.lastAnswers.clear();
-        this.lastAnswers.set(request.path, { text: res.text, result });
+        const same = this.answers.same(request.path, res.text) as Parsed<T> | undefined;
+        if (same !== undefined) return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true };
+        const memory = this.answers.memory(request.path);
+        const result = await this.decode(endpoint, res, decode, memory).catch((err: unknown) => {
+          memory.abandon();
+          throw err;
+        });
+        this.answers.keep(request.path, res.text, result);
         return { ...result, bytes: res.bytes, requests: 1 };
       } catch (err) {
         if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw unwrap(err);
@@ -174,18 +169,18 @@ export class ExchangeClient {
     this.clockOffsetMs = time - Math.round((sent + this.clock.now()) / 2);
   }
 
-  private async parse(endpoint: Endpoint, res: GetResult): Promise<unknown> {
+  private async parse(endpoint: Endpoint, res: GetResult, memory?: AnswerMemory): Promise<unknown> {
     try {
-      return await this.dialect.decode.parse(res.text, endpoint);
+      return await this.dialect.decode.parse(res.text, endpoint, memory);
     } catch {
       throw new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
     }
   }
 
-  private async decode<T>(endpoint: Endpoint, res: GetResult, decode: (body: unknown) => Promise<Parsed<T>>): Promise<Parsed<T>> {
-    const body = await this.parse(endpoint, res);
+  private async decode<T>(endpoint: Endpoint, res: GetResult, decode: Decode<T>, memory: AnswerMemory): Promise<Parsed<T>> {
+    const body = await this.parse(endpoint, res, memory);
     try {
-      return await decode(body);
+      return await decode(body, memory);
     } catch (err) {
       if (err instanceof ShapeError) throw new ExchangeError('schema', endpoint, err.message);
       if (err instanceof Refused) throw this.refusalError(endpoint, res, err.refusal);
@@ -273,6 +268,9 @@ export class ExchangeClient {
     return refusal.clock === true ? new RefusedClock(error) : error;
   }
 }
+
+/** A dialect's decode of one endpoint's parsed answer, with the request path's memory (see Decoder). */
+type Decode<T> = (body: unknown, memory: AnswerMemory) => Promise<Parsed<T>>;
 
 /** A refused timestamp, on its way to fetch (which re-syncs the clock); the error it is otherwise. */
 class RefusedClock extends Error {

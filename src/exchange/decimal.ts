@@ -2,10 +2,12 @@
  * Exact decimal text. Exchanges carry decimals as strings, or as JSON numbers that may use
  * exponent notation (the spec's `withdrawIntegerMultiple`: `1E-8`; HTX's tickers: `8988.0`);
  * JSON.parse would turn them into floats and lose their text. Before parsing, every bare
- * number under a decimal key is quoted, so the value keeps exactly the characters sent.
+ * number under a decimal key is quoted, so the value keeps exactly the characters sent (or,
+ * where the runtime has it, JSON.parse's source text is taken: see DecimalWay).
  */
 
 import { parseRecordsInTurns } from '../lib/json-records';
+import type { RecordTexts } from '../lib/record-memory';
 import { nextTurn } from '../lib/timer';
 
 /** A JSON number (RFC 8259 grammar) under one of the keys. */
@@ -22,22 +24,68 @@ export interface ExactDecimalJson {
   /**
    * parse, record by record, with turns of the event loop in between (see
    * lib/json-records.ts): a storm's 4 MB coin list parsed at once held the loop 40-60 ms.
+   * With `memory`, a record whose text is unchanged since the last answer is not parsed (nor
+   * pre-passed): the pre-pass runs on changed records only.
    */
-  parseInTurns(text: string): Promise<unknown>;
+  parseInTurns(text: string, memory?: RecordTexts): Promise<unknown>;
 }
+
+/**
+ * How the exact text of a bare number is kept:
+ * - `pre-pass`: every bare number under a decimal key is quoted by a regular expression before
+ *   JSON.parse (any runtime);
+ * - `source-text`: JSON.parse's reviver is handed each value's source text (V8's "JSON.parse
+ *   source text access": Node 22 and later), and takes it for a number under a decimal key.
+ * Both read every answer the same, but for a key written with an escape (`"f\u0065e"`): the
+ * pre-pass does not see it and the number then reads as its shortest text (readDecimal), the
+ * source text keeps its exact text.
+ */
+export type DecimalWay = 'pre-pass' | 'source-text';
+
+/** Whether this runtime's JSON.parse hands a reviver the source text of each value (read once, at startup). */
+export const HAS_SOURCE_TEXT: boolean = hasSourceText();
+
+function hasSourceText(): boolean {
+  let seen = false;
+  JSON.parse('1', (_key: string, value: unknown, context?: { source?: unknown }) => {
+    seen = typeof context?.source === 'string';
+    return value;
+  });
+  return seen;
+}
+
+/**
+ * The way used. Measured (notes/records.md): on Node 22.23 any reviver makes JSON.parse 6-9
+ * times slower (4,000 coins: 21 ms plain, 150-210 ms with a reviver), far more than the
+ * pre-pass costs (0.4-0.7 of a parse, and only on changed records), so the pre-pass stays on
+ * every runtime until a reviver is cheap; the source text is there, tested to read the same.
+ */
+export const DECIMAL_WAY: DecimalWay = 'pre-pass';
 
 /**
  * JSON.parse, with the numbers under the given keys turned into strings holding their exact
  * text (numbers under other keys are left as numbers). A dialect gives the keys of one answer
- * only: a shorter alternation is a faster scan of a large body.
+ * only: a shorter alternation is a faster scan of a large body. `way`: see DecimalWay; the
+ * source text where the runtime has none is an error.
  */
-export function exactDecimalJson(keys: readonly string[]): ExactDecimalJson {
-  const bare = bareDecimal(keys);
-  const parse = (text: string): unknown => JSON.parse(text.replace(bare, '"$1"$2"$3"'));
+export function exactDecimalJson(keys: readonly string[], way: DecimalWay = DECIMAL_WAY): ExactDecimalJson {
+  const parse = way === 'pre-pass' ? prePassParse(keys) : sourceTextParse(keys);
   return {
     parse,
-    parseInTurns: (text) => parseRecordsInTurns(text, parse, parse, nextTurn),
+    parseInTurns: (text, memory) => parseRecordsInTurns(text, parse, parse, nextTurn, memory),
   };
+}
+
+function prePassParse(keys: readonly string[]): (text: string) => unknown {
+  const bare = bareDecimal(keys);
+  return (text) => JSON.parse(text.replace(bare, '"$1"$2"$3"'));
+}
+
+function sourceTextParse(keys: readonly string[]): (text: string) => unknown {
+  if (!HAS_SOURCE_TEXT) throw new Error(`JSON.parse source text access needs Node 22 or later (this is ${process.version})`);
+  const decimal = new Set(keys);
+  const keep = (key: string, value: unknown, context?: { source?: string }): unknown => (typeof value === 'number' && decimal.has(key) ? context?.source : value);
+  return (text) => JSON.parse(text, keep);
 }
 
 const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import type { CoinRecord, Endpoint, TickerRecord } from '../snapshot/model';
+import type { AnswerMemory } from './decode-records';
 import type { ExchangeError } from './errors';
 import type { Parsed } from './read';
 
@@ -84,17 +85,22 @@ export interface Decoder {
   /**
    * The answer's text as JSON, decimals kept as their exact text (see exactDecimalJson in
    * decimal.ts); a large answer in turns of the event loop. Throws on text that is not JSON.
+   * `memory`: the records of the last answer to the same request (the client keeps one per
+   * request path). A dialect that passes it on to exactDecimalJson's parseInTurns must pass it
+   * to its coins and tickers decode too, and take the list out of the parsed answer as it is:
+   * an unchanged record stands in it as the memory's Remembered, which only decodeRecords
+   * (decode-records.ts) reads.
    */
-  parse(text: string, endpoint: Endpoint): Promise<unknown>;
+  parse(text: string, endpoint: Endpoint, memory?: AnswerMemory): Promise<unknown>;
   /**
    * The coins of a parsed answer. `previous` (the coins of the last snapshot) may give back an
    * unchanged coin as its previous object; the records are the same without it. A malformed
    * record is an issue, not a failure; an answer of the wrong shape throws ShapeError, an error
-   * inside a 2xx answer throws Refused.
+   * inside a 2xx answer throws Refused. `memory`: as given to parse (see decode-records.ts).
    */
-  coins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Promise<Parsed<CoinRecord>>;
+  coins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>, memory?: AnswerMemory): Promise<Parsed<CoinRecord>>;
   /** The tickers of a parsed answer, as coins. */
-  tickers(body: unknown, previous?: ReadonlyMap<string, TickerRecord>): Promise<Parsed<TickerRecord>>;
+  tickers(body: unknown, previous?: ReadonlyMap<string, TickerRecord>, memory?: AnswerMemory): Promise<Parsed<TickerRecord>>;
   /** The server's time (ms since the epoch) from the answer to RequestPlan.serverTime. */
   serverTime?(body: unknown): number;
 }

@@ -10,6 +10,7 @@
 import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 import { inTurns } from '../lib/timer';
+import { decodeRecords, type AnswerMemory, type RecordReader } from './decode-records';
 import { KeyedRecords } from './duplicates';
 import { dec, FieldError, int, isObject, reason, shapeOf, type Json, type Parsed } from './read';
 
@@ -197,88 +198,61 @@ function readAlready<R extends object>(before: R | undefined, raw: Json, source:
   return from !== undefined && from.source === source && from.time === time && sameJson(from.raw, raw) ? before : undefined;
 }
 
-function* coinsInParts(source: CoinSource, list: readonly unknown[], previous: ReadonlyMap<string, CoinRecord> | undefined): Generator<void, Parsed<CoinRecord>, void> {
-  const coins = new KeyedRecords<CoinRecord>((c) => c.coin, sameCoin);
-  const issues: RecordIssue[] = [];
-  let fresh = 0;
-  for (let i = 0; i < list.length; i++) {
-    if (fresh >= COINS_PER_TURN) {
-      fresh = 0;
-      yield;
-    }
-    const item = list[i];
-    const coin = source.coin(item);
-    const own: RecordIssue[] = [];
-    try {
-      if (!isObject(item)) throw new FieldError(`coin is ${shapeOf(item)}, not an object`);
+/** A source's coins as the shared loop reads them (decode-records.ts); one reader per source. */
+function coinReader(source: CoinSource): RecordReader<CoinRecord> {
+  return {
+    entity: 'coin',
+    key: (item) => source.coin(item),
+    read: (item, coin, before, own) => {
       if (coin === undefined) throw new FieldError('the coin has no symbol');
-      const before = previous?.get(coin);
-      let record = readAlready(before, item, source, null);
-      if (record === undefined) {
-        fresh += 1;
-        record = readCoin(source, item, coin, before, own);
-        if (own.length === 0) READ_FROM.set(record, { raw: item, source, time: null });
-      }
-      const copy = coins.add(record, own);
-      if (copy === 'first') issues.push(...own);
-      else if (copy === 'conflict') issues.push({ entity: 'coin', coin, index: i, reason: 'coin appears twice in the list with different values' });
-    } catch (err) {
-      const issue: RecordIssue = { entity: 'coin', index: i, reason: reason(err) };
-      if (coin !== undefined) {
-        issue.coin = coin;
-        coins.setAside(coin);
-      }
-      // The networks that made the coin's flags unknown, said first (the log names them).
-      issues.push(...own, issue);
-    }
-  }
-  return { records: coins.taken(), issues };
+      const known = readAlready(before, item, source, null);
+      if (known !== undefined) return known;
+      const record = readCoin(source, item, coin, before, own);
+      if (own.length === 0) READ_FROM.set(record, { raw: item, source, time: null });
+      return record;
+    },
+    same: sameCoin,
+    perTurn: COINS_PER_TURN,
+    // The networks that made the coin's flags unknown, said first (the log names them).
+    partIssuesOfFailed: true,
+  };
 }
+
+/** A source's tickers at an answer's time `time`. */
+function tickerReader(source: TickerSource, time: number | null): RecordReader<TickerRecord> {
+  return {
+    entity: 'ticker',
+    key: (item) => source.symbol(item),
+    read: (item, symbol, before) => {
+      if (symbol === undefined) throw new FieldError('the ticker has no symbol');
+      const known = readAlready(before, item, source, time);
+      if (known !== undefined) return known;
+      const read = source.ticker(item, symbol, time);
+      const record = before !== undefined && sameTicker(before, read) ? before : read;
+      READ_FROM.set(record, { raw: item, source, time });
+      return record;
+    },
+    same: sameTicker,
+    perTurn: TICKERS_PER_TURN,
+    partIssuesOfFailed: false,
+  };
+}
+
+const COIN_READERS = new WeakMap<CoinSource, RecordReader<CoinRecord>>();
 
 /**
  * The coins of a list of raw coins, read by `source`; `previous` gives back unchanged coins as
- * their previous objects. COINS_PER_TURN coins read afresh per turn of the event loop.
+ * their previous objects, and `memory` (the client's, for this request) coins whose text is
+ * unchanged since the last answer. COINS_PER_TURN coins read afresh per turn of the event loop.
  */
-export function decodeCoinsWith(source: CoinSource, list: readonly unknown[], previous?: ReadonlyMap<string, CoinRecord>): Promise<Parsed<CoinRecord>> {
-  return inTurns(coinsInParts(source, list, previous));
-}
-
-function* tickersInParts(source: TickerSource, list: readonly unknown[], time: number | null, previous: ReadonlyMap<string, TickerRecord> | undefined): Generator<void, Parsed<TickerRecord>, void> {
-  const tickers = new KeyedRecords<TickerRecord>((t) => t.symbol, sameTicker);
-  const issues: RecordIssue[] = [];
-  let fresh = 0;
-  for (let i = 0; i < list.length; i++) {
-    if (fresh >= TICKERS_PER_TURN) {
-      fresh = 0;
-      yield;
-    }
-    const item = list[i];
-    const symbol = source.symbol(item);
-    try {
-      if (!isObject(item)) throw new FieldError(`ticker is ${shapeOf(item)}, not an object`);
-      if (symbol === undefined) throw new FieldError('the ticker has no symbol');
-      const before = previous?.get(symbol);
-      let record = readAlready(before, item, source, time);
-      if (record === undefined) {
-        fresh += 1;
-        const read = source.ticker(item, symbol, time);
-        record = before !== undefined && sameTicker(before, read) ? before : read;
-        READ_FROM.set(record, { raw: item, source, time });
-      }
-      if (tickers.add(record) === 'conflict') issues.push({ entity: 'ticker', symbol, index: i, reason: 'symbol appears twice in the list with different values' });
-    } catch (err) {
-      const issue: RecordIssue = { entity: 'ticker', index: i, reason: reason(err) };
-      if (symbol !== undefined) {
-        issue.symbol = symbol;
-        tickers.setAside(symbol);
-      }
-      issues.push(issue);
-    }
-  }
-  return { records: tickers.taken(), issues };
+export function decodeCoinsWith(source: CoinSource, list: readonly unknown[], previous?: ReadonlyMap<string, CoinRecord>, memory?: AnswerMemory): Promise<Parsed<CoinRecord>> {
+  let reader = COIN_READERS.get(source);
+  if (reader === undefined) COIN_READERS.set(source, (reader = coinReader(source)));
+  return inTurns(decodeRecords(reader, list, previous, memory));
 }
 
 /** The tickers of a list of raw tickers, read by `source` (`time`: the answer's own time, when it has one), as decodeCoinsWith. */
-export function decodeTickersWith(source: TickerSource, list: readonly unknown[], time: number | null, previous?: ReadonlyMap<string, TickerRecord>): Promise<Parsed<TickerRecord>> {
-  return inTurns(tickersInParts(source, list, time, previous));
+export function decodeTickersWith(source: TickerSource, list: readonly unknown[], time: number | null, previous?: ReadonlyMap<string, TickerRecord>, memory?: AnswerMemory): Promise<Parsed<TickerRecord>> {
+  // The answer's time is the context: a ticker remembered from an answer of another time is read again.
+  return inTurns(decodeRecords(tickerReader(source, time), list, previous, memory, time));
 }

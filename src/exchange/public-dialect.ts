@@ -46,12 +46,12 @@ export function publicDialect(d: PublicDialect): Dialect {
       tickers: () => ({ path: d.paths.tickers, weight: d.weights.tickers }),
     },
     decode: {
-      parse: (text, endpoint) => json[endpoint].parseInTurns(text),
+      parse: (text, endpoint, memory) => json[endpoint].parseInTurns(text, memory),
       // A network whose flag is unknown keeps its last known value: the coin's flags from those (derived.ts).
-      coins: async (body, previous) => carryCoinFlags(await decodeCoinsWith(d.coins, d.coinList(body), previous), previous),
-      tickers: (body, previous) => {
+      coins: async (body, previous, memory) => carryCoinFlags(await decodeCoinsWith(d.coins, d.coinList(body), previous, memory), previous),
+      tickers: (body, previous, memory) => {
         const { list, time } = d.tickerList(body);
-        return decodeTickersWith(d.tickers, list, time, previous);
+        return decodeTickersWith(d.tickers, list, time, previous, memory);
       },
     },
     // No request names a symbol: no failure is about one.

@@ -1,14 +1,17 @@
 /**
  * The records of a large JSON answer, located without building its tree: an exchange's coin
  * list is one array of 4,000 objects (4 MB), and one JSON.parse of it held the event loop for
- * 40-60 ms. Located, each record can be parsed on its own, a few hundred per turn of the event
- * loop (and, later, compared with the previous answer's bytes).
+ * 40-60 ms. Located, records can be parsed a part at a time, 512 KiB per turn of the event
+ * loop, and a record whose text is that of the last answer's is not parsed at all
+ * (lib/record-memory.ts).
  *
- * The scan only finds boundaries; JSON.parse still judges every byte: each record is parsed on
- * its own, and the rest of the answer (the "skeleton", the answer with the array emptied) too.
- * A text that is valid JSON splits into exactly the values JSON.parse would read, and a text
- * whose parts all parse is valid JSON, so a split answer reads as the whole one would.
+ * The scan only finds boundaries; JSON.parse still judges every byte: each run of records is
+ * parsed (as one array), and the rest of the answer (the "skeleton", the answer with the array
+ * emptied) too; a remembered record's text is one JSON.parse judged before. A text that is
+ * valid JSON splits into exactly the values JSON.parse would read, and a text whose parts all
+ * parse is valid JSON, so a split answer reads as the whole one would.
  */
+import type { RecordTexts, Remembered } from './record-memory';
 
 /** Where the records are: the array's brackets and each record's [start, end). */
 export interface RecordSpans {
@@ -83,16 +86,17 @@ function skipValue(t: string, i: number): number {
   return j === i ? -1 : j;
 }
 
-/** The records of the array starting at `open` (t[open] is `[`), or undefined when it is not one. */
 /**
  * The records of the array starting at `open` (t[open] is `[`), one span at a time; returns the
- * index of its `]`, or -1 when the text is not such an array (parse it whole then).
+ * index of its `]`, or -1 when the text is not such an array (parse it whole then). `knownEnd`
+ * gives the end of a record known at a start without scanning it (-1: not known).
  */
-function* walkArray(t: string, open: number): Generator<[number, number], number, void> {
+function* walkArray(t: string, open: number, knownEnd?: (at: number) => number): Generator<[number, number], number, void> {
   let i = skipSpace(t, open + 1);
   if (t.charCodeAt(i) === CLOSE_BRACKET) return i;
   for (;;) {
-    const end = skipValue(t, i);
+    const known = knownEnd === undefined ? -1 : knownEnd(i);
+    const end = known === -1 ? skipValue(t, i) : known;
     if (end === -1) return -1;
     yield [i, end];
     i = skipSpace(t, end);
@@ -191,30 +195,66 @@ const CHARS_PER_TURN = 512 * 1024;
  * 4 MB at once held the loop 20 ms). An answer that is not an array of records (or an object
  * with one under `data`) is parsed whole by `parseWhole`. Throws what JSON.parse throws for a
  * text that is not JSON.
+ *
+ * With `memory` (the last answer's records, see lib/record-memory.ts), a record whose text the
+ * memory holds is neither scanned nor parsed: it stands in the result as the memory's
+ * `Remembered`, for the decode to take as it was.
  */
 export async function parseRecordsInTurns(
   text: string,
   parseRecord: (record: string) => unknown,
   parseWhole: (text: string) => unknown,
   turn: () => Promise<void>,
+  memory?: RecordTexts,
 ): Promise<unknown> {
   const where = locateArray(text);
   if (where === undefined) return parseWhole(text);
+  memory?.begin(parseRecord);
   const records: unknown[] = [];
   let chars = 0;
-  const walk = walkArray(text, where.open);
+  // The memory's record at each start, when it has one (then the walk does not scan it).
+  let known: Remembered<unknown> | undefined;
+  const endOfKnown = memory === undefined ? undefined : (at: number): number => {
+    known = memory.match(text, at);
+    return known === undefined ? -1 : at + known.text.length;
+  };
+  // Records to parse, side by side in the answer: parsed as one array (one JSON.parse of a
+  // run of records costs what a whole answer's parse costs; one per record cost 1.6x that).
+  let run: [number, number][] = [];
+  const parseRun = (): void => {
+    if (run.length === 0) return;
+    const from = (run[0] as [number, number])[0];
+    const to = (run[run.length - 1] as [number, number])[1];
+    // The records and what separates them (commas and space, as the walk found): an array of exactly those records.
+    const raws = run.length === 1 ? [parseRecord(text.slice(from, to))] : (parseRecord(`[${text.slice(from, to)}]`) as unknown[]);
+    run.forEach(([start, end], k) => {
+      const raw = raws[k];
+      memory?.parsed(raw, text.slice(start, end));
+      records.push(raw);
+    });
+    run = [];
+  };
+  const walk = walkArray(text, where.open, endOfKnown);
   let step = walk.next();
   for (; step.done !== true; step = walk.next()) {
     if (chars >= CHARS_PER_TURN) {
+      parseRun();
       chars = 0;
       await turn();
     }
+    if (known !== undefined) {
+      parseRun();
+      records.push(known);
+      known = undefined;
+      continue;
+    }
     const [start, end] = step.value;
-    records.push(parseRecord(text.slice(start, end)));
+    run.push([start, end]);
     chars += end - start;
   }
   const close = step.value;
   if (close === -1) return parseWhole(text);
+  parseRun();
   const skeletonText = skeletonOf(text, where.open, close, where.at);
   if (skeletonText === undefined) return parseWhole(text);
   const skeleton = parseWhole(skeletonText);

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { exactDecimalJson, isDecimalText, readDecimal } from '../../src/exchange/decimal';
+import { exactDecimalJson, HAS_SOURCE_TEXT, isDecimalText, readDecimal, type DecimalWay } from '../../src/exchange/decimal';
+import { NETWORK_DECIMAL_KEYS, TICKER_DECIMAL_KEYS } from '../../src/exchange/dialects/spot-v3/parse';
+import { renderCoinsBody, renderTickersBody } from '../../src/simulator';
 import { jsonNumberText } from '../support/json-number';
 
 describe('exactDecimalJson', () => {
@@ -14,6 +16,54 @@ describe('exactDecimalJson', () => {
     const text = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ id: i, fee: `${i}.50` }))).replace(/"(\d+\.50)"/g, '$1');
     expect(await json.parseInTurns(text)).toEqual(json.parse(text));
     expect((json.parse(text) as { fee: string }[])[3]?.fee).toBe('3.50');
+  });
+});
+
+/** A JSON text of objects whose keys may be decimal keys, values bare numbers among others, nested; keys written plainly (see DecimalWay). */
+const KEYS = ['fee', 'min', 'count', 'name', 'data'];
+const value: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    jsonNumberText,
+    fc.string({ maxLength: 6 }).map((t) => JSON.stringify(t)),
+    fc.constantFrom('null', 'true', 'false', '"1E-8"', '""'),
+    fc.array(fc.tuple(fc.constantFrom(...KEYS), tie('v'), fc.constantFrom('', ' ', '\n ')), { maxLength: 4 }).map((members) => `{${members.map(([k, v, sp]) => `"${k}":${sp}${v}`).join(',')}}`),
+    fc.array(tie('v'), { maxLength: 3 }).map((items) => `[${items.join(', ')}]`),
+  ),
+})).v;
+
+/** Runs only where the runtime has JSON.parse source text access (Node 22: `npm run test:node22`). */
+const withSourceText = HAS_SOURCE_TEXT ? it : it.skip;
+
+describe('the two ways of keeping exact decimals (DecimalWay)', () => {
+  it('knows whether the runtime hands a reviver the source text (Node 22 and later)', () => {
+    expect(HAS_SOURCE_TEXT).toBe(Number(process.versions.node.split('.')[0]) >= 22);
+    if (!HAS_SOURCE_TEXT) expect(() => exactDecimalJson(['fee'], 'source-text')).toThrow(/Node 22/);
+  });
+
+  withSourceText('reads any answer as the pre-pass does, at once and in turns', async () => {
+    const ways = (keys: string[]): Record<DecimalWay, ReturnType<typeof exactDecimalJson>> => ({ 'pre-pass': exactDecimalJson(keys, 'pre-pass'), 'source-text': exactDecimalJson(keys, 'source-text') });
+    const json = ways(['fee', 'min']);
+    await fc.assert(
+      fc.asyncProperty(value, async (text) => {
+        expect(json['source-text'].parse(text)).toEqual(json['pre-pass'].parse(text));
+        expect(await json['source-text'].parseInTurns(`[${text}]`)).toEqual(await json['pre-pass'].parseInTurns(`[${text}]`));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  withSourceText('reads the reference exchange\'s coin list and tickers as the pre-pass does', () => {
+    const coins = renderCoinsBody({ coins: 300, seed: 3 });
+    const tickers = renderTickersBody({ coins: 300, seed: 3, now: Date.UTC(2026, 0, 1) });
+    expect(exactDecimalJson(NETWORK_DECIMAL_KEYS, 'source-text').parse(coins)).toEqual(exactDecimalJson(NETWORK_DECIMAL_KEYS, 'pre-pass').parse(coins));
+    expect(exactDecimalJson(TICKER_DECIMAL_KEYS, 'source-text').parse(tickers)).toEqual(exactDecimalJson(TICKER_DECIMAL_KEYS, 'pre-pass').parse(tickers));
+  });
+
+  it('differs only for a key written with an escape: the pre-pass does not see it', () => {
+    const text = '{"f\\u0065e":1E-8}';
+    expect(exactDecimalJson(['fee'], 'pre-pass').parse(text)).toEqual({ fee: 1e-8 });
+    if (HAS_SOURCE_TEXT) expect(exactDecimalJson(['fee'], 'source-text').parse(text)).toEqual({ fee: '1E-8' });
   });
 });
 

@@ -62,6 +62,22 @@ describe('an answer with the bytes of the last one', () => {
     await client.close();
   });
 
+  it('in a changed answer, takes each record whose text is unchanged as it was, wherever it moved', async () => {
+    const client = testClient(url);
+    const coins = (withdrawFee: string): unknown[] => (JSON.parse(coinsBody(0)) as { coin: string; networkList: { withdrawFee: string }[] }[]).map((c) => (c.coin === 'C1' ? { ...c, networkList: c.networkList.map((n) => ({ ...n, withdrawFee })) } : c));
+    body = JSON.stringify(coins('0.5'));
+    const first = await client.fetchCoins();
+    body = JSON.stringify(coins('0.6').reverse());
+    const next = await client.fetchCoins();
+    expect(next.unchanged).toBeUndefined();
+    expect(next.records.map((c) => c.coin)).toEqual(['C2', 'C1', 'C0']);
+    expect(next.records[0]).toBe(first.records[2]);
+    expect(next.records[2]).toBe(first.records[0]);
+    expect(next.records[1]).not.toBe(first.records[1]);
+    expect(next.records[1]?.networkList[0]?.withdrawFee).toBe('0.6');
+    await client.close();
+  });
+
   it('gives, for any sequence of answers, the records and issues of a client that reads every answer afresh', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 12 }), async (variants) => {

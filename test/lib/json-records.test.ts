@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { parseRecordsInTurns, recordSpans } from '../../src/lib/json-records';
+import { RecordMemory, Remembered } from '../../src/lib/record-memory';
 import { parseJsonKeepingDecimals, parseJsonKeepingDecimalsInTurns } from '../../src/exchange/dialects/spot-v3/parse';
 
 const turn = (): Promise<void> => Promise.resolve();
@@ -15,6 +17,30 @@ function whole(text: string): { value: unknown } | { threw: true } {
 async function split(text: string): Promise<{ value: unknown } | { threw: true }> {
   try {
     return { value: await parseRecordsInTurns(text, (r) => JSON.parse(r) as unknown, (t) => JSON.parse(t) as unknown, turn) };
+  } catch {
+    return { threw: true };
+  }
+}
+
+/**
+ * split, with the records of the last answer remembered: a record the memory holds stands as
+ * its Remembered, taken here as what it was parsed to then; every object parsed afresh is
+ * remembered with what it was parsed to.
+ */
+async function splitRemembering(text: string, memory: RecordMemory<unknown>): Promise<{ value: unknown } | { threw: true }> {
+  try {
+    const value = await parseRecordsInTurns(text, (r) => JSON.parse(r) as unknown, (t) => JSON.parse(t) as unknown, turn, memory);
+    const list = Array.isArray(value) ? value : (value as { data?: unknown }).data;
+    if (Array.isArray(list)) {
+      list.forEach((item: unknown, i) => {
+        if (item instanceof Remembered) {
+          memory.keepAgain(item);
+          list[i] = structuredClone(item.value);
+        } else if (typeof item === 'object' && item !== null) memory.keep(item, structuredClone(item));
+      });
+    }
+    memory.commit();
+    return { value };
   } catch {
     return { threw: true };
   }
@@ -108,9 +134,33 @@ describe('records of a JSON answer, parsed one by one', () => {
       const [a, b] = [await split(damaged), whole(damaged)];
       expect({ damaged, outcome: a }).toEqual({ damaged, outcome: b });
       if ('threw' in b) agreedDamaged++;
+      // With the records of the undamaged answer remembered: the same, record texts taken as they were.
+      const memory = new RecordMemory<unknown>();
+      expect(await splitRemembering(text, memory)).toEqual(whole(text));
+      expect({ damaged, outcome: await splitRemembering(damaged, memory) }).toEqual({ damaged, outcome: b });
+      expect(await splitRemembering(text, memory)).toEqual(whole(text));
     }
     // The damage does break most answers: the comparison above is not only of valid ones.
     expect(agreedDamaged).toBeGreaterThan(1000);
+  });
+
+  it('with the last answer remembered, reads any next answer (records moved, changed in place, damaged) as JSON.parse does', async () => {
+    const record = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.dictionary(fc.constantFrom('a', 'b', 'coin', 'x"y'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }));
+    const answer = fc.tuple(fc.array(record, { maxLength: 6 }), fc.boolean()).map(([records, envelope]) => ({ records, text: envelope ? JSON.stringify({ code: 0, data: records }) : JSON.stringify(records) }));
+    const change = fc.record({ order: fc.array(fc.nat({ max: 5 }), { maxLength: 7 }), at: fc.nat(), char: fc.constantFrom('1', 'a', '"', ',', ']', '}', ' ', '\\'), how: fc.constantFrom('replace', 'insert', 'none') });
+    await fc.assert(
+      fc.asyncProperty(answer, change, async (last, c) => {
+        const memory = new RecordMemory<unknown>();
+        expect(await splitRemembering(last.text, memory)).toEqual(whole(last.text));
+        // The next answer: some of the last records, in another order, some twice, one character changed somewhere.
+        const picked = c.order.filter((i) => i < last.records.length).map((i) => last.records[i]);
+        let next = JSON.stringify(picked);
+        const at = c.at % (next.length + 1);
+        if (c.how !== 'none') next = next.slice(0, at) + c.char + next.slice(c.how === 'replace' ? at + 1 : at);
+        expect({ next, outcome: await splitRemembering(next, memory) }).toEqual({ next, outcome: whole(next) });
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('keeps exact decimals record by record, as the whole-answer pre-pass does', async () => {

@@ -1,12 +1,13 @@
 /**
  * The coin list (`GET /api/v3/coins`, spec sections 2.1, 2.2 and 4.1) into coin records, one
- * record at a time: a malformed coin or network is set aside as a RecordIssue and the rest of
- * the answer is still used; unknown fields are ignored.
+ * record at a time (exchange/decode-records.ts): a malformed coin or network is set aside as a
+ * RecordIssue and the rest of the answer is still used; unknown fields are ignored.
  */
 import { COIN_FIELDS, NETWORK_FIELDS } from '../../../snapshot/fields';
 import { sameCoin, sameNetwork } from '../../../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
 import { inTurns } from '../../../lib/timer';
+import { decodeRecords, type AnswerMemory, type RecordReader } from '../../decode-records';
 import { KeyedRecords } from '../../duplicates';
 import { shapeOf, FieldError, isObject, keyOf, reason, requiredStr, type Json, type Parsed } from '../../read';
 import { listOf } from './answer';
@@ -25,14 +26,6 @@ function sameNetworksAsRaw(nets: unknown, held: unknown): boolean {
   }
   return true;
 }
-
-/*
- * Reuse of previous records. Given the coins of the previous answer, a raw coin whose every
- * field is exactly what its previous record holds gives back that previous object, without
- * building a new one: most of a coin list is unchanged from poll to poll, and the merge, the
- * diff, the metrics and the state store all skip an unchanged record by identity.
- */
-const sameCoinAsRaw = COIN.same;
 
 function readCoin(o: Json, coin: string, issues: RecordIssue[]): CoinRecord {
   const nets = o.networkList;
@@ -64,63 +57,40 @@ function readNetworks(nets: readonly unknown[], coin: string, issues: RecordIssu
   return networks.taken();
 }
 
+/**
+ * How a raw coin is read. A raw coin whose every field is exactly what its previous record
+ * holds gives back that previous object, without building a new one: most of a coin list is
+ * unchanged from poll to poll, and the merge, the diff, the metrics and the state store all
+ * skip an unchanged record by identity.
+ */
+const COINS: RecordReader<CoinRecord> = {
+  entity: 'coin',
+  key: (item) => keyOf(item, 'coin'),
+  read: (item, _key, before, own) => {
+    const coin = requiredStr(item, 'coin');
+    return before !== undefined && COIN.same(item, before) ? before : readCoin(item, coin, own);
+  },
+  same: sameCoin,
+  // Coins read afresh per turn: when an exchange closes every network, no coin is its
+  // previous object, and 4,000 coins read at once held the loop for 80-100 ms.
+  perTurn: 500,
+  partIssuesOfFailed: false,
+};
+
 /** The coin list; `previous` (the coins of the last snapshot) lets an unchanged coin come back as its previous object. */
 export function decodeCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
-  const steps = coinsInParts(body, previous);
+  const steps = decodeRecords(COINS, listOf(body, 'coins'), previous);
   for (;;) {
     const step = steps.next();
     if (step.done === true) return step.value;
   }
 }
 
-/** Coins read afresh per turn of the event loop by decodeCoinsInTurns. */
-const COINS_PER_TURN = 500;
-
 /**
- * decodeCoins, COINS_PER_TURN coins read afresh per turn of the event loop: when an exchange
- * closes every network, no coin is its previous object, and 4,000 coins read at once held the
- * loop for 80-100 ms. A coin that comes back as its previous object costs little and is not
- * counted, so an ordinary (unchanged) answer is read in one turn.
+ * decodeCoins in turns of the event loop (500 coins read afresh per turn); with `memory` (the
+ * client's, for this request), a coin whose text is unchanged since the last answer is taken
+ * as it was (see exchange/decode-records.ts).
  */
-export function decodeCoinsInTurns(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Promise<Parsed<CoinRecord>> {
-  return inTurns(coinsInParts(body, previous));
-}
-
-/** decodeCoins, pausing (a yield) after every COINS_PER_TURN coins read afresh. */
-function* coinsInParts(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Generator<void, Parsed<CoinRecord>, void> {
-  const list = listOf(body, 'coins');
-  const coins = new KeyedRecords<CoinRecord>((c) => c.coin, sameCoin);
-  const issues: RecordIssue[] = [];
-  let fresh = 0;
-  for (let i = 0; i < list.length; i++) {
-    if (fresh >= COINS_PER_TURN) {
-      fresh = 0;
-      yield;
-    }
-    const item = list[i];
-    const own: RecordIssue[] = [];
-    try {
-      if (!isObject(item)) throw new FieldError(`coin is ${shapeOf(item)}, not an object`);
-      const coin = requiredStr(item, 'coin');
-      const old = previous?.get(coin);
-      let record: CoinRecord;
-      if (old !== undefined && sameCoinAsRaw(item, old)) record = old;
-      else {
-        fresh += 1;
-        record = readCoin(item, coin, own);
-      }
-      const copy = coins.add(record, own);
-      if (copy === 'first') issues.push(...own);
-      else if (copy === 'conflict') issues.push({ entity: 'coin', coin, index: i, reason: 'coin appears twice in the list with different values' });
-    } catch (err) {
-      const issue: RecordIssue = { entity: 'coin', index: i, reason: reason(err) };
-      const coinKey = keyOf(item, 'coin');
-      if (coinKey !== undefined) {
-        issue.coin = coinKey;
-        coins.setAside(coinKey);
-      }
-      issues.push(issue);
-    }
-  }
-  return { records: coins.taken(), issues };
+export function decodeCoinsInTurns(body: unknown, previous?: ReadonlyMap<string, CoinRecord>, memory?: AnswerMemory): Promise<Parsed<CoinRecord>> {
+  return inTurns(decodeRecords(COINS, listOf(body, 'coins'), previous, memory));
 }

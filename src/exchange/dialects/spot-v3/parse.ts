@@ -5,6 +5,7 @@
  */
 import type { Endpoint } from '../../../snapshot/model';
 import { fieldsOf, NETWORK_FIELDS, TICKER_FIELDS, type FieldSpec } from '../../../snapshot/fields';
+import type { RecordTexts } from '../../../lib/record-memory';
 import { exactDecimalJson } from '../../decimal';
 
 function decimalKeys(list: Record<string, FieldSpec>): string[] {
@@ -24,7 +25,7 @@ export function parseJsonKeepingDecimals(text: string, answer: Endpoint | 'any' 
   return JSON_OF[answer].parse(text);
 }
 
-/** parseJsonKeepingDecimals, record by record, in turns of the event loop. */
-export function parseJsonKeepingDecimalsInTurns(text: string, answer: Endpoint | 'any' = 'any'): Promise<unknown> {
-  return JSON_OF[answer].parseInTurns(text);
+/** parseJsonKeepingDecimals, record by record, in turns of the event loop; `memory`: see exactDecimalJson. */
+export function parseJsonKeepingDecimalsInTurns(text: string, answer: Endpoint | 'any' = 'any', memory?: RecordTexts): Promise<unknown> {
+  return JSON_OF[answer].parseInTurns(text, memory);
 }

@@ -1,0 +1,209 @@
+import fc from 'fast-check';
+import { answerMemory, type AnswerMemory } from '../../src/exchange/decode-records';
+import type { Decoder } from '../../src/exchange/dialect';
+import { spotV3 } from '../../src/exchange/dialects/spot-v3';
+import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../src/exchange/mapped';
+import { publicDialect } from '../../src/exchange/public-dialect';
+import { dec, requiredStr, isObject } from '../../src/exchange/read';
+import { COIN_FIELDS, fieldsOf, NETWORK_FIELDS, TICKER_FIELDS, type FieldSpec, type FieldType } from '../../src/snapshot/fields';
+import type { CoinRecord, Endpoint } from '../../src/snapshot/model';
+import { networkRecord, tickerRecord } from '../support/records';
+
+/**
+ * A changed answer costs its changed records: a record whose text is that of a record of the
+ * last answer to the same request is taken as it was decoded then (decode-records.ts). For any
+ * sequence of answers (records that move, keys in another order, other spacing, duplicates,
+ * malformed records, damaged answers) the records and issues are exactly those of a full
+ * re-parse, with the same previous records, and an answer that fails fails the same way.
+ */
+
+type Outcome = { records: unknown[]; issues: unknown[] } | { threw: string };
+
+async function read(decoder: Decoder, endpoint: Endpoint, text: string, previous: ReadonlyMap<string, never> | undefined, memory?: AnswerMemory): Promise<Outcome> {
+  try {
+    const body = await decoder.parse(text, endpoint, memory);
+    const { records, issues } = endpoint === 'coins' ? await decoder.coins(body, previous, memory) : await decoder.tickers(body, previous, memory);
+    return { records, issues };
+  } catch (err) {
+    return { threw: (err as Error).name };
+  }
+}
+
+/** One record's text, in one of the ways an exchange may write it. */
+function written(raw: unknown, way: number, bare: readonly string[]): string {
+  const value = way % 3 === 1 && isObject(raw) ? Object.fromEntries(Object.entries(raw).reverse()) : raw;
+  let text = JSON.stringify(value, null, way % 3 === 2 ? 1 : undefined) ?? 'null';
+  // Decimals sent as bare numbers (the spec's withdrawIntegerMultiple: 1E-8).
+  for (const key of bare) text = text.replace(new RegExp(`"${key}":( ?)"(-?\\d+(?:\\.\\d+)?(?:E-?\\d+)?)"`, 'g'), `"${key}":$1$2`);
+  return text;
+}
+
+/** An answer: records picked from a pool of texts (in any order, some twice), in an envelope or not, now and then damaged. */
+const answerShape = (poolSize: number): fc.Arbitrary<{ picks: number[]; sep: string; envelope: boolean; cut: number | undefined }> =>
+  fc.record({
+    picks: fc.array(fc.nat({ max: poolSize - 1 }), { maxLength: 8 }),
+    sep: fc.constantFrom(',', ', ', ',\n  '),
+    envelope: fc.boolean(),
+    cut: fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat({ max: 400 }) }),
+  });
+
+function answerText(pool: readonly string[], shape: { picks: number[]; sep: string; envelope: boolean; cut: number | undefined }, extra = ''): string {
+  const list = `[${shape.picks.map((p) => pool[p]).join(shape.sep)}]`;
+  const text = shape.envelope ? `{"code":0,${extra}"data":${list}}` : list;
+  return shape.cut === undefined ? text : text.slice(0, Math.max(0, text.length - 1 - shape.cut));
+}
+
+/** Runs a sequence of answers through one memory and, afresh, without one; every answer must read the same. */
+async function sameAsFresh(decoder: Decoder, endpoint: Endpoint, key: string, texts: readonly string[]): Promise<void> {
+  const memory = answerMemory();
+  let previous: Map<string, never> | undefined;
+  for (const text of texts) {
+    const got = await read(decoder, endpoint, text, previous, memory);
+    const want = await read(decoder, endpoint, text, previous);
+    expect(got).toEqual(want);
+    if ('records' in got) previous = new Map(got.records.map((r) => [(r as Record<string, string>)[key] as string, r as never]));
+  }
+}
+
+// Raw field values a real exchange (or a broken one) may send (as spot-v3/reuse.test.ts).
+const text = fc.constantFrom<unknown>('1', '1.0', '0.5', '1E-8', '', 'abc', null, undefined, 1, true, '<b>x</b>');
+const flag = fc.constantFrom<unknown>(true, false, 'true', null, undefined, 1);
+const int = fc.constantFrom<unknown>(12, 0, '12', 1.5, null, 'x');
+const RAW: Record<FieldType, fc.Arbitrary<unknown>> = {
+  key: fc.constantFrom<unknown>('BTC', 'ERC20', 'TRC20', '', null),
+  parent: fc.constantFrom<unknown>('BTC', 'ETH', null, undefined, 7),
+  text,
+  flag,
+  decimal: text,
+  int,
+  networks: fc.constant([]),
+};
+
+function rawRecord(list: Record<string, FieldSpec>, over: Record<string, fc.Arbitrary<unknown>>, valid: () => Record<string, unknown>): fc.Arbitrary<unknown> {
+  const fuzzed = fc.record(Object.fromEntries(fieldsOf(list).map(([k, f]) => [k, over[k] ?? RAW[f.type]])));
+  // Mostly valid records (so that most are taken, and remembered), some fuzzed, a few not objects.
+  return fc.oneof({ weight: 5, arbitrary: fc.constant(null).map(valid) }, { weight: 3, arbitrary: fuzzed }, { weight: 1, arbitrary: fc.constantFrom<unknown>(5, 'x', null, [1]) });
+}
+
+// Fees of one length: a record changed in its place keeps its length (so only its text tells).
+const validNetwork = (coin: string, network: string, open: boolean, fee = '0.1'): Record<string, unknown> => ({ ...networkRecord({ coin, network, withdrawEnable: open, withdrawFee: fee }) });
+
+const spotCoin = fc
+  .tuple(fc.constantFrom('BTC', 'ETH', 'TRX'), fc.boolean(), fc.nat({ max: 2 }), fc.constantFrom('0.1', '0.2', '0.3'))
+  .chain(([coin, open, nets, fee]) =>
+    rawRecord(COIN_FIELDS, { coin: fc.constant(coin), networkList: fc.array(rawRecord(NETWORK_FIELDS, { coin: fc.constant(coin) }, () => validNetwork(coin, 'ERC20', open)), { maxLength: 2 }) }, () => ({
+      coin,
+      name: coin,
+      depositAllEnable: true,
+      withdrawAllEnable: open,
+      networkList: Array.from({ length: nets }, (_, i) => validNetwork(coin, ['ERC20', 'TRC20'][i] as string, open, fee)),
+    })),
+  );
+
+const spotTicker = fc
+  .tuple(fc.constantFrom('BTCUSDT', 'ETHUSDT', 'TRXUSDT'), fc.constantFrom('1.50', '2.50', '3E-7', '1'))
+  .chain(([symbol, price]) => rawRecord(TICKER_FIELDS, { symbol: fc.constant(symbol) }, () => ({ ...tickerRecord(symbol, { lastPrice: price }) })));
+
+const BARE = { coins: ['withdrawIntegerMultiple', 'withdrawFee'], tickers: ['lastPrice'] };
+
+/** A pool of record texts and a sequence of answers drawn from it. */
+function answers(record: fc.Arbitrary<unknown>, bare: readonly string[]): fc.Arbitrary<string[]> {
+  return fc
+    .array(fc.tuple(record, fc.nat({ max: 5 })), { minLength: 1, maxLength: 8 })
+    .map((pool) => pool.map(([raw, way]) => written(raw, way, bare)))
+    .chain((pool) => fc.array(answerShape(pool.length), { minLength: 1, maxLength: 6 }).map((shapes) => shapes.map((s) => answerText(pool, s))));
+}
+
+describe('records reused by their text (spot-v3)', () => {
+  it('coins: any sequence of answers reads as a full re-parse of each', async () => {
+    await fc.assert(
+      fc.asyncProperty(answers(spotCoin, BARE.coins), (texts) => sameAsFresh(spotV3.decode, 'coins', 'coin', texts)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('tickers: any sequence of answers reads as a full re-parse of each', async () => {
+    await fc.assert(
+      fc.asyncProperty(answers(spotTicker, BARE.tickers), (texts) => sameAsFresh(spotV3.decode, 'tickers', 'symbol', texts)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes an unchanged record as its previous object, without parsing it, wherever it moved', async () => {
+    const coin = (c: string, fee: string): string => JSON.stringify({ coin: c, name: c, depositAllEnable: true, withdrawAllEnable: true, networkList: [networkRecord({ coin: c, network: c, withdrawFee: fee })] }).replace('"1E-8"', '1E-8');
+    const memory = answerMemory();
+    const parse = jest.fn(JSON.parse);
+    const decode = async (text: string): Promise<CoinRecord[]> => (await spotV3.decode.coins(await spotV3.decode.parse(text, 'coins', memory), undefined, memory)).records;
+    const first = await decode(`[${coin('A', '1')},${coin('B', '1')},${coin('C', '1')}]`);
+    expect(memory.size).toBe(3);
+    const spy = jest.spyOn(JSON, 'parse').mockImplementation(parse);
+    try {
+      // B changed, C moved to the front, D is new.
+      const next = await decode(`[${coin('C', '1')},${coin('D', '1')},${coin('A', '1')},${coin('B', '2')}]`);
+      expect(next.map((c) => c.coin)).toEqual(['C', 'D', 'A', 'B']);
+      expect(next[0]).toBe(first[2]);
+      expect(next[2]).toBe(first[0]);
+      expect(next[3]?.networkList[0]?.withdrawFee).toBe('2');
+      // Parsed: the two records not seen before, and the (empty) answer around them.
+      expect(parse.mock.calls.map(([t]) => t.slice(0, 12))).toEqual(['{"coin":"D",', '{"coin":"B",', '[]']);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+// A mapped dialect (public-dialect.ts, mapped.ts), with an answer time that may change: a ticker remembered under another time is read again.
+const COINS: CoinSource = {
+  coin: (o) => keyIn(o, 'id', (t) => t.toUpperCase()),
+  name: (o) => (typeof o.name === 'string' ? o.name : null),
+  networks: (o) => listIn(o, 'nets'),
+  networkKey: (n) => keyIn(n, 'id'),
+  network: (n, coin) => networkRecord({ coin, network: requiredStr(n, 'id'), depositEnable: statusFlag(n, 'dep', booleanValue), withdrawEnable: statusFlag(n, 'wd', booleanValue), withdrawFee: dec(n, 'fee') }),
+};
+const TICKERS: TickerSource = {
+  symbol: (o) => keyIn(o, 's'),
+  ticker: (o, symbol, time) => tickerRecord(symbol, { lastPrice: requiredDecimal(o, 'p'), closeTime: time }),
+};
+// A variable, not a literal, so that it also has what a later PublicDialect asks (weightLimit).
+const mappedConfig = {
+  name: 'mapped-test',
+  baseUrl: 'http://127.0.0.1:1',
+  paths: { coins: '/coins', tickers: '/tickers' },
+  weights: { coins: 1, tickers: 1 },
+  weightLimit: { max: 100, windowMs: 1_000 },
+  decimalKeys: { coins: ['fee'], tickers: ['p'] },
+  coinList: (body: unknown): unknown[] => (Array.isArray(body) ? body : isObject(body) && Array.isArray(body.data) ? body.data : []),
+  tickerList: (body: unknown): { list: unknown[]; time: number | null } => ({ list: isObject(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [], time: isObject(body) ? timeOf(body.ts) : null }),
+  coins: COINS,
+  tickers: TICKERS,
+  readRefusal: () => ({}),
+};
+const mappedDialect = publicDialect(mappedConfig);
+
+const flagValue = fc.constantFrom<unknown>(true, false, 'true', 'false', undefined, 'maybe');
+const mappedCoin = fc.record({
+  id: fc.constantFrom<unknown>('btc', 'BTC', 'eth', '', undefined),
+  name: fc.constantFrom<unknown>('Bitcoin', null),
+  nets: fc.oneof(fc.array(fc.record({ id: fc.constantFrom<unknown>('A', 'B', undefined), dep: flagValue, wd: flagValue, fee: fc.constantFrom<unknown>('0.1', '1E-8', 'x') }), { maxLength: 3 }), fc.constant(null)),
+});
+const mappedTicker = fc.record({ s: fc.constantFrom<unknown>('BTCUSDT', 'ETHUSDT', undefined), p: fc.constantFrom<unknown>('1', '2.50', '7E-9', 'x', null) });
+
+describe('records reused by their text (mapped dialects)', () => {
+  it('coins: any sequence of answers reads as a full re-parse of each, with the same previous records', async () => {
+    await fc.assert(
+      fc.asyncProperty(answers(mappedCoin, ['fee']), (texts) => sameAsFresh(mappedDialect.decode, 'coins', 'coin', texts)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('tickers: the same, also when the answer time changes between answers', async () => {
+    const shaped = fc
+      .array(fc.tuple(mappedTicker, fc.nat({ max: 5 })), { minLength: 1, maxLength: 6 })
+      .map((pool) => pool.map(([raw, way]) => written(raw, way, ['p'])))
+      .chain((pool) => fc.array(fc.tuple(answerShape(pool.length), fc.constantFrom(1_000, 2_000)), { minLength: 1, maxLength: 6 }).map((s) => s.map(([shape, ts]) => answerText(pool, { ...shape, envelope: true }, `"ts":${ts},`))));
+    await fc.assert(
+      fc.asyncProperty(shaped, (texts) => sameAsFresh(mappedDialect.decode, 'tickers', 'symbol', texts)),
+      { numRuns: 300 },
+    );
+  });
+});
