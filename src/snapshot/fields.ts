@@ -109,15 +109,15 @@ function int(change: FieldChange) {
  * unknown -> false is one `withdraw_disabled`, true -> unknown -> true none. A `boolean | null`
  * here was the other way: it would have reached every reader of the flags (rules, metrics,
  * state views, outages, the stored rows, the transfer routes) and still needed the last known
- * value to compare a later one with. `isDefault` stays a boolean, false where a dialect does
- * not say (only binance, okx and gate do): it raises nothing of its own, and the coin's
- * default network is then "none", which is what such an exchange says.
+ * value to compare a later one with. `isDefault` is null where an answer does not say (only
+ * spot-v3, binance, okx and gate do; dialects.md): it raises nothing of its own, and a coin
+ * with no network known as its default has none (default_network_changed compares those).
  */
 export const NETWORK_FIELDS = {
   network: key(),
   coin: parent(),
   name: text(silent('a display name')),
-  isDefault: flag('false', silent('the coin raises default_network_changed')),
+  isDefault: flag('null', silent('the coin raises default_network_changed')),
   depositEnable: flag('required', flip('deposit_enabled', 'deposit_disabled')),
   withdrawEnable: flag('required', flip('withdraw_enabled', 'withdraw_disabled')),
   withdrawFee: decimal(value('withdraw_fee_changed', 'decimal')),

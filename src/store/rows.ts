@@ -70,7 +70,7 @@ const NetworkRow = record<NetworkRecord>({
   network: 'string',
   coin: 'string',
   name: 'string?',
-  isDefault: 'boolean',
+  isDefault: 'boolean?',
   depositEnable: 'boolean',
   withdrawEnable: 'boolean',
   withdrawFee: 'string?',

@@ -8,7 +8,7 @@ const bitget = dialects.named('bitget');
 const PATHS = { coins: '/api/v2/spot/public/coins', tickers: '/api/v2/spot/market/tickers' };
 
 const DOCUMENTED: NetworkRecord = {
-  network: 'BTC', coin: 'BTC', name: null, isDefault: false, depositEnable: true, withdrawEnable: true, withdrawFee: '0.005', withdrawMin: '0.001',
+  network: 'BTC', coin: 'BTC', name: null, isDefault: null, depositEnable: true, withdrawEnable: true, withdrawFee: '0.005', withdrawMin: '0.001',
   // withdrawStep "0": 10^-withdrawMinScale.
   withdrawInternalMin: null, withdrawIntegerMultiple: '0.00000001', minConfirm: 1, withdrawTag: false, depositDust: '0.001',
   contractAddress: '0xdac17f958d2ee523a2206206994597c13d831ec7', contractAddressUrl: null, depositDesc: null, withdrawDesc: null,

@@ -13,7 +13,7 @@ import { bybitExchange, KEYS as SIGNED_KEYS } from './signed-exchanges';
 const KEYS = SIGNED_KEYS.bybit;
 
 const ARBI = {
-  network: 'ARBI', coin: 'USDT', name: 'Arbitrum One', isDefault: false, depositEnable: true, withdrawEnable: true, withdrawFee: '1',
+  network: 'ARBI', coin: 'USDT', name: 'Arbitrum One', isDefault: null, depositEnable: true, withdrawEnable: true, withdrawFee: '1',
   withdrawMin: '1', withdrawInternalMin: null, withdrawIntegerMultiple: '0.0001', minConfirm: 120, withdrawTag: null, depositDust: '0',
   contractAddress: '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9', contractAddressUrl: null, depositDesc: null, withdrawDesc: null,
 };

@@ -8,7 +8,7 @@ const htx = dialects.named('htx');
 const PATHS = { coins: '/v2/reference/currencies', tickers: '/market/tickers' };
 
 const APT: NetworkRecord = {
-  network: 'aptusdt', coin: 'USDT', name: 'APT', isDefault: false, depositEnable: true, withdrawEnable: true,
+  network: 'aptusdt', coin: 'USDT', name: 'APT', isDefault: null, depositEnable: true, withdrawEnable: true,
   // withdrawFeeType "fixed": transactFeeWithdraw.
   withdrawFee: '0', withdrawMin: '10', withdrawInternalMin: null, withdrawIntegerMultiple: '0.000001', minConfirm: 1, withdrawTag: false,
   depositDust: '1', contractAddress: null, contractAddressUrl: null, depositDesc: null, withdrawDesc: null,

@@ -10,7 +10,7 @@ const kucoin = dialects.named('kucoin');
 const PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' };
 
 const BTC: NetworkRecord = {
-  network: 'btc', coin: 'BTC', name: 'BTC', isDefault: false, depositEnable: true, withdrawEnable: true, withdrawFee: '0.0005', withdrawMin: '0.001',
+  network: 'btc', coin: 'BTC', name: 'BTC', isDefault: null, depositEnable: true, withdrawEnable: true, withdrawFee: '0.0005', withdrawMin: '0.001',
   withdrawInternalMin: null, withdrawIntegerMultiple: '0.00000001', minConfirm: 3, withdrawTag: false, depositDust: '0.0002', contractAddress: '',
   contractAddressUrl: null, depositDesc: null, withdrawDesc: null,
 };

@@ -11,7 +11,7 @@ import { mexcExchange, KEYS as SIGNED_KEYS } from './signed-exchanges';
 const KEYS = SIGNED_KEYS.mexc;
 
 const NETWORK = {
-  network: 'BSC', coin: 'BTC', name: 'BTC-BSC', isDefault: false, depositEnable: true, withdrawEnable: true, withdrawFee: '0.00000025',
+  network: 'BSC', coin: 'BTC', name: 'BTC-BSC', isDefault: null, depositEnable: true, withdrawEnable: true, withdrawFee: '0.00000025',
   withdrawMin: '0.00002', withdrawInternalMin: null, withdrawIntegerMultiple: '18', minConfirm: 61, withdrawTag: false, depositDust: null,
   contractAddress: '0x7130d2a12b9bcbfae4f2634d864a1ee1ce3ead9c', contractAddressUrl: null, depositDesc: null, withdrawDesc: null,
 };

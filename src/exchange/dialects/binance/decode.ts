@@ -11,7 +11,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     network: requiredStr(o, 'network'),
     coin,
     name: str(o, 'name', false),
-    isDefault: bool(o, 'isDefault', false) ?? false,
+    isDefault: bool(o, 'isDefault', false),
     depositEnable: requiredBool(o, 'depositEnable'),
     withdrawEnable: requiredBool(o, 'withdrawEnable'),
     withdrawFee: dec(o, 'withdrawFee'),

@@ -44,7 +44,7 @@ const COINS: CoinSource = {
       network: requiredStr(n, 'chain'),
       coin,
       name: null,
-      isDefault: false,
+      isDefault: null,
       depositEnable: statusFlag(n, 'rechargeable', booleanValue),
       withdrawEnable: statusFlag(n, 'withdrawable', booleanValue),
       withdrawFee: dec(n, 'withdrawFee'),

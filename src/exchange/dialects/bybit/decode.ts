@@ -42,7 +42,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     network: requiredStr(o, 'chain'),
     coin,
     name: str(o, 'chainType', false),
-    isDefault: false,
+    isDefault: null,
     // "1" open, "0" closed; anything else makes the network unknown (its last known value kept), never closed.
     depositEnable: flagOf(o, 'chainDeposit', '1', '0'),
     withdrawEnable: flagOf(o, 'chainWithdraw', '1', '0'),

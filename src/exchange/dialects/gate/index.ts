@@ -55,8 +55,8 @@ const COINS: CoinSource = {
       network,
       coin,
       name: null,
-      // The coin's main chain. The model has no "unknown" here: without `chain`, false.
-      isDefault: typeof o.chain === 'string' && o.chain === network,
+      // The coin's main chain; without `chain` the exchange does not say (null, dialects.md).
+      isDefault: typeof o.chain === 'string' && o.chain !== '' ? o.chain === network : null,
       depositEnable: statusFlag(n, 'deposit_disabled', notDisabled),
       // `withdraw_delayed` is ignored: withdrawals still go, later.
       withdrawEnable: statusFlag(n, 'withdraw_disabled', notDisabled),

@@ -70,7 +70,7 @@ const COINS: CoinSource = {
       network: requiredStr(n, 'chain'),
       coin,
       name: str(n, 'displayName', false),
-      isDefault: false,
+      isDefault: null,
       depositEnable: statusFlag(n, 'depositStatus', allowed),
       withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
       withdrawFee: withdrawFee(n),

@@ -43,7 +43,7 @@ const COINS: CoinSource = {
       network: requiredStr(n, 'chainId'),
       coin,
       name: str(n, 'chainName', false),
-      isDefault: false,
+      isDefault: null,
       depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
       withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
       withdrawFee: dec(n, 'withdrawalMinFee'),

@@ -15,7 +15,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     coin,
     name: str(o, 'name', false),
     // MEXC does not say which network is the default: the model's "not the default".
-    isDefault: false,
+    isDefault: null,
     depositEnable: requiredBool(o, 'depositEnable'),
     withdrawEnable: requiredBool(o, 'withdrawEnable'),
     withdrawFee: dec(o, 'withdrawFee'),

@@ -35,7 +35,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     network: requiredStr(o, 'chain'),
     coin,
     name: null,
-    isDefault: bool(o, 'mainNet', false) ?? false,
+    isDefault: bool(o, 'mainNet', false),
     depositEnable: requiredBool(o, 'canDep'),
     withdrawEnable: requiredBool(o, 'canWd'),
     withdrawFee: dec(o, 'minFee'),

@@ -51,7 +51,7 @@ describe('decodeCoins', () => {
         withdrawAllEnable: true,
         networkList: [
           {
-            network: 'N', coin: 'A', name: null, isDefault: false, depositEnable: false, withdrawEnable: true,
+            network: 'N', coin: 'A', name: null, isDefault: null, depositEnable: false, withdrawEnable: true,
             withdrawFee: null, withdrawMin: null, withdrawInternalMin: null, withdrawIntegerMultiple: null,
             minConfirm: null, withdrawTag: null, depositDust: null, contractAddress: null, contractAddressUrl: null,
             depositDesc: null, withdrawDesc: null,
@@ -94,7 +94,7 @@ describe('decodeCoins', () => {
     const body = JSON.parse('[{"coin":"A","__proto__":{"polluted":true},"constructor":"x","networkList":[{"network":"N","depositEnable":true,"withdrawEnable":true,"__proto__":{"isDefault":true}}]}]') as unknown;
     const { records } = decodeCoins(body);
     expect(Object.getPrototypeOf(records[0])).toBe(Object.prototype);
-    expect(records[0]?.networkList[0]?.isDefault).toBe(false);
+    expect(records[0]?.networkList[0]?.isDefault).toBe(null);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
