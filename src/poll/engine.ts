@@ -4,12 +4,11 @@ import type { Endpoint } from '../snapshot/model';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
 import { evaluationMemo, readsSnapshotOnly, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
-import { evaluateTransfer } from '../rules/evaluate-transfer';
+import { evaluateTransfer, transferRoutes } from '../rules/evaluate-transfer';
 import { evaluateInTurns, LastEvaluations } from './evaluate-in-turns';
-import { judgeTransfer, type ChainOf, type TransferRoute } from '../rules/transfer';
+import type { ChainOf, TransferRoute } from '../rules/transfer';
 import { SHIPPED_CHAINS } from '../snapshot/chains';
-import { historyKeep, TickerHistory, type SymbolHistory } from '../rules/history';
-import { matchesAll } from '../rules/match';
+import { historyKeep, samplesSymbol, TickerHistory, type SymbolHistory } from '../rules/history';
 import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
 import { diffInTurns } from '../snapshot/diff';
@@ -201,13 +200,7 @@ export class Engine {
 
   /** The route of every transfer rule as the exchanges' current snapshots stand (for the views). */
   transferRoutes(): (TransferRoute & { alert: string })[] {
-    const out: (TransferRoute & { alert: string })[] = [];
-    for (const rule of this.ruleList) {
-      const c = rule.condition;
-      if (c.type !== 'transfer') continue;
-      out.push({ alert: rule.alert, ...judgeTransfer(c, this.options.snapshotOf?.(c.from), this.options.snapshotOf?.(c.to), (ex, n) => this.chainOf(ex, n)) });
-    }
-    return out;
+    return transferRoutes(this.ruleList, (ex) => this.options.snapshotOf?.(ex), (ex, n) => this.chainOf(ex, n));
   }
 
   /** The transfer rules with an end at `exchange`, judged with its new snapshot and the other end's current one. */
@@ -243,12 +236,7 @@ export class Engine {
   /** Whether a rule measures this symbol over time (move_percent, stale_for): decided once per symbol. */
   private sampled(exchange: string, symbol: string, state: ExchangeState): boolean {
     let yes = state.sampled.get(symbol);
-    if (yes === undefined) {
-      yes = this.ruleList.some(
-        (r) => r.condition.type === 'ticker' && (r.condition.measure === 'move_percent' || r.condition.measure === 'stale_for') && matchesAll(r.match, { exchange, symbol, kind: r.condition.measure }),
-      );
-      state.sampled.set(symbol, yes);
-    }
+    if (yes === undefined) state.sampled.set(symbol, (yes = samplesSymbol(this.ruleList, exchange, symbol)));
     return yes;
   }
 

@@ -33,3 +33,13 @@ export function evaluateTransfer(rule: Rule, c: TransferCondition, from: Snapsho
 export function transferEntity(c: Pick<TransferCondition, 'from' | 'coin' | 'to'>): string {
   return `${c.from}\u0000${c.coin}\u0000${c.to}`;
 }
+
+/** The route of every transfer rule, judged with the exchanges' snapshots (undefined: not watched). */
+export function transferRoutes(rules: readonly Rule[], snapshotOf: (exchange: string) => Snapshot | undefined, chainOf: ChainOf): (TransferRoute & { alert: string })[] {
+  const out: (TransferRoute & { alert: string })[] = [];
+  for (const rule of rules) {
+    const c = rule.condition;
+    if (c.type === 'transfer') out.push({ alert: rule.alert, ...judgeTransfer(c, snapshotOf(c.from), snapshotOf(c.to), chainOf) });
+  }
+  return out;
+}

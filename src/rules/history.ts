@@ -1,3 +1,4 @@
+import { matchesAll } from './match';
 import type { Rule } from './model';
 import type { TickerRecord } from '../snapshot/model';
 
@@ -83,4 +84,9 @@ export function historyKeep(rules: readonly Rule[]): number {
   let longest = 0;
   for (const r of rules) if (r.condition.type === 'ticker' && r.condition.windowMs !== undefined) longest = Math.max(longest, r.condition.windowMs);
   return longest === 0 ? 0 : longest + 60_000;
+}
+
+/** Whether any rule measures `symbol` of `exchange` over time (move_percent, stale_for), so its samples are kept. */
+export function samplesSymbol(rules: readonly Rule[], exchange: string, symbol: string): boolean {
+  return rules.some((r) => r.condition.type === 'ticker' && (r.condition.measure === 'move_percent' || r.condition.measure === 'stale_for') && matchesAll(r.match, { exchange, symbol, kind: r.condition.measure }));
 }
