@@ -16,6 +16,14 @@ export interface OutageTotals {
   reopenedMs: number;
 }
 
+/** One outage of a network, as far as times go (messages are in the table). */
+export interface OutageSpan {
+  direction: Direction;
+  began: number;
+  from: number | null;
+  to: number | null;
+}
+
 export interface TotalsQuery {
   exchange?: string;
   coin?: string;
@@ -124,6 +132,20 @@ export class OutageIndex {
     return out;
   }
 
+  /** The outages of one network that began before `now` and lasted past `start`, oldest first (the status page's bars). */
+  spans(exchange: string, coin: string, network: string, start: number, now: number): OutageSpan[] {
+    const out: OutageSpan[] = [];
+    for (const line of this.fresh().get(exchange)?.get(coin) ?? []) {
+      if (line.network !== network) continue;
+      for (let i = firstEndedAfter(line, start); i < line.to.length; i++) {
+        const began = line.began[i] as number;
+        if (began < now) out.push({ direction: line.direction, began, from: nullable(line.from[i] as number), to: line.to[i] as number });
+      }
+      for (const o of line.ongoing) if (o.began < now) out.push({ direction: line.direction, began: o.began, from: nullable(o.from), to: null });
+    }
+    return out.sort((a, b) => a.began - b.began);
+  }
+
   /** The lines, with what writes touched read back from the table. */
   private fresh(): Map<string, Map<string, Line[]>> {
     const stale = this.stale;
@@ -186,14 +208,10 @@ function sortByTo(line: Line): void {
   line.from = order.map((i) => line.from[i] as number);
 }
 
-/** totalsBySql's sums for one line: the outages that began before `now` and lasted past `start`. */
-function lineTotals(line: Line, start: number, now: number): Omit<OutageTotals, 'exchange' | 'coin' | 'network' | 'direction'> | undefined {
-  let any = false;
-  let closedMs = 0;
-  let count = 0;
-  let reopened = 0;
-  let reopenedMs = 0;
-  // The first ended outage that ended after `start`.
+const nullable = (n: number): number | null => (Number.isNaN(n) ? null : n);
+
+/** The index of the first ended outage of a line that ended after `start`. */
+function firstEndedAfter(line: Line, start: number): number {
   let lo = 0;
   let hi = line.to.length;
   while (lo < hi) {
@@ -201,7 +219,17 @@ function lineTotals(line: Line, start: number, now: number): Omit<OutageTotals, 
     if ((line.to[mid] as number) > start) hi = mid;
     else lo = mid + 1;
   }
-  for (let i = lo; i < line.to.length; i++) {
+  return lo;
+}
+
+/** totalsBySql's sums for one line: the outages that began before `now` and lasted past `start`. */
+function lineTotals(line: Line, start: number, now: number): Omit<OutageTotals, 'exchange' | 'coin' | 'network' | 'direction'> | undefined {
+  let any = false;
+  let closedMs = 0;
+  let count = 0;
+  let reopened = 0;
+  let reopenedMs = 0;
+  for (let i = firstEndedAfter(line, start); i < line.to.length; i++) {
     const began = line.began[i] as number;
     if (!(began < now)) continue;
     const to = line.to[i] as number;

@@ -9,7 +9,7 @@ import type { Snapshot } from '../snapshot/model';
 import { Checkpointer } from './checkpoint';
 import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
 import { openStore } from './open';
-import { OutageIndex, type OutageTotals, type TotalsQuery } from './outage-totals';
+import { OutageIndex, type OutageSpan, type OutageTotals, type TotalsQuery } from './outage-totals';
 import { OutageRows, type Outage, type OutageQuery } from './outages';
 import { Outbox, type CommitDelivery, type DeadLetter, type HeldWrites, type OutboxItem } from './outbox';
 import { SilenceRows } from './silences';
@@ -21,7 +21,7 @@ export type { ChangeQuery, StoredChange } from './history';
 export type { CommitDelivery, DeadLetter, HeldDelivery, HeldWrites, OutboxItem, OutboxMark } from './outbox';
 export type { SetAsideHook } from './tables';
 export type { Direction, Outage, OutageQuery } from './outages';
-export type { OutageTotals } from './outage-totals';
+export type { OutageSpan, OutageTotals } from './outage-totals';
 export { StoreError } from './open';
 export { snapshotRecords } from './state';
 
@@ -213,6 +213,11 @@ export class StateStore {
   /** Closed time and outages per network and direction within [start, now] (see totalsBySql), from an index in memory. */
   outageTotals(q: TotalsQuery): OutageTotals[] {
     return this.outageIndex.totals(q);
+  }
+
+  /** The outages of one network that lasted into [start, now], oldest first, from the index in memory. */
+  networkOutages(exchange: string, coin: string, network: string, start: number, now: number): OutageSpan[] {
+    return this.outageIndex.spans(exchange, coin, network, start, now);
   }
 
   /** When watching each exchange began (ms since epoch). */
