@@ -117,16 +117,22 @@ export class OutageIndex {
   totals(q: TotalsQuery): OutageTotals[] {
     const lines = this.fresh();
     const out: OutageTotals[] = [];
+    const push = (exchange: string, coin: string, line: Line): void => {
+      if (q.network !== undefined && line.network !== q.network) return;
+      const t = lineTotals(line, q.start, q.now);
+      if (t !== undefined) out.push({ exchange, coin, network: line.network, direction: line.direction, ...t });
+    };
+    if (q.exchange !== undefined && q.coin !== undefined) {
+      // One coin (the status page asks per network): no walk.
+      for (const line of lines.get(q.exchange)?.get(q.coin) ?? []) push(q.exchange, q.coin, line);
+      return out;
+    }
     const exchanges = q.exchange === undefined ? lines : new Map([[q.exchange, lines.get(q.exchange)]]);
     for (const [exchange, coins] of exchanges) {
       if (coins === undefined) continue;
       const picked = q.coin === undefined ? coins : new Map([[q.coin, coins.get(q.coin)]]);
       for (const [coin, list] of picked) {
-        for (const line of list ?? []) {
-          if (q.network !== undefined && line.network !== q.network) continue;
-          const t = lineTotals(line, q.start, q.now);
-          if (t !== undefined) out.push({ exchange, coin, network: line.network, direction: line.direction, ...t });
-        }
+        for (const line of list ?? []) push(exchange, coin, line);
       }
     }
     return out;
@@ -149,6 +155,7 @@ export class OutageIndex {
   /** The lines, with what writes touched read back from the table. */
   private fresh(): Map<string, Map<string, Line[]>> {
     const stale = this.stale;
+    if (this.lines !== undefined && !stale.all && stale.exchanges.size === 0 && stale.coins.size === 0) return this.lines;
     if (this.lines === undefined || stale.all) {
       this.lines = new Map();
       this.add(this.db.prepare(`SELECT ${COLS} FROM outages`).raw().iterate() as IterableIterator<Row>);
