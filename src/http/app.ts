@@ -3,7 +3,7 @@ import { apiRouter, type ApiSource } from './api';
 import { bearer } from './auth';
 import { feedRouter } from './feed';
 import { historyApiRouter, type HistorySource } from './history';
-import { STATUS_CSS, STATUS_JS } from './status-assets';
+import { STATUS_CSS, STATUS_ICON, STATUS_JS } from './status-assets';
 import { statusQuery } from './status-query';
 import type { StatusQuery } from './status-networks';
 import { renderStatusPage, type StatusView } from './status-page';
@@ -65,6 +65,10 @@ export function createApp(source: HttpSource): Express {
     res.setHeader('cache-control', 'public, max-age=300');
     res.setHeader('x-content-type-options', 'nosniff');
     res.type('text/css').send(STATUS_CSS);
+  });
+  app.get('/favicon.svg', (_req, res) => {
+    res.setHeader('cache-control', 'public, max-age=86400');
+    res.type('image/svg+xml').send(STATUS_ICON);
   });
   app.get('/status.js', (_req, res) => {
     res.setHeader('cache-control', 'public, max-age=300');

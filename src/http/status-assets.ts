@@ -24,7 +24,7 @@ td { white-space: nowrap; } td.msg { white-space: normal; min-width: 14em; max-w
 .cards { display: flex; flex-direction: column; gap: 4px; }
 details.net { background: #fff; border: 1px solid #e3e3e3; border-radius: 6px; }
 details.net.closed { border-left: 4px solid #c62828; }
-details.net > summary { list-style: none; cursor: pointer; display: grid; grid-template-columns: minmax(10em, 1.2fr) 17em minmax(12em, 1.6fr) 7.5em; gap: 8px; align-items: center; padding: 6px 8px; font-size: .9rem; }
+details.net > summary { list-style: none; cursor: pointer; display: grid; grid-template-columns: minmax(10em, 1.2fr) 19.5em minmax(12em, 1.6fr) 7.5em; gap: 8px; align-items: center; padding: 6px 8px; font-size: .9rem; }
 details.net > summary::-webkit-details-marker { display: none; }
 .chain, .ex { color: #666; font-size: .8rem; }
 .bars { display: flex; gap: 2px; min-width: 0; }
@@ -95,3 +95,6 @@ export const STATUS_JS = `'use strict';
   }, 10000);
 })();
 `;
+
+/** The page's icon: a green dot (an icon of our own, so the browser asks for no /favicon.ico). */
+export const STATUS_ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#2da44e"/></svg>';

@@ -71,6 +71,8 @@ interface Candidate {
   since: number | undefined;
   /** `exchange coin network chain`, lower case: made when first needed (filtering, sorting by name). */
   key?: string;
+  /** Closed time over the bars' days (ms), when sorting by it. */
+  closed?: number;
 }
 
 const keyOf = (c: Candidate): string => (c.key ??= `${c.exchange} ${c.coin} ${c.n.network} ${c.chain ?? ''}`.toLowerCase());
@@ -144,16 +146,21 @@ function comparator(sort: NetworkSort, input: NetworkInput): (a: Candidate, b: C
     return x < y ? -1 : x > y ? 1 : 0;
   };
   if (sort === 'name') return byName;
-  if (sort === 'status') return (a, b) => (b.since ?? -2) - (a.since ?? -2) || byName(a, b);
-  // availability: the most closed over the bars' days first (one pass over the index).
-  const now = input.now;
-  const closed = new Map<string, number>();
-  for (const t of input.totals(Math.floor(now / DAY_MS) * DAY_MS - (BAR_DAYS - 1) * DAY_MS, now)) {
-    const k = `${t.exchange} ${t.coin} ${t.network}`.toLowerCase();
-    closed.set(k, Math.max(closed.get(k) ?? 0, t.closedMs));
-  }
-  const of = (c: Candidate): number => closed.get(`${c.exchange} ${c.coin} ${c.n.network}`.toLowerCase()) ?? 0;
-  return (a, b) => of(b) - of(a) || byName(a, b);
+  // The closed time over the bars' days (the worse direction): one pass over the index, made
+  // only once a comparison needs it (in a storm every network closed at its own time: never).
+  let table: Map<string, number> | undefined;
+  const made = (): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (const t of input.totals(Math.floor(input.now / DAY_MS) * DAY_MS - (BAR_DAYS - 1) * DAY_MS, input.now)) {
+      const k = `${t.exchange}\u0000${t.coin}\u0000${t.network}`;
+      m.set(k, Math.max(m.get(k) ?? 0, t.closedMs));
+    }
+    return m;
+  };
+  const closed = (c: Candidate): number => (c.closed ??= (table ??= made()).get(`${c.exchange}\u0000${c.coin}\u0000${c.n.network}`) ?? 0);
+  if (sort === 'availability') return (a, b) => closed(b) - closed(a) || byName(a, b);
+  // status: closed now first (the newest closure first), then the ones closed the longest of late.
+  return (a, b) => (b.since ?? -2) - (a.since ?? -2) || closed(b) - closed(a) || byName(a, b);
 }
 
 /** The 24-hour change in percent, from the open and last prices, to two places (null when not computable). */

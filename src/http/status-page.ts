@@ -107,6 +107,7 @@ ${table(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>spotwatch</title>
 <link rel="alternate" type="application/atom+xml" title="spotwatch: changes" href="/feed.atom">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/status.css">
 </head>
 <body>
