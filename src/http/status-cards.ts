@@ -19,6 +19,7 @@ const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
 const percent = (r: number | null): string => (r === null ? 'not watched' : `${(Math.floor(r * 10_000) / 100).toFixed(2)} % open`);
 
 export function duration(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 1000)}s`;
   const m = Math.round(ms / 60_000);
   if (m < 60) return `${m}m`;
   const hours = Math.floor(m / 60);
@@ -101,6 +102,7 @@ export function renderNetworks(s: NetworkSections): string {
   const watched = s.watched.length === 0 ? `<p class="empty">No watched network${filtered}. A network is watched when a rule names its coin, network or chain.</p>` : `<div class="cards" id="watched-list">\n${s.watched.map(card).join('\n')}\n</div>`;
   const capped = s.watchedTotal > s.watched.length ? `<p class="more">… and ${s.watchedTotal - s.watched.length} more watched networks: narrow them with the filter.</p>` : '';
   const symbols = s.symbols.length === 0 ? '' : `<h2 id="symbols">Watched symbols (${s.symbolsTotal})</h2>
+<p class="legend">The largest 24-hour moves first.</p>
 <ul class="symbols" id="symbol-list">${s.symbols.map((x) => `<li data-k="${h(`${x.exchange} ${x.symbol}`.toLowerCase())}"><b>${h(x.symbol)}</b> <span class="ex">${h(x.exchange)}</span> ${h(x.lastPrice)}${x.change === null ? '' : ` <span class="${x.change.startsWith('-') ? 'bad' : 'ok'}">${h(x.change)}</span>`}</li>`).join('')}</ul>${s.symbolsTotal > s.symbols.length ? `<p class="more">… and ${s.symbolsTotal - s.symbols.length} more.</p>` : ''}`;
   const pager = s.pages <= 1 ? '' : `<p class="pager">Page ${s.page} of ${s.pages}${s.page > 1 ? ` · <a href="${h(link(s, { page: s.page - 1 }))}">previous</a>` : ''}${s.page < s.pages ? ` · <a href="${h(link(s, { page: s.page + 1 }))}">next</a>` : ''}</p>`;
   const rest = s.rest.length === 0 ? `<p class="empty">No other network${filtered}.</p>` : `<div class="cards" id="rest-list">\n${s.rest.map(card).join('\n')}\n</div>${pager}`;

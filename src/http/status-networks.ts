@@ -17,7 +17,7 @@ export const NETWORK_SORTS = ['status', 'availability', 'name'] as const;
 export type NetworkSort = (typeof NETWORK_SORTS)[number];
 
 /** Rows of watched networks shown at most, and of the other networks per page. */
-export const NETWORK_ROWS = { watched: 100, rest: 50, symbols: 100 } as const;
+export const NETWORK_ROWS = { watched: 100, rest: 50, symbols: 24 } as const;
 
 /** One network as the page shows it: its state now and its last 30 days. */
 export interface NetworkCard {
@@ -44,6 +44,7 @@ export interface NetworkSections {
   restTotal: number;
   page: number;
   pages: number;
+  /** The watched symbols with the largest 24-hour moves (either way) first. */
   symbols: { exchange: string; symbol: string; lastPrice: string; change: string | null }[];
   symbolsTotal: number;
 }
@@ -91,8 +92,7 @@ export function networkSections(input: NetworkInput): NetworkSections {
   const want = words(q);
   const watched: Candidate[] = [];
   const rest: Candidate[] = [];
-  const symbols: NetworkSections['symbols'] = [];
-  let symbolsTotal = 0;
+  const moves: { exchange: string; symbol: string; lastPrice: string; ratio: number | null }[] = [];
   for (const e of input.exchanges) {
     for (const c of e.snapshot?.coins.values() ?? []) {
       for (const n of c.networkList) {
@@ -112,10 +112,12 @@ export function networkSections(input: NetworkInput): NetworkSections {
     for (const t of e.snapshot?.tickers.values() ?? []) {
       if (!input.watched.symbol(input.rules, e.name, t.symbol)) continue;
       if (!want.every((w) => `${e.name} ${t.symbol}`.toLowerCase().includes(w))) continue;
-      symbolsTotal++;
-      if (symbols.length < NETWORK_ROWS.symbols) symbols.push({ exchange: e.name, symbol: t.symbol, lastPrice: t.lastPrice, change: changePercent(t.openPrice, t.lastPrice) });
+      moves.push({ exchange: e.name, symbol: t.symbol, lastPrice: t.lastPrice, ratio: changeRatio(t.openPrice, t.lastPrice) });
     }
   }
+  const size = (m: (typeof moves)[number]): number => (m.ratio === null ? -1 : Math.abs(m.ratio));
+  moves.sort((a, b) => size(b) - size(a) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+  const symbols = moves.slice(0, NETWORK_ROWS.symbols).map((m) => ({ exchange: m.exchange, symbol: m.symbol, lastPrice: m.lastPrice, change: m.ratio === null ? null : `${m.ratio >= 0 ? '+' : ''}${(m.ratio * 100).toFixed(2)} %` }));
   const order = comparator(sort, input);
   watched.sort(order);
   rest.sort(order);
@@ -135,7 +137,7 @@ export function networkSections(input: NetworkInput): NetworkSections {
     q, sort,
     watched: watched.slice(0, NETWORK_ROWS.watched).map(card), watchedTotal: watched.length,
     rest: rest.slice((page - 1) * NETWORK_ROWS.rest, page * NETWORK_ROWS.rest).map(card), restTotal: rest.length,
-    page, pages, symbols, symbolsTotal,
+    page, pages, symbols, symbolsTotal: moves.length,
   };
 }
 
@@ -163,11 +165,9 @@ function comparator(sort: NetworkSort, input: NetworkInput): (a: Candidate, b: C
   return (a, b) => (b.since ?? -2) - (a.since ?? -2) || closed(b) - closed(a) || byName(a, b);
 }
 
-/** The 24-hour change in percent, from the open and last prices, to two places (null when not computable). */
-function changePercent(open: string | null | undefined, last: string): string | null {
+/** The 24-hour change as a ratio, from the open and last prices (DESIGN.md: not priceChangePercent); null when not computable. */
+function changeRatio(open: string | null | undefined, last: string): number | null {
   const o = Number(open);
   const l = Number(last);
-  if (!(o > 0) || !Number.isFinite(l)) return null;
-  const pct = ((l - o) / o) * 100;
-  return `${pct >= 0 ? '+' : ''}${pct.toFixed(2)} %`;
+  return o > 0 && Number.isFinite(l) ? (l - o) / o : null;
 }
