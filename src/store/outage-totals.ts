@@ -118,9 +118,7 @@ export class OutageIndex {
     const lines = this.fresh();
     const out: OutageTotals[] = [];
     const push = (exchange: string, coin: string, line: Line): void => {
-      if (q.network !== undefined && line.network !== q.network) return;
-      const t = lineTotals(line, q.start, q.now);
-      if (t !== undefined) out.push({ exchange, coin, network: line.network, direction: line.direction, ...t });
+      if (q.network === undefined || line.network === q.network) lineTotals(out, exchange, coin, line, q.start, q.now);
     };
     if (q.exchange !== undefined && q.coin !== undefined) {
       // One coin (the status page asks per network): no walk.
@@ -229,8 +227,8 @@ function firstEndedAfter(line: Line, start: number): number {
   return lo;
 }
 
-/** totalsBySql's sums for one line: the outages that began before `now` and lasted past `start`. */
-function lineTotals(line: Line, start: number, now: number): Omit<OutageTotals, 'exchange' | 'coin' | 'network' | 'direction'> | undefined {
+/** totalsBySql's row for one line, pushed onto `out` when it has one: the outages that began before `now` and lasted past `start`. */
+function lineTotals(out: OutageTotals[], exchange: string, coin: string, line: Line, start: number, now: number): void {
   let any = false;
   let closedMs = 0;
   let count = 0;
@@ -257,5 +255,5 @@ function lineTotals(line: Line, start: number, now: number): Omit<OutageTotals, 
     closedMs += Math.max(0, now - Math.max(o.began, start));
     if (o.from >= start) count++;
   }
-  return any ? { closedMs, count, reopened, reopenedMs } : undefined;
+  if (any) out.push({ exchange, coin, network: line.network, direction: line.direction, closedMs, count, reopened, reopenedMs });
 }
