@@ -2,6 +2,8 @@
 // The history queries at scale (issue 15): 8,000 networks and a year of closures and reopenings
 // in the change history (and so in the outages table), then /api/v1/outages and
 // /api/v1/availability as the daemon answers them, timed as medians. Target: each under 50 ms.
+// Availability reads the store's outage index (src/store/outage-totals.ts), loaded once after a
+// restart: that load is timed on its own line, the queries after it.
 // Run alone: npm run build && node bench/history.mjs (HISTORY_NETWORKS, HISTORY_DAYS to vary).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
