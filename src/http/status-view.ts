@@ -69,11 +69,9 @@ export function buildStatusView(input: StatusInput): StatusView {
   firingNow.sort((a, b) => rank(a) - rank(b) || b.activeAt - a.activeAt);
   const alerts = firingNow.slice(0, STATUS_ROWS.alerts).map((a) => ({ severity: a.labels.severity ?? '', alertname: a.labels.alertname ?? '', summary: a.annotations.summary ?? '', since: a.activeAt }));
 
-  const where = (c: { coin?: string | undefined; network?: string | undefined; symbol?: string | undefined; exchange: string }): string =>
-    `${[c.coin, c.network, c.symbol].filter(Boolean).join(' / ')} (${c.exchange})`;
   return {
     ...(input.networks !== undefined && { networks: networkSections({ ...input.networks, now: input.now, exchanges: input.exchanges, closedSince: input.closedSince }) }),
-    ...(input.outages !== undefined && { timeline: timeline(input.outages, input.changes, input.now, where) }),
+    ...(input.outages !== undefined && { timeline: timeline(input.outages, input.changes, input.now) }),
     generatedAt: input.now,
     exchanges: exchanges.slice(0, STATUS_ROWS.exchanges),
     exchangesTotal: exchanges.length,
@@ -96,8 +94,16 @@ export function buildStatusView(input: StatusInput): StatusView {
   };
 }
 
-/** The timeline: outages that began or ended, and changes that are not those (a closure is told once), newest first. */
-function timeline(outages: readonly Outage[], changes: readonly StoredChange[], now: number, where: (c: { coin?: string; network?: string; exchange: string }) => string): TimelineItem[] {
+/** Where a timeline entry happened: `USDT / Tron(TRC20) (main)`. */
+function where(c: { coin?: string | undefined; network?: string | undefined; symbol?: string | undefined; exchange: string }): string {
+  return `${[c.coin, c.network, c.symbol].filter(Boolean).join(' / ')} (${c.exchange})`;
+}
+
+/**
+ * The timeline: the newest outages as they began and ended, and the newest changes that are not
+ * those (a closure is told once), newest first.
+ */
+function timeline(outages: readonly Outage[], changes: readonly StoredChange[], now: number): TimelineItem[] {
   const items: TimelineItem[] = [];
   const dir = (d: string): string => (d === 'deposit' ? 'deposits' : 'withdrawals');
   for (const o of outages) {
