@@ -81,6 +81,9 @@ type Row = [exchange: string, coin: string, network: string, direction: Directio
 
 const COLS = 'exchange, coin, network, direction, from_at, began, to_at';
 
+/** How far back of the first query's `now` the index holds outages: the longest window (90 d) and a day. */
+const HELD_MS = 91 * 86_400_000;
+
 /**
  * The availability of every network at once, from memory: each network's outages by when they
  * ended, so a window is one binary search and the outages inside it, per network and direction
@@ -98,6 +101,12 @@ export class OutageIndex {
   /** exchange -> coin -> its lines; undefined until first used. */
   private lines: Map<string, Map<string, Line[]>> | undefined;
   private stale: { all: boolean; exchanges: Set<string>; coins: Map<string, Set<string>> } = { all: false, exchanges: new Set(), coins: new Map() };
+  /**
+   * The index holds the outages that ended after this (and the ongoing ones): set at the first
+   * query, HELD_MS before its `now` (or at its `start` when earlier). A window starting before it
+   * is answered by the table (totalsBySql), as exactly; none of the API's does (90 d at most).
+   */
+  private horizon = Infinity;
 
   constructor(private readonly db: Database.Database) {}
 
@@ -115,6 +124,8 @@ export class OutageIndex {
 
   /** The same rows as totalsBySql, in no particular order. */
   totals(q: TotalsQuery): OutageTotals[] {
+    this.hold(q.start, q.now);
+    if (q.start < this.horizon) return totalsBySql(this.db, q);
     const lines = this.fresh();
     const out: OutageTotals[] = [];
     const push = (exchange: string, coin: string, line: Line): void => {
@@ -138,6 +149,11 @@ export class OutageIndex {
 
   /** The outages of one network that began before `now` and lasted past `start`, oldest first (the status page's bars). */
   spans(exchange: string, coin: string, network: string, start: number, now: number): OutageSpan[] {
+    this.hold(start, now);
+    if (start < this.horizon) {
+      const rows = this.db.prepare('SELECT direction, began, from_at AS "from", to_at AS "to" FROM outages WHERE exchange = ? AND coin = ? AND network = ? AND (to_at > ? OR to_at IS NULL) AND began < ? ORDER BY began, id').all(exchange, coin, network, start, now);
+      return rows as OutageSpan[];
+    }
     const out: OutageSpan[] = [];
     for (const line of this.fresh().get(exchange)?.get(coin) ?? []) {
       if (line.network !== network) continue;
@@ -150,13 +166,20 @@ export class OutageIndex {
     return out.sort((a, b) => a.began - b.began);
   }
 
+  /** Sets the horizon at the first query. */
+  private hold(start: number, now: number): void {
+    if (this.horizon === Infinity) this.horizon = Math.min(start, now - HELD_MS);
+  }
+
   /** The lines, with what writes touched read back from the table. */
   private fresh(): Map<string, Map<string, Line[]>> {
     const stale = this.stale;
     if (this.lines !== undefined && !stale.all && stale.exchanges.size === 0 && stale.coins.size === 0) return this.lines;
     if (this.lines === undefined || stale.all) {
       this.lines = new Map();
-      this.add(this.db.prepare(`SELECT ${COLS} FROM outages`).raw().iterate() as IterableIterator<Row>);
+      // Two ranges on the indexes outages_to and outages_open (as totalsBySql reads them).
+      const held = `SELECT ${COLS} FROM outages WHERE to_at > ? UNION ALL SELECT ${COLS} FROM outages WHERE to_at IS NULL`;
+      this.add(this.db.prepare(held).raw().iterate(this.horizon) as IterableIterator<Row>);
     } else {
       const byExchange = this.db.prepare(`SELECT ${COLS} FROM outages WHERE exchange = ?`).raw();
       const byCoin = this.db.prepare(`SELECT ${COLS} FROM outages WHERE exchange = ? AND coin = ?`).raw();

@@ -99,4 +99,17 @@ describe('availability totals from the index in memory equal the aggregate over 
       { numRuns: 40 },
     );
   });
+
+  it('a network\'s spans, and totals of a window older than the index holds, read the same from the table', () => {
+    script(t.store);
+    const now = T0 + 10 * H;
+    const trx = [{ direction: 'withdraw', began: T0 + H, from: T0 + H, to: T0 + 3 * H }];
+    // The first query sets what the index holds: 91 days back from its now.
+    expect(t.store.networkOutages('main', 'USDT', 'TRX', T0 - 24 * H, now)).toEqual(trx);
+    expect(t.store.networkOutages('main', 'USDT', 'TRX', T0 - 200 * 24 * H, now)).toEqual(trx);
+    expect(t.store.networkOutages('main', 'USDT', 'ETH', T0 + 7 * H, now)).toEqual([]);
+    expect(t.store.networkOutages('main', 'BTC', 'BTC', T0, now)).toEqual([{ direction: 'deposit', began: T0 + 5 * H, from: T0 + 5 * H, to: null }]);
+    const old = { start: T0 - 200 * 24 * H, now };
+    expect(both(t.dir, t.store, old)[0]).toEqual(both(t.dir, t.store, { start: T0 - 24 * H, now })[1]);
+  });
 });
