@@ -81,10 +81,18 @@ export const STATUS_JS = `'use strict';
       var key = rows[i].getAttribute('data-k') || rows[i].textContent.toLowerCase();
       rows[i].hidden = !words.every(function (w) { return key.indexOf(w) >= 0; });
     }
-    var rest = document.getElementById('rest');
-    if (rest && words.length > 0) rest.open = true;
+    var more = document.getElementById('rest');
+    if (more && words.length > 0) more.open = true;
   }
   if (q) q.addEventListener('input', apply);
+  // "Show all" stays open across the refresh (a reload would fold it again).
+  var rest = document.getElementById('rest');
+  var store = null;
+  try { store = window.sessionStorage; } catch (e) { store = null; }
+  if (rest && store) {
+    if (store.getItem('spotwatch.rest') === 'open') rest.open = true;
+    rest.addEventListener('toggle', function () { store.setItem('spotwatch.rest', rest.open ? 'open' : 'closed'); });
+  }
   var sort = form && form.querySelector('select[name=sort]');
   if (sort) sort.addEventListener('change', function () { form.submit(); });
   // Refresh while the page is visible and nobody is reading an opened network or typing.

@@ -179,4 +179,11 @@ describe.each([
     await page.screenshot({ path: join(ROOT, 'test-output', `status-page-${name}.png`), fullPage: true });
     expect(problems).toEqual([]);
   });
+
+  it('keeps "show all" open across the page\'s refresh', async () => {
+    await page.reload();
+    await page.locator('#watched-list details.net').first().waitFor();
+    expect(await page.locator('#rest').evaluate((d) => (d as unknown as Details).open)).toBe(true);
+    expect(problems).toEqual([]);
+  });
 });
