@@ -69,6 +69,7 @@ export class Daemon {
     store: () => this.store,
     chainOf: (exchange, network) => this.engine?.chainOf(exchange, network) ?? null,
     routes: () => this.engine?.transferRoutes() ?? [],
+    rules: () => this.engine?.rules() ?? [],
   });
   /** Silences of the API and of chat bots: the stored ones still kept; a save is in force at once. */
   private readonly silences = storedSilences({

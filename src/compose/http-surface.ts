@@ -43,7 +43,7 @@ export function httpSurface(src: HttpSources) {
       now: () => src.clock.now(),
     },
     reload: () => src.reload(),
-    statusView: () => src.views.statusView(),
+    statusView: (query) => src.views.statusView(query),
     history: historySource({ store: () => src.store(), exchanges: () => src.exchanges(), now: () => src.clock.now(), chainOf: (exchange, network) => src.chainOf(exchange, network) }),
     onError: (err) => src.logger.error({ err }, 'HTTP request failed'),
   });

@@ -1,9 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { apiRouter, type ApiSource } from './api';
 import { bearer } from './auth';
 import { feedRouter } from './feed';
 import { historyApiRouter, type HistorySource } from './history';
+import { STATUS_CSS, STATUS_ICON, STATUS_JS } from './status-assets';
+import { statusQuery } from './status-query';
+import type { StatusQuery } from './status-networks';
 import { renderStatusPage, type StatusView } from './status-page';
 
 /** What the HTTP surface reads from the running daemon. */
@@ -19,7 +21,7 @@ export interface HttpSource {
   /** When set, /api and /-/ require `Authorization: Bearer <token>`. */
   bearerToken?: string | undefined;
   reload(): Promise<{ ok: true } | { ok: false; problems: string[] }>;
-  statusView(): StatusView;
+  statusView(query?: StatusQuery): StatusView;
   /** Outages, availability, the Atom feed and badges (absent: not served). */
   history?: HistorySource;
   /** An unexpected error of a request (answered 500): told once, to be logged. */
@@ -45,16 +47,33 @@ function clientError(err: unknown): { status: number; error: string } | undefine
   return { status, error: (typeof type === 'string' ? CLIENT_ERRORS[type] : undefined) ?? 'bad request' };
 }
 
+/** The status page's policy: its own script and style sheet only, a form that submits to itself, no framing. */
+export const STATUS_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 export function createApp(source: HttpSource): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.get('/', (_req, res) => {
-    // Only our own inline script runs, whatever an exchange's text might try.
-    const nonce = randomBytes(16).toString('base64');
-    res.setHeader('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'`);
+  app.get('/', (req, res) => {
+    // Only our own script and style sheet, from our own paths: nothing inline runs, whatever an exchange's text might try.
+    res.setHeader('content-security-policy', STATUS_CSP);
     res.setHeader('x-content-type-options', 'nosniff');
-    res.type('html').send(renderStatusPage(source.statusView(), nonce));
+    res.setHeader('referrer-policy', 'no-referrer');
+    res.type('html').send(renderStatusPage(source.statusView(statusQuery(req.query))));
+  });
+  app.get('/status.css', (_req, res) => {
+    res.setHeader('cache-control', 'public, max-age=300');
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.type('text/css').send(STATUS_CSS);
+  });
+  app.get('/favicon.svg', (_req, res) => {
+    res.setHeader('cache-control', 'public, max-age=86400');
+    res.type('image/svg+xml').send(STATUS_ICON);
+  });
+  app.get('/status.js', (_req, res) => {
+    res.setHeader('cache-control', 'public, max-age=300');
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.type('text/javascript').send(STATUS_JS);
   });
   app.get('/healthz', (_req, res) => {
     res.type('text/plain').send('ok\n');

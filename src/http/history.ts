@@ -90,14 +90,21 @@ export function availability(source: HistorySource, q: { exchange?: string; coin
     return since === undefined ? 0 : Math.max(0, now - Math.max(start, since));
   };
   const key = (e: string, c: string, n: string): string => `${e}\u0000${c}\u0000${n}`;
-  const nets = new Map<string, { id: NetworkKey; deposit: Tally; withdraw: Tally }>();
+  const nets = new Map<string, { key: string; id: NetworkKey; deposit: Tally; withdraw: Tally }>();
+  const spans = new Map<string, number>();
+  /** The network's entry (`id` is only read: a network or a totals row serves as it is). */
   const entry = (id: NetworkKey) => {
     const k = key(id.exchange, id.coin, id.network);
     let e = nets.get(k);
     if (e === undefined) {
-      const span = spanOf(id.exchange);
-      const blank = (): Tally => ({ spanMs: span, closedMs: 0, count: 0, reopened: 0, reopenedMs: 0 });
-      e = { id: { exchange: id.exchange, coin: id.coin, network: id.network }, deposit: blank(), withdraw: blank() };
+      let span = spans.get(id.exchange);
+      if (span === undefined) spans.set(id.exchange, (span = spanOf(id.exchange)));
+      e = {
+        key: k,
+        id,
+        deposit: { spanMs: span, closedMs: 0, count: 0, reopened: 0, reopenedMs: 0 },
+        withdraw: { spanMs: span, closedMs: 0, count: 0, reopened: 0, reopenedMs: 0 },
+      };
       nets.set(k, e);
     }
     return e;
@@ -113,7 +120,8 @@ export function availability(source: HistorySource, q: { exchange?: string; coin
     d.reopened += t.reopened;
     d.reopenedMs += t.reopenedMs;
   }
-  const sorted = [...nets.values()].sort((a, b) => cmp(a.id.exchange, b.id.exchange) || cmp(a.id.coin, b.id.coin) || cmp(a.id.network, b.id.network));
+  // By exchange, coin, network: one compare of the keys (NUL sorts before any character of a name).
+  const sorted = [...nets.values()].sort((a, b) => cmp(a.key, b.key));
   const rollups = new Map<string, Record<Direction, Tally>>();
   for (const n of sorted) {
     const r = rollups.get(n.id.exchange) ?? { deposit: blankTally(), withdraw: blankTally() };

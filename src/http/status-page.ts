@@ -1,4 +1,6 @@
 import { escapeHtml as h } from '../lib/html';
+import { renderFilter, renderNetworks, renderTimeline, time, type TimelineItem } from './status-cards';
+import type { NetworkSections } from './status-networks';
 
 /**
  * What the status page shows; built by buildStatusView (status-view.ts). Each table holds at
@@ -25,15 +27,16 @@ export interface StatusView {
   changesTotal: { n: number; atLeast: boolean };
   /** The transfer rules' routes (shown only when there are transfer rules). */
   routes?: { coin: string; from: string; to: string; state: 'open' | 'closed' | 'unknown'; open: string[]; chains: string }[];
+  /** Watched networks first, the rest a page at a time, with their 30 days (absent: not shown). */
+  networks?: NetworkSections;
+  /** Outages that began or ended and changes, newest first. */
+  timeline?: TimelineItem[];
 }
 
-function time(ms: number | null): string {
-  return ms === null ? '—' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-}
-
-function table(head: string[], rows: string[][], empty: string): string {
+/** A table (cards on a phone, by its class `t-<name>`); `filterable`: the filter box narrows its rows. */
+function table(name: string, head: string[], rows: string[][], empty: string, filterable = false): string {
   if (rows.length === 0) return `<p class="empty">${h(empty)}</p>`;
-  return `<div class="scroll"><table><thead><tr>${head.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>
+  return `<div class="scroll"><table class="t-${name}${filterable ? ' filterable' : ''}"><thead><tr>${head.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>
 ${rows.map((r) => `<tr>${r.join('')}</tr>`).join('\n')}
 </tbody></table></div>`;
 }
@@ -55,24 +58,32 @@ function poll(p: StatusView['exchanges'][number]['polls']['coins']): string {
   return p.ok ? td(`ok ${time(Date.parse(p.at))}`, 'ok') : td(`${p.kind ?? 'failed'} ${time(Date.parse(p.at))}`, 'bad');
 }
 
-/** The status page: plain HTML rendered on the server, every upstream text escaped, refreshing itself. */
-export function renderStatusPage(v: StatusView, nonce: string): string {
+/**
+ * The status page: plain HTML rendered on the server, every upstream text escaped; its style and
+ * script come from /status.css and /status.js (status-assets.ts), so no inline code runs.
+ */
+export function renderStatusPage(v: StatusView): string {
   const exchanges = table(
+    'exchanges',
     ['exchange', 'health', 'coins poll', 'tickers poll', 'coins', 'networks', 'tickers', 'alerts firing'],
     v.exchanges.map((e) => [td(e.name), td(e.up ? 'up' : 'down', e.up ? 'ok' : 'bad'), poll(e.polls.coins), poll(e.polls.tickers), td(String(e.coins)), td(String(e.networks)), td(String(e.tickers)), td(String(e.alertsFiring))]),
     'No exchange configured.',
   );
   const disabled = table(
+    'disabled',
     ['exchange', 'coin', 'network', 'deposits', 'withdrawals', 'since', 'message'],
     v.disabled.map((d) => [td(d.exchange), td(d.coin), td(d.network), td(d.deposit ? 'open' : 'closed', d.deposit ? 'ok' : 'bad'), td(d.withdraw ? 'open' : 'closed', d.withdraw ? 'ok' : 'bad'), td(d.since === null ? 'before watching began' : time(d.since), d.since === null ? 'muted' : undefined), td(d.message ?? '', 'msg')]),
     'Every network is open for deposits and withdrawals.',
+    true,
   );
   const alerts = table(
+    'alerts',
     ['severity', 'alert', 'summary', 'since'],
     v.alerts.map((a) => [td(a.severity, `sev-${a.severity.replace(/[^a-z]/g, '')}`), td(a.alertname), td(a.summary, 'msg'), td(time(a.since))]),
     'No alert is firing.',
   );
   const changes = table(
+    'changes',
     ['time', 'exchange', 'change', 'where', 'before', 'after'],
     v.changes.map((c) => [td(time(c.at)), td(c.exchange), td(c.kind), td(c.subject), td(c.before, 'msg'), td(c.after, 'msg')]),
     'No change seen yet.',
@@ -83,6 +94,7 @@ export function renderStatusPage(v: StatusView, nonce: string): string {
       ? ''
       : `<h2 id="routes">Transfer routes</h2>
 ${table(
+  'routes',
   ['coin', 'from', 'to', 'route', 'open chains', 'chains (withdraw at from / deposit at to)'],
   v.routes.map((r) => [td(r.coin), td(r.from), td(r.to), td(r.state, routeState[r.state]), td(r.open.join(', ') || '—'), td(r.chains, 'msg')]),
   '',
@@ -95,37 +107,23 @@ ${table(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>spotwatch</title>
 <link rel="alternate" type="application/atom+xml" title="spotwatch: changes" href="/feed.atom">
-<style>
-  body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 12px; max-width: 1200px; color: #1b1b1b; background: #fafafa; }
-  h1 { font-size: 1.3rem; margin: 0 0 4px; } h2 { font-size: 1.05rem; margin: 20px 0 6px; }
-  .meta { color: #666; font-size: .85rem; }
-  .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
-  table { border-collapse: collapse; width: 100%; font-size: .9rem; background: #fff; }
-  th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
-  th { background: #f0f0f0; font-weight: 600; white-space: nowrap; }
-  td.msg { min-width: 14em; max-width: 420px; overflow-wrap: anywhere; }
-  td { white-space: nowrap; } td.msg { white-space: normal; }
-  .more { color: #555; font-size: .85rem; margin: 4px 0 0; }
-  .ok { color: #1a7f37; } .bad { color: #c62828; font-weight: 600; } .muted, .empty { color: #777; }
-  .sev-critical { color: #c62828; font-weight: 600; } .sev-warning { color: #b26a00; } .sev-info { color: #1565c0; }
-  @media (max-width: 600px) { body { padding: 6px; } th, td { padding: 4px 5px; font-size: .8rem; } }
-</style>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/status.css">
 </head>
 <body>
 <h1>spotwatch</h1>
 <p class="meta">Generated ${h(time(v.generatedAt))}; refreshes every 10 s. <a href="/metrics">metrics</a> · <a href="/api/v1/state">state (JSON)</a> · <a href="/api/v1/outages">outages</a> · <a href="/api/v1/availability">availability</a> · <a href="/feed.atom">feed</a></p>
+${v.networks === undefined ? '' : renderFilter(v.networks)}
 <h2 id="exchanges">Exchanges</h2>
 ${exchanges}${more(v.exchanges.length, v.exchangesTotal, false, 'all of them: /api/v1/state')}
+${v.networks === undefined ? '' : renderNetworks(v.networks)}
 <h2 id="disabled">Networks with deposits or withdrawals closed (${v.disabledTotal})</h2>
 ${disabled}${more(v.disabled.length, v.disabledTotal, false, 'newest closures shown; all of them: /api/v1/state')}
 ${routes}<h2 id="alerts">Alerts firing (${v.alertsTotal})</h2>
 ${alerts}${more(v.alerts.length, v.alertsTotal, false, 'most severe and newest shown; all of them: /api/v1/alerts')}
-<h2 id="changes">Recent changes</h2>
+${v.timeline === undefined ? '' : `<h2 id="timeline">Timeline: outages and changes</h2>\n${renderTimeline(v.timeline)}\n`}<h2 id="changes">Recent changes</h2>
 ${changes}${more(v.changes.length, v.changesTotal.n, v.changesTotal.atLeast, 'older ones: /api/v1/changes')}
-<script nonce="${h(nonce)}">
-  // Refresh while the page is visible; a hidden tab does not poll.
-  setInterval(function () { if (!document.hidden) location.reload(); }, 10000);
-</script>
+<script src="/status.js" defer></script>
 </body>
 </html>
 `;

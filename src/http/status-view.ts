@@ -1,12 +1,14 @@
 import type { Alert } from '../alerts/alert';
-import type { StoredChange } from '../store/store';
+import type { Outage, StoredChange } from '../store/store';
 import type { NetworkRecord } from '../snapshot/model';
 import type { Closures } from './closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput, type RouteView } from './state-view';
+import { duration, type TimelineItem } from './status-cards';
+import { networkSections, type NetworkInput } from './status-networks';
 import type { StatusView } from './status-page';
 
 /** Rows each table of the status page shows at most; the rest is counted ("and N more"). */
-export const STATUS_ROWS = { exchanges: 50, disabled: 500, alerts: 500, changes: 50 } as const;
+export const STATUS_ROWS = { exchanges: 50, disabled: 500, alerts: 500, changes: 50, timeline: 40 } as const;
 
 /** What the status page is built from; the daemon gathers it, nothing here does I/O. */
 export interface StatusInput {
@@ -21,6 +23,10 @@ export interface StatusInput {
   changesTotal: { n: number; atLeast: boolean };
   /** The transfer rules' routes. */
   routes?: readonly RouteView[];
+  /** The networks' section (watched first, bars, filter): what it reads besides the exchanges. */
+  networks?: Omit<NetworkInput, 'now' | 'exchanges' | 'closedSince'>;
+  /** The newest outages (by when they began), for the timeline. */
+  outages?: readonly Outage[];
 }
 
 const flagWord = (f: boolean | null): string => (f === true ? 'open' : f === false ? 'closed' : 'unknown');
@@ -64,6 +70,8 @@ export function buildStatusView(input: StatusInput): StatusView {
   const alerts = firingNow.slice(0, STATUS_ROWS.alerts).map((a) => ({ severity: a.labels.severity ?? '', alertname: a.labels.alertname ?? '', summary: a.annotations.summary ?? '', since: a.activeAt }));
 
   return {
+    ...(input.networks !== undefined && { networks: networkSections({ ...input.networks, now: input.now, exchanges: input.exchanges, closedSince: input.closedSince }) }),
+    ...(input.outages !== undefined && { timeline: timeline(input.outages, input.changes, input.now) }),
     generatedAt: input.now,
     exchanges: exchanges.slice(0, STATUS_ROWS.exchanges),
     exchangesTotal: exchanges.length,
@@ -84,4 +92,30 @@ export function buildStatusView(input: StatusInput): StatusView {
       })),
     }),
   };
+}
+
+/** Where a timeline entry happened: `USDT / Tron(TRC20) (main)`. */
+function where(c: { coin?: string | undefined; network?: string | undefined; symbol?: string | undefined; exchange: string }): string {
+  return `${[c.coin, c.network, c.symbol].filter(Boolean).join(' / ')} (${c.exchange})`;
+}
+
+/**
+ * The timeline: the newest outages as they began and ended, and the newest changes that are not
+ * those (a closure is told once), newest first.
+ */
+function timeline(outages: readonly Outage[], changes: readonly StoredChange[], now: number): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  const dir = (d: string): string => (d === 'deposit' ? 'deposits' : 'withdrawals');
+  for (const o of outages) {
+    const message = o.messages.length === 0 ? null : o.messages.join(' / ');
+    if (o.from !== null) items.push({ at: o.from, kind: 'closed', where: where(o), text: `${dir(o.direction)} closed${o.to === null ? `, still closed after ${duration(now - o.from)}` : ''}`, detail: message });
+    if (o.to !== null) items.push({ at: o.to, kind: 'reopened', where: where(o), text: `${dir(o.direction)} reopened${o.from === null ? '' : ` after ${duration(o.to - o.from)}`}`, detail: message });
+  }
+  const told = /^(deposit|withdraw)_(disabled|enabled)$/;
+  for (const c of changes) {
+    if (told.test(c.kind)) continue;
+    items.push({ at: c.at, kind: 'change', where: where(c), text: c.kind.replace(/_/g, ' '), detail: c.after === null || c.after === undefined || typeof c.after === 'boolean' ? null : String(c.after) });
+  }
+  items.sort((a, b) => b.at - a.at);
+  return items.slice(0, STATUS_ROWS.timeline);
 }

@@ -1,10 +1,13 @@
 import type { Alert } from '../alerts/alert';
+import type { Rule } from '../rules/model';
 import type { TransferRoute } from '../rules/transfer';
 import type { Change } from '../snapshot/changes';
 import type { StateStore } from '../store/store';
 import { ClosedSince } from './closed-since';
 import { routeView, stateView, type ExchangeInput, type Page, type StateView } from './state-view';
+import type { StatusQuery } from './status-networks';
 import type { StatusView } from './status-page';
+import { Watched } from './status-watch';
 import { buildStatusView, STATUS_ROWS } from './status-view';
 
 /** The status page counts the kept changes up to this many (a bounded count stays cheap). */
@@ -16,7 +19,9 @@ export interface ViewSource {
   exchanges(): ExchangeInput[];
   alerts(): Iterable<Alert>;
   /** The history (absent until the store is open). */
-  store(): Pick<StateStore, 'queryChanges' | 'countChanges' | 'closedSince'> | undefined;
+  store(): Pick<StateStore, 'queryChanges' | 'countChanges' | 'closedSince' | 'queryOutages' | 'networkOutages' | 'outageTotals' | 'watchingSince'> | undefined;
+  /** The rules in force: the networks and symbols they name come first on the status page. */
+  rules?(): readonly Rule[];
   /** The canonical chain of an exchange's network (null when unknown). */
   chainOf?(exchange: string, network: string): string | null;
   /** The transfer rules' routes, as the snapshots stand. */
@@ -30,22 +35,34 @@ export interface ViewSource {
  */
 export class Views {
   private readonly closedSince: ClosedSince;
+  private readonly watched = new Watched();
 
   constructor(private readonly source: ViewSource) {
     this.closedSince = new ClosedSince((exchange) => source.store()?.closedSince(exchange) ?? []);
   }
 
-  statusView(): StatusView {
+  statusView(query: StatusQuery = {}): StatusView {
     const store = this.source.store();
+    const now = this.source.now();
     const counted = store?.countChanges(CHANGES_COUNTED) ?? 0;
     return buildStatusView({
-      now: this.source.now(),
+      now,
       exchanges: this.source.exchanges(),
       alerts: this.source.alerts(),
       closedSince: (exchange, coin, network) => this.closedSince.get(exchange, coin, network),
       changes: store?.queryChanges({ limit: STATUS_ROWS.changes }) ?? [],
       changesTotal: { n: counted, atLeast: counted >= CHANGES_COUNTED },
       routes: (this.source.routes?.() ?? []).map(routeView),
+      networks: {
+        rules: this.source.rules?.() ?? [],
+        watched: this.watched,
+        chainOf: (exchange, network) => this.source.chainOf?.(exchange, network) ?? null,
+        spans: (exchange, coin, network, start, end) => store?.networkOutages(exchange, coin, network, start, end) ?? [],
+        totals: (start, end) => store?.outageTotals({ start, now: end }) ?? [],
+        watching: store?.watchingSince() ?? new Map(),
+        query,
+      },
+      outages: store?.queryOutages({ limit: STATUS_ROWS.timeline }) ?? [],
     });
   }
 

@@ -2,7 +2,8 @@ import { accessSync, constants, existsSync, mkdirSync, renameSync } from 'node:f
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { errorMessage } from '../lib/error-message';
-import { backfillOutages, OUTAGES_SCHEMA } from './outages';
+import { backfillOutages } from './outage-backfill';
+import { OUTAGES_SCHEMA } from './outages';
 import { parseRow, ROW_SCHEMAS } from './rows';
 import { readSnapshotRecordRow, readSnapshotRow } from './state';
 

@@ -33,20 +33,8 @@ export interface OutageQuery {
   limit: number;
 }
 
-/** Closed time and outages of one network and direction within a window (availability). */
-export interface OutageTotals {
-  exchange: string;
-  coin: string;
-  network: string;
-  direction: Direction;
-  /** Milliseconds closed within the window. */
-  closedMs: number;
-  /** Outages of known length that began within the window. */
-  count: number;
-  /** Of those, the ones that reopened, and their summed length (ms). */
-  reopened: number;
-  reopenedMs: number;
-}
+/** Which outages a write changed: of one coin of an exchange, of a whole exchange, or any. */
+export type Touched = (exchange?: string, coin?: string) => void;
 
 const CLOSE: Partial<Record<string, Direction>> = { deposit_disabled: 'deposit', withdraw_disabled: 'withdraw' };
 const OPEN: Partial<Record<string, Direction>> = { deposit_enabled: 'deposit', withdraw_enabled: 'withdraw' };
@@ -92,11 +80,20 @@ export class OutageRows {
    */
   private readonly fresh = new Map<string, { id: number; coin: string; network: string; direction: Direction }[]>();
 
+  private readonly lookBack: boolean;
+  private readonly touched: Touched;
+
   constructor(
     private readonly db: Database.Database,
-    /** Look each closure's message up in the kept history (a replay, with no coin lists to read). */
-    private readonly lookBack = false,
+    options: {
+      /** Look each closure's message up in the kept history (a replay, with no coin lists to read). */
+      lookBack?: boolean;
+      /** Told of every write that moves an outage's times (the availability index reloads those). */
+      touched?: Touched;
+    } = {},
   ) {
+    this.lookBack = options.lookBack ?? false;
+    this.touched = options.touched ?? (() => undefined);
     const last = (d: Direction): Database.Statement =>
       db.prepare(`SELECT kind, after FROM changes WHERE exchange = ? AND kind IN ('${d}_desc_set', '${d}_desc_changed', '${d}_desc_cleared') AND coin = ? AND network = ? AND at <= ? ORDER BY at DESC, id DESC LIMIT 1`);
     this.lastMessage = { deposit: last('deposit'), withdraw: last('withdraw') };
@@ -123,6 +120,7 @@ export class OutageRows {
         // Gone, not reopened: the outage ends where watching it ended.
         if (c.kind === 'coin_delisted') this.stmt.endCoin.run(c.at, c.exchange, c.coin);
         else if (c.network !== undefined) this.stmt.endNetwork.run(c.at, c.exchange, c.coin, c.network);
+        this.touched(c.exchange, c.coin);
         continue;
       }
       if (c.network === undefined) continue;
@@ -130,6 +128,7 @@ export class OutageRows {
       const opening = OPEN[c.kind];
       if (closing !== undefined) {
         if (open.get(c.exchange, c.coin, c.network, closing) !== undefined) continue; // seen again after a restart
+        this.touched(c.exchange, c.coin);
         const messages = this.lookBack ? this.currentMessage(c.exchange, c.coin, c.network, closing, c.at) : [];
         const id = Number(this.stmt.insertClosed.run(c.exchange, c.coin, c.network, closing, c.at, c.at, JSON.stringify(messages)).lastInsertRowid);
         if (!this.lookBack) {
@@ -141,6 +140,7 @@ export class OutageRows {
         const row = open.get(c.exchange, c.coin, c.network, opening) as { id: number } | undefined;
         if (row !== undefined) {
           this.stmt.end.run(c.at, row.id);
+          this.touched(c.exchange, c.coin);
           continue;
         }
         // No closure seen: closed before watching began (a store from before outages were kept),
@@ -149,6 +149,7 @@ export class OutageRows {
         if (again !== undefined) continue;
         const since = this.watchingSince(c.exchange) ?? c.at;
         this.stmt.insertBefore.run(c.exchange, c.coin, c.network, opening, Math.min(since, c.at), c.at);
+        this.touched(c.exchange, c.coin);
       } else if (MESSAGE[c.kind] !== undefined) {
         this.addMessage(c, MESSAGE[c.kind] as Direction);
       }
@@ -197,6 +198,7 @@ export class OutageRows {
       ),
     );
     const insert = this.db.prepare('INSERT INTO outages (exchange, coin, network, direction, from_at, began, messages) VALUES (?, ?, ?, ?, NULL, ?, ?)');
+    this.touched(snapshot.exchange);
     for (const coin of snapshot.coins.values()) {
       for (const n of coin.networkList) {
         for (const direction of DIRECTIONS) {
@@ -251,41 +253,11 @@ export class OutageRows {
     });
   }
 
-  /**
-   * Closed time and outages per network and direction within [start, now] (clipped, as
-   * availability is, to when watching began); networks without an outage in it have no row.
-   * One aggregate over the indexes outages_to and outages_open.
-   */
-  totals(q: { exchange?: string; coin?: string; network?: string; start: number; now: number }): OutageTotals[] {
-    // (+began: a term no index is chosen for, as every outage began before now.)
-    const where = ['+began < :now'];
-    if (q.exchange !== undefined) where.push('exchange = :exchange');
-    if (q.coin !== undefined) where.push('coin = :coin');
-    if (q.network !== undefined) where.push('network = :network');
-    // The ones that lasted into the window: two ranges, on the indexes outages_to and outages_open
-    // (an OR of them would be read as a scan of the whole table).
-    const filter = where.join(' AND ');
-    // Every outage began no earlier than when watching its exchange began (one from before that
-    // begins then), so a window clipped to that start clips each outage as this does.
-    const cols = 'exchange, coin, network, direction, from_at, began, to_at';
-    const sql = `
-      SELECT exchange, coin, network, direction,
-        SUM(MAX(0, MIN(COALESCE(to_at, :now), :now) - MAX(began, :start))) AS closedMs,
-        COALESCE(SUM(from_at >= :start), 0) AS count,
-        COALESCE(SUM(from_at >= :start AND to_at <= :now), 0) AS reopened,
-        SUM(CASE WHEN from_at >= :start AND to_at <= :now THEN to_at - from_at ELSE 0 END) AS reopenedMs
-      FROM (SELECT ${cols} FROM outages WHERE to_at > :start AND ${filter} UNION ALL SELECT ${cols} FROM outages WHERE to_at IS NULL AND ${filter})
-      GROUP BY exchange, coin, network, direction`;
-    const params: Record<string, string | number> = { start: q.start, now: q.now };
-    if (q.exchange !== undefined) params.exchange = q.exchange;
-    if (q.coin !== undefined) params.coin = q.coin;
-    if (q.network !== undefined) params.network = q.network;
-    return this.db.prepare(sql).all(params) as OutageTotals[];
-  }
-
   /** Forgets outages that reopened before `cutoff` (with the changes of that time); ongoing ones stay. */
   prune(cutoff: number): number {
-    return this.db.prepare('DELETE FROM outages WHERE to_at IS NOT NULL AND to_at < ?').run(cutoff).changes;
+    const n = this.db.prepare('DELETE FROM outages WHERE to_at IS NOT NULL AND to_at < ?').run(cutoff).changes;
+    if (n > 0) this.touched();
+    return n;
   }
 }
 
@@ -305,34 +277,4 @@ function rowToOutage(r: Record<string, unknown>): Outage | undefined {
   if ((direction !== 'deposit' && direction !== 'withdraw') || typeof began !== 'number') return undefined;
   if ((from !== null && typeof from !== 'number') || (to !== null && typeof to !== 'number')) return undefined;
   return { id, exchange, coin, network, direction, from, began, to, messages: readMessages(r.messages) };
-}
-
-/**
- * Outages from a store that kept changes before it kept outages (migration 5): its changes
- * replayed, oldest first, and watching taken to begin with the oldest change or stored coin list.
- */
-export function backfillOutages(db: Database.Database): void {
-  const first = db.prepare("SELECT MIN(at) AS at FROM (SELECT MIN(at) AS at FROM changes UNION ALL SELECT MIN(taken_at) FROM snapshots WHERE part = 'coins')").get() as { at: number | null };
-  const exchanges = db.prepare("SELECT exchange, MIN(at) AS at FROM (SELECT exchange, MIN(at) AS at FROM changes GROUP BY exchange UNION ALL SELECT exchange, taken_at FROM snapshots WHERE part = 'coins') GROUP BY exchange").all() as { exchange: string; at: number }[];
-  if (first.at === null) return;
-  const insert = db.prepare('INSERT OR IGNORE INTO watching (exchange, since) VALUES (?, ?)');
-  for (const e of exchanges) insert.run(e.exchange, e.at);
-  const rows = new OutageRows(db, true);
-  const kinds = "('deposit_disabled','deposit_enabled','withdraw_disabled','withdraw_enabled','deposit_desc_set','deposit_desc_changed','withdraw_desc_set','withdraw_desc_changed','network_removed','coin_delisted')";
-  const batch: Change[] = [];
-  for (const r of db.prepare(`SELECT * FROM changes WHERE kind IN ${kinds} ORDER BY id`).iterate() as IterableIterator<Record<string, unknown>>) {
-    if (typeof r.exchange !== 'string' || typeof r.kind !== 'string' || typeof r.at !== 'number') continue;
-    let after: unknown = null;
-    try {
-      after = JSON.parse(String(r.after));
-    } catch {
-      continue;
-    }
-    const c = { kind: r.kind, exchange: r.exchange, at: r.at, before: null, after } as Change;
-    if (typeof r.coin === 'string') c.coin = r.coin;
-    if (typeof r.network === 'string') c.network = r.network;
-    batch.push(c);
-    if (batch.length >= 1000) rows.applyChanges(batch.splice(0));
-  }
-  rows.applyChanges(batch);
 }

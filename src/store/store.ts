@@ -9,7 +9,8 @@ import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { Checkpointer } from './checkpoint';
 import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
 import { openStore } from './open';
-import { OutageRows, type Outage, type OutageQuery, type OutageTotals } from './outages';
+import { OutageIndex, type OutageSpan, type OutageTotals, type TotalsQuery } from './outage-totals';
+import { OutageRows, type Outage, type OutageQuery } from './outages';
 import { Outbox, type CommitDelivery, type DeadLetter, type HeldWrites, type OutboxItem } from './outbox';
 import { SilenceRows } from './silences';
 import { StateRows } from './state';
@@ -19,7 +20,8 @@ import { Tables, type SetAsideHook } from './tables';
 export type { ChangeQuery, StoredChange } from './history';
 export type { CommitDelivery, DeadLetter, HeldDelivery, HeldWrites, OutboxItem, OutboxMark } from './outbox';
 export type { SetAsideHook } from './tables';
-export type { Direction, Outage, OutageQuery, OutageTotals } from './outages';
+export type { Direction, Outage, OutageQuery } from './outages';
+export type { OutageSpan, OutageTotals } from './outage-totals';
 export { StoreError } from './open';
 export { snapshotRecords } from './state';
 
@@ -61,6 +63,7 @@ export class StateStore {
   private readonly state: StateRows;
   private readonly history: ChangeHistory;
   private readonly outages: OutageRows;
+  private readonly outageIndex: OutageIndex;
   private readonly outbox: Outbox;
   private readonly silences: SilenceRows;
 
@@ -84,7 +87,8 @@ export class StateStore {
     const tables = new Tables(db, <T>(fn: () => T): T => this.transaction(fn), onSetAside);
     this.state = new StateRows(tables);
     this.history = new ChangeHistory(tables);
-    this.outages = new OutageRows(db);
+    this.outageIndex = new OutageIndex(db);
+    this.outages = new OutageRows(db, { touched: (exchange, coin) => this.outageIndex.touched(exchange, coin) });
     this.outbox = new Outbox(tables);
     this.silences = new SilenceRows(tables);
     tables.setAside(unreadable);
@@ -235,9 +239,14 @@ export class StateStore {
     return this.outages.queryOutages(q);
   }
 
-  /** Closed time and outages per network and direction within [start, now] (see OutageRows.totals). */
-  outageTotals(q: { exchange?: string; coin?: string; network?: string; start: number; now: number }): OutageTotals[] {
-    return this.outages.totals(q);
+  /** Closed time and outages per network and direction within [start, now] (see totalsBySql), from an index in memory. */
+  outageTotals(q: TotalsQuery): OutageTotals[] {
+    return this.outageIndex.totals(q);
+  }
+
+  /** The outages of one network that lasted into [start, now], oldest first, from the index in memory. */
+  networkOutages(exchange: string, coin: string, network: string, start: number, now: number): OutageSpan[] {
+    return this.outageIndex.spans(exchange, coin, network, start, now);
   }
 
   /** When watching each exchange began (ms since epoch). */

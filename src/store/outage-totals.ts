@@ -1,0 +1,282 @@
+import type Database from 'better-sqlite3';
+import type { Direction } from './outages';
+
+/** Closed time and outages of one network and direction within a window (availability). */
+export interface OutageTotals {
+  exchange: string;
+  coin: string;
+  network: string;
+  direction: Direction;
+  /** Milliseconds closed within the window. */
+  closedMs: number;
+  /** Outages of known length that began within the window. */
+  count: number;
+  /** Of those, the ones that reopened, and their summed length (ms). */
+  reopened: number;
+  reopenedMs: number;
+}
+
+/** One outage of a network, as far as times go (messages are in the table). */
+export interface OutageSpan {
+  direction: Direction;
+  began: number;
+  from: number | null;
+  to: number | null;
+}
+
+export interface TotalsQuery {
+  exchange?: string;
+  coin?: string;
+  network?: string;
+  start: number;
+  now: number;
+}
+
+/**
+ * Closed time and outages per network and direction within [start, now] (clipped, as
+ * availability is, to when watching began); networks without an outage in it have no row.
+ * One aggregate over the indexes outages_to and outages_open: what OutageIndex answers from
+ * memory, kept as its definition (the property test holds the two equal).
+ */
+export function totalsBySql(db: Database.Database, q: TotalsQuery): OutageTotals[] {
+  // (+began: a term no index is chosen for, as every outage began before now.)
+  const where = ['+began < :now'];
+  if (q.exchange !== undefined) where.push('exchange = :exchange');
+  if (q.coin !== undefined) where.push('coin = :coin');
+  if (q.network !== undefined) where.push('network = :network');
+  // The ones that lasted into the window: two ranges, on the indexes outages_to and outages_open
+  // (an OR of them would be read as a scan of the whole table).
+  const filter = where.join(' AND ');
+  // Every outage began no earlier than when watching its exchange began (one from before that
+  // begins then), so a window clipped to that start clips each outage as this does.
+  const cols = 'exchange, coin, network, direction, from_at, began, to_at';
+  const sql = `
+    SELECT exchange, coin, network, direction,
+      SUM(MAX(0, MIN(COALESCE(to_at, :now), :now) - MAX(began, :start))) AS closedMs,
+      COALESCE(SUM(from_at >= :start), 0) AS count,
+      COALESCE(SUM(from_at >= :start AND to_at <= :now), 0) AS reopened,
+      SUM(CASE WHEN from_at >= :start AND to_at <= :now THEN to_at - from_at ELSE 0 END) AS reopenedMs
+    FROM (SELECT ${cols} FROM outages WHERE to_at > :start AND ${filter} UNION ALL SELECT ${cols} FROM outages WHERE to_at IS NULL AND ${filter})
+    GROUP BY exchange, coin, network, direction`;
+  const params: Record<string, string | number> = { start: q.start, now: q.now };
+  if (q.exchange !== undefined) params.exchange = q.exchange;
+  if (q.coin !== undefined) params.coin = q.coin;
+  if (q.network !== undefined) params.network = q.network;
+  return db.prepare(sql).all(params) as OutageTotals[];
+}
+
+/** The outages of one network and direction: the ended ones by when they ended, the ongoing ones. */
+interface Line {
+  network: string;
+  direction: Direction;
+  /** Ended outages, sorted by `to`; `from` is NaN for one from before watching began. */
+  to: number[];
+  began: number[];
+  from: number[];
+  ongoing: { began: number; from: number }[];
+}
+
+/** A row of COLS, read raw (as an array: a year's 200,000 rows load in a third of the time). */
+type Row = [exchange: string, coin: string, network: string, direction: Direction, from: number | null, began: number, to: number | null];
+
+const COLS = 'exchange, coin, network, direction, from_at, began, to_at';
+
+/** How far back of the first query's `now` the index holds outages: the longest window (90 d) and a day. */
+const HELD_MS = 91 * 86_400_000;
+
+/**
+ * The availability of every network at once, from memory: each network's outages by when they
+ * ended, so a window is one binary search and the outages inside it, per network and direction
+ * (a year at 8,000 networks: about 200,000 outages, 5 MB; an aggregate over the table read
+ * 50,000 rows for a 90-day window, 200 ms). Per-day rollups were measured as no better: at a
+ * closure a month lasting up to two days, a network has more closed days than outages.
+ *
+ * The table stays the truth. The index is loaded at its first use and never written ahead of
+ * it: a write only names what it touched (a coin of an exchange, an exchange, or everything, as
+ * OutageRows tells), and those are read back from the table before the next answer. So it is
+ * consistent across restarts (made from the table), retention pruning (everything re-read) and a
+ * rolled-back transaction (the table is re-read as it stands).
+ */
+export class OutageIndex {
+  /** exchange -> coin -> its lines; undefined until first used. */
+  private lines: Map<string, Map<string, Line[]>> | undefined;
+  private stale: { all: boolean; exchanges: Set<string>; coins: Map<string, Set<string>> } = { all: false, exchanges: new Set(), coins: new Map() };
+  /**
+   * The index holds the outages that ended after this (and the ongoing ones): set at the first
+   * query, HELD_MS before its `now` (or at its `start` when earlier). A window starting before it
+   * is answered by the table (totalsBySql), as exactly; none of the API's does (90 d at most).
+   */
+  private horizon = Infinity;
+
+  constructor(private readonly db: Database.Database) {}
+
+  /** A write changed outages: of one coin, of one exchange, or (no argument) any. */
+  touched(exchange?: string, coin?: string): void {
+    if (this.lines === undefined) return;
+    if (exchange === undefined) this.stale.all = true;
+    else if (coin === undefined) this.stale.exchanges.add(exchange);
+    else {
+      const coins = this.stale.coins.get(exchange) ?? new Set<string>();
+      coins.add(coin);
+      this.stale.coins.set(exchange, coins);
+    }
+  }
+
+  /** The same rows as totalsBySql, in no particular order. */
+  totals(q: TotalsQuery): OutageTotals[] {
+    this.hold(q.start, q.now);
+    if (q.start < this.horizon) return totalsBySql(this.db, q);
+    const lines = this.fresh();
+    const out: OutageTotals[] = [];
+    const push = (exchange: string, coin: string, line: Line): void => {
+      if (q.network === undefined || line.network === q.network) lineTotals(out, exchange, coin, line, q.start, q.now);
+    };
+    if (q.exchange !== undefined && q.coin !== undefined) {
+      // One coin (the status page asks per network): no walk.
+      for (const line of lines.get(q.exchange)?.get(q.coin) ?? []) push(q.exchange, q.coin, line);
+      return out;
+    }
+    const exchanges = q.exchange === undefined ? lines : new Map([[q.exchange, lines.get(q.exchange)]]);
+    for (const [exchange, coins] of exchanges) {
+      if (coins === undefined) continue;
+      const picked = q.coin === undefined ? coins : new Map([[q.coin, coins.get(q.coin)]]);
+      for (const [coin, list] of picked) {
+        for (const line of list ?? []) push(exchange, coin, line);
+      }
+    }
+    return out;
+  }
+
+  /** The outages of one network that began before `now` and lasted past `start`, oldest first (the status page's bars). */
+  spans(exchange: string, coin: string, network: string, start: number, now: number): OutageSpan[] {
+    this.hold(start, now);
+    if (start < this.horizon) {
+      const rows = this.db.prepare('SELECT direction, began, from_at AS "from", to_at AS "to" FROM outages WHERE exchange = ? AND coin = ? AND network = ? AND (to_at > ? OR to_at IS NULL) AND began < ? ORDER BY began, id').all(exchange, coin, network, start, now);
+      return rows as OutageSpan[];
+    }
+    const out: OutageSpan[] = [];
+    for (const line of this.fresh().get(exchange)?.get(coin) ?? []) {
+      if (line.network !== network) continue;
+      for (let i = firstEndedAfter(line, start); i < line.to.length; i++) {
+        const began = line.began[i] as number;
+        if (began < now) out.push({ direction: line.direction, began, from: nullable(line.from[i] as number), to: line.to[i] as number });
+      }
+      for (const o of line.ongoing) if (o.began < now) out.push({ direction: line.direction, began: o.began, from: nullable(o.from), to: null });
+    }
+    return out.sort((a, b) => a.began - b.began);
+  }
+
+  /** Sets the horizon at the first query. */
+  private hold(start: number, now: number): void {
+    if (this.horizon === Infinity) this.horizon = Math.min(start, now - HELD_MS);
+  }
+
+  /** The lines, with what writes touched read back from the table. */
+  private fresh(): Map<string, Map<string, Line[]>> {
+    const stale = this.stale;
+    if (this.lines !== undefined && !stale.all && stale.exchanges.size === 0 && stale.coins.size === 0) return this.lines;
+    if (this.lines === undefined || stale.all) {
+      this.lines = new Map();
+      // Two ranges on the indexes outages_to and outages_open (as totalsBySql reads them).
+      const held = `SELECT ${COLS} FROM outages WHERE to_at > ? UNION ALL SELECT ${COLS} FROM outages WHERE to_at IS NULL`;
+      this.add(this.db.prepare(held).raw().iterate(this.horizon) as IterableIterator<Row>);
+    } else {
+      const byExchange = this.db.prepare(`SELECT ${COLS} FROM outages WHERE exchange = ?`).raw();
+      const byCoin = this.db.prepare(`SELECT ${COLS} FROM outages WHERE exchange = ? AND coin = ?`).raw();
+      for (const exchange of stale.exchanges) {
+        this.lines.delete(exchange);
+        this.add(byExchange.iterate(exchange) as IterableIterator<Row>);
+      }
+      for (const [exchange, coins] of stale.coins) {
+        if (stale.exchanges.has(exchange)) continue;
+        for (const coin of coins) {
+          this.lines.get(exchange)?.delete(coin);
+          this.add(byCoin.iterate(exchange, coin) as IterableIterator<Row>);
+        }
+      }
+    }
+    this.stale = { all: false, exchanges: new Set(), coins: new Map() };
+    return this.lines;
+  }
+
+  private add(rows: Iterable<Row>): void {
+    const lines = this.lines as Map<string, Map<string, Line[]>>;
+    const added = new Set<Line>();
+    const found = new Map<string, Line>();
+    for (const [exchange, coin, network, direction, fromAt, began, to] of rows) {
+      const key = `${exchange}\u0000${coin}\u0000${network}\u0000${direction}`;
+      let line = found.get(key);
+      if (line === undefined) {
+        const coins = lines.get(exchange) ?? new Map<string, Line[]>();
+        lines.set(exchange, coins);
+        const list = coins.get(coin) ?? [];
+        coins.set(coin, list);
+        line = { network, direction, to: [], began: [], from: [], ongoing: [] };
+        list.push(line);
+        found.set(key, line);
+      }
+      const from = fromAt ?? NaN;
+      if (to === null) line.ongoing.push({ began, from });
+      else {
+        line.to.push(to);
+        line.began.push(began);
+        line.from.push(from);
+        added.add(line);
+      }
+    }
+    for (const line of added) sortByTo(line);
+  }
+}
+
+function sortByTo(line: Line): void {
+  if (line.to.every((t, i) => i === 0 || (line.to[i - 1] as number) <= t)) return;
+  const order = line.to.map((_, i) => i).sort((a, b) => (line.to[a] as number) - (line.to[b] as number));
+  line.to = order.map((i) => line.to[i] as number);
+  line.began = order.map((i) => line.began[i] as number);
+  line.from = order.map((i) => line.from[i] as number);
+}
+
+const nullable = (n: number): number | null => (Number.isNaN(n) ? null : n);
+
+/** The index of the first ended outage of a line that ended after `start`. */
+function firstEndedAfter(line: Line, start: number): number {
+  let lo = 0;
+  let hi = line.to.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((line.to[mid] as number) > start) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** totalsBySql's row for one line, pushed onto `out` when it has one: the outages that began before `now` and lasted past `start`. */
+function lineTotals(out: OutageTotals[], exchange: string, coin: string, line: Line, start: number, now: number): void {
+  let any = false;
+  let closedMs = 0;
+  let count = 0;
+  let reopened = 0;
+  let reopenedMs = 0;
+  for (let i = firstEndedAfter(line, start); i < line.to.length; i++) {
+    const began = line.began[i] as number;
+    if (!(began < now)) continue;
+    const to = line.to[i] as number;
+    const from = line.from[i] as number;
+    any = true;
+    closedMs += Math.max(0, Math.min(to, now) - Math.max(began, start));
+    if (from >= start) {
+      count++;
+      if (to <= now) {
+        reopened++;
+        reopenedMs += to - from;
+      }
+    }
+  }
+  for (const o of line.ongoing) {
+    if (!(o.began < now)) continue;
+    any = true;
+    closedMs += Math.max(0, now - Math.max(o.began, start));
+    if (o.from >= start) count++;
+  }
+  if (any) out.push({ exchange, coin, network: line.network, direction: line.direction, closedMs, count, reopened, reopenedMs });
+}

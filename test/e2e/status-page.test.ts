@@ -1,0 +1,189 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { requireBinary } from '../support/binaries';
+import { killAll, ROOT, spotwatch } from '../support/process';
+import { waitFor } from '../support/wait';
+
+jest.setTimeout(120_000);
+
+// Fails the suite with a clear message when Debian's chromium is missing (never a silent skip).
+const CHROMIUM = requireBinary(['chromium', 'chromium-browser'], 'chromium');
+
+const MESSAGE = 'TRC20 wallet <maintenance> & "upgrade"';
+
+let dir: string;
+let daemonUrl: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'spotwatch-status-page-'));
+  // A scripted closure: USDT on TRC20 closes for withdrawals with a message and reopens 3 s later;
+  // then BTC deposits close and stay closed.
+  writeFileSync(
+    join(dir, 'scenario.yaml'),
+    `name: closure
+steps:
+  - at: 2s
+    action: set_network
+    coin: USDT
+    network: Tron(TRC20)
+    set: { withdrawEnable: false, withdrawDesc: ${JSON.stringify(MESSAGE)} }
+  - at: 5s
+    action: set_network
+    coin: USDT
+    network: Tron(TRC20)
+    set: { withdrawEnable: true, withdrawDesc: null }
+  - at: 6s
+    action: set_network
+    coin: BTC
+    network: BTC
+    set: { depositEnable: false }
+`,
+  );
+  writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: WithdrawDisabled\n    state: withdraw_disabled\n    match: { coin: USDT }\n    severity: critical\n');
+  const sim = spotwatch(['simulate', '--listen', '127.0.0.1:0', '--coins', '60', '--seed', '3', '--scenario', join(dir, 'scenario.yaml')]);
+  const simUrl = (await sim.output(/reference exchange listening on (http:\/\/\S+)/))[1] as string;
+  writeFileSync(
+    join(dir, 'spotwatch.yaml'),
+    `exchanges:
+  - name: e2e
+    base_url: ${simUrl}
+    poll: { coins: 1s, tickers: 1s }
+server: { listen: "127.0.0.1:0" }
+state_dir: ${join(dir, 'data')}
+rules_file: ${join(dir, 'rules.yaml')}
+log: { format: json }
+notify:
+  receivers:
+    - name: log
+      log: {}
+`,
+  );
+  const daemon = spotwatch(['run', '--config', join(dir, 'spotwatch.yaml')]);
+  daemonUrl = (await daemon.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/))[1] as string;
+  type Outages = { outages: { coin: string; network: string; direction: string; to: string | null }[] };
+  await waitFor(
+    async () => {
+      const { outages } = (await (await fetch(`${daemonUrl}/api/v1/outages`)).json()) as Outages;
+      const trx = outages.find((o) => o.coin === 'USDT' && o.network === 'Tron(TRC20)' && o.direction === 'withdraw');
+      const btc = outages.find((o) => o.coin === 'BTC' && o.network === 'BTC' && o.direction === 'deposit');
+      return trx?.to != null && btc !== undefined && btc.to === null;
+    },
+    'the scripted closure to reopen and BTC deposits to close',
+    40_000,
+    200,
+  );
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await killAll();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The page at a size, with every CSP violation or script error it reports collected. */
+async function open(width: number, height: number, touch: boolean): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height }, hasTouch: touch, isMobile: touch });
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${daemonUrl}/`);
+  await page.locator('#watched-list details.net').first().waitFor();
+  return { page, problems };
+}
+
+/** The page's width as laid out and as shown (no DOM types here: the suite compiles for Node). */
+const overflow = (page: Page) =>
+  page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return { scroll: root.scrollWidth, client: root.clientWidth };
+  });
+type Details = { open: boolean };
+const visibleKeys = (page: Page, list: string) => page.locator(`${list} details.net:visible`).evaluateAll((els) => els.map((e) => e.getAttribute('data-k')));
+
+describe.each([
+  { name: 'desktop', width: 1280, height: 900, touch: false },
+  { name: 'phone', width: 390, height: 844, touch: true },
+])('the status page in headless Chromium at $width px ($name)', ({ name, width, height, touch }) => {
+  let page: Page;
+  let problems: string[];
+  beforeAll(async () => {
+    ({ page, problems } = await open(width, height, touch));
+  });
+  afterAll(() => page?.close());
+
+  it('puts the networks the rule names (USDT) first and keeps the rest collapsed behind "show all"', async () => {
+    const watched = await visibleKeys(page, '#watched-list');
+    expect(watched.length).toBeGreaterThan(1);
+    expect(watched.filter((k) => !k?.startsWith('e2e usdt '))).toEqual([]);
+    expect(await page.locator('#watched').textContent()).toBe(`Watched networks (${watched.length})`);
+    expect(await page.locator('#rest').evaluate((d) => (d as unknown as Details).open)).toBe(false);
+    expect(await page.locator('#rest-list details.net:visible').count()).toBe(0);
+  });
+
+  it('shows 30 bars a network, with the closure in today\'s bar and its outage when the network is tapped open', async () => {
+    const card = page.locator('#watched-list details.net[data-k^="e2e usdt tron(trc20)"]');
+    expect(await card.locator('.bars .d').count()).toBe(30);
+    const today = card.locator('.bars .d').last();
+    expect(await today.getAttribute('class')).not.toBe('d up');
+    expect(await today.getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d: \d+\.\d\d % open; withdraw closed \d\d:\d\d–\d\d:\d\d$/);
+    if (touch) await card.locator('summary').tap();
+    else await card.locator('summary').click();
+    const outage = card.locator('.outages li');
+    await outage.waitFor();
+    expect(await outage.allTextContents()).toEqual([expect.stringMatching(/^withdrawals closed \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ – \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \(\d+s\)$/)]);
+    const { scroll, client } = await overflow(page);
+    expect(scroll).toBeLessThanOrEqual(client);
+    if (touch) await card.locator('summary').tap();
+    else await card.locator('summary').click();
+  });
+
+  it('tells the closure and the reopening in the timeline, with the message as text', async () => {
+    const items = await page.locator('#timeline-list li').allTextContents();
+    expect(items).toContainEqual(expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ USDT / Tron\\(TRC20\\) \\(e2e\\) withdrawals reopened after \\d+s ${MESSAGE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)));
+    expect(items).toContainEqual(expect.stringMatching(/Z BTC \/ BTC \(e2e\) deposits closed, still closed after (\d+s|\d+m)$/));
+    expect(await page.locator('#timeline-list maintenance').count()).toBe(0);
+  });
+
+  it('narrows the lists as one types in the filter box, and opens the rest to show what matches there', async () => {
+    await page.locator('#q').fill('btc');
+    await waitFor(async () => (await visibleKeys(page, '#watched-list')).length === 0, 'the watched list to narrow');
+    const rest = await visibleKeys(page, '#rest-list');
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.filter((k) => !k?.includes('btc'))).toEqual([]);
+    expect(rest.filter((k) => k?.startsWith('e2e btc btc '))).toHaveLength(1);
+    expect(await page.locator('#rest').evaluate((d) => (d as unknown as Details).open)).toBe(true);
+    await page.locator('#q').fill('usdt tron');
+    await waitFor(async () => (await visibleKeys(page, '#watched-list')).length === 1, 'the watched list to narrow to one');
+    expect(await visibleKeys(page, '#watched-list')).toEqual([expect.stringMatching(/^e2e usdt tron\(trc20\) /)]);
+  });
+
+  it('has nothing wider than the screen, with every section open', async () => {
+    await page.locator('#q').fill('');
+    await page.locator('#rest').evaluate((d) => {
+      (d as unknown as Details).open = true;
+    });
+    for (const d of await page.locator('details.net').all()) await d.evaluate((e) => ((e as unknown as Details).open = true));
+    const { scroll, client } = await overflow(page);
+    expect(scroll).toBeLessThanOrEqual(client);
+    expect(client).toBeLessThanOrEqual(width);
+    mkdirSync(join(ROOT, 'test-output'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-output', `status-page-${name}.png`), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps "show all" open across the page\'s refresh', async () => {
+    await page.reload();
+    await page.locator('#watched-list details.net').first().waitFor();
+    expect(await page.locator('#rest').evaluate((d) => (d as unknown as Details).open)).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
