@@ -163,6 +163,14 @@ if (ccxt !== undefined) {
 } else {
   console.log('ccxt comparison not run: `npm run bench:ccxt` installs ccxt in bench/.ccxt (never a dependency) and runs the bench.');
 }
+if (process.env.BENCH_CYCLE !== '0') {
+  // What users pay: the daemon's whole-process CPU per poll cycle for three upstreams (bench/cycle.mjs).
+  const { cycleBench, cycleTable } = await import('./cycle.mjs');
+  const sizes = (process.env.CYCLE_SIZES ?? '4000,16000').split(',').map(Number);
+  const rows = await cycleBench({ sizes });
+  console.log('\ndaemon CPU per poll cycle (coins + tickers; /proc, every thread) against JSON.parse of the same two answers');
+  console.log(cycleTable(rows).join('\n'));
+}
 if (process.env.BENCH_SYSTEM !== '0') {
   const { systemBench } = await import('./system.mjs');
   const sys = await systemBench({ log: () => undefined });

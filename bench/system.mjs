@@ -1,5 +1,6 @@
 // System figures, against real processes: /metrics latency under concurrent scrapers while the
-// daemon polls, CPU time per poll cycle, memory over many polls, change-to-webhook latency.
+// daemon polls, change-to-webhook latency, and (BENCH_SOAK=1) memory over many polls. The CPU
+// per poll cycle is bench/cycle.mjs's.
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,14 +56,6 @@ export async function systemBench({ log }) {
       rows.push([`/metrics, ${scrapers} scraper${scrapers > 1 ? 's' : ''} (gzip), ${series} series`, `p50 ${quantile(latencies, 0.5).toFixed(1)} ms`, `p99 ${quantile(latencies, 0.99).toFixed(1)} ms`, `${latencies.length} scrapes`]);
       log(`scrapers ${scrapers}: done`);
     }
-    // --- CPU per poll cycle ---------------------------------------------------------------------
-    const cpu0 = await metricValue(url, 'process_cpu_seconds_total');
-    const polls0 = await metricValue(url, 'spotwatch_poll_duration_seconds_count');
-    await new Promise((r) => setTimeout(r, 20_000));
-    const cpu1 = await metricValue(url, 'process_cpu_seconds_total');
-    const polls1 = await metricValue(url, 'spotwatch_poll_duration_seconds_count');
-    const cycles = (polls1 - polls0) / 2;
-    rows.push(['daemon CPU per poll cycle (coins + tickers, 4,000 coins)', `${(((cpu1 - cpu0) / cycles) * 1000).toFixed(1)} ms`, `${cycles} cycles`, '']);
     d.child.kill('SIGTERM');
 
     // --- change -> webhook ----------------------------------------------------------------------
@@ -97,7 +90,11 @@ export async function systemBench({ log }) {
     sim.child.kill('SIGTERM');
   }
 
-  // --- memory over many polls at 16,000 coins ----------------------------------------------------
+  // --- memory over many polls at 16,000 coins (BENCH_SOAK=1: about 20 minutes) ------------------
+  if (process.env.BENCH_SOAK !== '1') {
+    rmSync(dir, { recursive: true, force: true });
+    return rows;
+  }
   const polls = Number(process.env.BENCH_MEMORY_POLLS ?? 1000);
   const big = await simulator(16000);
   try {

@@ -14,7 +14,8 @@ import type { CoinRecord, Snapshot } from '../snapshot/model';
  * - `saveSnapshot(snapshot, part, bodies)` stores one part (coins or tickers) of an exchange's
  *   snapshot whole, `bodies` being each record of snapshotRecords(snapshot, part) as JSON when
  *   given; `saveCoinsDelta(snapshot, changed, gone)` brings a coins part stored whole before
- *   up to `snapshot`: writes the coins `changed`, deletes those `gone`; what is stored then reads
+ *   up to `snapshot`: writes the coins `changed` (`bodies`, when given, each as JSON), deletes
+ *   those `gone`; what is stored then reads
  *   back as the whole part would;
  * - `saveAlerts` replaces all of an exchange's stored alerts; `updateAlerts` writes some and
  *   deletes others by fingerprint, leaving the rest;
@@ -24,7 +25,7 @@ export interface PollStore {
   transaction<T>(fn: () => T): T;
   appendChanges(changes: readonly Change[]): void;
   saveSnapshot(snapshot: Snapshot, part: Endpoint, bodies?: readonly string[]): void;
-  saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[]): void;
+  saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[], bodies?: readonly string[]): void;
   saveHistory(exchange: string, symbols: ReadonlyMap<string, SymbolHistory>): void;
   saveAlerts(exchange: string, alerts: Iterable<Alert>): void;
   updateAlerts(exchange: string, alerts: Iterable<Alert>, gone: Iterable<string>): void;

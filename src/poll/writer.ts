@@ -135,8 +135,9 @@ export class StateWriter {
     // rows); otherwise whole, its records serialized ahead, STATE_CHUNK per turn.
     const delta = saveSnapshot && endpoint === 'coins' && !this.unsavedSnapshots.has(key) ? this.coinsDelta(exchange, next) : undefined;
     const bodies: string[] = [];
-    if (saveSnapshot && delta === undefined) {
-      const records = snapshotRecords(next, endpoint);
+    if (saveSnapshot) {
+      // A storm changes every coin: serialized here, ahead, the write itself only inserts.
+      const records = delta?.changed ?? snapshotRecords(next, endpoint);
       for (let i = 0; i < records.length; i += STATE_CHUNK) {
         steps.push(() => {
           for (const r of records.slice(i, i + STATE_CHUNK)) bodies.push(JSON.stringify(r));
@@ -148,7 +149,7 @@ export class StateWriter {
     steps.push(() => {
       error = this.writeAlerts(exchange, () => {
         if (deferred.length > 0) store.appendChanges(deferred);
-        if (delta !== undefined) store.saveCoinsDelta(next, delta.changed, delta.gone);
+        if (delta !== undefined) store.saveCoinsDelta(next, delta.changed, delta.gone, bodies);
         else if (saveSnapshot) store.saveSnapshot(next, endpoint, bodies);
         if (endpoint === 'tickers' && at - saved.history >= HISTORY_SAVE_MS) {
           store.saveHistory(exchange, p.history);

@@ -76,16 +76,16 @@ export class StateRows {
 
   /**
    * Brings a coins part stored whole before (saveSnapshot) up to `snapshot`: the coins `changed`
-   * (new or different) written, the coins `gone` deleted.
+   * (new or different) written (`bodies`, when given, are each as JSON), the coins `gone` deleted.
    */
-  saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[]): void {
+  saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[], bodies?: readonly string[]): void {
     const { exchange, coinsAt: at } = snapshot;
     if (at === null) return;
     this.putPart(exchange, 'coins', at, JSON.stringify({ records: snapshot.coins.size }));
     const drop = this.t.db.prepare("DELETE FROM snapshot_records WHERE exchange = ? AND part = 'coins' AND key = ?");
     for (const coin of gone) drop.run(exchange, coin);
     const put = this.t.db.prepare("INSERT INTO snapshot_records (exchange, part, key, body) VALUES (?, 'coins', ?, ?) ON CONFLICT (exchange, part, key) DO UPDATE SET body = excluded.body");
-    for (const c of changed) put.run(exchange, c.coin, JSON.stringify(c));
+    for (const [i, c] of changed.entries()) put.run(exchange, c.coin, bodies?.[i] ?? JSON.stringify(c));
   }
 
   private putPart(exchange: string, part: 'coins' | 'tickers', at: number, body: string): void {

@@ -169,8 +169,8 @@ export class StateStore {
   }
 
   /** The coins part of `snapshot`, written whole before, brought up to it: `changed` coins written, `gone` ones deleted. */
-  saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[]): void {
-    this.state.saveCoinsDelta(snapshot, changed, gone);
+  saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[], bodies?: readonly string[]): void {
+    this.state.saveCoinsDelta(snapshot, changed, gone, bodies);
     this.outages.noteSnapshot(snapshot);
   }
 

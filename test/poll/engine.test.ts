@@ -394,9 +394,10 @@ describe('the coins part written as what changed', () => {
         writes.push(`whole ${part} ${part === 'coins' ? s.coins.size : s.tickers.size}`);
         store.saveSnapshot(s, part, bodies);
       },
-      saveCoinsDelta: (s, changed, gone) => {
+      saveCoinsDelta: (s, changed, gone, bodies) => {
         writes.push(`delta ${changed.map((c) => c.coin).join(',')} -${gone.join(',')}`);
-        store.saveCoinsDelta(s, changed, gone);
+        expect(bodies).toEqual(changed.map((c) => JSON.stringify(c)));
+        store.saveCoinsDelta(s, changed, gone, bodies);
       },
     };
     const engine = stack({ rules: [], store: counting, logger: silentLogger(), guards: new Map([['main', { ...DEFAULT_GUARD, maxShrink: 1 }]]), expectedSymbols: new Map(), notify: () => undefined });
