@@ -34,12 +34,16 @@ export interface PollPathOptions {
 export class PollPath implements PollSink {
   private readonly snapshots = new Map<string, Snapshot>();
   private readonly deciding = new Map<string, Promise<void>>();
+  /** Exchange and endpoint whose last answer was accepted (see answer()). */
+  private readonly taken = new Set<string>();
 
   constructor(private readonly options: PollPathOptions) {}
 
   /** Where an exchange resumes from (a restored snapshot; empty when there is none). */
   resume(exchange: string, snapshot: Snapshot | undefined): void {
     this.snapshots.set(exchange, snapshot ?? emptySnapshot(exchange));
+    this.taken.delete(`${exchange}\u0000coins`);
+    this.taken.delete(`${exchange}\u0000tickers`);
   }
 
   /** The exchange's snapshot now, when it is watched. */
@@ -55,6 +59,8 @@ export class PollPath implements PollSink {
   drop(exchange: string, at: number): void {
     this.options.writer.drop(exchange, this.options.engine.dropExchange(exchange, at));
     this.snapshots.delete(exchange);
+    this.taken.delete(`${exchange}\u0000coins`);
+    this.taken.delete(`${exchange}\u0000tickers`);
   }
 
   answer(poll: PollAnswer): Promise<void> {
@@ -64,8 +70,18 @@ export class PollPath implements PollSink {
       const prev = this.previous(exchange);
       // Merged into the snapshot as it is now: the other endpoint's decision may have replaced it meanwhile.
       const at = clock.now();
-      const next = endpoint === 'coins' ? applyCoins(prev, poll.answer as FetchResult<CoinRecord>, at) : applyTickers(prev, poll.answer as FetchResult<TickerRecord>, at);
+      // An answer whose text is the last one's, which was taken: the merge would give the very
+      // same part again (merge.ts keeps the maps of what did not change), so it is not run.
+      const key = `${exchange}\u0000${endpoint}`;
+      const same = poll.answer.unchanged === true && this.taken.has(key) && (endpoint === 'coins' ? prev.coinsAt : prev.tickersAt) !== null;
+      const next = same
+        ? { ...prev, [endpoint === 'coins' ? 'coinsAt' : 'tickersAt']: at }
+        : endpoint === 'coins'
+          ? applyCoins(prev, poll.answer as FetchResult<CoinRecord>, at)
+          : applyTickers(prev, poll.answer as FetchResult<TickerRecord>, at);
       const decision = await this.judge({ exchange, endpoint, prev, next, issues: poll.answer.issues, at, durationMs: at - poll.startedAt, bytes: poll.answer.bytes });
+      if (decision.outcome === 'accepted') this.taken.add(key);
+      else this.taken.delete(key);
       if (this.snapshots.has(exchange)) this.snapshots.set(exchange, decision.snapshot);
     });
   }

@@ -39,10 +39,22 @@ export interface EvaluationInput {
  */
 export interface EvaluationMemo {
   readonly states: WeakMap<CoinRecord, number>;
+  /** Per rule (a reload makes new rule objects), whether its match takes an exchange's symbol. */
+  readonly symbols: WeakMap<Rule, Map<string, boolean>>;
 }
 
 export function evaluationMemo(): EvaluationMemo {
-  return { states: new WeakMap() };
+  return { states: new WeakMap(), symbols: new WeakMap() };
+}
+
+/** Whether `rule`'s match takes `symbol` of `exchange` for `kind`, asked once per rule and symbol. */
+function takesSymbol(memo: EvaluationMemo, rule: Rule, exchange: string, symbol: string, kind: string): boolean {
+  let known = memo.symbols.get(rule);
+  if (known === undefined) memo.symbols.set(rule, (known = new Map()));
+  const key = `${exchange}\u0000${symbol}`;
+  let yes = known.get(key);
+  if (yes === undefined) known.set(key, (yes = matchesAll(rule.match, { exchange, symbol, kind })));
+  return yes;
 }
 
 export interface Evaluation {
@@ -219,8 +231,9 @@ function evaluateTicker(rule: Rule, c: TickerCondition, input: EvaluationInput, 
     return;
   }
   const filtered = rule.match.length > 0;
+  const memo = input.memo ?? evaluationMemo();
   for (const t of input.snapshot.tickers.values()) {
-    if (filtered && !matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })) continue;
+    if (filtered && !takesSymbol(memo, rule, exchange, t.symbol, c.measure)) continue;
     const value = measure(c.measure, t, input.now, input.history, c.windowMs);
     if (value === undefined) continue;
     const { holds, threshold } = beyondOnce(c, value, () => input.wasActive(rule.id, `${exchange}\u0000${t.symbol}`));

@@ -431,3 +431,32 @@ describe('the coins part written as what changed', () => {
     real.close();
   });
 });
+
+describe('an answer whose text is the last accepted one’s', () => {
+  it('is not merged again: the part keeps its very map, only its time moves; after a held answer it is merged and judged again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-same-'));
+    const real = StateStore.open(dir);
+    const clock = manualClock(1_000);
+    const { path } = buildPollPath({ rules: [], store: real, logger: silentLogger(), clock, guards: new Map([['main', DEFAULT_GUARD]]), expectedSymbols: new Map(), notify: () => undefined, observer: { changes: () => undefined, answered: () => undefined, failed: () => undefined } });
+    path.resume('main', undefined);
+    const coins = (n: number, fee = '1') => Array.from({ length: n }, (_, i) => coinRecord(`C${i}`, [{ network: 'N', withdrawFee: fee }]));
+    const answer = (records: ReturnType<typeof coins>, unchanged?: true) => ({ exchange: 'main', endpoint: 'coins' as const, startedAt: clock.now(), at: clock.now(), answer: { records, issues: [], bytes: 1, requests: 1, ...(unchanged ? { unchanged } : {}) } });
+    await path.answer(answer(coins(10)));
+    const first = path.current('main');
+    clock.advance(1_000);
+    // The client says the text is the last one's: what it hands over is not even looked at (a
+    // different fee here, to show it; the client hands over the last decode's very records).
+    await path.answer(answer(coins(10, '9'), true));
+    expect({ same: path.current('main')?.coins === first?.coins, at: path.current('main')?.coinsAt }).toEqual({ same: true, at: 2_000 });
+    // Half the list: held as suspect. The same text again is judged again (the guard counts it), not taken as the kept part.
+    clock.advance(1_000);
+    await path.answer(answer(coins(5)));
+    expect(path.current('main')?.coins.size).toBe(10);
+    clock.advance(1_000);
+    await path.answer(answer(coins(5), true));
+    expect({ size: path.current('main')?.coins.size, at: path.current('main')?.coinsAt }).toEqual({ size: 10, at: 2_000 });
+    real.close();
+    await real.settled();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
