@@ -8,7 +8,7 @@
 // server here (so the upstream is exactly what the mode says), each poll the next of a sequence.
 import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -115,6 +115,24 @@ function procStat(pid) {
   return { cpuMs, rss };
 }
 
+/** CPU (ms) of each of the process's threads, summed by thread name (main, V8 workers, libuv pool...). */
+function threadCpu(pid) {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // a thread that ended meanwhile
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const label = tid === String(pid) ? 'main thread' : name.replace(/\d+$/, '');
+    out.set(label, (out.get(label) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK);
+  }
+  return out;
+}
+
 /** A server of the two endpoints; each request gets the next body of its ring. */
 async function upstream(rings) {
   const served = { coins: 0, tickers: 0 };
@@ -153,11 +171,14 @@ export async function cycleFigure({ coins, mode, cycles, warmup = 4, nodeFlags =
     await waitFor(async () => cyclesDone() >= warmup, `${warmup} warm-up cycles`, 180_000, 20);
     const c0 = cyclesDone();
     const s0 = procStat(d.child.pid);
+    const t0 = threadCpu(d.child.pid);
     await waitFor(async () => cyclesDone() >= c0 + cycles, `${cycles} cycles`, 600_000, 20);
     const s1 = procStat(d.child.pid);
+    const threads = new Map();
+    for (const [name, ms] of threadCpu(d.child.pid)) threads.set(name, (ms - (t0.get(name) ?? 0)) / cycles);
     const bytes = (rings.coins[0].length + rings.tickers[0].length) / 1e6;
     const perCycle = (s1.cpuMs - s0.cpuMs) / cycles;
-    return { coins, mode, cycles, mb: bytes, parseMs, perCycle, ratio: perCycle / parseMs, rss: s1.rss };
+    return { coins, mode, cycles, mb: bytes, parseMs, perCycle, ratio: perCycle / parseMs, rss: s1.rss, threads };
   } finally {
     d.child.kill('SIGTERM');
     await d.exited;
@@ -174,7 +195,8 @@ export async function cycleBench({ sizes = [4000, 16000], modes = ['unchanged', 
       const t = performance.now();
       const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 20, nodeFlags });
       rows.push(r);
-      log(`${coins} ${mode}: ${r.perCycle.toFixed(1)} ms/cycle (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+      const threads = [...r.threads].filter(([, ms]) => ms >= 0.5).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
+      log(`${coins} ${mode}: ${r.perCycle.toFixed(1)} ms/cycle (${threads}; ${((performance.now() - t) / 1000).toFixed(0)} s)`);
     }
   }
   return rows;

@@ -39,22 +39,21 @@ export interface EvaluationInput {
  */
 export interface EvaluationMemo {
   readonly states: WeakMap<CoinRecord, number>;
-  /** Per rule (a reload makes new rule objects), whether its match takes an exchange's symbol. */
-  readonly symbols: WeakMap<Rule, Map<string, boolean>>;
+  /** Per rule (a reload makes new rule objects) and exchange, whether its match takes a symbol. */
+  readonly symbols: WeakMap<Rule, Map<string, Map<string, boolean>>>;
 }
 
 export function evaluationMemo(): EvaluationMemo {
   return { states: new WeakMap(), symbols: new WeakMap() };
 }
 
-/** Whether `rule`'s match takes `symbol` of `exchange` for `kind`, asked once per rule and symbol. */
-function takesSymbol(memo: EvaluationMemo, rule: Rule, exchange: string, symbol: string, kind: string): boolean {
-  let known = memo.symbols.get(rule);
-  if (known === undefined) memo.symbols.set(rule, (known = new Map()));
-  const key = `${exchange}\u0000${symbol}`;
-  let yes = known.get(key);
-  if (yes === undefined) known.set(key, (yes = matchesAll(rule.match, { exchange, symbol, kind })));
-  return yes;
+/** What `rule`'s match said of `exchange`'s symbols so far (see evaluateTicker). */
+function symbolsTaken(memo: EvaluationMemo, rule: Rule, exchange: string): Map<string, boolean> {
+  let byExchange = memo.symbols.get(rule);
+  if (byExchange === undefined) memo.symbols.set(rule, (byExchange = new Map()));
+  let taken = byExchange.get(exchange);
+  if (taken === undefined) byExchange.set(exchange, (taken = new Map()));
+  return taken;
 }
 
 export interface Evaluation {
@@ -230,10 +229,14 @@ function evaluateTicker(rule: Rule, c: TickerCondition, input: EvaluationInput, 
     }
     return;
   }
-  const filtered = rule.match.length > 0;
-  const memo = input.memo ?? evaluationMemo();
+  // A rule's match is asked once per symbol, not every poll.
+  const taken = rule.match.length > 0 ? symbolsTaken(input.memo ?? evaluationMemo(), rule, exchange) : undefined;
   for (const t of input.snapshot.tickers.values()) {
-    if (filtered && !takesSymbol(memo, rule, exchange, t.symbol, c.measure)) continue;
+    if (taken !== undefined) {
+      let yes = taken.get(t.symbol);
+      if (yes === undefined) taken.set(t.symbol, (yes = matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })));
+      if (!yes) continue;
+    }
     const value = measure(c.measure, t, input.now, input.history, c.windowMs);
     if (value === undefined) continue;
     const { holds, threshold } = beyondOnce(c, value, () => input.wasActive(rule.id, `${exchange}\u0000${t.symbol}`));
