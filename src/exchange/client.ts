@@ -139,15 +139,17 @@ export class ExchangeClient {
   private async fetch<T>(endpoint: Endpoint, request: Request, decode: Decode<T>, signal?: AbortSignal): Promise<FetchResult<T>> {
     for (let synced = false; ; synced = true) {
       try {
-        const res = await this.request(endpoint, request, signal);
-        const same = this.answers.same(request.path, res.text) as Parsed<T> | undefined;
+        // The last answer, taken now: its bytes are what the new answer's are compared with as they arrive.
+        const last = this.answers.last(request.path);
+        const res = await this.request(endpoint, request, signal, last?.raw);
+        const same = (res.same === true ? last?.result : this.answers.same(request.path, res.text)) as Parsed<T> | undefined;
         if (same !== undefined) return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true };
         const memory = this.answers.memory(request.path);
         const result = await this.decode(endpoint, res, decode, memory).catch((err: unknown) => {
           memory.abandon();
           throw err;
         });
-        this.answers.keep(request.path, res.text, result);
+        this.answers.keep(request.path, res.text, result, res.raw);
         return { ...result, bytes: res.bytes, requests: 1 };
       } catch (err) {
         if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw unwrap(err);
@@ -189,12 +191,12 @@ export class ExchangeClient {
   }
 
   /** One logical request: budget, sign, send, classify, retry. */
-  private async request(endpoint: Endpoint, request: Request, signal?: AbortSignal): Promise<GetResult> {
+  private async request(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Buffer): Promise<GetResult> {
     const { max, baseDelayMs, maxDelayMs } = this.options.retries;
     for (let attempt = 0; ; attempt++) {
       try {
         await this.takeWeight(endpoint, request.weight, signal);
-        return await this.send(endpoint, request, signal);
+        return await this.send(endpoint, request, signal, sameAs);
       } catch (err) {
         if (!(err instanceof ExchangeError) || !err.retryable || attempt >= max) throw err;
         const delay = err.retryAfterMs ?? backoffDelay(attempt, baseDelayMs, maxDelayMs, this.random);
@@ -219,7 +221,7 @@ export class ExchangeClient {
     }
   }
 
-  private async send(endpoint: Endpoint, request: Request, signal?: AbortSignal): Promise<GetResult> {
+  private async send(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Buffer): Promise<GetResult> {
     const signed = request.signed === true && this.dialect.sign !== undefined ? this.dialect.sign(request, this.credentials, this.clock.now() + this.clockOffsetMs) : request;
     const res = await get({
       dispatcher: this.dispatcher,
@@ -230,6 +232,7 @@ export class ExchangeClient {
       timeoutMs: this.options.timeoutMs,
       maxBodyBytes: this.options.maxBodyBytes,
       signal,
+      sameAs,
     });
     const pause = this.dialect.errors.pauseAfter?.(res.headers, this.clock.now() + this.clockOffsetMs);
     if (pause !== undefined && pause > 0) {

@@ -21,11 +21,21 @@ export interface GetOptions {
   timeoutMs: number;
   maxBodyBytes: number;
   signal?: AbortSignal | undefined;
+  /**
+   * The bytes of the last answer to this request, when kept: a 2xx answer whose (decoded)
+   * bytes equal them, compared chunk by chunk as they arrive, is neither joined nor made text
+   * (`same`; `text` is then empty).
+   */
+  sameAs?: Buffer | undefined;
 }
 
 export interface GetResult {
   status: number;
   text: string;
+  /** The answer's bytes equal `sameAs` (and `text` is empty). */
+  same?: true;
+  /** The answer's (decoded) bytes, when it was made text. */
+  raw?: Buffer;
   /** Bytes on the wire. */
   bytes: number;
   headers: Record<string, string | string[] | undefined>;
@@ -53,8 +63,9 @@ export async function get(options: GetOptions): Promise<GetResult> {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
-    const { text, bytes } = await readBody(response, options);
-    return { status: response.statusCode, text, bytes, headers: response.headers };
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    const body = await readBody(response, options, ok ? options.sameAs : undefined);
+    return { status: response.statusCode, ...body, headers: response.headers };
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
     throw classify(err, options);
@@ -64,7 +75,7 @@ export async function get(options: GetOptions): Promise<GetResult> {
   }
 }
 
-async function readBody(response: Dispatcher.ResponseData, options: GetOptions): Promise<{ text: string; bytes: number }> {
+async function readBody(response: Dispatcher.ResponseData, options: GetOptions, sameAs: Buffer | undefined): Promise<{ text: string; bytes: number; same?: true; raw?: Buffer }> {
   const cap = options.maxBodyBytes;
   // Destroying the body below must not become an unhandled 'error' event.
   response.body.on('error', () => undefined);
@@ -80,8 +91,11 @@ async function readBody(response: Dispatcher.ResponseData, options: GetOptions):
   const source = decoded(response.body, response.headers['content-encoding']);
   const chunks: Buffer[] = [];
   let size = 0;
+  // Whether the bytes so far equal sameAs's first bytes (a native memcmp per chunk).
+  let same = sameAs !== undefined;
   for await (const chunk of source) {
     const buf = chunk as Buffer;
+    if (same) same = size + buf.length <= (sameAs as Buffer).length && buf.equals((sameAs as Buffer).subarray(size, size + buf.length));
     size += buf.length;
     if (size > cap) {
       response.body.destroy();
@@ -90,12 +104,12 @@ async function readBody(response: Dispatcher.ResponseData, options: GetOptions):
     }
     chunks.push(buf);
   }
-  // One copy at a time: the chunks go as soon as they are joined, the joined bytes as soon
-  // as they are text (at 16,000 coins a coin list is 16 MB, and three copies of it at once
-  // were a third of the daemon's peak memory).
+  if (same && size === (sameAs as Buffer).length) return { text: '', bytes: wire, same: true };
+  // One copy at a time: the chunks go as soon as they are joined (at 16,000 coins a coin list
+  // is 16 MB, and three copies of it at once were a third of the daemon's peak memory).
   const joined = Buffer.concat(chunks, size);
   chunks.length = 0;
-  return { text: joined.toString('utf8'), bytes: wire };
+  return { text: joined.toString('utf8'), bytes: wire, raw: joined };
 }
 
 function decoded(body: Readable, encoding: string | string[] | undefined): Readable {

@@ -13,8 +13,8 @@ import type { Parsed } from './read';
 const MAX_PATHS = 64;
 
 interface Kept {
-  /** The last answer decoded, and what it decoded to. */
-  last?: { text: string; result: Parsed<unknown> };
+  /** The last answer decoded (its text, and its bytes when given), and what it decoded to. */
+  last?: { text: string; raw?: Buffer | undefined; result: Parsed<unknown> };
   memory: AnswerMemory;
 }
 
@@ -27,14 +27,19 @@ export class KeptAnswers {
     return last !== undefined && last.text === text ? last.result : undefined;
   }
 
+  /** The last answer to `path` decoded (its text, its bytes when kept, what it decoded to). */
+  last(path: string): Readonly<{ text: string; raw?: Buffer | undefined; result: Parsed<unknown> }> | undefined {
+    return this.paths.get(path)?.last;
+  }
+
   /** The memory of `path`'s records, for the decode of its next answer. */
   memory(path: string): AnswerMemory {
     return this.kept(path).memory;
   }
 
-  /** `text`, the answer to `path`, decoded to `result`. */
-  keep(path: string, text: string, result: Parsed<unknown>): void {
-    this.kept(path).last = { text, result };
+  /** `text` (bytes `raw`), the answer to `path`, decoded to `result`. */
+  keep(path: string, text: string, result: Parsed<unknown>, raw?: Buffer): void {
+    this.kept(path).last = { text, raw, result };
   }
 
   private kept(path: string): Kept {

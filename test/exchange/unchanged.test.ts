@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { CoinRecord } from '../../src/snapshot/model';
 import { closeServer, listenLoopback } from '../support/loopback';
@@ -96,5 +97,47 @@ describe('an answer with the bytes of the last one', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('the bytes of an answer compared with the last answer’s as they arrive', () => {
+  let server: Server;
+  let url: string;
+  let body = '';
+  let gzip = false;
+  beforeAll(async () => {
+    // The body in pieces of 7 bytes, gzipped or not: the comparison meets chunk boundaries anywhere.
+    server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      let bytes = Buffer.from(body);
+      if (gzip) {
+        res.setHeader('content-encoding', 'gzip');
+        bytes = gzipSync(bytes);
+      }
+      for (let i = 0; i < bytes.length; i += 7) res.write(bytes.subarray(i, i + 7));
+      res.end();
+    });
+    url = await listenLoopback(server);
+  });
+  afterAll(() => closeServer(server));
+
+  it.each([
+    { name: 'the same bytes', next: (b: string) => b, unchanged: true },
+    { name: 'one byte changed near the end, same length', next: (b: string) => b.replace('"Coin 2"', '"Coin 3"'), unchanged: false },
+    { name: 'the same bytes and more', next: (b: string) => b.replace(/]$/, ',{"coin":"C9","depositAllEnable":true,"withdrawAllEnable":true,"networkList":[]}]'), unchanged: false },
+    { name: 'a shorter answer whose bytes begin the last one', next: (b: string) => `${b.slice(0, b.lastIndexOf(',{"coin"'))}]`, unchanged: false },
+  ])('$name (plain and gzipped): unchanged $unchanged, and exactly what a fresh read gives', async ({ next, unchanged }) => {
+    for (const z of [false, true]) {
+      gzip = z;
+      const client = testClient(url);
+      body = coinsBody(1);
+      await client.fetchCoins();
+      body = next(coinsBody(1));
+      const got = await client.fetchCoins();
+      const fresh = testClient(url);
+      const want = await fresh.fetchCoins();
+      await Promise.all([client.close(), fresh.close()]);
+      expect({ unchanged: got.unchanged ?? false, records: got.records, issues: got.issues }).toEqual({ unchanged, records: want.records, issues: want.issues });
+    }
   });
 });
