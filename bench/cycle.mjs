@@ -17,6 +17,8 @@ import { quantile, start, waitFor } from './processes.mjs';
 
 const require = createRequire(import.meta.url);
 const { renderCoinsBody, renderTickersBody } = require(join(process.cwd(), 'dist', 'simulator', 'index.js'));
+// The reference exchange's seeded PRNG: every run serves the same answers.
+const { seededRandom } = require(join(process.cwd(), 'dist', 'lib', 'random.js'));
 
 /** Bodies per sequence: each differs from the one before (a mode that changes), served in a ring. */
 const RING = 8;
@@ -49,18 +51,6 @@ export function recordTexts(body) {
 
 const join_ = (records) => `[${records.join(',')}]`;
 
-/** A deterministic pseudo-random sequence (mulberry32), so every run serves the same answers. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The answers of one mode: rings of coins bodies and tickers bodies. */
 export function answers(coins, mode, now = Date.UTC(2026, 0, 1)) {
   const coins0 = renderCoinsBody({ coins, seed: 1 });
@@ -68,7 +58,7 @@ export function answers(coins, mode, now = Date.UTC(2026, 0, 1)) {
   if (mode === 'unchanged') return { coins: [coins0], tickers };
   if (mode === 'prices') return { coins: [coins0], tickers };
   // mix: about 30 % of the tickers take their next text each poll; 5 coins flip a withdraw flag.
-  const rnd = random(7);
+  const rnd = seededRandom(7);
   const coinRecords = recordTexts(coins0);
   const tickerRings = tickers.map(recordTexts);
   const mixedTickers = [];

@@ -3,9 +3,8 @@
  * item an issue (its key set aside, never read as closed), a key sent twice resolved by
  * KeyedRecords (duplicates.ts). A dialect gives only how one item becomes a record.
  */
-import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
-import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
-import { everyNetwork } from './derived';
+import { sameCoin, sameTicker } from '../snapshot/merge';
+import type { CoinRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 import { KeyedRecords } from './duplicates';
 import { FieldError, isObject, reason, shapeOf, type Json, type Parsed } from './read';
 
@@ -25,31 +24,6 @@ export function decodeCoinList(list: readonly unknown[], key: (item: unknown) =>
     }
   });
   return { records: coins.taken(), issues };
-}
-
-/**
- * A coin's networks, each read by `read`. A malformed network, or one sent twice with
- * different values, fails the whole coin (a FieldError): a network left out would read as
- * removed, and a guessed one as closed.
- */
-export function networksOf(items: readonly unknown[], read: (item: Json) => NetworkRecord): NetworkRecord[] {
-  const networks = new KeyedRecords<NetworkRecord>((n) => n.network, sameNetwork);
-  items.forEach((item, index) => {
-    if (!isObject(item)) throw new FieldError(`network ${index} is ${shapeOf(item)}, not an object`);
-    let network: NetworkRecord;
-    try {
-      network = read(item);
-    } catch (err) {
-      throw new FieldError(`network ${index}: ${reason(err)}`);
-    }
-    if (networks.add(network) === 'conflict') throw new FieldError(`network ${network.network} appears twice with different values`);
-  });
-  return networks.taken();
-}
-
-/** A coin whose flags are derived from its networks (dialects.md rule 4: every dialect but Binance). */
-export function derivedCoin(coin: string, name: string | null, networkList: NetworkRecord[]): CoinRecord {
-  return { coin, name, depositAllEnable: everyNetwork(networkList, 'depositEnable'), withdrawAllEnable: everyNetwork(networkList, 'withdrawEnable'), networkList };
 }
 
 /** The tickers of a list. */
