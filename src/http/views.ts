@@ -2,7 +2,7 @@ import type { Alert } from '../alerts/alert';
 import type { Rule } from '../rules/model';
 import type { TransferRoute } from '../rules/transfer';
 import type { Change } from '../snapshot/changes';
-import type { StateStore } from '../store/store';
+import type { Outage, StateStore } from '../store/store';
 import { ClosedSince } from './closed-since';
 import { routeView, stateView, type ExchangeInput, type Page, type StateView } from './state-view';
 import type { StatusQuery } from './status-networks';
@@ -62,7 +62,8 @@ export class Views {
         watching: store?.watchingSince() ?? new Map(),
         query,
       },
-      outages: store?.queryOutages({ limit: STATUS_ROWS.timeline }) ?? [],
+      // The newest closures and the newest reopenings: an outage that began long ago and ended now belongs in the timeline too.
+      outages: store === undefined ? [] : newestEvents(store.queryOutages({ limit: STATUS_ROWS.timeline }), store.queryOutages({ ended: true, limit: STATUS_ROWS.timeline })),
     });
   }
 
@@ -82,4 +83,10 @@ export class Views {
   forget(exchange: string): void {
     this.closedSince.forget(exchange);
   }
+}
+
+/** Outages of two lists, each once (by id). */
+function newestEvents(began: readonly Outage[], ended: readonly Outage[]): Outage[] {
+  const seen = new Set(began.map((o) => o.id));
+  return [...began, ...ended.filter((o) => !seen.has(o.id))];
 }

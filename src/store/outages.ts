@@ -30,6 +30,8 @@ export interface OutageQuery {
   direction?: Direction;
   /** Outages that lasted into this instant or later (ongoing ones always). */
   since?: number;
+  /** Only outages that ended, newest end first (default: every outage, newest beginning first). */
+  ended?: boolean;
   limit: number;
 }
 
@@ -246,7 +248,10 @@ export class OutageRows {
       ['direction = ?', q.direction],
       ['(to_at IS NULL OR to_at >= ?)', q.since],
     ]);
-    const sql = `SELECT * FROM outages ${where} ORDER BY began DESC, id DESC LIMIT ?`;
+    const sql =
+      q.ended === true
+        ? `SELECT * FROM outages ${where === '' ? 'WHERE' : `${where} AND`} to_at IS NOT NULL ORDER BY to_at DESC, id DESC LIMIT ?`
+        : `SELECT * FROM outages ${where} ORDER BY began DESC, id DESC LIMIT ?`;
     return (this.db.prepare(sql).all(...args, q.limit) as Record<string, unknown>[]).flatMap((r) => {
       const o = rowToOutage(r);
       return o === undefined ? [] : [o];

@@ -171,3 +171,23 @@ describe('the status page and the state and alerts APIs in a storm (8,000 networ
     }
   });
 });
+
+describe('the status page timeline', () => {
+  it('tells an outage that began long ago and reopened just now, though 50 outages began since', () => {
+    const t: TempStore = openTempStore();
+    try {
+      const ch = (kind: Change['kind'], c: string, at: number): Change => ({ kind, exchange: 'main', coin: c, network: 'ETH', before: kind === 'withdraw_enabled' ? false : true, after: kind === 'withdraw_enabled', at });
+      const coins = new Map([['OLD', coinRecord('OLD', [{ network: 'ETH' }])], ...Array.from({ length: 50 }, (_, i) => [coin(i), coinRecord(coin(i), [{ network: 'ETH' }])] as const)]);
+      t.store.saveSnapshot({ exchange: 'main', coinsAt: T0, tickersAt: null, coins, tickers: new Map() }, 'coins');
+      t.store.appendChanges([ch('withdraw_disabled', 'OLD', T0 + 1_000)]);
+      t.store.appendChanges(Array.from({ length: 50 }, (_, i) => ch('withdraw_disabled', coin(i), T0 + 10_000 + i)));
+      t.store.appendChanges([ch('withdraw_enabled', 'OLD', T0 + 100_000)]);
+      const exchanges: ExchangeInput[] = [{ name: 'main', up: true, polls: { coins: { at: new Date(T0 + 100_000).toISOString(), ok: true }, tickers: null }, snapshot: { exchange: 'main', coinsAt: T0 + 100_000, tickersAt: null, coins, tickers: new Map() } }];
+      const views = new Views({ now: () => T0 + 100_000, exchanges: () => exchanges, alerts: () => [], store: () => t.store });
+      const first = views.statusView().timeline?.[0];
+      expect(first && { at: first.at, kind: first.kind, text: first.text }).toEqual({ at: T0 + 100_000, kind: 'reopened', text: 'withdrawals reopened after 2m' });
+    } finally {
+      t.close();
+    }
+  });
+});

@@ -23,6 +23,15 @@ describe('outages kept beside the change history', () => {
     ]);
   });
 
+  it('the ended ones, newest end first (the timeline\'s reopenings), with the filters', () => {
+    script(t.store);
+    const ended = (q: Partial<Parameters<StateStore['queryOutages']>[0]> = {}) => t.store.queryOutages({ ended: true, limit: 10, ...q }).map((o) => `${o.coin} ${o.network} ${o.to === null ? 'open' : (o.to - T0) / H}`);
+    expect(ended()).toEqual(['USDT ETH 6', 'USDT TRX 3']);
+    expect(ended({ network: 'TRX' })).toEqual(['USDT TRX 3']);
+    expect(ended({ coin: 'BTC' })).toEqual([]);
+    expect(ended({ limit: 1 })).toEqual(['USDT ETH 6']);
+  });
+
   it('the same closure and reopening appended again (after a restart) change nothing', () => {
     script(t.store);
     t.store.appendChanges([change('deposit_disabled', 'BTC', 'BTC', T0 + 5 * H, false), change('withdraw_enabled', 'USDT', 'TRX', T0 + 3 * H, true)]);
