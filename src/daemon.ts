@@ -112,7 +112,7 @@ export class Daemon {
   private async boot(): Promise<void> {
     const { clock, logger, random } = this.deps;
     const rules = await loadRules(this.config, this.source.env);
-    this.store = openMeteredStore(this.deps.openStore, this.config.state_dir, logger, this.metrics);
+    this.store = openMeteredStore(this.deps.openStore, this.config.state_dir, logger, this.metrics, clock.now());
     const store = this.store;
     // Validated by the config schema.
     const { host, port } = parseHostPort(this.config.server.listen) ?? { host: '127.0.0.1', port: 9464 };

@@ -9,9 +9,12 @@ import type { StateStore } from '../store/store';
  * composition root.
  */
 
-/** Opens the state store with the daemon's reporting of what it found unreadable. */
-export function openMeteredStore(open: typeof StateStore.open, stateDir: string, logger: Logger, metrics: Metrics): StateStore {
-  return open(
+/**
+ * Opens the state store with the daemon's reporting of what it found unreadable, and starts
+ * loading its outage index in turns (the status page's first read after a restart need not wait).
+ */
+export function openMeteredStore(open: typeof StateStore.open, stateDir: string, logger: Logger, metrics: Metrics, now: number): StateStore {
+  const store = open(
     stateDir,
     (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state'),
     (rows) => {
@@ -19,6 +22,8 @@ export function openMeteredStore(open: typeof StateStore.open, stateDir: string,
       for (const [table, n] of Object.entries(rows)) metrics.rowsSetAside.inc({ table }, n);
     },
   );
+  store.warmOutageIndex(now).catch((err: unknown) => logger.warn({ err }, 'outage index not loaded ahead; it loads at its first use'));
+  return store;
 }
 
 /** The notification path's outcomes as counters: deliveries by outcome and reason, latency, store errors, drops. */
