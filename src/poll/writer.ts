@@ -4,9 +4,10 @@ import type { Logger } from '../lib/logger';
 import { StepQueue, type Step } from '../lib/step-queue';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
-import type { CoinRecord, Snapshot } from '../snapshot/model';
+import type { Snapshot } from '../snapshot/model';
 import { snapshotRecords } from '../store/store';
 import type { Endpoint } from '../snapshot/model';
+import { SavedCoins } from './saved-coins';
 import type { PollStore } from './store';
 
 /**
@@ -86,11 +87,8 @@ export class StateWriter {
   /** Per exchange, the alerts as the store holds them, by fingerprint (see writeAlerts); none known before the first write. */
   private readonly savedAlerts = new Map<string, Map<string, Alert>>();
   private readonly savedAt = new Map<string, { tickers: number; history: number }>();
-  /**
-   * Per exchange, the coins as the store holds them (the map last written, whole or as a
-   * delta): what the next coins write is a delta of. None before this writer wrote them whole.
-   */
-  private readonly savedCoins = new Map<string, ReadonlyMap<string, CoinRecord>>();
+  /** Per exchange, the coins as the store holds them: what the next coins write is a delta of. */
+  private readonly savedCoins = new SavedCoins();
 
   constructor(private readonly options: WriterOptions) {
     this.steps = new StepQueue((err) => options.logger.error({ err }, 'internal error while writing or handing on a poll'));
@@ -133,7 +131,7 @@ export class StateWriter {
     // ever land with the snapshot, so no resolution is lost.
     // A coins part written whole before by this writer is written as what changed since (a few
     // rows); otherwise whole, its records serialized ahead, STATE_CHUNK per turn.
-    const delta = saveSnapshot && endpoint === 'coins' && !this.unsavedSnapshots.has(key) ? this.coinsDelta(exchange, next) : undefined;
+    const delta = saveSnapshot && endpoint === 'coins' && !this.unsavedSnapshots.has(key) ? this.savedCoins.delta(exchange, next.coins) : undefined;
     const bodies: string[] = [];
     if (saveSnapshot) {
       // A storm changes every coin: serialized here, ahead, the write itself only inserts.
@@ -159,8 +157,8 @@ export class StateWriter {
       if (error !== undefined && saveSnapshot) this.unsavedSnapshots.set(key, { snapshot: next, part: endpoint });
       if (error !== undefined) this.keepUnsaved(deferred);
       if (endpoint === 'coins' && saveSnapshot) {
-        if (error === undefined) this.savedCoins.set(exchange, next.coins);
-        else this.savedCoins.delete(exchange);
+        if (error === undefined) this.savedCoins.written(exchange, next.coins);
+        else this.savedCoins.forget(exchange);
       }
     });
     steps.push(() => {
@@ -254,20 +252,6 @@ export class StateWriter {
     this.unsavedChanges.splice(0, excess);
     this.options.logger.error({ rows: excess, limit }, 'change history rows dropped: the store has failed for longer than memory holds them');
     this.options.onHistoryDropped?.(excess);
-  }
-
-  /**
-   * The coins of `next` that are not the very objects last written (merge keeps an unchanged
-   * coin's object), and the coins gone; undefined when nothing was written whole before.
-   */
-  private coinsDelta(exchange: string, next: Snapshot): { changed: CoinRecord[]; gone: string[] } | undefined {
-    const saved = this.savedCoins.get(exchange);
-    if (saved === undefined) return undefined;
-    const changed: CoinRecord[] = [];
-    const gone: string[] = [];
-    for (const [coin, c] of next.coins) if (saved.get(coin) !== c) changed.push(c);
-    for (const coin of saved.keys()) if (!next.coins.has(coin)) gone.push(coin);
-    return { changed, gone };
   }
 
   /** The engine's alerts of one exchange now, by fingerprint. */

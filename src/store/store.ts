@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { Alert } from '../alerts/alert';
 import type { LogEntry } from '../alerts/dedup';
@@ -6,7 +5,7 @@ import type { Silence } from '../alerts/silence';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
-import { Checkpointer } from './checkpoint';
+import { WalCheckpoints } from './checkpoint';
 import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
 import { openStore } from './open';
 import { nextTurn } from '../lib/timer';
@@ -26,10 +25,6 @@ export type { OutageSpan, OutageTotals } from './outage-totals';
 export { StoreError } from './open';
 export { snapshotRecords } from './state';
 
-/** The WAL size past which it is folded into the database file (SQLite's own default: 1,000 pages). */
-const CHECKPOINT_WAL_BYTES = 4_000_000;
-/** How often writes outside a transaction are checked for a checkpoint. */
-const CHECKPOINT_EVERY_MS = 1_000;
 
 /**
  * The daemon's state on disk, and the one store the rest of the code uses: the last snapshot
@@ -68,13 +63,8 @@ export class StateStore {
   private readonly outbox: Outbox;
   private readonly silences: SilenceRows;
 
-  /** A look at the WAL's size asked for, in a turn of its own (see checkpointSoon). */
-  private checkpoint: NodeJS.Immediate | undefined;
-  private readonly checkpointer: Checkpointer;
-  /** Writes outside transaction() (outbox marks, prunes) are folded in by this timer. */
-  private readonly checkpointTimer: NodeJS.Timeout;
-  /** The connection's total_changes() when the last checkpoint was asked for: no rows written since, nothing to fold in. */
-  private changesAtCheckpoint = -1;
+  /** When the WAL is folded into the database file (checkpoint.ts). */
+  private readonly checkpoints: WalCheckpoints;
 
   private constructor(
     private readonly db: Database.Database,
@@ -82,9 +72,7 @@ export class StateStore {
     /** Rows found unreadable at open: set aside once the store is made. */
     unreadable: ReadonlyMap<string, readonly number[]> = new Map(),
   ) {
-    this.checkpointer = new Checkpointer(db.name);
-    this.checkpointTimer = setInterval(() => this.checkpointSoon(), CHECKPOINT_EVERY_MS);
-    this.checkpointTimer.unref();
+    this.checkpoints = new WalCheckpoints(db);
     const tables = new Tables(db, <T>(fn: () => T): T => this.transaction(fn), onSetAside);
     this.state = new StateRows(tables);
     this.history = new ChangeHistory(tables);
@@ -99,47 +87,17 @@ export class StateStore {
     return openStore(dir, onProblem, (db, unreadable) => new StateStore(db, onSetAside, unreadable));
   }
 
-  /**
-   * SQLite's own checkpoint runs inside the commit that fills the WAL past 1,000 pages: a
-   * storm's 3-4 MB writes paid 50-70 ms more in their commit. It is off (open.ts), and done
-   * here instead, passively, in a worker thread (checkpoint.ts), once the WAL is past
-   * CHECKPOINT_WAL_BYTES and rows were written since the last one (a PASSIVE checkpoint leaves
-   * the WAL file its size, so its size alone asked for one every second). A crash in between
-   * loses nothing: the WAL is the committed state.
-   */
-  private checkpointSoon(): void {
-    this.checkpoint ??= setImmediate(() => {
-      this.checkpoint = undefined;
-      if (!this.db.open) return;
-      const wal = statSync(`${this.db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-      if (wal < CHECKPOINT_WAL_BYTES) return;
-      const changes = this.totalChanges.get() as number;
-      if (changes === this.changesAtCheckpoint) return;
-      this.changesAtCheckpoint = changes;
-      this.checkpointer.start();
-    });
-  }
-
-  private get totalChanges(): Database.Statement {
-    this.totalChangesStatement ??= this.db.prepare('SELECT total_changes()').pluck();
-    return this.totalChangesStatement;
-  }
-
-  private totalChangesStatement: Database.Statement | undefined;
-
   close(): void {
-    clearInterval(this.checkpointTimer);
-    if (this.checkpoint !== undefined) clearImmediate(this.checkpoint);
-    this.checkpoint = undefined;
+    this.checkpoints.stop();
     if (this.db.open) this.db.close();
-    this.closing = this.checkpointer.close();
+    this.closing = this.checkpoints.close();
   }
 
   private closing: Promise<void> | undefined;
 
-  /** WAL checkpoints started so far (see checkpointSoon). */
-  get checkpoints(): number {
-    return this.checkpointer.started;
+  /** WAL checkpoints started so far (see checkpoint.ts). */
+  get checkpointsStarted(): number {
+    return this.checkpoints.started;
   }
 
   /**
@@ -147,13 +105,13 @@ export class StateStore {
    * worker thread (after close(), before the state directory is removed or the process exits).
    */
   settled(): Promise<void> {
-    return this.closing ?? this.checkpointer.idle();
+    return this.closing ?? this.checkpoints.idle();
   }
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T {
     const out = this.db.transaction(fn)();
-    this.checkpointSoon();
+    this.checkpoints.soon();
     return out;
   }
 

@@ -113,18 +113,18 @@ describe('StateStore checkpoints', () => {
     write(0);
     await turn();
     await store.settled();
-    expect(store.checkpoints).toBe(1);
+    expect(store.checkpointsStarted).toBe(1);
     // Transactions that write no rows, and the checks of the timer: the WAL is as large as before, nothing new in it.
     for (let i = 0; i < 5; i++) {
       store.transaction(() => store.queryChanges({ limit: 1 }));
       await turn();
     }
     expect(statSync(join(dir, 'spotwatch.db-wal')).size).toBeGreaterThan(4_000_000);
-    expect(store.checkpoints).toBe(1);
+    expect(store.checkpointsStarted).toBe(1);
     write(1_000);
     await turn();
     await store.settled();
-    expect(store.checkpoints).toBe(2);
+    expect(store.checkpointsStarted).toBe(2);
     store.close();
     await store.settled();
     // The worker's connection, the last one, folded the WAL in and removed it.
