@@ -3,7 +3,7 @@ import { createApp } from '../../src/http/app';
 import { listen, type Listening } from '../../src/http/server';
 import type { StatusView } from '../../src/http/status-page';
 import type { Snapshot } from '../../src/snapshot/model';
-import { H, script, snapshot, T0, change } from '../support/outage-script';
+import { H, script, scriptedNow, T0, change } from '../support/outage-script';
 import { openTempStore, type TempStore } from '../support/temp-store';
 import { child, childrenNamed, parseXml } from '../support/xml';
 
@@ -17,9 +17,7 @@ beforeAll(async () => {
   t = openTempStore();
   script(t.store);
   // What the exchange looks like now: ETH withdrawals reopened, BTC deposits closed.
-  const s = snapshot(T0 + 9 * H, true);
-  const btc = s.coins.get('BTC')!;
-  current = { ...s, coins: new Map([...s.coins, ['BTC', { ...btc, networkList: btc.networkList.map((n) => ({ ...n, depositEnable: false })) }]]) };
+  current = scriptedNow();
   http = await listen(
     createApp({
       ready: () => true,

@@ -6,7 +6,7 @@ import { parseRules } from '../../src/rules/load';
 import type { Rule } from '../../src/rules/model';
 import type { Snapshot } from '../../src/snapshot/model';
 import { coinRecord } from '../support/records';
-import { H, script, snapshot, T0 } from '../support/outage-script';
+import { H, script, scriptedNow, T0 } from '../support/outage-script';
 import { openTempStore, type TempStore } from '../support/temp-store';
 
 jest.setTimeout(60_000);
@@ -59,13 +59,7 @@ describe('the status page for people (scripted closures, 10 h after watching beg
     t = openTempStore();
     script(t.store);
     // Now: ETH withdrawals reopened, BTC deposits closed with a hostile message.
-    const s = snapshot(T0 + 9 * H, true);
-    const btc = s.coins.get('BTC')!;
-    current = {
-      ...s,
-      coins: new Map([...s.coins, ['BTC', { ...btc, networkList: btc.networkList.map((n) => ({ ...n, depositEnable: false, depositDesc: '<img src=x onerror=alert(1)>' })) }]]),
-      tickers: new Map([['BTCUSDT', { symbol: 'BTCUSDT', lastPrice: '103000', openPrice: '100000' } as never]]),
-    };
+    current = { ...scriptedNow('<img src=x onerror=alert(1)>'), tickers: new Map([['BTCUSDT', { symbol: 'BTCUSDT', lastPrice: '103000', openPrice: '100000' } as never]]) };
     const exchanges: ExchangeInput[] = [{ name: 'main', up: true, polls: { coins: { at: new Date(NOW).toISOString(), ok: true }, tickers: { at: new Date(NOW).toISOString(), ok: false, kind: 'timeout' } }, snapshot: current }];
     const views = new Views({ now: () => NOW, exchanges: () => exchanges, alerts: () => [], store: () => t.store, rules: () => RULES });
     http = await serve(views);

@@ -30,3 +30,11 @@ export function script(store: StateStore): void {
   store.appendChanges([change('withdraw_enabled', 'USDT', 'ETH', T0 + 6 * H, true)]);
 }
 
+/** The exchange as the script leaves it at 9h: ETH withdrawals reopened, BTC deposits closed (with `depositDesc` when given). */
+export function scriptedNow(depositDesc?: string): Snapshot {
+  const s = snapshot(T0 + 9 * H, true);
+  const btc = s.coins.get('BTC');
+  if (btc === undefined) throw new Error('the script has BTC');
+  const closed = btc.networkList.map((n) => ({ ...n, depositEnable: false, ...(depositDesc !== undefined && { depositDesc }) }));
+  return { ...s, coins: new Map([...s.coins, ['BTC', { ...btc, networkList: closed }]]) };
+}
