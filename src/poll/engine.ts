@@ -166,13 +166,14 @@ export class Engine {
     const source = endpoint === 'coins' ? next.coins : next.tickers;
     for (const rule of this.ruleList) {
       // A state rule judges coins, a ticker rule tickers; the other part's poll leaves their alerts as they stand.
-      if (!ruleInDomain(rule, endpoint) && rule.condition.type !== 'change') continue;
+      const inDomain = ruleInDomain(rule, endpoint);
+      if (!inDomain && rule.condition.type !== 'change') continue;
       await nextTurn();
       // A rule that reads only the snapshot gives what it gave last time when the part is the
       // very map it read then (merge keeps it when nothing changed): an unchanged answer costs
       // no evaluation. Time still advances in the lifecycle below (for, repeats, keep_firing_for).
-      const reusable = ruleInDomain(rule, endpoint) && readsSnapshotOnly(rule);
-      const last = reusable && changes.length === 0 ? this.lastEvaluations.get(exchange, rule.id, source) : undefined;
+      const reusable = inDomain && readsSnapshotOnly(rule);
+      const last = reusable ? this.lastEvaluations.get(exchange, rule.id, source) : undefined;
       const evaluation = last ?? await evaluateInTurns({
         memo: this.memo,
         rules: [rule],
@@ -186,8 +187,7 @@ export class Engine {
         chainOf: (network) => this.chainOf(exchange, network),
       });
       if (reusable) this.lastEvaluations.set(exchange, rule.id, source, evaluation);
-      const inDomain = ruleInDomain(rule, endpoint) ? new Map([[rule.id, rule]]) : new Map<string, Rule>();
-      notify.push(...(await this.applyInTurns(evaluation, { exchange, rules: inDomain, known }, at)));
+      notify.push(...(await this.applyInTurns(evaluation, { exchange, rules: inDomain ? new Map([[rule.id, rule]]) : new Map<string, Rule>(), known }, at)));
     }
     // A route is re-judged when either end's coins change: the alert belongs to `from`.
     if (endpoint === 'coins') notify.push(...this.judgeTransfers(exchange, next, known, at));

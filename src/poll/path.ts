@@ -34,7 +34,7 @@ export interface PollPathOptions {
 export class PollPath implements PollSink {
   private readonly snapshots = new Map<string, Snapshot>();
   private readonly deciding = new Map<string, Promise<void>>();
-  /** Exchange and endpoint whose last answer was accepted (see answer()). */
+  /** Exchange and endpoint whose last answer was accepted since the exchange was resumed (see answer()). */
   private readonly taken = new Set<string>();
 
   constructor(private readonly options: PollPathOptions) {}
@@ -42,8 +42,7 @@ export class PollPath implements PollSink {
   /** Where an exchange resumes from (a restored snapshot; empty when there is none). */
   resume(exchange: string, snapshot: Snapshot | undefined): void {
     this.snapshots.set(exchange, snapshot ?? emptySnapshot(exchange));
-    this.taken.delete(`${exchange}\u0000coins`);
-    this.taken.delete(`${exchange}\u0000tickers`);
+    this.forgetTaken(exchange);
   }
 
   /** The exchange's snapshot now, when it is watched. */
@@ -59,8 +58,7 @@ export class PollPath implements PollSink {
   drop(exchange: string, at: number): void {
     this.options.writer.drop(exchange, this.options.engine.dropExchange(exchange, at));
     this.snapshots.delete(exchange);
-    this.taken.delete(`${exchange}\u0000coins`);
-    this.taken.delete(`${exchange}\u0000tickers`);
+    this.forgetTaken(exchange);
   }
 
   answer(poll: PollAnswer): Promise<void> {
@@ -73,7 +71,7 @@ export class PollPath implements PollSink {
       // An answer whose text is the last one's, which was taken: the merge would give the very
       // same part again (merge.ts keeps the maps of what did not change), so it is not run.
       const key = `${exchange}\u0000${endpoint}`;
-      const same = poll.answer.unchanged === true && this.taken.has(key) && (endpoint === 'coins' ? prev.coinsAt : prev.tickersAt) !== null;
+      const same = poll.answer.unchanged === true && this.taken.has(key);
       const next = same
         ? { ...prev, [endpoint === 'coins' ? 'coinsAt' : 'tickersAt']: at }
         : endpoint === 'coins'
@@ -106,6 +104,11 @@ export class PollPath implements PollSink {
     const notify = this.options.engine.failure(poll.exchange, poll.endpoint, poll.at, poll.error.message);
     this.options.writer.alerts(poll.exchange, poll.at, notify);
     this.options.observer.failed(poll);
+  }
+
+  private forgetTaken(exchange: string): void {
+    this.taken.delete(`${exchange}\u0000coins`);
+    this.taken.delete(`${exchange}\u0000tickers`);
   }
 
   /** Runs one exchange's decisions one at a time, in order. */

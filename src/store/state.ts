@@ -62,16 +62,17 @@ export class StateRows {
    * each exactly JSON.stringify of the record of snapshotRecords(snapshot, part) at its index
    * (serialized beforehand, in turns).
    */
-  saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers', bodies: readonly string[] = snapshotRecords(snapshot, part).map((r) => JSON.stringify(r))): void {
+  saveSnapshot(snapshot: Snapshot, part: 'coins' | 'tickers', given?: readonly string[]): void {
     const at = part === 'coins' ? snapshot.coinsAt : snapshot.tickersAt;
     if (at === null) return;
+    const records = snapshotRecords(snapshot, part);
+    const bodies = given ?? records.map((r) => JSON.stringify(r));
     const body = part === 'coins' ? JSON.stringify({ records: bodies.length }) : `[${bodies.join(',')}]`;
     this.putPart(snapshot.exchange, part, at, body);
     if (part !== 'coins') return;
     this.t.db.prepare("DELETE FROM snapshot_records WHERE exchange = ? AND part = 'coins'").run(snapshot.exchange);
     const insert = this.t.db.prepare("INSERT INTO snapshot_records (exchange, part, key, body) VALUES (?, 'coins', ?, ?)");
-    const coins = snapshotRecords(snapshot, 'coins') as CoinRecord[];
-    for (const [i, c] of coins.entries()) insert.run(snapshot.exchange, c.coin, bodies[i]);
+    for (const [i, c] of (records as CoinRecord[]).entries()) insert.run(snapshot.exchange, c.coin, bodies[i]);
   }
 
   /**
