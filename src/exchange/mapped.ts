@@ -39,11 +39,6 @@ export interface TickerSource {
 const COINS_PER_TURN = 500;
 const TICKERS_PER_TURN = 1_000;
 
-/** `BTC-USDT`, `BTC_USDT`, `btcusdt` → `BTCUSDT` (rule 6). */
-export function symbolOf(text: string): string {
-  return text.replace(/[-_/]/g, '').toUpperCase();
-}
-
 /** A usable (non-empty string) key of a raw record, in the model's style. */
 export function keyIn(o: unknown, key: string, style: (text: string) => string = (t) => t): string | undefined {
   if (!isObject(o)) return undefined;
@@ -98,11 +93,6 @@ export function requiredDecimal(o: Json, key: string): string {
   const v = dec(o, key);
   if (v === null) throw new FieldError(`${key} is missing`);
   return v;
-}
-
-/** A rolling 24 h window ending at the snapshot's time (rule 7); both null without one. */
-export function windowEnding(closeTime: number | null): { openTime: number | null; closeTime: number | null } {
-  return { openTime: closeTime === null ? null : closeTime - 86_400_000, closeTime };
 }
 
 /** An answer's time (ms), sent as a number or as a string of digits; null when absent or not one. */
