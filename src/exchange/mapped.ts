@@ -13,7 +13,7 @@ import { inTurns } from '../lib/timer';
 import { carriedFlag } from './derived';
 import { decodeRecords, type AnswerMemory, type RecordReader } from './decode-records';
 import { KeyedRecords } from './duplicates';
-import { dec, FieldError, int, isObject, reason, shapeOf, type Json, type Parsed } from './read';
+import { dec, FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from './read';
 
 /** How a dialect's raw coin maps onto the model. */
 export interface CoinSource {
@@ -40,11 +40,10 @@ export interface TickerSource {
 const COINS_PER_TURN = 500;
 const TICKERS_PER_TURN = 1_000;
 
-/** A usable (non-empty string) key of a raw record, in the model's style. */
+/** A usable key of a raw record (read.ts keyOf), in the model's style. */
 export function keyIn(o: unknown, key: string, style: (text: string) => string = (t) => t): string | undefined {
-  if (!isObject(o)) return undefined;
-  const v = o[key];
-  return typeof v === 'string' && v !== '' ? style(v) : undefined;
+  const v = keyOf(o, key);
+  return v === undefined ? undefined : style(v);
 }
 
 /**
