@@ -7,7 +7,7 @@
 import { sameNetwork } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue } from '../snapshot/model';
 import { KeyedRecords } from './duplicates';
-import { FieldError, isObject, reason, shapeOf, type Json, type Parsed } from './read';
+import { FieldError, isObject, reason, shapeOf, type Json } from './read';
 
 /** A spec-style symbol: separators removed, upper-cased (`BTC-USDT` → `BTCUSDT`). */
 export function specSymbol(symbol: string): string {
@@ -77,28 +77,6 @@ export function derivedCoinOf(coin: string, name: string | null, read: { network
     throw new FieldError('the coin flags are unknown: a network was set aside and no other is closed');
   }
   return { coin, name, depositAllEnable, withdrawAllEnable, networkList: read.networks };
-}
-
-/**
- * The coin flags of decoded coins recomputed where a network was unknown (public-dialect.ts):
- * as carriedFlag, from the previous values of the unknown networks rather than from the
- * previous coin's flags.
- */
-export function carryCoinFlags(parsed: Parsed<CoinRecord>, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
-  const unknown = new Map<string, string[]>();
-  for (const i of parsed.issues) {
-    if (i.entity === 'network' && i.coin !== undefined && i.network !== undefined) unknown.set(i.coin, [...(unknown.get(i.coin) ?? []), i.network]);
-  }
-  if (unknown.size === 0) return parsed;
-  const records = parsed.records.map((c) => {
-    const keys = unknown.get(c.coin);
-    if (keys === undefined) return c;
-    const before = previous?.get(c.coin);
-    const depositAllEnable = carriedFlag(c.networkList, keys, before, 'depositEnable') ?? c.depositAllEnable;
-    const withdrawAllEnable = carriedFlag(c.networkList, keys, before, 'withdrawEnable') ?? c.withdrawAllEnable;
-    return depositAllEnable === c.depositAllEnable && withdrawAllEnable === c.withdrawAllEnable ? c : { ...c, depositAllEnable, withdrawAllEnable };
-  });
-  return { records, issues: parsed.issues };
 }
 
 export const DAY_MS = 86_400_000;

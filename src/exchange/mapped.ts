@@ -10,9 +10,10 @@
 import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 import { inTurns } from '../lib/timer';
+import { carriedFlag } from './derived';
 import { decodeRecords, type AnswerMemory, type RecordReader } from './decode-records';
 import { KeyedRecords } from './duplicates';
-import { dec, FieldError, int, isObject, reason, shapeOf, type Json, type Parsed } from './read';
+import { dec, FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from './read';
 
 /** How a dialect's raw coin maps onto the model. */
 export interface CoinSource {
@@ -39,16 +40,10 @@ export interface TickerSource {
 const COINS_PER_TURN = 500;
 const TICKERS_PER_TURN = 1_000;
 
-/** `BTC-USDT`, `BTC_USDT`, `btcusdt` → `BTCUSDT` (rule 6). */
-export function symbolOf(text: string): string {
-  return text.replace(/[-_/]/g, '').toUpperCase();
-}
-
-/** A usable (non-empty string) key of a raw record, in the model's style. */
+/** A usable key of a raw record (read.ts keyOf), in the model's style. */
 export function keyIn(o: unknown, key: string, style: (text: string) => string = (t) => t): string | undefined {
-  if (!isObject(o)) return undefined;
-  const v = o[key];
-  return typeof v === 'string' && v !== '' ? style(v) : undefined;
+  const v = keyOf(o, key);
+  return v === undefined ? undefined : style(v);
 }
 
 /**
@@ -100,11 +95,6 @@ export function requiredDecimal(o: Json, key: string): string {
   return v;
 }
 
-/** A rolling 24 h window ending at the snapshot's time (rule 7); both null without one. */
-export function windowEnding(closeTime: number | null): { openTime: number | null; closeTime: number | null } {
-  return { openTime: closeTime === null ? null : closeTime - 86_400_000, closeTime };
-}
-
 /** An answer's time (ms), sent as a number or as a string of digits; null when absent or not one. */
 export function timeOf(v: unknown): number | null {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
@@ -113,51 +103,62 @@ export function timeOf(v: unknown): number | null {
 }
 
 /**
- * A coin's flag `of` (rule 4): true iff it has a network and every network's is true. With a
- * network set aside (unknown) and none of the others false, the flag is not determined: the
- * previous record's flag then stands (undefined: there is none).
+ * A coin's flag `of` (rule 4): true iff it has a network and every network's is true. With
+ * networks set aside (unknown), as derived.ts's carriedFlag: from the previous values of the
+ * unknown networks. Where that does not decide it (a network set aside had no key, or nothing
+ * is known of the coin's networks), the previous record's flag stands (undefined: there is none).
  */
-function coinFlag(networks: readonly NetworkRecord[], unknown: boolean, of: 'depositEnable' | 'withdrawEnable', before: CoinRecord | undefined): boolean | undefined {
-  if (networks.some((n) => !n[of])) return false;
-  if (!unknown) return networks.length > 0;
-  return before === undefined ? undefined : before[of === 'depositEnable' ? 'depositAllEnable' : 'withdrawAllEnable'];
+function coinFlag(read: ReadNetworks, of: 'depositEnable' | 'withdrawEnable', before: CoinRecord | undefined): boolean | undefined {
+  const previous = before?.[of === 'depositEnable' ? 'depositAllEnable' : 'withdrawAllEnable'];
+  if (read.unknown.length === 0 && read.unkeyed) return read.networks.some((n) => !n[of]) ? false : previous;
+  return carriedFlag(read.networks, read.unknown, before, of) ?? previous;
 }
 
-function readNetworks(source: CoinSource, o: Json, coin: string, issues: RecordIssue[]): { networks: NetworkRecord[]; unknown: boolean } {
+/** A coin's networks as read, the keys of those set aside (`unknown`), and whether one set aside had no key. */
+interface ReadNetworks {
+  networks: NetworkRecord[];
+  unknown: string[];
+  unkeyed: boolean;
+}
+
+function readNetworks(source: CoinSource, o: Json, coin: string, issues: RecordIssue[]): ReadNetworks {
   const raw = source.networks(o);
   const networks = new KeyedRecords<NetworkRecord>((n) => n.network, sameNetwork);
-  let unknown = false;
+  const unknown: string[] = [];
+  let unkeyed = false;
   for (let j = 0; j < raw.length; j++) {
     const n = raw[j];
     try {
       if (!isObject(n)) throw new FieldError(`network is ${shapeOf(n)}, not an object`);
       const record = source.network(n, coin, o);
       if (networks.add(record) === 'conflict') {
-        unknown = true;
+        unknown.push(record.network);
         issues.push({ entity: 'network', coin, network: record.network, index: j, reason: 'network appears twice with different values' });
       }
     } catch (err) {
-      unknown = true;
       const issue: RecordIssue = { entity: 'network', coin, index: j, reason: reason(err) };
       const network = source.networkKey(n);
-      if (network !== undefined) {
+      if (network === undefined) {
+        unkeyed = true;
+      } else {
         issue.network = network;
         networks.setAside(network);
+        unknown.push(network);
       }
       issues.push(issue);
     }
   }
-  return { networks: networks.taken(), unknown };
+  return { networks: networks.taken(), unknown, unkeyed };
 }
 
 function readCoin(source: CoinSource, o: Json, coin: string, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
-  const { networks, unknown } = readNetworks(source, o, coin, issues);
-  const depositAllEnable = coinFlag(networks, unknown, 'depositEnable', before);
-  const withdrawAllEnable = coinFlag(networks, unknown, 'withdrawEnable', before);
+  const read = readNetworks(source, o, coin, issues);
+  const depositAllEnable = coinFlag(read, 'depositEnable', before);
+  const withdrawAllEnable = coinFlag(read, 'withdrawEnable', before);
   if (depositAllEnable === undefined || withdrawAllEnable === undefined) {
     throw new FieldError('the coin flags are unknown: a network was set aside and no other is closed');
   }
-  const record: CoinRecord = { coin, name: source.name(o), depositAllEnable, withdrawAllEnable, networkList: networks };
+  const record: CoinRecord = { coin, name: source.name(o), depositAllEnable, withdrawAllEnable, networkList: read.networks };
   return before !== undefined && sameCoin(before, record) ? before : record;
 }
 

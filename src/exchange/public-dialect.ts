@@ -7,7 +7,6 @@
 import { keysOf, NETWORK_FIELDS } from '../snapshot/fields';
 import type { Endpoint, NetworkRecord } from '../snapshot/model';
 import { exactDecimalJson } from './decimal';
-import { carryCoinFlags } from './derived';
 import type { Dialect, Refusal, WeightLimit } from './dialect';
 import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, type CoinSource, type TickerSource } from './mapped';
 
@@ -47,8 +46,7 @@ export function publicDialect(d: PublicDialect): Dialect {
     },
     decode: {
       parse: (text, endpoint, memory) => json[endpoint].parseInTurns(text, memory),
-      // A network whose flag is unknown keeps its last known value: the coin's flags from those (derived.ts).
-      coins: async (body, previous, memory) => carryCoinFlags(await decodeCoinsWith(d.coins, d.coinList(body), previous, memory), previous),
+      coins: (body, previous, memory) => decodeCoinsWith(d.coins, d.coinList(body), previous, memory),
       tickers: (body, previous, memory) => {
         const { list, time } = d.tickerList(body);
         return decodeTickersWith(d.tickers, list, time, previous, memory);

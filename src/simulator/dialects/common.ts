@@ -1,6 +1,6 @@
 /** Helpers the dialect renderers share: network ids per exchange, decimal text, HMAC checks. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SimCoin, SimNetwork } from '../market/model';
+import type { SimNetwork } from '../market/model';
 import type { SimulatorDialect } from './names';
 
 type Dialect = Exclude<SimulatorDialect, 'spot-v3'>;
@@ -35,11 +35,6 @@ const NETWORK_IDS: Record<string, Partial<Record<Dialect, string>>> = {
  */
 export function networkId(dialect: Dialect, model: string): string {
   return NETWORK_IDS[model]?.[dialect] ?? model;
-}
-
-/** Coin-level flags where an exchange has none: every network open (rule 4 of dialects.md). */
-export function allOpen(coin: SimCoin, flag: 'depositEnable' | 'withdrawEnable'): boolean {
-  return coin.networks.length > 0 && coin.networks.every((n) => n[flag]);
 }
 
 /**
@@ -111,9 +106,4 @@ export function retryAfterSeconds(ms: number): string {
 /** The model symbol's pair joined by `sep` (`BTC-USDT`, `BTC_USDT`). */
 export function pair(t: { base: string; quote: string }, sep: string): string {
   return `${t.base}${sep}${t.quote}`;
-}
-
-/** A pair name in the exchange's style back to the model's (`BTC-USDT`, `btc_usdt` -> `BTCUSDT`). */
-export function modelSymbol(name: string): string {
-  return name.replace(/[-_/]/g, '').toUpperCase();
 }

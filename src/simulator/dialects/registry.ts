@@ -16,8 +16,3 @@ const RENDERERS: Record<Exclude<SimulatorDialect, 'spot-v3'>, DialectRenderer> =
 export function rendererOf(dialect: SimulatorDialect): DialectRenderer | undefined {
   return dialect === 'spot-v3' ? undefined : RENDERERS[dialect];
 }
-
-/** Whether the dialect signs its coins endpoint (the simulator then checks credentials). */
-export function isSigned(dialect: SimulatorDialect): boolean {
-  return rendererOf(dialect)?.authorize !== undefined;
-}

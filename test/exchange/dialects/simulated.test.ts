@@ -44,9 +44,9 @@ describe('each dialect read from the reference exchange speaking it', () => {
       const [want, got] = [await read('spot-v3', spot), await read(dialect, sim)];
       expect(got.issues).toEqual([]);
       // Each exchange names networks its own way (and the chain table knows only some): per coin,
-      // the same number of networks with the same deposit and withdrawal states.
+      // the same flags and the same number of networks with the same deposit and withdrawal states.
       const networks = (r: typeof got) =>
-        r.records.map((c) => `${c.coin}: ${c.networkList.map((n) => `d=${n.depositEnable} w=${n.withdrawEnable}`).sort().join(', ')}`).sort();
+        r.records.map((c) => `${c.coin} d=${c.depositAllEnable} w=${c.withdrawAllEnable}: ${c.networkList.map((n) => `d=${n.depositEnable} w=${n.withdrawEnable}`).sort().join(', ')}`).sort();
       expect(networks(got)).toEqual(networks(want));
     } finally {
       await sim.close();

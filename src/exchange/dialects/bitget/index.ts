@@ -6,7 +6,8 @@
  * another code, also inside an answer of status 200.
  */
 import { difference, nonZero, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { rollingWindow, specSymbol } from '../../derived';
+import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
 import { dec, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -59,7 +60,7 @@ const COINS: CoinSource = {
 };
 
 const TICKERS: TickerSource = {
-  symbol: (o) => keyIn(o, 'symbol', symbolOf),
+  symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol) => {
     const lastPrice = requiredDecimal(o, 'lastPr');
     const openPrice = dec(o, 'open');
@@ -78,7 +79,7 @@ const TICKERS: TickerSource = {
       lowPrice: dec(o, 'low24h'),
       volume: dec(o, 'baseVolume'),
       quoteVolume: dec(o, 'quoteVolume'),
-      ...windowEnding(timeOf(o.ts)),
+      ...rollingWindow(timeOf(o.ts)),
       count: null,
     };
   },

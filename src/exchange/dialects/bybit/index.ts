@@ -2,7 +2,7 @@
  * The dialect `bybit`: Bybit's API v5. The coin info is SIGNED (a read-only key); the tickers
  * are public, one request for every spot ticker (`symbol` takes one). dialects.md section 2.
  */
-import { errorJson } from '../../refusal';
+import { readRefusalWith } from '../../refusal';
 import { signedDialect } from '../../signed-dialect';
 import { bybitRefusal, decodeCoins, decodeTickers, serverTime } from './decode';
 import { signBybit } from './sign';
@@ -24,9 +24,8 @@ export const bybit = signedDialect({
   serverTime,
   // 403 "access too frequent": the IP is banned for a while (Bybit's rate-limit docs); 429 too many.
   refusal: (status, text) => {
-    const out = bybitRefusal(errorJson(text));
+    const out = readRefusalWith(status, text, bybitRefusal);
     if (status === 403) out.pause = 'banned';
-    else if (status === 429) out.pause = 'rate_limited';
     return out;
   },
 });

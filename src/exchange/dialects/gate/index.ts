@@ -7,7 +7,8 @@
  */
 import { Refused } from '../../dialect';
 import { percentAsRatio } from '../../derive';
-import { booleanValue, keyIn, requiredDecimal, statusFlag, symbolOf, type CoinSource, type TickerSource } from '../../mapped';
+import { specSymbol } from '../../derived';
+import { booleanValue, keyIn, requiredDecimal, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
 import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
 import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -72,7 +73,7 @@ const COINS: CoinSource = {
 };
 
 const TICKERS: TickerSource = {
-  symbol: (o) => keyIn(o, 'currency_pair', symbolOf),
+  symbol: (o) => keyIn(o, 'currency_pair', specSymbol),
   ticker: (o, symbol) => ({
     symbol,
     // Gate sends a 2-decimal percentage only: no exact open price or change (rule 3).

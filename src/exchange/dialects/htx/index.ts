@@ -8,7 +8,8 @@
  * kept (rule 1).
  */
 import { changeRatio, difference, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { rollingWindow, specSymbol } from '../../derived';
+import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
 import { dec, isObject, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -85,7 +86,7 @@ const COINS: CoinSource = {
 };
 
 const TICKERS: TickerSource = {
-  symbol: (o) => keyIn(o, 'symbol', symbolOf),
+  symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol, ts) => {
     const close = requiredDecimal(o, 'close');
     const open = dec(o, 'open');
@@ -104,7 +105,7 @@ const TICKERS: TickerSource = {
       // `amount` is in the base currency, `vol` in the quote currency.
       volume: dec(o, 'amount'),
       quoteVolume: dec(o, 'vol'),
-      ...windowEnding(ts),
+      ...rollingWindow(ts),
       count: integer(o, 'count'),
     };
   },

@@ -5,7 +5,8 @@
  * answer of status 200.
  */
 import { difference, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, symbolOf, timeOf, windowEnding, type CoinSource, type TickerSource } from '../../mapped';
+import { rollingWindow, specSymbol } from '../../derived';
+import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
 import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -57,7 +58,7 @@ const COINS: CoinSource = {
 };
 
 const TICKERS: TickerSource = {
-  symbol: (o) => keyIn(o, 'symbol', symbolOf),
+  symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol, time) => {
     const lastPrice = requiredDecimal(o, 'last');
     const priceChange = dec(o, 'changePrice');
@@ -76,7 +77,7 @@ const TICKERS: TickerSource = {
       lowPrice: dec(o, 'low'),
       volume: dec(o, 'vol'),
       quoteVolume: dec(o, 'volValue'),
-      ...windowEnding(time),
+      ...rollingWindow(time),
       count: null,
     };
   },

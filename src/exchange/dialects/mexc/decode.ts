@@ -5,7 +5,7 @@
  */
 import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
 import { derivedCoinOf, readNetworks } from '../../derived';
-import { bool, dec, FieldError, int, requiredBool, requiredStr, str, type Json } from '../../read';
+import { bool, dec, FieldError, int, keyOf, requiredBool, requiredStr, str, type Json } from '../../read';
 
 function readNetwork(o: Json, coin: string): NetworkRecord {
   const netWork = str(o, 'netWork', false);
@@ -35,10 +35,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
 
 /** `netWork` when sent, else `network`: the key of a network that could not be read. */
 function networkKey(n: unknown): string | undefined {
-  if (typeof n !== 'object' || n === null) return undefined;
-  const o = n as Json;
-  for (const k of ['netWork', 'network']) if (typeof o[k] === 'string' && o[k] !== '') return o[k];
-  return undefined;
+  return keyOf(n, 'netWork') ?? keyOf(n, 'network');
 }
 
 export function readCoin(o: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {

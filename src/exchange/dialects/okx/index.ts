@@ -3,7 +3,7 @@
  * read-only key); the tickers are public, one request for every SPOT ticker (it takes no list
  * of symbols). dialects.md section 2.
  */
-import { errorJson } from '../../refusal';
+import { readRefusalWith } from '../../refusal';
 import { signedDialect } from '../../signed-dialect';
 import { decodeCoins, decodeTickers, okxRefusal, serverTime } from './decode';
 import { signOkx } from './sign';
@@ -24,5 +24,5 @@ export const okx = signedDialect({
   coins: decodeCoins,
   tickers: decodeTickers,
   serverTime,
-  refusal: (status, text) => ({ ...okxRefusal(errorJson(text)), ...(status === 429 && { pause: 'rate_limited' as const }) }),
+  refusal: (status, text) => readRefusalWith(status, text, okxRefusal),
 });
