@@ -139,17 +139,18 @@ export class ExchangeClient {
   private async fetch<T>(endpoint: Endpoint, request: Request, decode: Decode<T>, signal?: AbortSignal): Promise<FetchResult<T>> {
     for (let synced = false; ; synced = true) {
       try {
-        // The last answer, taken now: its bytes are what the new answer's are compared with as they arrive.
+        // The last answer, taken now: its bytes are what the new answer's are compared with as they
+        // arrive; equal bytes are handed back as they were decoded.
         const last = this.answers.last(request.path);
         const res = await this.request(endpoint, request, signal, last?.raw);
-        const same = (res.same === true ? last?.result : this.answers.same(request.path, res.text)) as Parsed<T> | undefined;
+        const same = (res.same === true ? last?.result : undefined) as Parsed<T> | undefined;
         if (same !== undefined) return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true };
         const memory = this.answers.memory(request.path);
         const result = await this.decode(endpoint, res, decode, memory).catch((err: unknown) => {
           memory.abandon();
           throw err;
         });
-        this.answers.keep(request.path, res.text, result, res.raw);
+        this.answers.keep(request.path, result, res.raw);
         return { ...result, bytes: res.bytes, requests: 1 };
       } catch (err) {
         if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw unwrap(err);

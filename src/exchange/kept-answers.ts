@@ -1,8 +1,9 @@
 /**
  * What the client keeps of each request path's last answer, so that work follows change
- * (DESIGN.md section 2): its text and what it decoded to (an answer whose text is the same
- * costs a comparison, a native one of flat strings: a coin list rarely changes between polls,
- * and parsing and validating 4 MB again cost 40-60 ms each poll), and the memory of its records
+ * (DESIGN.md section 2): its bytes and what it decoded to (an answer whose bytes are the same
+ * costs a native comparison as they arrive, and is neither joined, made text, parsed nor
+ * validated: a coin list rarely changes between polls, and reading 4 MB again cost 40-60 ms each
+ * poll), and the memory of its records
  * by their text (in a changed answer, a record whose text is unchanged is taken as it was,
  * neither parsed nor validated: decode-records.ts).
  */
@@ -12,23 +13,22 @@ import type { Parsed } from './read';
 /** Request paths kept at most (the coins, the tickers, the parts of a long watch list). */
 const MAX_PATHS = 64;
 
+/** The last answer decoded: its bytes, and what it decoded to. */
+interface Last {
+  raw: Buffer;
+  result: Parsed<unknown>;
+}
+
 interface Kept {
-  /** The last answer decoded (its text, and its bytes when given), and what it decoded to. */
-  last?: { text: string; raw?: Buffer | undefined; result: Parsed<unknown> };
+  last?: Last;
   memory: AnswerMemory;
 }
 
 export class KeptAnswers {
   private readonly paths = new Map<string, Kept>();
 
-  /** What the last answer to `path` decoded to, when `text` is exactly its text. */
-  same(path: string, text: string): Parsed<unknown> | undefined {
-    const last = this.paths.get(path)?.last;
-    return last !== undefined && last.text === text ? last.result : undefined;
-  }
-
-  /** The last answer to `path` decoded (its text, its bytes when kept, what it decoded to). */
-  last(path: string): Readonly<{ text: string; raw?: Buffer | undefined; result: Parsed<unknown> }> | undefined {
+  /** The last answer to `path` decoded (its bytes, what it decoded to): the next answer's bytes are compared with these as they arrive (http.ts). */
+  last(path: string): Readonly<Last> | undefined {
     return this.paths.get(path)?.last;
   }
 
@@ -37,9 +37,11 @@ export class KeptAnswers {
     return this.kept(path).memory;
   }
 
-  /** `text` (bytes `raw`), the answer to `path`, decoded to `result`. */
-  keep(path: string, text: string, result: Parsed<unknown>, raw?: Buffer): void {
-    this.kept(path).last = { text, raw, result };
+  /** The answer to `path`, bytes `raw`, decoded to `result` (without its bytes nothing is kept to compare with). */
+  keep(path: string, result: Parsed<unknown>, raw: Buffer | undefined): void {
+    const kept = this.kept(path);
+    if (raw === undefined) delete kept.last;
+    else kept.last = { raw, result };
   }
 
   private kept(path: string): Kept {
