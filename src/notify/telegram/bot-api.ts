@@ -6,6 +6,7 @@
  */
 import { anySignal } from '../../lib/abort';
 import { deadline, timeoutError } from '../../lib/deadline';
+import { parseRetryAfter } from '../../lib/retry-after';
 import { transportError } from '../http-errors';
 import type { HttpDeps } from '../http-post';
 import { NotifyError } from '../notifier';
@@ -56,7 +57,8 @@ async function readCapped(body: AsyncIterable<Buffer>): Promise<string | undefin
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function failureOf(status: number, text: string | undefined, retryAfterHeader: unknown): BotFailure {
+/** `retryAfterHeaderMs`: the answer's `Retry-After` (parseRetryAfter), for an answer that is not the Bot API's (a proxy's 429 or 503). */
+function failureOf(status: number, text: string | undefined, retryAfterHeaderMs: number | undefined): BotFailure {
   let parsed: { error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown; migrate_to_chat_id?: unknown } } = {};
   try {
     const value: unknown = text === undefined ? undefined : JSON.parse(text);
@@ -64,14 +66,15 @@ function failureOf(status: number, text: string | undefined, retryAfterHeader: u
   } catch {
     // Not the Bot API's JSON (a proxy's error page): the status says enough.
   }
-  const retryAfter = parsed.parameters?.retry_after ?? (typeof retryAfterHeader === 'string' && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined);
+  const retryAfter = parsed.parameters?.retry_after;
+  const retryAfterMs = typeof retryAfter === 'number' && retryAfter >= 0 ? Math.round(retryAfter * 1000) : retryAfterHeaderMs;
   const migrateTo = parsed.parameters?.migrate_to_chat_id;
   return {
     ok: false,
     status,
     errorCode: typeof parsed.error_code === 'number' ? parsed.error_code : status,
     description: typeof parsed.description === 'string' ? parsed.description.slice(0, 500) : `HTTP ${status}`,
-    ...(typeof retryAfter === 'number' && retryAfter >= 0 && { retryAfterMs: Math.round(retryAfter * 1000) }),
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
     ...(typeof migrateTo === 'number' && { migrateTo }),
   };
 }
@@ -88,7 +91,7 @@ export async function callBot<T>(http: HttpDeps, bot: BotTarget, method: string,
   const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
   let status: number;
   let text: string | undefined;
-  let retryAfter: unknown;
+  let retryAfter: number | undefined;
   try {
     const res = await http.dispatcher.request({
       origin: url.origin,
@@ -101,7 +104,7 @@ export async function callBot<T>(http: HttpDeps, bot: BotTarget, method: string,
       bodyTimeout: timeoutMs,
     });
     status = res.statusCode;
-    retryAfter = res.headers['retry-after'];
+    retryAfter = parseRetryAfter(res.headers['retry-after'], http.clock.now());
     text = await readCapped(res.body);
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
