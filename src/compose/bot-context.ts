@@ -1,7 +1,7 @@
 import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
 import { parseSilence } from '../http/api';
-import { ClosedSince } from '../http/closed-since';
+import { ClosedSince, closedAt, closedMessage } from '../http/closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput } from '../http/state-view';
 import type { BotContext } from '../notify/registry';
 import type { StateStore } from '../store/store';
@@ -48,12 +48,9 @@ export function botContext(src: BotSources): BotContext {
       for (const e of src.exchanges()) {
         for (const { coin: c, n } of closedNetworks(e.snapshot)) {
           if (wanted !== undefined && c.toUpperCase() !== wanted) continue;
-          const at = closures.get(e.name, c, n.network);
-          const times = [n.depositEnable ? null : at?.[0], n.withdrawEnable ? null : at?.[1]].filter((t): t is number => typeof t === 'number');
-          const messages = [n.withdrawEnable ? null : n.withdrawDesc, n.depositEnable ? null : n.depositDesc].filter((m): m is string => !!m);
           rows.push({
             exchange: e.name, coin: c, network: n.network, deposit: n.depositEnable, withdraw: n.withdrawEnable,
-            since: times.length > 0 ? Math.max(...times) : null, message: messages.length > 0 ? messages.join(' / ') : null,
+            since: closedAt(n, closures.get(e.name, c, n.network)), message: closedMessage(n),
           });
         }
       }

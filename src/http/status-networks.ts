@@ -1,7 +1,7 @@
 import type { Rule } from '../rules/model';
 import type { NetworkRecord } from '../snapshot/model';
 import type { OutageSpan, OutageTotals } from '../store/store';
-import type { Closures } from './closed-since';
+import { closedAt, closedMessage, type Closures } from './closed-since';
 import type { ExchangeInput } from './state-view';
 import { BAR_DAYS, DAY_MS, dayBars, overallRatio, type DayBar } from './status-bars';
 import type { Watched } from './status-watch';
@@ -103,8 +103,7 @@ export function networkSections(input: NetworkInput): NetworkSections {
           if (!want.every((w) => key.includes(w))) continue;
         }
         if (!(n.depositEnable && n.withdrawEnable)) {
-          const at = input.closedSince(e.name, c.coin, n.network);
-          candidate.since = Math.max((n.depositEnable ? null : at?.[0]) ?? UNKNOWN, (n.withdrawEnable ? null : at?.[1]) ?? UNKNOWN);
+          candidate.since = closedAt(n, input.closedSince(e.name, c.coin, n.network)) ?? UNKNOWN;
         }
         (input.watched.network(input.rules, e.name, c.coin, n, chain) ? watched : rest).push(candidate);
       }
@@ -129,7 +128,7 @@ export function networkSections(input: NetworkInput): NetworkSections {
     return {
       exchange: c.exchange, coin: c.coin, network: c.n.network, chain: c.chain, deposit: c.n.depositEnable, withdraw: c.n.withdrawEnable,
       ...(c.since !== undefined && { since: c.since === UNKNOWN ? null : c.since }),
-      message: [c.n.withdrawEnable ? null : c.n.withdrawDesc, c.n.depositEnable ? null : c.n.depositDesc].filter((m) => m).join(' / ') || null,
+      message: closedMessage(c.n),
       bars, ratio: overallRatio(bars),
     };
   };
