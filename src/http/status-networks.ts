@@ -3,7 +3,7 @@ import type { NetworkRecord } from '../snapshot/model';
 import type { OutageSpan, OutageTotals } from '../store/store';
 import { closedAt, closedMessage, type Closures } from './closed-since';
 import type { ExchangeInput } from './state-view';
-import { BAR_DAYS, DAY_MS, dayBars, overallRatio, type DayBar } from './status-bars';
+import { dayBars, firstBarDay, overallRatio, type DayBar } from './status-bars';
 import type { Watched } from './status-watch';
 
 /** How the page was asked for: `?q=` (words that must all appear), `?sort=`, `?page=` of the other networks. */
@@ -122,7 +122,7 @@ export function networkSections(input: NetworkInput): NetworkSections {
   rest.sort(order);
   const pages = Math.max(1, Math.ceil(rest.length / NETWORK_ROWS.rest));
   const page = Math.min(Math.max(1, input.query.page ?? 1), pages);
-  const start = Math.floor(input.now / DAY_MS) * DAY_MS - (BAR_DAYS - 1) * DAY_MS;
+  const start = firstBarDay(input.now);
   const card = (c: Candidate): NetworkCard => {
     const bars = dayBars(input.spans(c.exchange, c.coin, c.n.network, start, input.now), input.watching.get(c.exchange), input.now);
     return {
@@ -152,7 +152,7 @@ function comparator(sort: NetworkSort, input: NetworkInput): (a: Candidate, b: C
   let table: Map<string, number> | undefined;
   const made = (): Map<string, number> => {
     const m = new Map<string, number>();
-    for (const t of input.totals(Math.floor(input.now / DAY_MS) * DAY_MS - (BAR_DAYS - 1) * DAY_MS, input.now)) {
+    for (const t of input.totals(firstBarDay(input.now), input.now)) {
       const k = `${t.exchange}\u0000${t.coin}\u0000${t.network}`;
       m.set(k, Math.max(m.get(k) ?? 0, t.closedMs));
     }
