@@ -1,5 +1,6 @@
 import type { Change } from '../snapshot/changes';
 import type { NetworkRecord } from '../snapshot/model';
+import type { Outage } from '../store/store';
 
 /** When a network last closed: [deposits, withdrawals], ms or null (before the kept history). */
 export type Closures = readonly [deposit: number | null, withdraw: number | null];
@@ -16,6 +17,11 @@ export function closedAt(n: Directions, at: Closures | undefined): number | null
 /** The exchange's words for a network's closed direction(s), withdrawals' first; null when it gave none. */
 export function closedMessage(n: Directions): string | null {
   return [n.withdrawEnable ? null : n.withdrawDesc, n.depositEnable ? null : n.depositDesc].filter((m) => m).join(' / ') || null;
+}
+
+/** The exchange's words over an outage (each message it gave while closed), or null when it gave none. */
+export function outageMessage(o: Pick<Outage, 'messages'>): string | null {
+  return o.messages.length === 0 ? null : o.messages.join(' / ');
 }
 
 const key = (coin: string, network: string): string => `${coin}\u0000${network}`;

@@ -1,7 +1,7 @@
 import type { Alert } from '../alerts/alert';
 import type { Outage, StoredChange } from '../store/store';
 import type { NetworkRecord } from '../snapshot/model';
-import { closedAt, closedMessage, type Closures } from './closed-since';
+import { closedAt, closedMessage, outageMessage, type Closures } from './closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput, type RouteView } from './state-view';
 import { duration, type TimelineItem } from './status-cards';
 import { networkSections, type NetworkInput } from './status-networks';
@@ -106,7 +106,7 @@ function timeline(outages: readonly Outage[], changes: readonly StoredChange[], 
   const items: TimelineItem[] = [];
   const dir = (d: string): string => (d === 'deposit' ? 'deposits' : 'withdrawals');
   for (const o of outages) {
-    const message = o.messages.length === 0 ? null : o.messages.join(' / ');
+    const message = outageMessage(o);
     if (o.from !== null) items.push({ at: o.from, kind: 'closed', where: where(o), text: `${dir(o.direction)} closed${o.to === null ? `, still closed after ${duration(now - o.from)}` : ''}`, detail: message });
     if (o.to !== null) items.push({ at: o.to, kind: 'reopened', where: where(o), text: `${dir(o.direction)} reopened${o.from === null ? '' : ` after ${duration(o.to - o.from)}`}`, detail: message });
   }

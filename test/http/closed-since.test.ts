@@ -1,4 +1,4 @@
-import { ClosedSince, closedAt, closedMessage } from '../../src/http/closed-since';
+import { ClosedSince, closedAt, closedMessage, outageMessage } from '../../src/http/closed-since';
 import type { Change } from '../../src/snapshot/changes';
 
 const change = (kind: Change['kind'], coin: string, network: string, at: number): Change => ({ kind, exchange: 'main', coin, network, before: true, after: false, at });
@@ -39,5 +39,10 @@ describe('closedAt and closedMessage: a closed network as the status page, the A
     expect(closedMessage(net(false, false))).toBe('wallet upgrade / deposits paused');
     expect(closedMessage(net(true, false))).toBe('wallet upgrade');
     expect(closedMessage({ ...net(false, true), depositDesc: '' })).toBeNull();
+  });
+
+  it('words an outage by every message given while it lasted, and null when there was none', () => {
+    expect(outageMessage({ messages: ['wallet upgrade', 'node sync'] })).toBe('wallet upgrade / node sync');
+    expect(outageMessage({ messages: [] })).toBeNull();
   });
 });
