@@ -4,11 +4,8 @@
  * "parameters":{"retry_after","migrate_to_chat_id"}}`. The token is part of every URL, so no
  * message built here carries a URL or the token (`scrub`).
  */
-import { anySignal } from '../../lib/abort';
-import { deadline, timeoutError } from '../../lib/deadline';
 import { parseRetryAfter } from '../../lib/retry-after';
-import { transportError } from '../http-errors';
-import type { HttpDeps } from '../http-post';
+import { withinDeadline, type HttpDeps } from '../http-post';
 import { NotifyError } from '../notifier';
 
 /** Where a bot's calls go. */
@@ -86,34 +83,27 @@ function failureOf(status: number, text: string | undefined, retryAfterHeaderMs:
  */
 export async function callBot<T>(http: HttpDeps, bot: BotTarget, method: string, params: object, timeoutMs: number, signal?: AbortSignal): Promise<BotAnswer<T>> {
   const url = methodUrl(bot, method);
-  const timeout = new AbortController();
-  const timer = deadline(timeoutMs, () => timeout.abort(timeoutError(timeoutMs)));
-  const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
-  let status: number;
-  let text: string | undefined;
-  let retryAfter: number | undefined;
+  let answer: { status: number; text: string | undefined; retryAfter: number | undefined };
   try {
-    const res = await http.dispatcher.request({
-      origin: url.origin,
-      path: url.pathname + url.search,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
-      body: JSON.stringify(params),
-      signal: linked.signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+    answer = await withinDeadline(`Telegram ${method}`, timeoutMs, signal, async (linked) => {
+      const res = await http.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
+        body: JSON.stringify(params),
+        signal: linked,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      return { status: res.statusCode, retryAfter: parseRetryAfter(res.headers['retry-after'], http.clock.now()), text: await readCapped(res.body) };
     });
-    status = res.statusCode;
-    retryAfter = parseRetryAfter(res.headers['retry-after'], http.clock.now());
-    text = await readCapped(res.body);
   } catch (err) {
-    if (signal?.aborted) throw signal.reason;
-    const e = transportError(`Telegram ${method}`, err, timeoutMs);
-    throw new NotifyError(scrub(e.message, bot.token), e.reason, e.retryable);
-  } finally {
-    timer.cancel();
-    linked.release();
+    // No answer (timeout, connection): the message must not carry the token; an abort's reason is the caller's own.
+    if (err instanceof NotifyError && !signal?.aborted) throw new NotifyError(scrub(err.message, bot.token), err.reason, err.retryable);
+    throw err;
   }
+  const { status, text, retryAfter } = answer;
   if (status < 200 || status >= 300) return failureOf(status, text, retryAfter);
   try {
     const value = JSON.parse(text ?? '') as { ok?: unknown; result?: T };
