@@ -1,10 +1,10 @@
 import type { Alert } from '../alerts/alert';
-import type { Silence } from '../alerts/silence';
 import { parseSilence } from '../http/api';
 import { ClosedSince, closedAt, closedMessage } from '../http/closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput } from '../http/state-view';
 import type { BotContext } from '../notify/registry';
 import type { StateStore } from '../store/store';
+import type { StoredSilences } from './silences';
 
 /** What the daemon has that a chat bot's commands read: the status page's sources and the API's silences. */
 export interface BotSources {
@@ -14,7 +14,7 @@ export interface BotSources {
   alerts(): Iterable<Alert>;
   store(): Pick<StateStore, 'closedSince'> | undefined;
   /** The API's silences: list (kept ones), save (stored, then in force); save throws when the store cannot be written. */
-  silences: { list(): Silence[]; save(silence: Silence): void };
+  silences: StoredSilences;
   onIgnored(receiver: string, reason: string): void;
 }
 
