@@ -1,10 +1,10 @@
 import type { Alert } from '../alerts/alert';
-import type { Silence } from '../alerts/silence';
 import { parseSilence } from '../http/api';
-import { ClosedSince } from '../http/closed-since';
+import { ClosedSince, closedAt, closedMessage } from '../http/closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput } from '../http/state-view';
 import type { BotContext } from '../notify/registry';
 import type { StateStore } from '../store/store';
+import type { StoredSilences } from './silences';
 
 /** What the daemon has that a chat bot's commands read: the status page's sources and the API's silences. */
 export interface BotSources {
@@ -14,7 +14,7 @@ export interface BotSources {
   alerts(): Iterable<Alert>;
   store(): Pick<StateStore, 'closedSince'> | undefined;
   /** The API's silences: list (kept ones), save (stored, then in force); save throws when the store cannot be written. */
-  silences: { list(): Silence[]; save(silence: Silence): void };
+  silences: StoredSilences;
   onIgnored(receiver: string, reason: string): void;
 }
 
@@ -48,12 +48,9 @@ export function botContext(src: BotSources): BotContext {
       for (const e of src.exchanges()) {
         for (const { coin: c, n } of closedNetworks(e.snapshot)) {
           if (wanted !== undefined && c.toUpperCase() !== wanted) continue;
-          const at = closures.get(e.name, c, n.network);
-          const times = [n.depositEnable ? null : at?.[0], n.withdrawEnable ? null : at?.[1]].filter((t): t is number => typeof t === 'number');
-          const messages = [n.withdrawEnable ? null : n.withdrawDesc, n.depositEnable ? null : n.depositDesc].filter((m): m is string => !!m);
           rows.push({
             exchange: e.name, coin: c, network: n.network, deposit: n.depositEnable, withdraw: n.withdrawEnable,
-            since: times.length > 0 ? Math.max(...times) : null, message: messages.length > 0 ? messages.join(' / ') : null,
+            since: closedAt(n, closures.get(e.name, c, n.network)), message: closedMessage(n),
           });
         }
       }

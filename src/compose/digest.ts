@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { outageMessage } from '../http/closed-since';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { digestDelivery, DigestSchedule, digestText, type DigestContent } from '../notify/digest';
@@ -23,15 +24,14 @@ export interface DigestDeps {
 
 /** What the digest at `now` says: from the outages kept and the tickers of the watched symbols. */
 export function digestContent(deps: Pick<DigestDeps, 'outages' | 'snapshots'>, now: number): DigestContent {
-  const message = (o: Outage): string | null => (o.messages.length === 0 ? null : o.messages.join(' / '));
   const closed = deps
     .outages({ since: now + 1, limit: 1000 })
     .filter((o) => o.to === null)
-    .map((o) => ({ exchange: o.exchange, coin: o.coin, network: o.network, direction: o.direction, since: o.from, message: message(o) }));
+    .map((o) => ({ exchange: o.exchange, coin: o.coin, network: o.network, direction: o.direction, since: o.from, message: outageMessage(o) }));
   const outages = deps
     .outages({ since: now - DAY_MS, limit: 1000 })
     .filter((o) => o.from !== null && o.from >= now - DAY_MS)
-    .map((o) => ({ exchange: o.exchange, coin: o.coin, network: o.network, direction: o.direction, from: o.from, to: o.to, message: message(o) }));
+    .map((o) => ({ exchange: o.exchange, coin: o.coin, network: o.network, direction: o.direction, from: o.from, to: o.to, message: outageMessage(o) }));
   const movers: DigestContent['movers'] = [];
   for (const ex of deps.snapshots()) {
     const watched = new Set(ex.symbols);

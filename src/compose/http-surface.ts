@@ -1,5 +1,4 @@
 import type { Alert } from '../alerts/alert';
-import type { Silence } from '../alerts/silence';
 import type { Config } from '../config';
 import { createApp } from '../http/app';
 import type { ExchangeInput } from '../http/state-view';
@@ -9,6 +8,7 @@ import type { Logger } from '../lib/logger';
 import type { Exposition } from '../metrics/exposition';
 import type { StateStore } from '../store/store';
 import { historySource } from './history-source';
+import type { StoredSilences } from './silences';
 
 /** What the daemon's HTTP surface reads: each a getter, since reload replaces the config and the parts come up one by one. */
 export interface HttpSources {
@@ -18,7 +18,7 @@ export interface HttpSources {
   contentType: string;
   exposition: Exposition;
   views: Views;
-  silences: { list(): Silence[]; save(silence: Silence): void };
+  silences: StoredSilences;
   /** Ready: every exchange polled successfully, and none down now. */
   ready(): boolean;
   alerts(): Iterable<Alert>;

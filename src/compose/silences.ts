@@ -1,5 +1,9 @@
-import { silenceKept, type Silence } from '../alerts/silence';
+import { silenceKept } from '../alerts/silence';
+import type { ApiSource } from '../http/api';
 import type { StateStore } from '../store/store';
+
+/** The silences as the API keeps them (and the chat bots, through the same validation): list the kept ones, save one. */
+export type StoredSilences = ApiSource['silences'];
 
 export interface StoredSilencesDeps {
   store(): Pick<StateStore, 'loadSilences' | 'saveSilence'> | undefined;
@@ -10,7 +14,7 @@ export interface StoredSilencesDeps {
 }
 
 /** The silences of the API and of chat bots: `list` gives the stored ones still kept; `save` stores one (throwing when the store cannot be written) and puts it in force at once. */
-export function storedSilences(deps: StoredSilencesDeps): { list(): Silence[]; save(silence: Silence): void } {
+export function storedSilences(deps: StoredSilencesDeps): StoredSilences {
   return {
     list: () => (deps.store()?.loadSilences() ?? []).filter((x) => silenceKept(x, deps.now())),
     save: (silence) => {

@@ -1,7 +1,28 @@
 import type { Change } from '../snapshot/changes';
+import type { NetworkRecord } from '../snapshot/model';
+import type { Outage } from '../store/store';
 
 /** When a network last closed: [deposits, withdrawals], ms or null (before the kept history). */
 export type Closures = readonly [deposit: number | null, withdraw: number | null];
+
+type Directions = Pick<NetworkRecord, 'depositEnable' | 'withdrawEnable' | 'depositDesc' | 'withdrawDesc'>;
+
+/** When a network closed: the later closure of its closed direction(s); null when the kept history does not say. */
+export function closedAt(n: Directions, at: Closures | undefined): number | null {
+  const d = n.depositEnable ? null : (at?.[0] ?? null);
+  const w = n.withdrawEnable ? null : (at?.[1] ?? null);
+  return d === null ? w : w === null ? d : Math.max(d, w);
+}
+
+/** The exchange's words for a network's closed direction(s), withdrawals' first; null when it gave none. */
+export function closedMessage(n: Directions): string | null {
+  return [n.withdrawEnable ? null : n.withdrawDesc, n.depositEnable ? null : n.depositDesc].filter((m) => m).join(' / ') || null;
+}
+
+/** The exchange's words over an outage (each message it gave while closed), or null when it gave none. */
+export function outageMessage(o: Pick<Outage, 'messages'>): string | null {
+  return o.messages.length === 0 ? null : o.messages.join(' / ');
+}
 
 const key = (coin: string, network: string): string => `${coin}\u0000${network}`;
 

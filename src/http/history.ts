@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { ChangeQuery, Direction, Outage, OutageQuery, OutageTotals, StoredChange } from '../store/store';
 import { iso, one, parseLimit, parseSince, singleParamsOnly } from './api';
+import { outageMessage } from './closed-since';
 
 /** What the history endpoints (outages, availability, feed, badges) read from the running daemon. */
 export interface HistorySource {
@@ -51,7 +52,7 @@ export function outageView(o: Outage, now: number, chain: string | null) {
     to: o.to === null ? null : iso(o.to),
     // Of known length only: an outage from before watching began has none.
     duration_seconds: o.from === null ? null : Math.max(0, (o.to ?? now) - o.from) / 1000,
-    message: o.messages.length === 0 ? null : o.messages.join(' / '),
+    message: outageMessage(o),
   };
 }
 

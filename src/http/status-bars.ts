@@ -4,6 +4,11 @@ export const DAY_MS = 86_400_000;
 /** Days of bars per network (Gatus style: one bar a day). */
 export const BAR_DAYS = 30;
 
+/** The start of the first of the BAR_DAYS days that end with `now`'s (UTC midnight, ms): where the bars' outages are read from. */
+export function firstBarDay(now: number): number {
+  return Math.floor(now / DAY_MS) * DAY_MS - (BAR_DAYS - 1) * DAY_MS;
+}
+
 /** One day of a network: how much of it (as watched) deposits and withdrawals were open, and the outages in it. */
 export interface DayBar {
   /** The day's start (UTC midnight, ms). */

@@ -1,9 +1,9 @@
 import type { Rule } from '../rules/model';
 import type { NetworkRecord } from '../snapshot/model';
 import type { OutageSpan, OutageTotals } from '../store/store';
-import type { Closures } from './closed-since';
+import { closedAt, closedMessage, type Closures } from './closed-since';
 import type { ExchangeInput } from './state-view';
-import { BAR_DAYS, DAY_MS, dayBars, overallRatio, type DayBar } from './status-bars';
+import { dayBars, firstBarDay, overallRatio, type DayBar } from './status-bars';
 import type { Watched } from './status-watch';
 
 /** How the page was asked for: `?q=` (words that must all appear), `?sort=`, `?page=` of the other networks. */
@@ -103,8 +103,7 @@ export function networkSections(input: NetworkInput): NetworkSections {
           if (!want.every((w) => key.includes(w))) continue;
         }
         if (!(n.depositEnable && n.withdrawEnable)) {
-          const at = input.closedSince(e.name, c.coin, n.network);
-          candidate.since = Math.max((n.depositEnable ? null : at?.[0]) ?? UNKNOWN, (n.withdrawEnable ? null : at?.[1]) ?? UNKNOWN);
+          candidate.since = closedAt(n, input.closedSince(e.name, c.coin, n.network)) ?? UNKNOWN;
         }
         (input.watched.network(input.rules, e.name, c.coin, n, chain) ? watched : rest).push(candidate);
       }
@@ -123,13 +122,13 @@ export function networkSections(input: NetworkInput): NetworkSections {
   rest.sort(order);
   const pages = Math.max(1, Math.ceil(rest.length / NETWORK_ROWS.rest));
   const page = Math.min(Math.max(1, input.query.page ?? 1), pages);
-  const start = Math.floor(input.now / DAY_MS) * DAY_MS - (BAR_DAYS - 1) * DAY_MS;
+  const start = firstBarDay(input.now);
   const card = (c: Candidate): NetworkCard => {
     const bars = dayBars(input.spans(c.exchange, c.coin, c.n.network, start, input.now), input.watching.get(c.exchange), input.now);
     return {
       exchange: c.exchange, coin: c.coin, network: c.n.network, chain: c.chain, deposit: c.n.depositEnable, withdraw: c.n.withdrawEnable,
       ...(c.since !== undefined && { since: c.since === UNKNOWN ? null : c.since }),
-      message: [c.n.withdrawEnable ? null : c.n.withdrawDesc, c.n.depositEnable ? null : c.n.depositDesc].filter((m) => m).join(' / ') || null,
+      message: closedMessage(c.n),
       bars, ratio: overallRatio(bars),
     };
   };
@@ -153,7 +152,7 @@ function comparator(sort: NetworkSort, input: NetworkInput): (a: Candidate, b: C
   let table: Map<string, number> | undefined;
   const made = (): Map<string, number> => {
     const m = new Map<string, number>();
-    for (const t of input.totals(Math.floor(input.now / DAY_MS) * DAY_MS - (BAR_DAYS - 1) * DAY_MS, input.now)) {
+    for (const t of input.totals(firstBarDay(input.now), input.now)) {
       const k = `${t.exchange}\u0000${t.coin}\u0000${t.network}`;
       m.set(k, Math.max(m.get(k) ?? 0, t.closedMs));
     }

@@ -1,7 +1,7 @@
 import type { Alert } from '../alerts/alert';
 import type { Outage, StoredChange } from '../store/store';
 import type { NetworkRecord } from '../snapshot/model';
-import type { Closures } from './closed-since';
+import { closedAt, closedMessage, outageMessage, type Closures } from './closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput, type RouteView } from './state-view';
 import { duration, type TimelineItem } from './status-cards';
 import { networkSections, type NetworkInput } from './status-networks';
@@ -52,8 +52,7 @@ export function buildStatusView(input: StatusInput): StatusView {
   const closed: { exchange: string; coin: string; n: NetworkRecord; since: number }[] = [];
   for (const e of input.exchanges) {
     for (const { coin, n } of closedNetworks(e.snapshot)) {
-      const at = input.closedSince(e.name, coin, n.network);
-      const since = Math.max((n.depositEnable ? null : at?.[0]) ?? UNKNOWN, (n.withdrawEnable ? null : at?.[1]) ?? UNKNOWN);
+      const since = closedAt(n, input.closedSince(e.name, coin, n.network)) ?? UNKNOWN;
       closed.push({ exchange: e.name, coin, n, since });
     }
   }
@@ -61,7 +60,7 @@ export function buildStatusView(input: StatusInput): StatusView {
   const disabled = closed.slice(0, STATUS_ROWS.disabled).map(({ exchange, coin, n, since }) => ({
     exchange, coin, network: n.network, deposit: n.depositEnable, withdraw: n.withdrawEnable,
     since: since === UNKNOWN ? null : since,
-    message: [n.withdrawEnable ? null : n.withdrawDesc, n.depositEnable ? null : n.depositDesc].filter((m) => m).join(' / ') || null,
+    message: closedMessage(n),
   }));
 
   const rank = (a: Alert): number => SEVERITY_RANK[a.labels.severity ?? ''] ?? 4;
@@ -107,7 +106,7 @@ function timeline(outages: readonly Outage[], changes: readonly StoredChange[], 
   const items: TimelineItem[] = [];
   const dir = (d: string): string => (d === 'deposit' ? 'deposits' : 'withdrawals');
   for (const o of outages) {
-    const message = o.messages.length === 0 ? null : o.messages.join(' / ');
+    const message = outageMessage(o);
     if (o.from !== null) items.push({ at: o.from, kind: 'closed', where: where(o), text: `${dir(o.direction)} closed${o.to === null ? `, still closed after ${duration(now - o.from)}` : ''}`, detail: message });
     if (o.to !== null) items.push({ at: o.to, kind: 'reopened', where: where(o), text: `${dir(o.direction)} reopened${o.from === null ? '' : ` after ${duration(o.to - o.from)}`}`, detail: message });
   }

@@ -1,5 +1,5 @@
 /**
- * What the chat receivers (Discord, Slack, PagerDuty) say of a group and of each alert, before
+ * What the chat receivers (Discord, Slack, PagerDuty; Telegram its marks) say of a group and of each alert, before
  * each escapes it for its target: the headline, the mark, where, since when, the exchange's own
  * message; the fields their templates see; and cutting text to a service's limit. Every value
  * that comes from an exchange is hostile: the receivers escape it (chat-text.ts never does).

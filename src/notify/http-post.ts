@@ -64,11 +64,21 @@ export async function postNotification(
 export async function postForAnswer(
   http: HttpDeps, who: string, request: Omit<PostRequest, 'signal'>, timeoutMs: number, signal?: AbortSignal,
 ): Promise<PostAnswer> {
+  return withinDeadline(who, timeoutMs, signal, (linked) => postFollowingRedirects(http.dispatcher, who, { ...request, signal: linked }));
+}
+
+/**
+ * `call` with a signal that aborts it after `timeoutMs` (lib/deadline's, which a stall of our own
+ * event loop does not trip) or with `signal`. A failure is `signal`'s reason once it is aborted, a
+ * NotifyError as it is, anything else transportError's reading (timeout, connection): every
+ * receiver's request is timed and classified alike, whatever it sends.
+ */
+export async function withinDeadline<T>(who: string, timeoutMs: number, signal: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const timeout = new AbortController();
   const timer = deadline(timeoutMs, () => timeout.abort(timeoutError(timeoutMs)));
   const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
   try {
-    return await postFollowingRedirects(http.dispatcher, who, { ...request, signal: linked.signal });
+    return await call(linked.signal);
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (err instanceof NotifyError) throw err;

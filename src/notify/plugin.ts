@@ -12,6 +12,9 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import type { Notifier } from './notifier';
 
+/** A silence as the API keeps it, for a receiver that lists or makes them (a receiver folder imports alerts/ only through notify/). */
+export type { Silence } from '../alerts/silence';
+
 /** What a receiver's schema may need of the config file it is read from. */
 export interface SchemaContext {
   /** Resolves a path written in the config file against the file's own directory. */

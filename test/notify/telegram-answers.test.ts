@@ -1,4 +1,5 @@
-import type { BotContext, BotSilence, ClosedNetwork } from '../../src/notify/telegram/bot-context';
+import type { BotContext, ClosedNetwork } from '../../src/notify/telegram/bot-context';
+import type { Silence } from '../../src/alerts/silence';
 import { answer, HELP, parseCommand } from '../../src/notify/telegram/commands';
 import { describeMatcher } from '../../src/notify/telegram/silence-command';
 import { fixedContext, NOW } from './telegram-context';
@@ -81,7 +82,7 @@ describe('bot commands', () => {
   });
 
   it('/silences and /unsilence ID (or the start of one no other shares)', () => {
-    const silence = (id: string, endsAt: number, startsAt = NOW - HOUR): BotSilence => ({ id, matchers: [{ label: 'coin', pattern: '/USDT/' }, { label: 'network', pattern: '!/Tron\\(TRC20\\)/' }], startsAt, endsAt, comment: 'upgrade', createdBy: 'telegram:@ada' });
+    const silence = (id: string, endsAt: number, startsAt = NOW - HOUR): Silence => ({ id, matchers: [{ label: 'coin', pattern: '/USDT/' }, { label: 'network', pattern: '!/Tron\\(TRC20\\)/' }], startsAt, endsAt, comment: 'upgrade', createdBy: 'telegram:@ada' });
     const list = [silence('aaaa1111-x', NOW + HOUR), silence('aaaa2222-y', NOW + 2 * HOUR, NOW + HOUR), silence('bbbb3333-z', NOW - 1)];
     const { ctx, expired } = fixedContext({ silences: list });
     expect(run('/silences', ctx)).toBe([

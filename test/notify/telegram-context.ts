@@ -1,10 +1,11 @@
-import type { BotContext, BotSilence, ClosedNetwork, SilenceRequest } from '../../src/notify/telegram/bot-context';
+import type { BotContext, ClosedNetwork, SilenceRequest } from '../../src/notify/telegram/bot-context';
+import type { Silence } from '../../src/alerts/silence';
 
 /** The time a fixed context lives at. */
 export const NOW = Date.UTC(2026, 0, 2, 12, 0, 0);
 
 /** A BotContext over fixed data; what the bot asks of it is recorded. */
-export function fixedContext(over: { closed?: ClosedNetwork[]; silences?: BotSilence[]; refuse?: string; now?: () => number; stateDir?: string } = {}) {
+export function fixedContext(over: { closed?: ClosedNetwork[]; silences?: Silence[]; refuse?: string; now?: () => number; stateDir?: string } = {}) {
   const silences = [...(over.silences ?? [])];
   const requests: SilenceRequest[] = [];
   const expired: string[] = [];

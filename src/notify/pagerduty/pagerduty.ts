@@ -1,6 +1,7 @@
 import { answerError, answerJson } from '../http-errors';
 import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
 import type { Delivery, Notifier, NotifyError } from '../notifier';
+import { SentParts } from '../sent-parts';
 import { pagerdutyEvents, type EventOptions } from './events';
 
 export interface PagerDutyOptions extends EventOptions {
@@ -9,9 +10,6 @@ export interface PagerDutyOptions extends EventOptions {
   url: string;
   timeoutMs: number;
 }
-
-/** Notifications partly sent that the notifier remembers (it forgets the oldest beyond this). */
-const PROGRESS_KEPT = 1000;
 
 /**
  * The `pagerduty` receiver: a group's notification as one Events API v2 event per alert
@@ -22,20 +20,18 @@ const PROGRESS_KEPT = 1000;
  */
 export function pagerdutyNotifier(options: PagerDutyOptions, http: HttpDeps): Notifier {
   const url = new URL(options.url);
-  /** Events accepted so far, by idempotency key, of notifications not yet wholly sent. */
-  const progress = new Map<string, number>();
+  /** Events accepted so far of notifications not yet wholly sent. */
+  const sent = new SentParts();
   return {
     name: options.name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const events = pagerdutyEvents(notification, options);
-      for (let i = progress.get(idempotencyKey) ?? 0; i < events.length; i++) {
+      for (let i = sent.next(idempotencyKey); i < events.length; i++) {
         const answer = await postJson(http, 'PagerDuty', url, events[i], options.timeoutMs, signal);
         if (!succeeded(answer)) throw pagerdutyError(answer, http.clock.now(), [options.routingKey]);
-        progress.delete(idempotencyKey); // re-inserted last: the oldest entry is the first to go
-        progress.set(idempotencyKey, i + 1);
-        if (progress.size > PROGRESS_KEPT) progress.delete(progress.keys().next().value as string);
+        sent.accepted(idempotencyKey, i + 1);
       }
-      progress.delete(idempotencyKey);
+      sent.done(idempotencyKey);
     },
   };
 }

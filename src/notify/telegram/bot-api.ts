@@ -4,10 +4,8 @@
  * "parameters":{"retry_after","migrate_to_chat_id"}}`. The token is part of every URL, so no
  * message built here carries a URL or the token (`scrub`).
  */
-import { anySignal } from '../../lib/abort';
-import { deadline, timeoutError } from '../../lib/deadline';
-import { transportError } from '../http-errors';
-import type { HttpDeps } from '../http-post';
+import { parseRetryAfter } from '../../lib/retry-after';
+import { withinDeadline, type HttpDeps } from '../http-post';
 import { NotifyError } from '../notifier';
 
 /** Where a bot's calls go. */
@@ -56,7 +54,8 @@ async function readCapped(body: AsyncIterable<Buffer>): Promise<string | undefin
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function failureOf(status: number, text: string | undefined, retryAfterHeader: unknown): BotFailure {
+/** `retryAfterHeaderMs`: the answer's `Retry-After` (parseRetryAfter), for an answer that is not the Bot API's (a proxy's 429 or 503). */
+function failureOf(status: number, text: string | undefined, retryAfterHeaderMs: number | undefined): BotFailure {
   let parsed: { error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown; migrate_to_chat_id?: unknown } } = {};
   try {
     const value: unknown = text === undefined ? undefined : JSON.parse(text);
@@ -64,14 +63,15 @@ function failureOf(status: number, text: string | undefined, retryAfterHeader: u
   } catch {
     // Not the Bot API's JSON (a proxy's error page): the status says enough.
   }
-  const retryAfter = parsed.parameters?.retry_after ?? (typeof retryAfterHeader === 'string' && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined);
+  const retryAfter = parsed.parameters?.retry_after;
+  const retryAfterMs = typeof retryAfter === 'number' && retryAfter >= 0 ? Math.round(retryAfter * 1000) : retryAfterHeaderMs;
   const migrateTo = parsed.parameters?.migrate_to_chat_id;
   return {
     ok: false,
     status,
     errorCode: typeof parsed.error_code === 'number' ? parsed.error_code : status,
     description: typeof parsed.description === 'string' ? parsed.description.slice(0, 500) : `HTTP ${status}`,
-    ...(typeof retryAfter === 'number' && retryAfter >= 0 && { retryAfterMs: Math.round(retryAfter * 1000) }),
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
     ...(typeof migrateTo === 'number' && { migrateTo }),
   };
 }
@@ -83,34 +83,27 @@ function failureOf(status: number, text: string | undefined, retryAfterHeader: u
  */
 export async function callBot<T>(http: HttpDeps, bot: BotTarget, method: string, params: object, timeoutMs: number, signal?: AbortSignal): Promise<BotAnswer<T>> {
   const url = methodUrl(bot, method);
-  const timeout = new AbortController();
-  const timer = deadline(timeoutMs, () => timeout.abort(timeoutError(timeoutMs)));
-  const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
-  let status: number;
-  let text: string | undefined;
-  let retryAfter: unknown;
+  let answer: { status: number; text: string | undefined; retryAfter: number | undefined };
   try {
-    const res = await http.dispatcher.request({
-      origin: url.origin,
-      path: url.pathname + url.search,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
-      body: JSON.stringify(params),
-      signal: linked.signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+    answer = await withinDeadline(`Telegram ${method}`, timeoutMs, signal, async (linked) => {
+      const res = await http.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
+        body: JSON.stringify(params),
+        signal: linked,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      return { status: res.statusCode, retryAfter: parseRetryAfter(res.headers['retry-after'], http.clock.now()), text: await readCapped(res.body) };
     });
-    status = res.statusCode;
-    retryAfter = res.headers['retry-after'];
-    text = await readCapped(res.body);
   } catch (err) {
-    if (signal?.aborted) throw signal.reason;
-    const e = transportError(`Telegram ${method}`, err, timeoutMs);
-    throw new NotifyError(scrub(e.message, bot.token), e.reason, e.retryable);
-  } finally {
-    timer.cancel();
-    linked.release();
+    // No answer (timeout, connection): the message must not carry the token; an abort's reason is the caller's own.
+    if (err instanceof NotifyError && !signal?.aborted) throw new NotifyError(scrub(err.message, bot.token), err.reason, err.retryable);
+    throw err;
   }
+  const { status, text, retryAfter } = answer;
   if (status < 200 || status >= 300) return failureOf(status, text, retryAfter);
   try {
     const value = JSON.parse(text ?? '') as { ok?: unknown; result?: T };

@@ -2,8 +2,10 @@
  * What the bot's commands read of, and ask of, the running daemon. The composition root
  * provides it (src/compose/bot-context.ts, from the same sources as the status page and the
  * silences API); a receiver folder imports nothing outside notify/ and lib/, so the shapes are
- * written here and the daemon's own types fit them.
+ * written here and the daemon's own types fit them (a silence is alerts/silence.ts's own, through
+ * notify/plugin.ts).
  */
+import type { Silence } from '../plugin';
 
 /** One exchange as /status shows it. */
 export interface BotExchange {
@@ -40,16 +42,6 @@ export interface ClosedNetwork {
   message: string | null;
 }
 
-/** A silence, as the API lists it (alerts/silence.ts's Silence). */
-export interface BotSilence {
-  id: string;
-  matchers: { label: string; pattern: string }[];
-  startsAt: number;
-  endsAt: number;
-  comment: string;
-  createdBy: string;
-}
-
 /** A new silence in the API's body (POST /api/v1/silences): Alertmanager's matchers, times in ms. */
 export interface SilenceRequest {
   matchers: { name: string; value: string; isRegex: boolean; isEqual: boolean }[];
@@ -70,9 +62,9 @@ export interface BotContext {
   closed(coin?: string): ClosedNetwork[];
   silences: {
     /** As GET /api/v1/silences lists them (expired ones too, for a while). */
-    list(): BotSilence[];
+    list(): Silence[];
     /** Validated and saved as POST /api/v1/silences does; the silence, or what is wrong with it. */
-    create(request: SilenceRequest): BotSilence | string;
+    create(request: SilenceRequest): Silence | string;
     /** Ends a silence now, as DELETE /api/v1/silences/ID does; false when there is no such silence. */
     expire(id: string): boolean;
   };

@@ -6,6 +6,7 @@
  * most MAX_MESSAGES messages; what does not fit is counted ("...and 12 more alerts").
  */
 import { render } from '../../lib/template';
+import { alertMark, groupMark } from '../chat-text';
 import { ZERO_TIME, type Notification, type NotifiedAlert } from '../notifier';
 import { notificationFields } from '../text';
 import { parsedText, upstreamHtml } from './html';
@@ -28,25 +29,6 @@ const MAX = { summary: 300, label: 80, message: 600, field: 1000 } as const;
 
 /** Room kept for the `more` line and a part count in the header. */
 const RESERVE = 80;
-
-const MARKS: Readonly<Record<string, string>> = { critical: '🔴', error: '🟠', warning: '🟡', info: '🔵' };
-const RESOLVED_MARK = '✅';
-const SEVERITY_ORDER = ['critical', 'error', 'warning', 'info'];
-
-function markOf(a: NotifiedAlert): string {
-  return a.status === 'resolved' ? RESOLVED_MARK : (MARKS[a.labels.severity ?? ''] ?? '⚪');
-}
-
-/** The mark of the group: its most severe firing alert's, or resolved. */
-function groupMark(n: Notification): string {
-  const firing = n.alerts.filter((a) => a.status === 'firing');
-  if (firing.length === 0) return RESOLVED_MARK;
-  const rank = (a: NotifiedAlert): number => {
-    const i = SEVERITY_ORDER.indexOf(a.labels.severity ?? '');
-    return i < 0 ? SEVERITY_ORDER.length : i;
-  };
-  return markOf(firing.reduce((worst, a) => (rank(a) < rank(worst) ? a : worst)));
-}
 
 /** `2026-01-02 03:04 UTC`; undefined for Alertmanager's zero time or anything unreadable. */
 export function shortTime(iso: string): string | undefined {
@@ -83,7 +65,7 @@ export function alertBlock(a: NotifiedAlert): string {
   const where = [l.coin, network, l.symbol, l.exchange].filter((v): v is string => v !== undefined && v !== '').map((v) => upstreamHtml(v, MAX.label));
   const message = a.annotations.withdraw_desc || a.annotations.deposit_desc;
   const lines = [
-    `${markOf(a)} <b>${upstreamHtml(a.annotations.summary || l.alertname || 'alert', MAX.summary)}</b>`,
+    `${alertMark(a)} <b>${upstreamHtml(a.annotations.summary || l.alertname || 'alert', MAX.summary)}</b>`,
     where.join(' · '),
     since(a),
     message ? `💬 <i>${upstreamHtml(message, MAX.message)}</i>` : '',

@@ -4,7 +4,8 @@
  * (`coin=USDT` equal, `coin!=USDT` not equal, `coin=~USD.*` regex, `coin!~...` not a regex).
  */
 import { parseDuration } from '../../lib/duration';
-import type { BotContext, BotSilence, SilenceRequest } from './bot-context';
+import type { Silence } from '../plugin';
+import type { BotContext, SilenceRequest } from './bot-context';
 import { plainUpstream } from './html';
 import { shortTime, span } from './message';
 
@@ -47,7 +48,7 @@ export function describeMatcher(m: { label: string; pattern: string }): string {
   return `${m.label}${negated ? '!~' : '=~'}${regex}`;
 }
 
-function describe(s: BotSilence): string {
+function describe(s: Silence): string {
   return plainUpstream(s.matchers.map(describeMatcher).join(' '), 300);
 }
 
@@ -72,7 +73,7 @@ export function silenceCommand(args: string, ctx: BotContext, createdBy: string)
   return `Silenced ${describe(made)} until ${iso(made.endsAt)} (${span(made.endsAt - now)}). ID ${id}: /unsilence ${id} ends it.`;
 }
 
-function active(ctx: BotContext): BotSilence[] {
+function active(ctx: BotContext): Silence[] {
   const now = ctx.now();
   return ctx.silences.list().filter((s) => s.endsAt > now).sort((a, b) => a.endsAt - b.endsAt);
 }
@@ -100,7 +101,7 @@ export function unsilenceCommand(args: string, ctx: BotContext): string {
   const shown = plainUpstream(wanted, 40);
   if (found.length === 0) return `No silence ${shown} is active. /silences lists them.`;
   if (found.length > 1) return `${found.length} silences start with ${shown}: give more of the ID.`;
-  const s = found[0] as BotSilence;
+  const s = found[0] as Silence;
   if (!ctx.silences.expire(s.id)) return `No silence ${shown} is active. /silences lists them.`;
   return `Silence ${s.id.slice(0, SHORT_ID)} (${describe(s)}) ended.`;
 }

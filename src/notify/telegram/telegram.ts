@@ -1,6 +1,7 @@
 import type { HttpDeps } from '../http-post';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
 import type { ReceiverDeps } from '../plugin';
+import { SentParts } from '../sent-parts';
 import { callBot, sendFailure, type BotTarget } from './bot-api';
 import type { BotDeps } from './bot-context';
 import { answerUpdate } from './commands';
@@ -8,9 +9,6 @@ import { TemplateTooLong, telegramMessages } from './message';
 import { offsetFile } from './offset-file';
 import { UpdatePoller, type Backoff, type TgMessage } from './poller';
 import type { TelegramConfig } from './schema';
-
-/** Parts of multi-message notifications already delivered, by idempotency key: a retry sends only the rest. */
-const MAX_IN_PROGRESS = 1_000;
 
 /** A chat id as the Bot API types it: Integer, or a String for @username. */
 function chatParam(chatId: string): number | string {
@@ -32,7 +30,8 @@ export interface TelegramOptions extends TelegramConfig {
 export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & BotDeps): Notifier {
   const bot: BotTarget = { apiUrl: options.api_url, token: options.bot_token };
   const http: HttpDeps = deps;
-  const progress = new Map<string, number>();
+  /** Parts of multi-message notifications already delivered: a retry sends only the rest. */
+  const sent = new SentParts();
   const logger = deps.logger.child({ component: 'telegram' });
   const context = deps.bot;
   const poller =
@@ -74,7 +73,7 @@ export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & 
         if (err instanceof TemplateTooLong) throw new NotifyError(`telegram template: ${err.message}`, 'client_error', false);
         throw err;
       }
-      for (let i = progress.get(idempotencyKey) ?? 0; i < parts.length; i++) {
+      for (let i = sent.next(idempotencyKey); i < parts.length; i++) {
         const params = {
           chat_id: chatParam(options.chat_id),
           ...(options.message_thread_id !== undefined && { message_thread_id: options.message_thread_id }),
@@ -84,13 +83,9 @@ export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & 
         };
         const answer = await callBot(http, bot, 'sendMessage', params, options.timeout, signal);
         if (!answer.ok) throw sendFailure('sendMessage', answer, bot.token);
-        if (i + 1 < parts.length) {
-          progress.delete(idempotencyKey);
-          progress.set(idempotencyKey, i + 1);
-          if (progress.size > MAX_IN_PROGRESS) progress.delete(progress.keys().next().value as string);
-        }
+        if (i + 1 < parts.length) sent.accepted(idempotencyKey, i + 1);
       }
-      progress.delete(idempotencyKey);
+      sent.done(idempotencyKey);
     },
     async close() {
       await poller?.stop();
