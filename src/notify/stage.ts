@@ -21,8 +21,10 @@ export interface CommitItem {
   delivery: Delivery | undefined;
   /** What the notification log holds afterwards (undefined: the entry goes). */
   entry: LogEntry | undefined;
-  /** JSON.stringify(delivery.notification), once made (see Pipeline.serialize). */
+  /** JSON.stringify(delivery.notification), once made (see Pipeline.serializeSteps). */
   notificationJson?: string;
+  /** The outbox row's body, when the store made it beforehand (off the event loop). */
+  row?: string | Buffer;
 }
 
 /** One group flushed for one receiver: what every stage reads, and what stages hand on besides the alerts. */

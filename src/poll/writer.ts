@@ -20,7 +20,7 @@ import type { PollStore } from './store';
  */
 
 /** Change rows written per transaction (one turn of the event loop each). */
-const WRITE_CHUNK = 1_000;
+const WRITE_CHUNK = 500;
 /**
  * Alert rows, and snapshot records serialized, per turn of the event loop ahead of a state
  * write (see poll()): a storm's 8,378 new alerts and 4 MB snapshot written in one step held

@@ -5,6 +5,7 @@ import { errorMessage } from '../lib/error-message';
 import { backfillOutages } from './outage-backfill';
 import { OUTAGES_SCHEMA } from './outages';
 import { parseRow, ROW_SCHEMAS } from './rows';
+import { bodyText } from './outbox';
 import { readSnapshotRecordRow, readSnapshotRow } from './state';
 
 /** The store cannot be used at all (its directory is missing rights, say): a clear error at start. */
@@ -68,7 +69,7 @@ const ROW_CHECKS: Record<string, (row: Record<string, unknown>) => boolean> = {
   pending: (r) => parseRow(ROW_SCHEMAS.alert, r.body) !== undefined,
   nflog: (r) => parseRow(ROW_SCHEMAS.logEntry, r.body) !== undefined,
   // A finished delivery keeps no body.
-  outbox: (r) => r.state === 'done' || parseRow(ROW_SCHEMAS.delivery, r.body) !== undefined,
+  outbox: (r) => r.state === 'done' || parseRow(ROW_SCHEMAS.delivery, bodyText(r.body)) !== undefined,
   silences: (r) => parseRow(ROW_SCHEMAS.silence, r.body) !== undefined,
   history: (r) => parseRow(ROW_SCHEMAS.history, r.body) !== undefined,
 };

@@ -216,8 +216,8 @@ describe('a state store that cannot be written (a full disk)', () => {
 describe('a full disk at 3,000 networks (a real SQLITE_FULL)', () => {
   it.each([
     { when: 'before the storm', writtenWhileFull: 0 },
-    // The engine writes a storm's history 2,000 rows per transaction.
-    { when: "after the storm's first 1,000 change rows", writtenWhileFull: 1000 },
+    // The writer writes a storm's history 500 rows per transaction.
+    { when: "after the storm's first 500 change rows", writtenWhileFull: 500 },
   ])('the disk full $when: holds, counts and delivers once every alert and event of a 3,000-network storm while SQLite refuses writes, writes all of its history once when space comes back, and a restart sends nothing again', async ({ writtenWhileFull }) => {
     const d = sqliteDisk();
     const s = await stack(RULES, { coins: 1500, deps: { openStore: d.open } });

@@ -7,6 +7,7 @@ import type { Delivery } from '../../src/notify/notifier';
 import type { Change } from '../../src/snapshot/changes';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot } from '../../src/snapshot/model';
+import { deliveryRows, GZIP_BODY_CHARS, type CommitDelivery } from '../../src/store/outbox';
 import { StateStore } from '../../src/store/store';
 import { coinRecord, tickerRecord } from '../support/records';
 
@@ -198,5 +199,33 @@ describe('a delivery committed by this process', () => {
     const [read] = again.dueDeliveries('hook', 7, 10);
     expect({ delivery: read?.delivery, json: read?.notificationJson }).toEqual({ delivery: d, json: undefined });
     again.close();
+  });
+
+  it('is stored compressed past GZIP_BODY_CHARS when its row was made beforehand, and reads back, after a restart and as a dead letter, as the same delivery', async () => {
+    const big = delivery('MARK_BIG');
+    const one = big.notification.alerts[0] as Delivery['notification']['alerts'][number];
+    big.notification.alerts = Array.from({ length: 600 }, (_, i) => ({ ...one, fingerprint: `f${i}`, annotations: { summary: `closed <b>"${i}"</b> \u2028 é` } }));
+    const small = delivery('MARK_SMALL');
+    const items: CommitDelivery[] = [big, small].map((d) => ({ receiver: 'hook', groupKey: d.notification.groupKey, delivery: d, entry: undefined, notificationJson: JSON.stringify(d.notification) }));
+    await deliveryRows(items);
+    expect(JSON.stringify(big).length).toBeGreaterThan(GZIP_BODY_CHARS);
+    expect(Buffer.isBuffer(items[0]?.row)).toBe(true);
+    expect(items[1]?.row).toBe(JSON.stringify(small));
+    const store = StateStore.open(dir);
+    store.commitDeliveries(items, 7);
+    store.close();
+    const raw = new Database(join(dir, 'spotwatch.db'), { readonly: true });
+    const rows = raw.prepare('SELECT typeof(body) AS type, length(body) AS bytes FROM outbox ORDER BY id').all() as { type: string; bytes: number }[];
+    raw.close();
+    expect(rows.map((r) => r.type)).toEqual(['blob', 'text']);
+    expect(rows[0]?.bytes).toBeLessThan(JSON.stringify(big).length / 5);
+    const again = StateStore.open(dir);
+    expect(again.dueDeliveries('hook', 7, 10).map((i) => i.delivery)).toEqual([big, small]);
+    again.deliveryDead(1, 3, 'gone', 8);
+    expect(again.deadLetters(10).map((d) => d.delivery)).toEqual([big]);
+    again.close();
+    const third = StateStore.open(dir);
+    expect(third.deadLetters(10).map((d) => d.delivery)).toEqual([big]);
+    third.close();
   });
 });
