@@ -9,7 +9,7 @@ import type { PollObserver } from '../poll/path';
 import type { PollFailure, PollSuccess } from '../poll/poller';
 import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
-import type { Snapshot } from '../snapshot/model';
+import { networkCount, type Snapshot } from '../snapshot/model';
 import type { Views } from '../http/views';
 
 /** What the gauges that follow every poll read (see PollMetrics.after). */
@@ -33,9 +33,7 @@ export interface DaemonObserverOptions {
 }
 
 function summary(s: Snapshot): { coins: number; networks: number; tickers: number } {
-  let networks = 0;
-  for (const c of s.coins.values()) networks += c.networkList.length;
-  return { coins: s.coins.size, networks, tickers: s.tickers.size };
+  return { coins: s.coins.size, networks: networkCount(s.coins), tickers: s.tickers.size };
 }
 
 /** Where the poll path's outcomes go in the daemon: logs, metrics, health, the exposition and the views. */
@@ -65,7 +63,7 @@ export class DaemonPollObserver implements PollObserver {
     } else {
       health.answer(poll.exchange, poll.endpoint, poll.at, outcome === 'accepted');
       if (outcome === 'accepted') exposition.update(kept, poll.endpoint);
-      log.debug({ exchange: poll.exchange, endpoint: poll.endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues.length, ...summary(kept) }, 'poll ok');
+      if (log.isLevelEnabled('debug')) log.debug({ exchange: poll.exchange, endpoint: poll.endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues.length, ...summary(kept) }, 'poll ok');
     }
     this.after(poll.exchange);
   }

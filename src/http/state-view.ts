@@ -1,6 +1,6 @@
 import type { Alert } from '../alerts/alert';
 import type { TransferRoute } from '../rules/transfer';
-import type { NetworkRecord, Snapshot } from '../snapshot/model';
+import { networkCount, type NetworkRecord, type Snapshot } from '../snapshot/model';
 
 /** The last poll of one endpoint, as /api/v1/state and the status page show it. */
 export interface PollView {
@@ -103,8 +103,7 @@ export function firingByExchange(alerts: Iterable<Alert>): Map<string, number> {
 
 export function summarize(e: ExchangeInput, firing: ReadonlyMap<string, number>): ExchangeSummary {
   const snap = e.snapshot;
-  let networks = 0;
-  for (const c of snap?.coins.values() ?? []) networks += c.networkList.length;
+  const networks = snap === undefined ? 0 : networkCount(snap.coins);
   return {
     name: e.name,
     up: e.up,

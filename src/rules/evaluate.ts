@@ -41,10 +41,33 @@ export interface EvaluationMemo {
   readonly states: WeakMap<CoinRecord, number>;
   /** Per rule (a reload makes new rule objects) and exchange, whether its match takes a symbol. */
   readonly symbols: WeakMap<Rule, Map<string, Map<string, boolean>>>;
+  /**
+   * The measures of a ticker that read the ticker alone (see measuresTickerOnly), per ticker
+   * object: an unchanged ticker keeps its object, so a rule with hysteresis over every USDT pair
+   * (evaluated every poll: it reads whether its alert is active) parses no price again.
+   */
+  readonly measures: WeakMap<TickerRecord, Map<string, number | undefined>>;
 }
 
 export function evaluationMemo(): EvaluationMemo {
-  return { states: new WeakMap(), symbols: new WeakMap() };
+  return { states: new WeakMap(), symbols: new WeakMap(), measures: new WeakMap() };
+}
+
+/** Whether a ticker measure reads the ticker alone (not the samples, not the time). */
+function measuresTickerOnly(kind: TickerCondition['measure']): boolean {
+  return kind !== 'move_percent' && kind !== 'stale_for' && kind !== 'missing';
+}
+
+/** measure(), once per ticker object for the measures that read the ticker alone. */
+function measured(memo: EvaluationMemo, c: TickerCondition, t: TickerRecord, input: EvaluationInput): number | undefined {
+  const kind = c.measure as Exclude<TickerCondition['measure'], 'missing'>;
+  if (!measuresTickerOnly(kind)) return measure(kind, t, input.now, input.history, c.windowMs);
+  let values = memo.measures.get(t);
+  if (values === undefined) memo.measures.set(t, (values = new Map()));
+  if (values.has(kind)) return values.get(kind);
+  const value = measure(kind, t, input.now, input.history, c.windowMs);
+  values.set(kind, value);
+  return value;
 }
 
 /** What `rule`'s match said of `exchange`'s symbols so far (see evaluateTicker). */
@@ -230,14 +253,15 @@ function evaluateTicker(rule: Rule, c: TickerCondition, input: EvaluationInput, 
     return;
   }
   // A rule's match is asked once per symbol, not every poll.
-  const taken = rule.match.length > 0 ? symbolsTaken(input.memo ?? evaluationMemo(), rule, exchange) : undefined;
+  const memo = input.memo ?? evaluationMemo();
+  const taken = rule.match.length > 0 ? symbolsTaken(memo, rule, exchange) : undefined;
   for (const t of input.snapshot.tickers.values()) {
     if (taken !== undefined) {
       let yes = taken.get(t.symbol);
       if (yes === undefined) taken.set(t.symbol, (yes = matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })));
       if (!yes) continue;
     }
-    const value = measure(c.measure, t, input.now, input.history, c.windowMs);
+    const value = measured(memo, c, t, input);
     if (value === undefined) continue;
     const { holds, threshold } = beyondOnce(c, value, () => input.wasActive(rule.id, `${exchange}\u0000${t.symbol}`));
     if (!holds) continue;

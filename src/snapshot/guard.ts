@@ -4,7 +4,7 @@
  * for `confirmPolls` polls and `confirmMs`. Pure: the caller keeps the Suspect between polls.
  */
 import { DEFAULT_GUARD as GUARD_DEFAULTS } from '../lib/guard-defaults';
-import type { Endpoint, Snapshot } from './model';
+import { networkCount, type Endpoint, type Snapshot } from './model';
 
 export interface GuardOptions {
   maxShrink: number;
@@ -30,9 +30,7 @@ export type Verdict =
 
 function sizes(s: Snapshot, endpoint: Endpoint): number[] {
   if (endpoint === 'tickers') return [s.tickers.size];
-  let networks = 0;
-  for (const c of s.coins.values()) networks += c.networkList.length;
-  return [s.coins.size, networks];
+  return [s.coins.size, networkCount(s.coins)];
 }
 
 /** Judges `next` against the last accepted snapshot for the list of one endpoint (coins or tickers). */

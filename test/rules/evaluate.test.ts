@@ -323,6 +323,47 @@ describe('state rules, against their definition', () => {
   });
 });
 
+describe('ticker rules, with one memo across polls', () => {
+  it('judge every poll as an evaluation without one: the same instances and values, whatever the prices, objects kept or new, and alerts active or not', () => {
+    const rules = rulesFrom(`rules:
+  - alert: Daily
+    ticker: change_24h_percent
+    above: 5
+    below: -5
+    hysteresis: 1
+  - alert: Spread
+    ticker: spread_bps
+    above: 40
+    hysteresis: 10
+    match: { symbol: "*USDT" }
+  - alert: Low
+    ticker: last_price
+    below: 100
+`);
+    const price = fc.constantFrom('80', '94', '95.5', '100', '104', '105', '106.5', '120', 'abc', '');
+    const ticker = fc.record({ symbol: fc.constantFrom('BTCUSDT', 'ETHUSDT', 'ETHBTC'), lastPrice: price, bidPrice: price, askPrice: fc.constantFrom('100', '100.3', '101', '0') });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(ticker, { maxLength: 4 }), fc.boolean(), fc.func(fc.boolean())), { minLength: 1, maxLength: 5 }), (polls) => {
+        const memo = evaluationMemo();
+        let previous = new Map<string, ReturnType<typeof tickerRecord>>();
+        for (const [list, keep, active] of polls) {
+          // A ticker whose fields are the last one's keeps its object when `keep` says so (as merge does); a new equal object otherwise.
+          const records = [...new Map(list.map((t) => [t.symbol, t])).values()].map((t) => {
+            const fresh = tickerRecord(t.symbol, { openPrice: '100', lastPrice: t.lastPrice, bidPrice: t.bidPrice, askPrice: t.askPrice });
+            const old = previous.get(t.symbol);
+            return keep && old !== undefined && JSON.stringify(old) === JSON.stringify(fresh) ? old : fresh;
+          });
+          const input = { rules, domain: 'tickers' as const, snapshot: tickersSnapshot(records), changes: [], history: new TickerHistory(0), expectedSymbols: new Set<string>(), now: 0, wasActive: (rule: string, entity: string) => active(rule, entity) };
+          const said = (r: ReturnType<typeof evaluateRules>) => r.active.map((i) => ({ entity: i.entity, rule: i.rule.id, value: i.value, fields: i.fields }));
+          expect(said(evaluateRules({ ...input, memo }))).toEqual(said(evaluateRules(input)));
+          previous = new Map(records.map((r) => [r.symbol, r]));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('an answer that changed nothing', () => {
   it('is not evaluated again by rules that read only the snapshot, while time still tells: for, stale_for', async () => {
     const spy = jest.spyOn(evaluateModule, 'evaluateRules');
