@@ -172,18 +172,25 @@ export async function cycleFigure({ coins, mode, cycles, warmup = 4, nodeFlags =
   } finally {
     d.child.kill('SIGTERM');
     await d.exited;
+    // CYCLE_OUTPUT: a file for the daemon's output (with CYCLE_FLAGS="--trace-gc", say).
+    if (process.env.CYCLE_OUTPUT) writeFileSync(process.env.CYCLE_OUTPUT, d.output());
     await up.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The table of `npm run bench`: every mode at 4,000 and 16,000 coins. */
+/**
+ * The table of `npm run bench`: every mode at 4,000 and 16,000 coins. At 4,000 coins the
+ * warm-up is 12 cycles: after the first poll (the whole answer read, stored and rendered) V8's
+ * memory reducer shrinks the heap with a few full collections over the next seconds, a cost of
+ * starting, not of a poll.
+ */
 export async function cycleBench({ sizes = [4000, 16000], modes = ['unchanged', 'prices', 'mix'], nodeFlags = [], log = () => undefined } = {}) {
   const rows = [];
   for (const coins of sizes) {
     for (const mode of modes) {
       const t = performance.now();
-      const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 20, nodeFlags });
+      const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 20, warmup: coins > 8000 ? 4 : 12, nodeFlags });
       rows.push(r);
       const threads = [...r.threads].filter(([, ms]) => ms >= 0.5).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
       log(`${coins} ${mode}: ${r.perCycle.toFixed(1)} ms/cycle (${threads}; ${((performance.now() - t) / 1000).toFixed(0)} s)`);

@@ -40,6 +40,8 @@ export class ActiveAlerts {
   private readonly byExchange = new Map<string, Map<string, Alert>>();
   /** Firing alerts by alertname and severity, kept as alerts come and go (the spotwatch_alerts_firing gauge). */
   private readonly firingBy = new Map<string, FiringCount>();
+  /** Per rule, a count of the times one of its entities became active or stopped being so (see activeVersion). */
+  private readonly versions = new Map<string, number>();
 
   constructor(alerts: Iterable<Alert> = []) {
     for (const a of alerts) this.put(a);
@@ -66,6 +68,14 @@ export class ActiveAlerts {
     return this.bySlot.has(slot(ruleId, entity));
   }
 
+  /**
+   * Changes whenever an entity of the rule becomes active or stops being so: while it stays the
+   * same, isActive answers for the rule as it did (an evaluation that read it can be reused).
+   */
+  activeVersion(ruleId: string): number {
+    return this.versions.get(ruleId) ?? 0;
+  }
+
   asMap(): ReadonlyMap<string, Alert> {
     return this.byFingerprint;
   }
@@ -87,7 +97,7 @@ export class ActiveAlerts {
       if (a === undefined) continue;
       this.byFingerprint.delete(fp);
       const key = slot(a.ruleId, a.entity);
-      if (this.bySlot.get(key) === a) this.bySlot.delete(key);
+      if (this.bySlot.get(key) === a) this.dropSlot(key, a.ruleId);
       this.unindex(a);
     }
     for (const a of result.set) this.put(a);
@@ -95,17 +105,30 @@ export class ActiveAlerts {
 
   private put(a: Alert): void {
     const old = this.byFingerprint.get(a.fingerprint);
+    const key = slot(a.ruleId, a.entity);
     if (old !== undefined) {
-      if (this.bySlot.get(slot(old.ruleId, old.entity)) === old) this.bySlot.delete(slot(old.ruleId, old.entity));
+      const oldKey = slot(old.ruleId, old.entity);
+      // The same slot taken by the alert's new state: still active, no new version.
+      if (this.bySlot.get(oldKey) === old && oldKey !== key) this.dropSlot(oldKey, old.ruleId);
       this.unindex(old);
     }
     this.byFingerprint.set(a.fingerprint, a);
-    this.bySlot.set(slot(a.ruleId, a.entity), a);
+    if (!this.bySlot.has(key)) this.bump(a.ruleId);
+    this.bySlot.set(key, a);
     const exchange = a.labels.exchange ?? '';
     let mine = this.byExchange.get(exchange);
     if (mine === undefined) this.byExchange.set(exchange, (mine = new Map()));
     mine.set(a.fingerprint, a);
     if (a.status === 'firing') this.count(a, 1);
+  }
+
+  private dropSlot(key: string, ruleId: string): void {
+    this.bySlot.delete(key);
+    this.bump(ruleId);
+  }
+
+  private bump(ruleId: string): void {
+    this.versions.set(ruleId, (this.versions.get(ruleId) ?? 0) + 1);
   }
 
   private unindex(a: Alert): void {

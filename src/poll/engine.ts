@@ -3,7 +3,7 @@ import { ActiveAlerts, advance, type FiringCount, type Scope } from '../alerts/l
 import type { Endpoint } from '../snapshot/model';
 import type { Logger } from '../lib/logger';
 import { nextTurn } from '../lib/timer';
-import { evaluationMemo, readsSnapshotOnly, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
+import { evaluationMemo, readsSnapshotAndActive, readsSnapshotOnly, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
 import { evaluateTransfer, transferRoutes } from '../rules/evaluate-transfer';
 import { evaluateInTurns, LastEvaluations } from './evaluate-in-turns';
 import type { ChainOf, TransferRoute } from '../rules/transfer';
@@ -172,8 +172,11 @@ export class Engine {
       // A rule that reads only the snapshot gives what it gave last time when the part is the
       // very map it read then (merge keeps it when nothing changed): an unchanged answer costs
       // no evaluation. Time still advances in the lifecycle below (for, repeats, keep_firing_for).
-      const reusable = inDomain && readsSnapshotOnly(rule);
-      const last = reusable ? this.lastEvaluations.get(exchange, rule.id, source) : undefined;
+      // A rule with hysteresis also reads which of its alerts are active: reused while that stays as it was.
+      const byActive = inDomain && readsSnapshotAndActive(rule);
+      const reusable = byActive || (inDomain && readsSnapshotOnly(rule));
+      const version = byActive ? this.alerts.activeVersion(rule.id) : undefined;
+      const last = reusable ? this.lastEvaluations.get(exchange, rule.id, source, version) : undefined;
       const evaluation = last ?? await evaluateInTurns({
         memo: this.memo,
         rules: [rule],
@@ -186,7 +189,7 @@ export class Engine {
         wasActive: (ruleId, entity) => this.alerts.isActive(ruleId, entity),
         chainOf: (network) => this.chainOf(exchange, network),
       });
-      if (reusable) this.lastEvaluations.set(exchange, rule.id, source, evaluation);
+      if (reusable) this.lastEvaluations.set(exchange, rule.id, source, evaluation, version);
       notify.push(...(await this.applyInTurns(evaluation, { exchange, rules: inDomain ? new Map([[rule.id, rule]]) : new Map<string, Rule>(), known }, at)));
     }
     // A route is re-judged when either end's coins change: the alert belongs to `from`.

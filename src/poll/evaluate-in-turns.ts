@@ -37,20 +37,22 @@ export async function evaluateInTurns(input: EvaluationInput): Promise<Evaluatio
 }
 
 /**
- * The last evaluation of each rule that reads only the snapshot (readsSnapshotOnly), per
- * exchange, with the part's map it read: the same map again gives the same evaluation.
+ * The last evaluation of each rule that reads only the snapshot (readsSnapshotOnly), or the
+ * snapshot and which of its alerts are active (readsSnapshotAndActive), per exchange, with the
+ * part's map it read and the version of the rule's active alerts it saw: the same map (and the
+ * same version) again gives the same evaluation.
  */
 export class LastEvaluations {
-  private readonly byRule = new Map<string, { source: object; evaluation: Evaluation }>();
+  private readonly byRule = new Map<string, { source: object; active: number | undefined; evaluation: Evaluation }>();
 
-  /** The evaluation of `ruleId` when it last read `source` (the very map), if it did. */
-  get(exchange: string, ruleId: string, source: object): Evaluation | undefined {
+  /** The evaluation of `ruleId` when it last read `source` (the very map) with `active` the version of its active alerts, if it did. */
+  get(exchange: string, ruleId: string, source: object, active?: number): Evaluation | undefined {
     const last = this.byRule.get(`${exchange}\u0000${ruleId}`);
-    return last?.source === source ? last.evaluation : undefined;
+    return last?.source === source && last.active === active ? last.evaluation : undefined;
   }
 
-  set(exchange: string, ruleId: string, source: object, evaluation: Evaluation): void {
-    this.byRule.set(`${exchange}\u0000${ruleId}`, { source, evaluation });
+  set(exchange: string, ruleId: string, source: object, evaluation: Evaluation, active?: number): void {
+    this.byRule.set(`${exchange}\u0000${ruleId}`, { source, active, evaluation });
   }
 
   /** Forgets one exchange's, or every one's (new rules or settings). */

@@ -119,6 +119,16 @@ export function readsSnapshotOnly(rule: Rule): boolean {
   return c.measure !== 'move_percent' && c.measure !== 'stale_for' && c.hysteresis === 0;
 }
 
+/**
+ * Whether a rule's evaluation depends on the snapshot's part, the config and which of its
+ * alerts are active alone: a ticker rule with hysteresis on a measure of the ticker itself
+ * (the band it judges by depends on whether the alert is active).
+ */
+export function readsSnapshotAndActive(rule: Rule): boolean {
+  const c = rule.condition;
+  return c.type === 'ticker' && measuresTickerOnly(c.measure) && c.hysteresis !== 0;
+}
+
 const noChain = (): null => null;
 
 function networkFields(coin: CoinRecord, n: NetworkRecord, chain: string | null): TemplateFields {

@@ -364,6 +364,66 @@ describe('ticker rules, with one memo across polls', () => {
   });
 });
 
+describe('rules with hysteresis on an answer that changed nothing', () => {
+  const RULES = `rules:
+  - alert: Daily
+    ticker: change_24h_percent
+    above: 5
+    below: -5
+    hysteresis: 2
+    keep_firing_for: 1m
+  - alert: Wide
+    ticker: spread_bps
+    above: 40
+    hysteresis: 10
+    for: 1m
+`;
+
+  it('are evaluated again only when one of their alerts came or went since', async () => {
+    const spy = jest.spyOn(evaluateModule, 'evaluateRules');
+    try {
+      const h = new Harness(rulesFrom(RULES));
+      const evaluated = () => spy.mock.calls.splice(0).map((call) => (call[0] as { rules: readonly { alert: string }[] }).rules[0]?.alert ?? '').sort();
+      const tickers = tickersSnapshot([tickerRecord('X', { openPrice: '100', lastPrice: '106', bidPrice: '99', askPrice: '101' })]);
+      expect(gist(await h.step('tickers', tickers, 0))).toEqual(['firing Daily X']);
+      expect(evaluated()).toEqual(['Daily', 'Wide']);
+      // Daily's alert came, Wide's went pending: both read which alerts are active, so both again.
+      expect(gist(await h.step('tickers', tickers, 30_000))).toEqual([]);
+      expect(evaluated()).toEqual(['Daily', 'Wide']);
+      // Nothing came or went: neither is evaluated, and `for` still runs out.
+      expect(gist(await h.step('tickers', tickers, 60_000))).toEqual(['firing Wide X']);
+      expect(evaluated()).toEqual([]);
+      expect(gist(await h.step('tickers', tickers, 90_000))).toEqual([]);
+      expect(evaluated()).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('tell exactly what they tell when every answer is a new map, whatever the sequence', async () => {
+    const price = fc.constantFrom('93', '94.5', '96', '100', '104', '105.5', '107');
+    const spread = fc.constantFrom('100', '100.3', '100.45', '100.6');
+    const poll = fc.record({ same: fc.boolean(), last: price, ask: spread, dt: fc.constantFrom(10_000, 30_000, 61_000) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(poll, { minLength: 1, maxLength: 10 }), async (polls) => {
+        const reused = new Harness(rulesFrom(RULES));
+        const afresh = new Harness(rulesFrom(RULES), new Set(), [], true);
+        const make = (p: { last: string; ask: string }) => tickersSnapshot([tickerRecord('X', { openPrice: '100', lastPrice: p.last, bidPrice: '100', askPrice: p.ask }), tickerRecord('Y', { openPrice: '100', lastPrice: '100', bidPrice: '100', askPrice: p.ask })]);
+        let map = make(polls[0] as (typeof polls)[number]);
+        let now = 0;
+        for (const p of polls) {
+          // `same`: the answer's bytes were the last one's, and the path hands the very map again.
+          if (!p.same) map = make(p);
+          const values = tickersSnapshot([...map.tickers.values()].map((t) => ({ ...t })));
+          now += p.dt;
+          expect(gist(await reused.step('tickers', map, now))).toEqual(gist(await afresh.step('tickers', values, now)));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('an answer that changed nothing', () => {
   it('is not evaluated again by rules that read only the snapshot, while time still tells: for, stale_for', async () => {
     const spy = jest.spyOn(evaluateModule, 'evaluateRules');

@@ -41,13 +41,18 @@ export class Harness {
   readonly engine: Engine;
   private readonly last = new Map<Domain, Snapshot>();
 
+  private readonly settings: { guards: NeverHold; expectedSymbols: Map<string, ReadonlySet<string>> };
+
   constructor(
     readonly rules: Rule[],
     expectedSymbols: ReadonlySet<string> = new Set(),
     /** The alerts active before (as restored from a store). */
     alerts: Iterable<Alert> = [],
+    /** Every step judged afresh: the engine forgets its last evaluations before each (as after a reload). */
+    private readonly afresh = false,
   ) {
-    this.engine = new Engine({ rules, alerts, logger: silentLogger(), guards: new NeverHold(), expectedSymbols: new Map([['main', expectedSymbols]]) });
+    this.settings = { guards: new NeverHold(), expectedSymbols: new Map([['main', expectedSymbols]]) };
+    this.engine = new Engine({ rules, alerts, logger: silentLogger(), ...this.settings });
   }
 
   /** The active alerts (pending and firing). */
@@ -58,6 +63,7 @@ export class Harness {
   /** One answer of `domain`; returns what must be told. An answer the engine does not take (an empty list) throws. */
   async step(domain: Domain, snapshot: Snapshot, now: number): Promise<Alert[]> {
     const prev = this.last.get(domain) ?? emptySnapshot(snapshot.exchange);
+    if (this.afresh) this.engine.configure(this.settings);
     const decision = await this.engine.decide({ exchange: snapshot.exchange, endpoint: domain, prev, next: snapshot, at: now });
     if (decision.outcome !== 'accepted') throw new Error(`the engine did not take the ${domain} answer (${decision.outcome})`);
     this.last.set(domain, snapshot);
