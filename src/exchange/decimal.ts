@@ -76,9 +76,59 @@ export function exactDecimalJson(keys: readonly string[], way: DecimalWay = DECI
   };
 }
 
+/**
+ * The pre-pass, where it is needed. A scan of the text for bare numbers under the keys costs
+ * about what the parse costs, and most answers have none where they may (the spec's tickers
+ * send every decimal as a string): the text is parsed first, and parsed again with the
+ * pre-pass only when the parsed value has a number under one of the keys. An answer that had
+ * some (the spec's coin list: `withdrawIntegerMultiple` is a bare number) makes the next one
+ * of this parser take the pre-pass first. Either way the value is the pre-pass's, and an
+ * answer that is not JSON fails with the pre-pass's error.
+ */
 function prePassParse(keys: readonly string[]): (text: string) => unknown {
   const bare = bareDecimal(keys);
-  return (text) => JSON.parse(text.replace(bare, '"$1"$2"$3"'));
+  const decimal = new Set(keys);
+  let bareLast = false;
+  const prePass = (text: string): unknown => {
+    const quoted = text.replace(bare, '"$1"$2"$3"');
+    bareLast = quoted.length !== text.length;
+    return JSON.parse(quoted);
+  };
+  return (text) => {
+    if (bareLast) return prePass(text);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return prePass(text);
+    }
+    return numberUnder(value, decimal) ? prePass(text) : value;
+  };
+}
+
+/** Whether a number stands under one of `keys` anywhere in a parsed value (true when it cannot tell: too deep to walk). */
+function numberUnder(value: unknown, keys: ReadonlySet<string>): boolean {
+  try {
+    return walkNumbers(value, keys);
+  } catch {
+    return true;
+  }
+}
+
+function walkNumbers(value: unknown, keys: ReadonlySet<string>): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (typeof item === 'object' && item !== null && walkNumbers(item, keys)) return true;
+    return false;
+  }
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (typeof v === 'number') {
+      if (keys.has(k)) return true;
+    } else if (typeof v === 'object' && v !== null && walkNumbers(v, keys)) return true;
+  }
+  return false;
 }
 
 function sourceTextParse(keys: readonly string[]): (text: string) => unknown {

@@ -60,6 +60,34 @@ describe('the two ways of keeping exact decimals (DecimalWay)', () => {
     expect(exactDecimalJson(TICKER_DECIMAL_KEYS, 'source-text').parse(tickers)).toEqual(exactDecimalJson(TICKER_DECIMAL_KEYS, 'pre-pass').parse(tickers));
   });
 
+  it('pre-pass: parsing first and the pre-pass only where a number stands under a key gives the pre-pass\'s value, and its error, for any text in any order', () => {
+    const keys = ['fee', 'min'];
+    const bare = new RegExp(`"(${keys.join('|')})"(\\s*:\\s*)(-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`, 'g');
+    const outcome = (f: () => unknown): unknown => {
+      try {
+        return { value: f() };
+      } catch (err) {
+        return { error: String(err) };
+      }
+    };
+    // Texts whole, cut short, or with an escaped key; one parser for the whole sequence (it adapts to what it saw).
+    const text = fc.tuple(value, fc.nat({ max: 3 })).map(([t, way]) => (way === 1 ? t.slice(0, Math.max(0, t.length - 2)) : way === 2 ? t.replace('"fee"', '"f\\u0065e"') : t));
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), (texts) => {
+        const json = exactDecimalJson(keys, 'pre-pass');
+        for (const t of texts) expect(outcome(() => json.parse(t))).toEqual(outcome(() => JSON.parse(t.replace(bare, '"$1"$2"$3"'))));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('pre-pass: a value too deep to walk is read with the pre-pass', () => {
+    const deep = `${'['.repeat(20_000)}{"fee":1.50}${']'.repeat(20_000)}`;
+    let v = exactDecimalJson(['fee'], 'pre-pass').parse(deep);
+    for (let i = 0; i < 20_000; i++) v = (v as unknown[])[0];
+    expect(v).toEqual({ fee: '1.50' });
+  });
+
   it('differs only for a key written with an escape: the pre-pass does not see it', () => {
     const text = '{"f\\u0065e":1E-8}';
     expect(exactDecimalJson(['fee'], 'pre-pass').parse(text)).toEqual({ fee: 1e-8 });

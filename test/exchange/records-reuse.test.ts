@@ -144,8 +144,9 @@ describe('records reused by their text (spot-v3)', () => {
       expect(next[0]).toBe(first[2]);
       expect(next[2]).toBe(first[0]);
       expect(next[3]?.networkList[0]?.withdrawFee).toBe('2');
-      // Parsed: the two records not seen before, and the (empty) answer around them.
-      expect(parse.mock.calls.map(([t]) => t.slice(0, 12))).toEqual(['{"coin":"D",', '{"coin":"B",', '[]']);
+      // Parsed: the two records not seen before, and the (empty) answer around them (a text
+      // may be parsed twice: first as it is, then with the decimal pre-pass when it had bare numbers).
+      expect([...new Set(parse.mock.calls.map(([t]) => t.slice(0, 12)))]).toEqual(['{"coin":"D",', '{"coin":"B",', '[]']);
     } finally {
       spy.mockRestore();
     }
