@@ -8,7 +8,7 @@ import { evaluateTransfer, transferRoutes } from '../rules/evaluate-transfer';
 import { evaluateInTurns, LastEvaluations } from './evaluate-in-turns';
 import type { ChainOf, TransferRoute } from '../rules/transfer';
 import { SHIPPED_CHAINS } from '../snapshot/chains';
-import { historyKeep, samplesSymbol, TickerHistory, type SymbolHistory } from '../rules/history';
+import { historyKeep, SampledTickers, TickerHistory, type SymbolHistory } from '../rules/history';
 import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
 import { diffInTurns } from '../snapshot/diff';
@@ -54,8 +54,8 @@ interface ExchangeState {
   suspect: Partial<Record<Endpoint, Suspect>>;
   failures: Record<Endpoint, number>;
   history: TickerHistory;
-  /** Per symbol: does any rule need its samples? (Cleared when the rules change.) */
-  sampled: Map<string, boolean>;
+  /** The tickers some rule needs the samples of. */
+  sampled: SampledTickers;
 }
 
 /**
@@ -157,7 +157,7 @@ export class Engine {
     delete state.suspect[endpoint];
 
     const changes = await diffInTurns(prev, next);
-    if (endpoint === 'tickers') state.history.record(next.tickers.values(), at, (symbol) => this.sampled(exchange, symbol, state));
+    if (endpoint === 'tickers') state.history.record(state.sampled.of(next.tickers, this.ruleList), at);
     const known = this.known();
     const notify: Alert[] = [];
     // One rule at a time, 1,000 alerts per turn of the event loop (applyInTurns): a storm is
@@ -236,13 +236,6 @@ export class Engine {
     return this.apply({ active: error === undefined ? [] : [storeFailingInstance(exchange, error)], events: [] }, scope, at);
   }
 
-  /** Whether a rule measures this symbol over time (move_percent, stale_for): decided once per symbol. */
-  private sampled(exchange: string, symbol: string, state: ExchangeState): boolean {
-    let yes = state.sampled.get(symbol);
-    if (yes === undefined) state.sampled.set(symbol, (yes = samplesSymbol(this.ruleList, exchange, symbol)));
-    return yes;
-  }
-
   /** Re-judges UpstreamAnomaly and ExchangeDown for one endpoint. */
   private builtinsNow(exchange: string, endpoint: Endpoint, at: number, error?: string): Alert[] {
     const state = this.state(exchange);
@@ -293,7 +286,7 @@ export class Engine {
   private state(exchange: string): ExchangeState {
     let s = this.exchanges.get(exchange);
     if (s === undefined) {
-      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), sampled: new Map() };
+      s = { suspect: {}, failures: { coins: 0, tickers: 0 }, history: new TickerHistory(historyKeep(this.ruleList)), sampled: new SampledTickers(exchange) };
       this.exchanges.set(exchange, s);
     }
     return s;

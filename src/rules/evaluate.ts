@@ -1,90 +1,15 @@
-import type { Change } from '../snapshot/changes';
 import { blankToNull } from '../snapshot/diff';
-import type { CoinRecord, NetworkRecord, Snapshot, TickerRecord } from '../snapshot/model';
-import type { TickerHistory } from './history';
-import { matchesAll } from './match';
-import { measure } from './measure';
-import { NETWORK_STATES, type Condition, type Rule, type StateKind } from './model';
-import { literalValues } from '../lib/pattern';
+import type { CoinRecord, NetworkRecord } from '../snapshot/model';
 import type { TemplateFields } from '../lib/template';
+import { evaluateTicker, measuresTickerOnly } from './evaluate-ticker';
+import { evaluationMemo, type Domain, type Evaluation, type EvaluationInput, type EvaluationMemo } from './evaluation';
 import { baseLabels, type Instance } from './instance';
-
-/** Which part of a snapshot was just polled: state rules follow coins, ticker rules tickers. */
-export type Domain = 'coins' | 'tickers';
+import { matchesAll } from './match';
+import { NETWORK_STATES, type Rule, type StateKind } from './model';
 
 export type { Instance } from './instance';
-
-export interface EvaluationInput {
-  rules: readonly Rule[];
-  domain: Domain;
-  snapshot: Snapshot;
-  changes: readonly Change[];
-  history: TickerHistory;
-  /** Symbols that should be in every ticker answer (watch list and literal `match.symbol`s). */
-  expectedSymbols: ReadonlySet<string>;
-  now: number;
-  /** Whether an alert of this rule and entity is active (pending or firing): hysteresis needs it. */
-  wasActive(ruleId: string, entity: string): boolean;
-  /** Kept by the caller from poll to poll; without one, the evaluation works everything out afresh. */
-  memo?: EvaluationMemo;
-  /** The canonical chain of one of this exchange's networks (snapshot/chains.ts); null when unknown (no `chain` label). */
-  chainOf?: (network: string) => string | null;
-}
-
-/**
- * What evaluations remember of records, owned by their caller (one for the life of an engine):
- * which network states hold on some network of a coin, one bit per NETWORK_STATES entry. An
- * unchanged coin keeps its record object from poll to poll, so most polls look at no network
- * of a coin where no state rule can hold.
- */
-export interface EvaluationMemo {
-  readonly states: WeakMap<CoinRecord, number>;
-  /** Per rule (a reload makes new rule objects) and exchange, whether its match takes a symbol. */
-  readonly symbols: WeakMap<Rule, Map<string, Map<string, boolean>>>;
-  /**
-   * The measures of a ticker that read the ticker alone (see measuresTickerOnly), per ticker
-   * object: an unchanged ticker keeps its object, so a rule with hysteresis over every USDT pair
-   * (evaluated every poll: it reads whether its alert is active) parses no price again.
-   */
-  readonly measures: WeakMap<TickerRecord, Map<string, number | undefined>>;
-}
-
-export function evaluationMemo(): EvaluationMemo {
-  return { states: new WeakMap(), symbols: new WeakMap(), measures: new WeakMap() };
-}
-
-/** Whether a ticker measure reads the ticker alone (not the samples, not the time). */
-function measuresTickerOnly(kind: TickerCondition['measure']): boolean {
-  return kind !== 'move_percent' && kind !== 'stale_for' && kind !== 'missing';
-}
-
-/** measure(), once per ticker object for the measures that read the ticker alone. */
-function measured(memo: EvaluationMemo, c: TickerCondition, t: TickerRecord, input: EvaluationInput): number | undefined {
-  const kind = c.measure as Exclude<TickerCondition['measure'], 'missing'>;
-  if (!measuresTickerOnly(kind)) return measure(kind, t, input.now, input.history, c.windowMs);
-  let values = memo.measures.get(t);
-  if (values === undefined) memo.measures.set(t, (values = new Map()));
-  if (values.has(kind)) return values.get(kind);
-  const value = measure(kind, t, input.now, input.history, c.windowMs);
-  values.set(kind, value);
-  return value;
-}
-
-/** What `rule`'s match said of `exchange`'s symbols so far (see evaluateTicker). */
-function symbolsTaken(memo: EvaluationMemo, rule: Rule, exchange: string): Map<string, boolean> {
-  let byExchange = memo.symbols.get(rule);
-  if (byExchange === undefined) memo.symbols.set(rule, (byExchange = new Map()));
-  let taken = byExchange.get(exchange);
-  if (taken === undefined) byExchange.set(exchange, (taken = new Map()));
-  return taken;
-}
-
-export interface Evaluation {
-  /** Conditions that hold now, for the rules of this domain. */
-  active: Instance[];
-  /** Change events, one per matching change. */
-  events: Instance[];
-}
+export type { Domain, Evaluation, EvaluationInput, EvaluationMemo } from './evaluation';
+export { evaluationMemo } from './evaluation';
 
 /** Pure: snapshot, changes, history and `now` in; what holds and what happened out. */
 export function evaluateRules(input: EvaluationInput): Evaluation {
@@ -212,85 +137,6 @@ function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, mem
   }
 }
 
-type TickerCondition = Extract<Condition, { type: 'ticker' }>;
-
-const NOT_BEYOND = { holds: false, threshold: undefined } as const;
-
-/**
- * True when the value is beyond a threshold; once active, it must come back inside by the
- * hysteresis margin. `wasActive` is asked only when the answer depends on it: a value outside
- * even the widened band never holds, and one beyond `above` always does.
- */
-function beyondOnce(c: TickerCondition, value: number, wasActive: () => boolean): { holds: boolean; threshold: number | undefined } {
-  if (c.hysteresis === 0) return beyond(c, value, 0);
-  if (!beyond(c, value, c.hysteresis).holds) return NOT_BEYOND;
-  if (c.above !== undefined && value > c.above) return { holds: true, threshold: c.above };
-  return beyond(c, value, wasActive() ? c.hysteresis : 0);
-}
-
-function beyond(c: TickerCondition, value: number, margin: number): { holds: boolean; threshold: number | undefined } {
-  if (c.above !== undefined && value > c.above - margin) return { holds: true, threshold: c.above };
-  if (c.below !== undefined && value < c.below + margin) return { holds: true, threshold: c.below };
-  return { holds: false, threshold: undefined };
-}
-
-function tickerFields(t: TickerRecord): TemplateFields {
-  return {
-    symbol: t.symbol,
-    last_price: t.lastPrice,
-    open_price: t.openPrice,
-    bid_price: t.bidPrice,
-    ask_price: t.askPrice,
-    volume: t.volume,
-    quote_volume: t.quoteVolume,
-  };
-}
-
-function evaluateTicker(rule: Rule, c: TickerCondition, input: EvaluationInput, out: Instance[]): void {
-  const exchange = input.snapshot.exchange;
-  if (c.measure === 'missing') {
-    for (const symbol of expectedFor(rule, input.expectedSymbols)) {
-      // Unknown (set aside on the first answer, no value yet) is not missing.
-      if (input.snapshot.tickers.has(symbol) || input.snapshot.unknownSymbols?.has(symbol) === true || !matchesAll(rule.match, { exchange, symbol, kind: 'missing' })) continue;
-      out.push({
-        rule,
-        entity: `${exchange}\u0000${symbol}`,
-        labels: baseLabels(rule, exchange, { symbol, kind: 'missing' }),
-        fields: { exchange, kind: 'missing', symbol },
-        value: 1,
-      });
-    }
-    return;
-  }
-  // A rule's match is asked once per symbol, not every poll.
-  const memo = input.memo ?? evaluationMemo();
-  const taken = rule.match.length > 0 ? symbolsTaken(memo, rule, exchange) : undefined;
-  for (const t of input.snapshot.tickers.values()) {
-    if (taken !== undefined) {
-      let yes = taken.get(t.symbol);
-      if (yes === undefined) taken.set(t.symbol, (yes = matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })));
-      if (!yes) continue;
-    }
-    const value = measured(memo, c, t, input);
-    if (value === undefined) continue;
-    const { holds, threshold } = beyondOnce(c, value, () => input.wasActive(rule.id, `${exchange}\u0000${t.symbol}`));
-    if (!holds) continue;
-    out.push({
-      rule,
-      entity: `${exchange}\u0000${t.symbol}`,
-      labels: baseLabels(rule, exchange, { symbol: t.symbol, kind: c.measure }),
-      fields: { exchange, kind: c.measure, ...tickerFields(t), value: round(value), threshold, window: c.windowMs !== undefined ? `${c.windowMs / 1000}s` : undefined },
-      value,
-    });
-  }
-}
-
-/** The symbols a `missing` rule watches: the expected set, narrowed by literal symbols in its match. */
-function expectedFor(rule: Rule, expected: ReadonlySet<string>): string[] {
-  const m = rule.match.find((x) => x.label === 'symbol');
-  const named = m !== undefined ? literalValues(m.pattern) : [];
-  return [...new Set([...expected, ...named])];
-}
 
 function evaluateChanges(rule: Rule, kinds: readonly string[], input: EvaluationInput, out: Instance[]): void {
   const exchange = input.snapshot.exchange;
@@ -321,6 +167,3 @@ function evaluateChanges(rule: Rule, kinds: readonly string[], input: Evaluation
   }
 }
 
-function round(v: number): number {
-  return Math.round(v * 10_000) / 10_000;
-}

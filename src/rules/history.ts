@@ -90,3 +90,32 @@ export function historyKeep(rules: readonly Rule[]): number {
 export function samplesSymbol(rules: readonly Rule[], exchange: string, symbol: string): boolean {
   return rules.some((r) => r.condition.type === 'ticker' && (r.condition.measure === 'move_percent' || r.condition.measure === 'stale_for') && matchesAll(r.match, { exchange, symbol, kind: r.condition.measure }));
 }
+
+/**
+ * The tickers of one exchange that some rule measures over time (samplesSymbol): decided once
+ * per symbol, listed once per tickers map (an unchanged answer keeps its map). Cleared when the
+ * rules change.
+ */
+export class SampledTickers {
+  private readonly bySymbol = new Map<string, boolean>();
+  private last: { source: ReadonlyMap<string, TickerRecord>; list: TickerRecord[] } | undefined;
+
+  constructor(private readonly exchange: string) {}
+
+  of(tickers: ReadonlyMap<string, TickerRecord>, rules: readonly Rule[]): TickerRecord[] {
+    if (this.last?.source === tickers) return this.last.list;
+    const list: TickerRecord[] = [];
+    for (const t of tickers.values()) {
+      let yes = this.bySymbol.get(t.symbol);
+      if (yes === undefined) this.bySymbol.set(t.symbol, (yes = samplesSymbol(rules, this.exchange, t.symbol)));
+      if (yes) list.push(t);
+    }
+    this.last = { source: tickers, list };
+    return list;
+  }
+
+  clear(): void {
+    this.bySymbol.clear();
+    this.last = undefined;
+  }
+}

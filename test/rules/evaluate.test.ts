@@ -377,6 +377,13 @@ describe('rules with hysteresis on an answer that changed nothing', () => {
     above: 40
     hysteresis: 10
     for: 1m
+    match: { symbol: "X|Z" }
+  - alert: Move
+    ticker: move_percent
+    window: 1m
+    above: 3
+    below: -3
+    match: { symbol: X }
 `;
 
   it('are evaluated again only when one of their alerts came or went since', async () => {
@@ -386,22 +393,23 @@ describe('rules with hysteresis on an answer that changed nothing', () => {
       const evaluated = () => spy.mock.calls.splice(0).map((call) => (call[0] as { rules: readonly { alert: string }[] }).rules[0]?.alert ?? '').sort();
       const tickers = tickersSnapshot([tickerRecord('X', { openPrice: '100', lastPrice: '106', bidPrice: '99', askPrice: '101' })]);
       expect(gist(await h.step('tickers', tickers, 0))).toEqual(['firing Daily X']);
-      expect(evaluated()).toEqual(['Daily', 'Wide']);
-      // Daily's alert came, Wide's went pending: both read which alerts are active, so both again.
+      expect(evaluated()).toEqual(['Daily', 'Move', 'Wide']);
+      // Daily's alert came, Wide's went pending: both read which alerts are active, so both again
+      // (Move reads the samples and the time: every poll).
       expect(gist(await h.step('tickers', tickers, 30_000))).toEqual([]);
-      expect(evaluated()).toEqual(['Daily', 'Wide']);
+      expect(evaluated()).toEqual(['Daily', 'Move', 'Wide']);
       // Nothing came or went: neither is evaluated, and `for` still runs out.
       expect(gist(await h.step('tickers', tickers, 60_000))).toEqual(['firing Wide X']);
-      expect(evaluated()).toEqual([]);
+      expect(evaluated()).toEqual(['Move']);
       expect(gist(await h.step('tickers', tickers, 90_000))).toEqual([]);
-      expect(evaluated()).toEqual([]);
+      expect(evaluated()).toEqual(['Move']);
     } finally {
       spy.mockRestore();
     }
   });
 
   it('tell exactly what they tell when every answer is a new map, whatever the sequence', async () => {
-    const price = fc.constantFrom('93', '94.5', '96', '100', '104', '105.5', '107');
+    const price = fc.constantFrom('93', '94.5', '96', '97.5', '100', '102', '104', '105.5', '107');
     const spread = fc.constantFrom('100', '100.3', '100.45', '100.6');
     const poll = fc.record({ same: fc.boolean(), last: price, ask: spread, dt: fc.constantFrom(10_000, 30_000, 61_000) });
     await fc.assert(
