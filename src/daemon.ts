@@ -160,7 +160,7 @@ export class Daemon {
         stateDir: this.config.state_dir,
         exchanges: () => this.exchangeInputs(),
         alerts: () => engine.activeAlerts().values(),
-        store: () => this.store,
+        closures: (exchange, coin, network) => this.views.closures(exchange, coin, network),
         silences: this.silences,
         onIgnored: (receiver, reason) => this.metrics.botUpdatesIgnored.inc({ receiver, reason }),
       }),

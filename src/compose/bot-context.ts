@@ -1,9 +1,8 @@
 import type { Alert } from '../alerts/alert';
 import { parseSilence } from '../http/api';
-import { ClosedSince, closedAt, closedMessage } from '../http/closed-since';
+import { closedAt, closedMessage, type Closures } from '../http/closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput } from '../http/state-view';
 import type { BotContext } from '../notify/registry';
-import type { StateStore } from '../store/store';
 import type { StoredSilences } from './silences';
 
 /** What the daemon has that a chat bot's commands read: the status page's sources and the API's silences. */
@@ -12,7 +11,8 @@ export interface BotSources {
   stateDir: string;
   exchanges(): ExchangeInput[];
   alerts(): Iterable<Alert>;
-  store(): Pick<StateStore, 'closedSince'> | undefined;
+  /** When a network closed, as the views keep it (Views.closures). */
+  closures(exchange: string, coin: string, network: string): Closures | undefined;
   /** The API's silences: list (kept ones), save (stored, then in force); save throws when the store cannot be written. */
   silences: StoredSilences;
   onIgnored(receiver: string, reason: string): void;
@@ -21,8 +21,8 @@ export interface BotSources {
 /**
  * The BotContext of the Telegram receiver (notify/telegram/bot-context.ts) over the daemon's
  * parts: /status from the same summaries as /api/v1/state, /closed from the snapshots and the
- * history's closure times (one query per exchange, per command), silences through the API's
- * own validation (parseSilence) and store.
+ * closure times the status page reads (kept by the views, no query per command), silences
+ * through the API's own validation (parseSilence) and store.
  */
 export function botContext(src: BotSources): BotContext {
   return {
@@ -42,7 +42,6 @@ export function botContext(src: BotSources): BotContext {
       return { exchanges, firing: alerts.filter((a) => a.status === 'firing').length };
     },
     closed(coin) {
-      const closures = new ClosedSince((exchange) => src.store()?.closedSince(exchange) ?? []);
       const wanted = coin?.toUpperCase();
       const rows = [];
       for (const e of src.exchanges()) {
@@ -50,7 +49,7 @@ export function botContext(src: BotSources): BotContext {
           if (wanted !== undefined && c.toUpperCase() !== wanted) continue;
           rows.push({
             exchange: e.name, coin: c, network: n.network, deposit: n.depositEnable, withdraw: n.withdrawEnable,
-            since: closedAt(n, closures.get(e.name, c, n.network)), message: closedMessage(n),
+            since: closedAt(n, src.closures(e.name, c, n.network)), message: closedMessage(n),
           });
         }
       }

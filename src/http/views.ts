@@ -3,7 +3,7 @@ import type { Rule } from '../rules/model';
 import type { TransferRoute } from '../rules/transfer';
 import type { Change } from '../snapshot/changes';
 import type { Outage, StateStore } from '../store/store';
-import { ClosedSince } from './closed-since';
+import { ClosedSince, type Closures } from './closed-since';
 import { routeView, stateView, type ExchangeInput, type Page, type StateView } from './state-view';
 import type { StatusQuery } from './status-networks';
 import type { StatusView } from './status-page';
@@ -49,7 +49,7 @@ export class Views {
       now,
       exchanges: this.source.exchanges(),
       alerts: this.source.alerts(),
-      closedSince: (exchange, coin, network) => this.closedSince.get(exchange, coin, network),
+      closedSince: (exchange, coin, network) => this.closures(exchange, coin, network),
       changes: store?.queryChanges({ limit: STATUS_ROWS.changes }) ?? [],
       changesTotal: { n: counted, atLeast: counted >= CHANGES_COUNTED },
       routes: (this.source.routes?.() ?? []).map(routeView),
@@ -72,6 +72,11 @@ export class Views {
       chainOf: (exchange, network) => this.source.chainOf?.(exchange, network) ?? null,
       routes: () => this.source.routes?.() ?? [],
     });
+  }
+
+  /** When a network closed, from the closures kept (see ClosedSince): what the status page and the chat bots' /closed read. */
+  closures(exchange: string, coin: string, network: string): Closures | undefined {
+    return this.closedSince.get(exchange, coin, network);
   }
 
   /** Accepted changes (after they are stored). */
