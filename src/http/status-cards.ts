@@ -1,3 +1,4 @@
+import { span } from '../lib/duration';
 import { escapeHtml as h } from '../lib/html';
 import { barClass, type DayBar } from './status-bars';
 import { NETWORK_SORTS, type NetworkCard, type NetworkSections } from './status-networks';
@@ -18,19 +19,10 @@ export function time(ms: number | null): string {
 const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
 const percent = (r: number | null): string => (r === null ? 'not watched' : `${(Math.floor(r * 10_000) / 100).toFixed(2)} % open`);
 
-export function duration(ms: number): string {
-  if (ms < 60_000) return `${Math.round(ms / 1000)}s`;
-  const m = Math.round(ms / 60_000);
-  if (m < 60) return `${m}m`;
-  const hours = Math.floor(m / 60);
-  if (hours < 48) return `${hours}h ${m % 60}m`;
-  return `${Math.floor(hours / 24)}d ${hours % 24}h`;
-}
-
 function outageLine(o: DayBar['outages'][number]): string {
   const from = o.from === null ? 'before watching began' : time(o.from);
   const to = o.to === null ? 'still closed' : time(o.to);
-  const length = o.from !== null && o.to !== null ? ` (${duration(o.to - o.from)})` : '';
+  const length = o.from !== null && o.to !== null ? ` (${span(o.to - o.from)})` : '';
   return `${o.direction === 'deposit' ? 'deposits' : 'withdrawals'} closed ${from} – ${to}${length}`;
 }
 

@@ -3,7 +3,8 @@ import type { Outage, StoredChange } from '../store/store';
 import type { NetworkRecord } from '../snapshot/model';
 import { closedAt, closedMessage, outageMessage, type Closures } from './closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput, type RouteView } from './state-view';
-import { duration, type TimelineItem } from './status-cards';
+import { span } from '../lib/duration';
+import type { TimelineItem } from './status-cards';
 import { networkSections, type NetworkInput } from './status-networks';
 import type { StatusView } from './status-page';
 
@@ -107,8 +108,8 @@ function timeline(outages: readonly Outage[], changes: readonly StoredChange[], 
   const dir = (d: string): string => (d === 'deposit' ? 'deposits' : 'withdrawals');
   for (const o of outages) {
     const message = outageMessage(o);
-    if (o.from !== null) items.push({ at: o.from, kind: 'closed', where: where(o), text: `${dir(o.direction)} closed${o.to === null ? `, still closed after ${duration(now - o.from)}` : ''}`, detail: message });
-    if (o.to !== null) items.push({ at: o.to, kind: 'reopened', where: where(o), text: `${dir(o.direction)} reopened${o.from === null ? '' : ` after ${duration(o.to - o.from)}`}`, detail: message });
+    if (o.from !== null) items.push({ at: o.from, kind: 'closed', where: where(o), text: `${dir(o.direction)} closed${o.to === null ? `, still closed after ${span(now - o.from)}` : ''}`, detail: message });
+    if (o.to !== null) items.push({ at: o.to, kind: 'reopened', where: where(o), text: `${dir(o.direction)} reopened${o.from === null ? '' : ` after ${span(o.to - o.from)}`}`, detail: message });
   }
   const told = /^(deposit|withdraw)_(disabled|enabled)$/;
   for (const c of changes) {

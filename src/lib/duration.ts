@@ -27,3 +27,19 @@ export function formatDuration(ms: number): string {
   }
   return `${ms}ms`;
 }
+
+/**
+ * A length of time for people: the largest unit and the one below it when not zero, rounded
+ * down (`45s`, `5m`, `2h 5m`, `3d 4h`, `1d`). The one format of the status page, the digest
+ * and the chat bots.
+ */
+export function span(ms: number): string {
+  const units: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]];
+  const left = Math.max(0, ms);
+  const first = units.findIndex(([, size]) => left >= size);
+  if (first < 0) return '0s';
+  const [unit, size] = units[first] as [string, number];
+  const next = units[first + 1];
+  const rest = next === undefined ? 0 : Math.floor((left % size) / next[1]);
+  return `${Math.floor(left / size)}${unit}${rest > 0 && next !== undefined ? ` ${rest}${next[0]}` : ''}`;
+}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Delivery, Notification } from './notifier';
+import { span } from '../lib/duration';
 
 /** The wall clock of `ms` in `timeZone`: its fields, and its offset from UTC (ms). */
 function wall(ms: number, timeZone: string): { y: number; m: number; d: number; offset: number } {
@@ -49,14 +50,6 @@ export interface DigestContent {
   movers: { exchange: string; symbol: string; changePercent: number }[];
 }
 
-function duration(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${minutes % 60} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
-}
-
 const WORD = { deposit: 'deposits', withdraw: 'withdrawals' } as const;
 
 /** Lines listed per section; the rest are counted (a storm closes thousands of networks). */
@@ -75,7 +68,7 @@ export function digestText(c: DigestContent, day: string, timeZone: string, now:
   lines.push(
     ...listed(
       c.closed.slice(0, MAX_LINES).map((x) => {
-        const since = x.since === null ? 'since before watching began' : `since ${iso(x.since)} (${duration(now - x.since)})`;
+        const since = x.since === null ? 'since before watching began' : `since ${iso(x.since)} (${span(now - x.since)})`;
         return `- ${x.exchange} ${x.coin} on ${x.network}: ${WORD[x.direction]} closed ${since}${x.message === null ? '' : `: ${x.message}`}`;
       }),
       c.closed.length,
@@ -85,8 +78,8 @@ export function digestText(c: DigestContent, day: string, timeZone: string, now:
   lines.push(
     ...listed(
       c.outages.slice(0, MAX_LINES).map((x) => {
-        const span = x.from === null ? 'from before watching began' : `${iso(x.from)} to ${x.to === null ? 'now' : iso(x.to)} (${duration((x.to ?? now) - x.from)})`;
-        return `- ${x.exchange} ${x.coin} on ${x.network}: ${WORD[x.direction]} ${span}${x.message === null ? '' : `: ${x.message}`}`;
+        const when = x.from === null ? 'from before watching began' : `${iso(x.from)} to ${x.to === null ? 'now' : iso(x.to)} (${span((x.to ?? now) - x.from)})`;
+        return `- ${x.exchange} ${x.coin} on ${x.network}: ${WORD[x.direction]} ${when}${x.message === null ? '' : `: ${x.message}`}`;
       }),
       c.outages.length,
     ),

@@ -102,7 +102,7 @@ describe('the status page for people (scripted closures, 10 h after watching beg
     expect(bars[0]).toEqual(['none', '2025-12-03: not watched']);
     expect(bars.slice(0, 29).every((b) => b[0] === 'none')).toBe(true);
     expect(bars[29]).toEqual(['part', '2026-01-01: 80.00 % open; withdraw closed 01:00–03:00']);
-    expect(trx).toContain('<ul class="outages"><li>withdrawals closed 2026-01-01 01:00:00Z – 2026-01-01 03:00:00Z (2h 0m)</li></ul>');
+    expect(trx).toContain('<ul class="outages"><li>withdrawals closed 2026-01-01 01:00:00Z – 2026-01-01 03:00:00Z (2h)</li></ul>');
     const eth = html.slice(html.indexOf('data-k="main usdt eth "'), html.indexOf('</details>', html.indexOf('data-k="main usdt eth "')));
     expect(eth).toContain('<i class="d down" title="2026-01-01: 40.00 % open; withdraw closed before watching–06:00"></i>');
     expect(eth).toContain('<span class="ratio">40.00 % open</span>');
@@ -133,8 +133,8 @@ describe('the status page for people (scripted closures, 10 h after watching beg
     const items = [...section(html, 'timeline', '<h2 id="changes">').matchAll(/<li class="(\w+)"[^>]*>(.*?)<\/li>/g)].map((m) => `${m[1]}: ${m[2]}`);
     expect(items).toEqual([
       'reopened: <time>2026-01-01 06:00:00Z</time> <b>USDT / ETH (main)</b> withdrawals reopened <span class="msg">wallet upgrade</span>',
-      'closed: <time>2026-01-01 05:00:00Z</time> <b>BTC / BTC (main)</b> deposits closed, still closed after 5h 0m',
-      'reopened: <time>2026-01-01 03:00:00Z</time> <b>USDT / TRX (main)</b> withdrawals reopened after 2h 0m <span class="msg">maintenance &lt;b&gt;&amp; / maintenance extended</span>',
+      'closed: <time>2026-01-01 05:00:00Z</time> <b>BTC / BTC (main)</b> deposits closed, still closed after 5h',
+      'reopened: <time>2026-01-01 03:00:00Z</time> <b>USDT / TRX (main)</b> withdrawals reopened after 2h <span class="msg">maintenance &lt;b&gt;&amp; / maintenance extended</span>',
       'change: <time>2026-01-01 02:00:00Z</time> <b>USDT / TRX (main)</b> withdraw desc changed <span class="msg">maintenance extended</span>',
       'closed: <time>2026-01-01 01:00:00Z</time> <b>USDT / TRX (main)</b> withdrawals closed <span class="msg">maintenance &lt;b&gt;&amp; / maintenance extended</span>',
       'change: <time>2026-01-01 01:00:00Z</time> <b>USDT / TRX (main)</b> withdraw desc set <span class="msg">maintenance &lt;b&gt;&amp;</span>',

@@ -185,7 +185,7 @@ describe('the status page timeline', () => {
       const exchanges: ExchangeInput[] = [{ name: 'main', up: true, polls: { coins: { at: new Date(T0 + 100_000).toISOString(), ok: true }, tickers: null }, snapshot: { exchange: 'main', coinsAt: T0 + 100_000, tickersAt: null, coins, tickers: new Map() } }];
       const views = new Views({ now: () => T0 + 100_000, exchanges: () => exchanges, alerts: () => [], store: () => t.store });
       const first = views.statusView().timeline?.[0];
-      expect(first && { at: first.at, kind: first.kind, text: first.text }).toEqual({ at: T0 + 100_000, kind: 'reopened', text: 'withdrawals reopened after 2m' });
+      expect(first && { at: first.at, kind: first.kind, text: first.text }).toEqual({ at: T0 + 100_000, kind: 'reopened', text: 'withdrawals reopened after 1m 39s' });
     } finally {
       t.close();
     }

@@ -79,9 +79,9 @@ describe('the daily digest, sent by a manual clock', () => {
     expect(n.commonAnnotations.summary).toBe('spotwatch daily digest 2026-03-28 (Europe/London): 1 closed, 1 outages in 24 h');
     expect(n.commonAnnotations.description).toBe([
       'Closed now: 1',
-      '- main USDT on TRX: withdrawals closed since 2026-03-20T00:00:00Z (8 d 8 h): wallet <maintenance>',
+      '- main USDT on TRX: withdrawals closed since 2026-03-20T00:00:00Z (8d 8h): wallet <maintenance>',
       'Outages in the last 24 h: 1',
-      '- main BTC on BTC: deposits 2026-03-27T10:00:00Z to 2026-03-27T12:30:00Z (2 h 30 min): node upgrade',
+      '- main BTC on BTC: deposits 2026-03-27T10:00:00Z to 2026-03-27T12:30:00Z (2h 30m): node upgrade',
       'Largest 24h movers:',
       '- main ETHUSDT: -7.25%',
       '- main BTCUSDT: +2.5%',

@@ -1,7 +1,8 @@
 import type { Alert } from '../../src/alerts/alert';
 import { buildDelivery } from '../../src/notify/notification';
 import { htmlProblem } from '../../src/notify/telegram/html';
-import { MAX_MESSAGES, TELEGRAM_TEXT_LIMIT, TemplateTooLong, span, telegramMessages } from '../../src/notify/telegram/message';
+import { span } from '../../src/lib/duration';
+import { MAX_MESSAGES, TELEGRAM_TEXT_LIMIT, TemplateTooLong, telegramMessages } from '../../src/notify/telegram/message';
 import { parseTelegramHtml } from '../support/doubles/telegram-html';
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);

@@ -7,7 +7,8 @@
 import type { Logger } from '../../lib/logger';
 import type { BotContext, ClosedNetwork } from './bot-context';
 import { plainUpstream } from './html';
-import { shortTime, span, TELEGRAM_TEXT_LIMIT } from './message';
+import { span } from '../../lib/duration';
+import { shortTime, TELEGRAM_TEXT_LIMIT } from './message';
 import type { TgChat, TgMessage, TgUpdate, TgUser } from './poller';
 import { silenceCommand, silencesLines, unsilenceCommand } from './silence-command';
 

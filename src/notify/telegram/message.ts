@@ -10,6 +10,7 @@ import { alertMark, groupMark } from '../chat-text';
 import { ZERO_TIME, type Notification, type NotifiedAlert } from '../notifier';
 import { notificationFields } from '../text';
 import { parsedText, upstreamHtml } from './html';
+import { span } from '../../lib/duration';
 
 /** sendMessage's text: "1-4096 characters after entities parsing". */
 export const TELEGRAM_TEXT_LIMIT = 4096;
@@ -35,18 +36,6 @@ export function shortTime(iso: string): string | undefined {
   const ms = Date.parse(iso);
   if (iso === ZERO_TIME || Number.isNaN(ms)) return undefined;
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-/** `2h 5m`, `3d 4h`, `45s`, `1d`: the largest unit and the one below it (when not zero). */
-export function span(ms: number): string {
-  const units: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]];
-  const left = Math.max(0, ms);
-  const first = units.findIndex(([, size]) => left >= size);
-  if (first < 0) return '0s';
-  const [unit, size] = units[first] as [string, number];
-  const next = units[first + 1];
-  const rest = next === undefined ? 0 : Math.floor((left % size) / next[1]);
-  return `${Math.floor(left / size)}${unit}${rest > 0 && next !== undefined ? ` ${rest}${next[0]}` : ''}`;
 }
 
 function since(a: NotifiedAlert): string {

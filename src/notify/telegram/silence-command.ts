@@ -7,7 +7,8 @@ import { parseDuration } from '../../lib/duration';
 import type { Silence } from '../plugin';
 import type { BotContext, SilenceRequest } from './bot-context';
 import { plainUpstream } from './html';
-import { shortTime, span } from './message';
+import { span } from '../../lib/duration';
+import { shortTime } from './message';
 
 const MATCHER = /^([A-Za-z_][A-Za-z0-9_]*)(=~|!~|!=|=)(.+)$/;
 
