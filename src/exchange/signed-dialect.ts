@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
+import type { RecordsAt } from '../lib/json-records';
 import { inTurns } from '../lib/timer';
 import type { AnswerMemory } from './decode-records';
 import { exactDecimalJson } from './decimal';
@@ -29,6 +30,8 @@ export interface SignedDialectSpec<C> {
   symbolsCap: number;
   /** The keys of decimals in each answer (kept as their exact text when sent as bare numbers). */
   decimals: { readonly coins: readonly string[]; readonly tickers: readonly string[] };
+  /** Where each answer's records are, when not a bare array or under `data` (lib/json-records.ts): they are parsed and remembered one by one. */
+  recordsAt?: { readonly coins: RecordsAt; readonly tickers: RecordsAt };
   sign(request: Request, credentials: C, now: number): Request;
   /**
    * The coins, `previous` (the last snapshot's) giving the last known values of networks
@@ -61,7 +64,7 @@ export function signedDialect<C>(spec: SignedDialectSpec<C>): Dialect<C> {
     },
     sign: spec.sign,
     decode: {
-      parse: (text, endpoint, memory) => json[endpoint].parseInTurns(text, memory),
+      parse: (text, endpoint, memory) => json[endpoint].parseInTurns(text, memory, spec.recordsAt?.[endpoint]),
       // async: a decode that throws before its loop starts (an error envelope) is a rejection, as any other.
       coins: async (body, previous, memory) => inTurns(spec.coins(body, previous, memory)),
       tickers: async (body, _previous, memory) => inTurns(spec.tickers(body, memory)),

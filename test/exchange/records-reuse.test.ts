@@ -268,3 +268,43 @@ describe.each([
     );
   });
 });
+
+describe('the signed dialects take an unchanged record as it was, without parsing it, wherever it moved', () => {
+  // One record per coin (OKX: two rows, one per chain), as dialects.md section 2 names their fields.
+  const raw = {
+    binance: (c: string, fee: string): unknown[] => [{ coin: c, name: c, depositAllEnable: true, withdrawAllEnable: true, networkList: [{ network: 'ETH', coin: c, depositEnable: true, withdrawEnable: true, withdrawFee: fee }] }],
+    mexc: (c: string, fee: string): unknown[] => [{ coin: c, name: c, networkList: [{ coin: c, network: 'Ethereum(ERC20)', netWork: 'ETH', depositEnable: true, withdrawEnable: true, withdrawFee: fee }] }],
+    okx: (c: string, fee: string): unknown[] => [
+      { ccy: c, chain: `${c}-ERC20`, name: c, canDep: true, canWd: true, mainNet: false, minFee: fee },
+      { ccy: c, chain: `${c}-TRC20`, name: c, canDep: true, canWd: true, mainNet: false, minFee: '1' },
+    ],
+    bybit: (c: string, fee: string): unknown[] => [{ coin: c, name: c, chains: [{ chain: 'ETH', chainType: 'Ethereum', chainDeposit: '1', chainWithdraw: '1', withdrawFee: fee }] }],
+  };
+  const answer = { binance: bare, mexc: bare, okx: okxEnvelope, bybit: (list: string): string => bybitCoins(list, 0) };
+
+  it.each([
+    ['binance', binance, 1],
+    ['mexc', mexc, 1],
+    ['okx', okx, 2],
+    ['bybit', bybit, 1],
+  ] as const)('%s', async (name, dialect, perCoin) => {
+    const text = (coins: [string, string][]): string => answer[name](`[${coins.flatMap(([c, fee]) => raw[name](c, fee).map((r) => JSON.stringify(r))).join(',')}]`);
+    const memory = answerMemory();
+    const decode = async (t: string, previous?: ReadonlyMap<string, CoinRecord>): Promise<CoinRecord[]> => (await dialect.decode.coins(await dialect.decode.parse(t, 'coins', memory), previous, memory)).records;
+    const first = await decode(text([['AAA', '0.1'], ['BBB', '0.1'], ['CCC', '0.1']]));
+    expect(memory.size).toBe(3 * perCoin);
+    const parse = jest.fn(JSON.parse);
+    const spy = jest.spyOn(JSON, 'parse').mockImplementation(parse);
+    try {
+      // CCC moved to the front, BBB's fee changed, AAA moved to the end.
+      const next = await decode(text([['CCC', '0.1'], ['BBB', '0.2'], ['AAA', '0.1']]), new Map(first.map((c) => [c.coin, c])));
+      expect(next.map((c) => [c.coin, c.networkList[0]?.withdrawFee])).toEqual([['CCC', '0.1'], ['BBB', '0.2'], ['AAA', '0.1']]);
+      expect([next[0] === first[2], next[2] === first[0]]).toEqual([true, true]);
+      // Parsed: BBB's changed record (OKX: its changed row alone) and the answer around the records.
+      expect(parse.mock.calls.length).toBe(2);
+      expect(parse.mock.calls[0]?.[0]).toContain('BBB');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
