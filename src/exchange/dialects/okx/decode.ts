@@ -67,6 +67,12 @@ interface CoinRow {
   /** Its network, or why it cannot be read; `chain` its key when it has one. */
   network: NetworkRecord | { failure: string };
   chain: string | undefined;
+  /**
+   * The coin last built from rows of which this one was the first, and those rows, when it was
+   * built without an issue (it then depends on them alone): a coin whose rows are all unchanged
+   * (the very rows the memory kept) is that coin again, not built again.
+   */
+  built?: { rows: readonly CoinRow[]; coin: CoinRecord };
 }
 
 /** A row without a usable `ccy`: a coin of its own, which fails (`failure` says why). */
@@ -103,9 +109,18 @@ function readCoin(item: Json, before: CoinRecord | undefined, issues: RecordIssu
   const coin = item as unknown as Coin;
   if (coin.ccy === undefined) throw new FieldError(coin.failure);
   const [first] = coin.rows;
+  if (first.built !== undefined && sameRows(first.built.rows, coin.rows)) return first.built.coin;
   if ('failure' in first.name) throw new FieldError(first.name.failure);
-  const networks = readNetworks(coin.ccy, coin.rows, (r) => (r as CoinRow).chain, (r) => networkOf(r as unknown as CoinRow), issues);
-  return derivedCoinOf(coin.ccy, first.name.text, networks, before);
+  const own: RecordIssue[] = [];
+  const networks = readNetworks(coin.ccy, coin.rows, (r) => (r as CoinRow).chain, (r) => networkOf(r as unknown as CoinRow), own);
+  issues.push(...own);
+  const record = derivedCoinOf(coin.ccy, first.name.text, networks, before);
+  if (own.length === 0) first.built = { rows: coin.rows, coin: record };
+  return record;
+}
+
+function sameRows(a: readonly CoinRow[], b: readonly CoinRow[]): boolean {
+  return a.length === b.length && a.every((row, i) => row === b[i]);
 }
 
 function networkOf(row: CoinRow): NetworkRecord {
