@@ -84,8 +84,11 @@ console.log('| dialect | change | MB | JSON.parse ms | afresh ms | x JSON.parse 
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const name of ['binance', 'okx']) {
   const last = write[name](spec);
-  for (const [change, n] of [['5 coins changed', 5], ['100 coins changed', 100], ['every coin changed', COINS]]) {
-    const next = write[name](closeSome(spec, n));
+  // A coin listed in the middle of the list (as a copy of another, under a new symbol): every record after it is one coin further on.
+  const half = Math.floor(spec.length / 2);
+  const listed = [...spec.slice(0, half), { ...spec[0], coin: 'NEWCOIN', networkList: spec[0].networkList.map((x) => ({ ...x, coin: 'NEWCOIN' })) }, ...spec.slice(half)];
+  for (const [change, coins] of [['5 coins changed', closeSome(spec, 5)], ['100 coins changed', closeSome(spec, 100)], ['a coin listed in the middle', listed], ['every coin changed', closeSome(spec, COINS)]]) {
+    const next = write[name](coins);
     const { parse, afresh, remembered } = await cost(dialects[name], last, next);
     console.log(`| ${name} | ${change} | ${(next.length / 1e6).toFixed(1)} | ${parse.toFixed(1)} | ${afresh.toFixed(1)} | ${(afresh / parse).toFixed(2)} | ${remembered.toFixed(1)} | ${(remembered / parse).toFixed(2)} | ${(remembered / afresh).toFixed(2)} |`);
   }

@@ -267,3 +267,30 @@ describe('records under a given path (Bybit\'s result.rows)', () => {
     );
   });
 });
+
+describe('records that all begin alike (OKX\'s rows: keys in alphabetical order)', () => {
+  const row = (ccy: string, chain: string): string => `{"canDep":true,"canInternal":true,"canWd":true,"ccy":"${ccy}","chain":"${ccy}-${chain}","minFee":"0.1"}`;
+  const remembered = async (rows: string[], memory: RecordMemory<unknown>): Promise<boolean[]> => {
+    const value = (await parseRecordsInTurns(`[${rows.join(',')}]`, (r) => JSON.parse(r) as unknown, (t) => JSON.parse(t) as unknown, turn, memory)) as unknown[];
+    const found = value.map((item) => item instanceof Remembered);
+    value.forEach((item) => {
+      if (item instanceof Remembered) memory.keepAgain(item);
+      else memory.keep(item as object, item);
+    });
+    memory.commit();
+    return found;
+  };
+
+  it.each([
+    ['a coin of two rows listed before them', ['X-A', 'X-B'], 0, 0],
+    ['a coin of two rows delisted before them', [], 0, 2],
+    ['a row listed in the middle', ['X-A'], 3, 0],
+  ] as const)('are found in their places after %s', async (_name, listed, at, delisted) => {
+    const memory = new RecordMemory<unknown>();
+    const last = ['BTC-Bitcoin', 'BTC-Lightning', 'ETH-ERC20', 'ETH-Arbitrum One', 'USDT-ERC20', 'USDT-TRC20'].map((id) => row(id.split('-')[0] as string, id.split('-')[1] as string));
+    await remembered(last, memory);
+    const added = listed.map((id) => row(id.split('-')[0] as string, id.split('-')[1] as string));
+    const next = [...last.slice(delisted, at + delisted), ...added, ...last.slice(at + delisted)];
+    expect(await remembered(next, memory)).toEqual(next.map((r) => !added.includes(r)));
+  });
+});
