@@ -4,10 +4,9 @@ import fc from 'fast-check';
  * Raw records of the signed dialects' answers, as the exchanges send them: field names and
  * values from dialects.md section 2, the exchanges' docs and the answers ccxt recorded
  * (`ts/src/test/static/response/<exchange>.json`, `.../currencies/<exchange>.json`: the
- * fixtures' SOURCES.md), not from our decoders. Mostly well formed, each field now and then
- * what a broken exchange might send instead, now and then not an object at all; and answers
- * built from a pool of such records' texts (moved, picked twice, keys reversed, pretty-printed,
- * cut short).
+ * fixtures' SOURCES.md), not from our decoders. Mostly well formed, else with fields left out
+ * or holding what a broken exchange might send, now and then not an object at all. The answers
+ * built from them are records-reuse.test.ts's.
  */
 
 /** A field's usual value, or one an exchange should not send. */
@@ -91,24 +90,24 @@ export const mexcCoin: fc.Arbitrary<unknown> = fc.constantFrom('BTC', 'USDT', 'E
 
 // Binance's and MEXC's "24hr Ticker Price Change Statistics" (MEXC: no count).
 export const ticker24hr: fc.Arbitrary<unknown> = record({
-    symbol: fc.constantFrom('BNBBTC', 'BTCUSDT', 'ETHBTC', 'TRXUSDT'),
-    priceChange: decimal,
-    priceChangePercent: fc.constantFrom('-95.960', '0.0173', '0'),
-    weightedAvgPrice: fc.constant('0.29628482'),
-    lastPrice: decimal,
-    bidPrice: decimal,
-    bidQty: decimal,
-    askPrice: decimal,
-    askQty: decimal,
-    openPrice: decimal,
-    highPrice: decimal,
-    lowPrice: decimal,
-    volume: decimal,
-    quoteVolume: decimal,
-    openTime: fc.constantFrom(1499783499040, 1673859087000),
-    closeTime: fc.constantFrom(1499869899040, 1673859087947),
-    count: fc.constantFrom(76, 0),
-  }, ['symbol', 'lastPrice']);
+  symbol: fc.constantFrom('BNBBTC', 'BTCUSDT', 'ETHBTC', 'TRXUSDT'),
+  priceChange: decimal,
+  priceChangePercent: fc.constantFrom('-95.960', '0.0173', '0'),
+  weightedAvgPrice: fc.constant('0.29628482'),
+  lastPrice: decimal,
+  bidPrice: decimal,
+  bidQty: decimal,
+  askPrice: decimal,
+  askQty: decimal,
+  openPrice: decimal,
+  highPrice: decimal,
+  lowPrice: decimal,
+  volume: decimal,
+  quoteVolume: decimal,
+  openTime: fc.constantFrom(1499783499040, 1673859087000),
+  closeTime: fc.constantFrom(1499869899040, 1673859087947),
+  count: fc.constantFrom(76, 0),
+}, ['symbol', 'lastPrice']);
 
 // OKX, "Get currencies": one row per coin and chain (`ccy`, `chain`), booleans, strings.
 export const okxRow: fc.Arbitrary<unknown> = fc.constantFrom('BTC', 'USDT', 'ETH').chain((ccy) =>
@@ -133,57 +132,57 @@ export const okxRow: fc.Arbitrary<unknown> = fc.constantFrom('BTC', 'USDT', 'ETH
 
 // OKX, "Get tickers" (SPOT).
 export const okxTicker: fc.Arbitrary<unknown> = record({
-    instType: fc.constant('SPOT'),
-    instId: fc.constantFrom('BTC-USDT', 'ETH-BTC', 'TRX-USDT', 'OKB-USDT'),
-    last: decimal,
-    lastSz: fc.constant('0.1'),
-    askPx: decimal,
-    askSz: decimal,
-    bidPx: decimal,
-    bidSz: decimal,
-    open24h: decimal,
-    high24h: decimal,
-    low24h: decimal,
-    volCcy24h: decimal,
-    vol24h: decimal,
-    ts: fc.constantFrom('1597026383085', '1597026383000'),
-  }, ['instId', 'last']);
+  instType: fc.constant('SPOT'),
+  instId: fc.constantFrom('BTC-USDT', 'ETH-BTC', 'TRX-USDT', 'OKB-USDT'),
+  last: decimal,
+  lastSz: fc.constant('0.1'),
+  askPx: decimal,
+  askSz: decimal,
+  bidPx: decimal,
+  bidSz: decimal,
+  open24h: decimal,
+  high24h: decimal,
+  low24h: decimal,
+  volCcy24h: decimal,
+  vol24h: decimal,
+  ts: fc.constantFrom('1597026383085', '1597026383000'),
+}, ['instId', 'last']);
 
 // Bybit, "Get Coin Info": `chains`, flags "1"/"0", "" for no value.
 const bybitChain: fc.Arbitrary<unknown> = record({
-    chainType: fc.constantFrom('Arbitrum One', 'TRC20', 'zkSync Lite'),
-    confirmation: fc.constantFrom('120', '20', ''),
-    withdrawFee: fc.constantFrom('1', '1.6', ''),
-    depositMin: fc.constantFrom('0', ''),
-    withdrawMin: fc.constantFrom('1', '2.6', ''),
-    chain: fc.constantFrom('ARBI', 'TRX', 'ZKSYNC'),
-    chainDeposit: fc.constantFrom('1', '0'),
-    chainWithdraw: fc.constantFrom('1', '0'),
-    minAccuracy: digits,
-    withdrawPercentageFee: fc.constant('0'),
-    contractAddress: fc.constantFrom('', '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9'),
-  }, ['chain', 'chainDeposit', 'chainWithdraw']);
+  chainType: fc.constantFrom('Arbitrum One', 'TRC20', 'zkSync Lite'),
+  confirmation: fc.constantFrom('120', '20', ''),
+  withdrawFee: fc.constantFrom('1', '1.6', ''),
+  depositMin: fc.constantFrom('0', ''),
+  withdrawMin: fc.constantFrom('1', '2.6', ''),
+  chain: fc.constantFrom('ARBI', 'TRX', 'ZKSYNC'),
+  chainDeposit: fc.constantFrom('1', '0'),
+  chainWithdraw: fc.constantFrom('1', '0'),
+  minAccuracy: digits,
+  withdrawPercentageFee: fc.constant('0'),
+  contractAddress: fc.constantFrom('', '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9'),
+}, ['chain', 'chainDeposit', 'chainWithdraw']);
 
 export const bybitCoin: fc.Arbitrary<unknown> = record({
-    name: fc.constantFrom('USDT', 'BTC'),
-    coin: fc.constantFrom('USDT', 'BTC', 'ETH', 'TRX'),
-    remainAmount: fc.constant('50000000000'),
-    chains: fc.array(bybitChain, { maxLength: 3 }),
-  }, ['coin', 'chains']);
+  name: fc.constantFrom('USDT', 'BTC'),
+  coin: fc.constantFrom('USDT', 'BTC', 'ETH', 'TRX'),
+  remainAmount: fc.constant('50000000000'),
+  chains: fc.array(bybitChain, { maxLength: 3 }),
+}, ['coin', 'chains']);
 
 // Bybit, "Get Tickers" (spot).
 export const bybitTicker: fc.Arbitrary<unknown> = record({
-    symbol: fc.constantFrom('BTCUSDT', 'ETHUSDT', 'TRXUSDT', 'SOLUSDT'),
-    bid1Price: decimal,
-    bid1Size: decimal,
-    ask1Price: decimal,
-    ask1Size: decimal,
-    lastPrice: decimal,
-    prevPrice24h: decimal,
-    price24hPcnt: fc.constantFrom('0.0068', '-0.01', '0'),
-    highPrice24h: decimal,
-    lowPrice24h: decimal,
-    turnover24h: decimal,
-    volume24h: decimal,
-    usdIndexPrice: fc.constant('20784.12009279'),
-  }, ['symbol', 'lastPrice']);
+  symbol: fc.constantFrom('BTCUSDT', 'ETHUSDT', 'TRXUSDT', 'SOLUSDT'),
+  bid1Price: decimal,
+  bid1Size: decimal,
+  ask1Price: decimal,
+  ask1Size: decimal,
+  lastPrice: decimal,
+  prevPrice24h: decimal,
+  price24hPcnt: fc.constantFrom('0.0068', '-0.01', '0'),
+  highPrice24h: decimal,
+  lowPrice24h: decimal,
+  turnover24h: decimal,
+  volume24h: decimal,
+  usdIndexPrice: fc.constant('20784.12009279'),
+}, ['symbol', 'lastPrice']);
