@@ -6,7 +6,7 @@
  * where the runtime has it, JSON.parse's source text is taken: see DecimalWay).
  */
 
-import { parseRecordsInTurns } from '../lib/json-records';
+import { parseRecordsInTurns, type RecordsAt } from '../lib/json-records';
 import type { RecordTexts } from '../lib/record-memory';
 import { nextTurn } from '../lib/timer';
 
@@ -25,9 +25,10 @@ export interface ExactDecimalJson {
    * parse, record by record, with turns of the event loop in between (see
    * lib/json-records.ts): a storm's 4 MB coin list parsed at once held the loop 40-60 ms.
    * With `memory`, a record whose text is unchanged since the last answer is not parsed (nor
-   * pre-passed): the pre-pass runs on changed records only.
+   * pre-passed): the pre-pass runs on changed records only. `at`: where the records are, when
+   * not at the top or under `data` (Bybit's `result.rows`).
    */
-  parseInTurns(text: string, memory?: RecordTexts): Promise<unknown>;
+  parseInTurns(text: string, memory?: RecordTexts, at?: RecordsAt): Promise<unknown>;
 }
 
 /**
@@ -72,7 +73,7 @@ export function exactDecimalJson(keys: readonly string[], way: DecimalWay = DECI
   const parse = way === 'pre-pass' ? prePassParse(keys) : sourceTextParse(keys);
   return {
     parse,
-    parseInTurns: (text, memory) => parseRecordsInTurns(text, parse, parse, nextTurn, memory),
+    parseInTurns: (text, memory, at) => parseRecordsInTurns(text, parse, parse, nextTurn, memory, at),
   };
 }
 

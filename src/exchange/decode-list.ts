@@ -1,44 +1,113 @@
 /**
- * The loop every dialect's decode shares: read each item of a list into a record, a malformed
- * item an issue (its key set aside, never read as closed), a key sent twice resolved by
- * KeyedRecords (duplicates.ts). A dialect gives only how one item becomes a record.
+ * The loops the signed dialects' decodes share (binance, mexc, okx, bybit): read each item of
+ * a list into a record, a malformed item an issue (its key set aside, never read as closed), a
+ * key sent twice resolved by KeyedRecords (duplicates.ts), in turns of the event loop. A
+ * dialect gives only how one item becomes a record.
+ *
+ * Work follows change as in decode-records.ts: with the client's `memory`, an item whose text
+ * is that of a record of the last answer is what it was decoded to then (neither parsed nor
+ * read again), and every record read afresh that depends on its text alone is remembered.
+ * The issues are those these dialects always said: a coin's network issues first, then the
+ * coins' own, every copy's network issues, and a failed ticker without its symbol.
  */
 import { sameCoin, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, RecordIssue, TickerRecord } from '../snapshot/model';
+import { rawOf, recalled, remember, type AnswerMemory } from './decode-records';
 import { KeyedRecords } from './duplicates';
 import { FieldError, isObject, reason, shapeOf, type Json, type Parsed } from './read';
 
-/** The coins of a list: `key` names the coin of a raw item (for the issue of one that fails). */
-export function decodeCoinList(list: readonly unknown[], key: (item: unknown) => string | undefined, read: (item: Json) => CoinRecord): Parsed<CoinRecord> {
+/** One raw coin into the model: `before` is its previous record, `issues` takes those of its networks (derived.ts readNetworks). */
+export type CoinReader = (item: Json, before: CoinRecord | undefined, issues: RecordIssue[]) => CoinRecord;
+
+/** Records read afresh per turn of the event loop (as decode-records.ts's dialects). */
+const COINS_PER_TURN = 500;
+const TICKERS_PER_TURN = 1_000;
+
+/**
+ * The coins of a list: `key` names the coin of a raw item (to find its previous record, and
+ * for the issue of one that fails). Each is read with its previous record, so that a network
+ * whose flag is unknown keeps its last known value (derived.ts); a coin read with no network
+ * issue depends on its text alone and is remembered. The networks' issues come first.
+ */
+export function* decodeCoinList(
+  list: readonly unknown[],
+  key: (item: unknown) => string | undefined,
+  read: CoinReader,
+  previous: ReadonlyMap<string, CoinRecord> | undefined,
+  memory?: AnswerMemory,
+): Generator<void, Parsed<CoinRecord>, void> {
   const coins = new KeyedRecords<CoinRecord>((c) => c.coin, sameCoin);
+  const networkIssues: RecordIssue[] = [];
   const issues: RecordIssue[] = [];
-  list.forEach((item, index) => {
+  const add = (record: CoinRecord, index: number): void => {
+    if (coins.add(record) === 'conflict') issues.push({ entity: 'coin', coin: record.coin, index, reason: 'coin appears twice with different values' });
+  };
+  let fresh = 0;
+  for (let index = 0; index < list.length; index++) {
+    const known = recalled<CoinRecord>(list[index], null, memory);
+    if (known !== undefined) {
+      add(known, index);
+      continue;
+    }
+    if (fresh >= COINS_PER_TURN) {
+      fresh = 0;
+      yield;
+    }
+    fresh += 1;
+    const item = rawOf(list[index], memory);
+    const coin = key(item);
+    const own: RecordIssue[] = [];
     try {
       if (!isObject(item)) throw new FieldError(`coin is ${shapeOf(item)}, not an object`);
-      const record = read(item);
-      if (coins.add(record) === 'conflict') issues.push({ entity: 'coin', coin: record.coin, index, reason: 'coin appears twice with different values' });
+      const before = coin === undefined ? undefined : previous?.get(coin);
+      const got = read(item, before, own);
+      const record = before !== undefined && sameCoin(before, got) ? before : got;
+      if (own.length === 0) remember(memory, item, record, null);
+      add(record, index);
     } catch (err) {
-      const coin = key(item);
       if (coin !== undefined) coins.setAside(coin);
       issues.push({ entity: 'coin', ...(coin !== undefined && { coin }), index, reason: reason(err) });
+    } finally {
+      networkIssues.push(...own);
     }
-  });
-  return { records: coins.taken(), issues };
+  }
+  memory?.commit();
+  return { records: coins.taken(), issues: [...networkIssues, ...issues] };
 }
 
-/** The tickers of a list. */
-export function decodeTickerList(list: readonly unknown[], read: (item: Json) => TickerRecord): Parsed<TickerRecord> {
+/**
+ * The tickers of a list; `context` is what reading one depends on beside its text (Bybit's
+ * answer time: a ticker remembered under another time is read again).
+ */
+export function* decodeTickerList(list: readonly unknown[], read: (item: Json) => TickerRecord, memory?: AnswerMemory, context: unknown = null): Generator<void, Parsed<TickerRecord>, void> {
   const tickers = new KeyedRecords<TickerRecord>((t) => t.symbol, sameTicker);
   const issues: RecordIssue[] = [];
-  list.forEach((item, index) => {
+  const add = (record: TickerRecord, index: number): void => {
+    if (tickers.add(record) === 'conflict') issues.push({ entity: 'ticker', symbol: record.symbol, index, reason: 'symbol appears twice with different values' });
+  };
+  let fresh = 0;
+  for (let index = 0; index < list.length; index++) {
+    const known = recalled<TickerRecord>(list[index], context, memory);
+    if (known !== undefined) {
+      add(known, index);
+      continue;
+    }
+    if (fresh >= TICKERS_PER_TURN) {
+      fresh = 0;
+      yield;
+    }
+    fresh += 1;
+    const item = rawOf(list[index], memory);
     try {
       if (!isObject(item)) throw new FieldError(`ticker is ${shapeOf(item)}, not an object`);
       const record = read(item);
-      if (tickers.add(record) === 'conflict') issues.push({ entity: 'ticker', symbol: record.symbol, index, reason: 'symbol appears twice with different values' });
+      remember(memory, item, record, context);
+      add(record, index);
     } catch (err) {
       issues.push({ entity: 'ticker', index, reason: reason(err) });
     }
-  });
+  }
+  memory?.commit();
   return { records: tickers.taken(), issues };
 }
 

@@ -8,6 +8,10 @@
  * - the dialect's `read` may give back the previous record when the raw record holds exactly
  *   what it holds, so the merge, the diff and the state store skip it by identity.
  * A dialect gives only how one record is keyed and read.
+ *
+ * The signed dialects' loops (decode-list.ts: the issues those dialects always said) and OKX's
+ * rows (decodeItems: a coin is built from several rows) take the memory's records the same
+ * way, through recalled, rawOf and remember.
  */
 import type { RecordIssue } from '../snapshot/model';
 import { RecordMemory, Remembered } from '../lib/record-memory';
@@ -74,17 +78,12 @@ export function* decodeRecords<R extends object>(
       fresh = 0;
       yield;
     }
-    let item = list[index];
-    if (item instanceof Remembered) {
-      const known = item as Remembered<Decoded<R>>;
-      if (known.value.context === context) {
-        memory?.keepAgain(known as Remembered<Decoded<unknown>>);
-        if (records.add(known.value.record) === 'conflict') issues.push(twice(reader, field, keyOf(known.value.record), index));
-        continue;
-      }
-      item = known.parse();
-      memory?.parsed(item, known.text);
+    const known = recalled<R>(list[index], context, memory);
+    if (known !== undefined) {
+      if (records.add(known) === 'conflict') issues.push(twice(reader, field, keyOf(known), index));
+      continue;
     }
+    const item = rawOf(list[index], memory);
     const key = reader.key(item);
     const own: RecordIssue[] = [];
     try {
@@ -92,7 +91,7 @@ export function* decodeRecords<R extends object>(
       const before = key === undefined ? undefined : previous?.get(key);
       const record = reader.read(item, key, before, own);
       if (record !== before) fresh += 1;
-      if (own.length === 0) memory?.keep(item, { record, context });
+      if (own.length === 0) remember(memory, item, record, context);
       const copy = records.add(record, own);
       if (copy === 'first') issues.push(...own);
       else if (copy === 'conflict') issues.push(twice(reader, field, key, index));
@@ -108,6 +107,66 @@ export function* decodeRecords<R extends object>(
   }
   memory?.commit();
   return { records: records.taken(), issues };
+}
+
+/**
+ * What an item of a parsed list was decoded to, when the memory found its text unchanged since
+ * the last answer (the parse put the memory's Remembered in its place) and it was decoded
+ * under the same `context`: kept again for the next answer, and taken as it is. Undefined: the
+ * item is to be read (rawOf).
+ */
+export function recalled<R>(item: unknown, context: unknown, memory: AnswerMemory | undefined): R | undefined {
+  if (!(item instanceof Remembered)) return undefined;
+  const known = item as Remembered<Decoded<R>>;
+  if (known.value.context !== context) return undefined;
+  memory?.keepAgain(known as Remembered<Decoded<unknown>>);
+  return known.value.record;
+}
+
+/** An item of a parsed list as a raw record to read: a Remembered one (decoded under another context) parsed again from its text. */
+export function rawOf(item: unknown, memory: AnswerMemory | undefined): unknown {
+  if (!(item instanceof Remembered)) return item;
+  const raw = item.parse();
+  memory?.parsed(raw, item.text);
+  return raw;
+}
+
+/**
+ * `raw`, read afresh, decoded to `record` under `context`: remembered by its text for the next
+ * answer. Only what depends on nothing but the text and the context may be remembered (not a
+ * record read with the help of its previous one, as a coin with a network set aside).
+ */
+export function remember(memory: AnswerMemory | undefined, raw: unknown, record: unknown, context: unknown): void {
+  if (memory !== undefined && typeof raw === 'object' && raw !== null) memory.keep(raw, { record, context });
+}
+
+/**
+ * Each item of `list` read by `read`, through the memory as decodeRecords reads records: for a
+ * list whose records are built from several items each (OKX sends a row per coin and chain),
+ * where the item is what is remembered and the records are built after. `read` never throws
+ * (a malformed item reads as what says so) and depends on the item's text alone.
+ */
+export function* decodeItems<V>(list: readonly unknown[], read: (item: unknown) => V, perTurn: number, memory?: AnswerMemory): Generator<void, V[], void> {
+  const out: V[] = [];
+  let fresh = 0;
+  for (let index = 0; index < list.length; index++) {
+    const known = recalled<V>(list[index], null, memory);
+    if (known !== undefined) {
+      out.push(known);
+      continue;
+    }
+    if (fresh >= perTurn) {
+      fresh = 0;
+      yield;
+    }
+    fresh += 1;
+    const item = rawOf(list[index], memory);
+    const value = read(item);
+    remember(memory, item, value, null);
+    out.push(value);
+  }
+  memory?.commit();
+  return out;
 }
 
 function twice<R>(reader: RecordReader<R>, field: 'coin' | 'symbol', key: string | undefined, index: number): RecordIssue {

@@ -6,6 +6,8 @@
  * is resolved by KeyedRecords, a coin's flags are derived from its networks (rule 4), a large
  * answer is read in turns of the event loop, and a record equal to its previous one comes
  * back as the previous object (the merge, the diff and the state store skip it by identity).
+ * A record whose text is that of the last answer's is not read at all: the client's record
+ * memory hands it back as it was decoded (decode-records.ts).
  */
 import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
@@ -162,43 +164,6 @@ function readCoin(source: CoinSource, o: Json, coin: string, before: CoinRecord 
   return before !== undefined && sameCoin(before, record) ? before : record;
 }
 
-/**
- * The raw object each record was read from (with no issue), the dialect's source that read
- * it and the answer's time: a raw object equal to it, read by the same source at the same
- * time, gives the same record, which is then taken without reading it again. Held only as
- * long as the record is (a snapshot's).
- */
-const READ_FROM = new WeakMap<object, { raw: Json; source: object; time: number | null }>();
-
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  // for-in without allocating key lists: parsed JSON has no inherited enumerable keys.
-  let n = 0;
-  for (const k in a) {
-    n += 1;
-    const x = (a as Json)[k];
-    const y = (b as Json)[k];
-    if (x !== y && (typeof x !== 'object' || !sameJson(x, y))) return false;
-    if (y === undefined && !(k in b)) return false;
-  }
-  for (const _ in b) n -= 1;
-  return n === 0;
-}
-
-/** `before`, when it was read from a raw object equal to `raw` by `source` at `time`. */
-function readAlready<R extends object>(before: R | undefined, raw: Json, source: object, time: number | null): R | undefined {
-  if (before === undefined) return undefined;
-  const from = READ_FROM.get(before);
-  return from !== undefined && from.source === source && from.time === time && sameJson(from.raw, raw) ? before : undefined;
-}
-
 /** A source's coins as the shared loop reads them (decode-records.ts); one reader per source. */
 function coinReader(source: CoinSource): RecordReader<CoinRecord> {
   return {
@@ -206,11 +171,7 @@ function coinReader(source: CoinSource): RecordReader<CoinRecord> {
     key: (item) => source.coin(item),
     read: (item, coin, before, own) => {
       if (coin === undefined) throw new FieldError('the coin has no symbol');
-      const known = readAlready(before, item, source, null);
-      if (known !== undefined) return known;
-      const record = readCoin(source, item, coin, before, own);
-      if (own.length === 0) READ_FROM.set(record, { raw: item, source, time: null });
-      return record;
+      return readCoin(source, item, coin, before, own);
     },
     same: sameCoin,
     perTurn: COINS_PER_TURN,
@@ -226,12 +187,8 @@ function tickerReader(source: TickerSource, time: number | null): RecordReader<T
     key: (item) => source.symbol(item),
     read: (item, symbol, before) => {
       if (symbol === undefined) throw new FieldError('the ticker has no symbol');
-      const known = readAlready(before, item, source, time);
-      if (known !== undefined) return known;
       const read = source.ticker(item, symbol, time);
-      const record = before !== undefined && sameTicker(before, read) ? before : read;
-      READ_FROM.set(record, { raw: item, source, time });
-      return record;
+      return before !== undefined && sameTicker(before, read) ? before : read;
     },
     same: sameTicker,
     perTurn: TICKERS_PER_TURN,

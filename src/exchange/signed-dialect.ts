@@ -2,14 +2,18 @@
  * The shape every signed dialect shares (binance, mexc, okx, bybit): signed coins, public
  * tickers, the exchange's clock for the re-sync, exact decimals under the answer's own keys.
  * A dialect's folder gives only what is its own; this builds the Dialect object from it.
+ * The client's record memory is passed from the parse to the decode (decode-list.ts): in a
+ * changed answer, a record whose text is unchanged is neither parsed nor read again.
  */
 import type { z } from 'zod';
-import type { CoinRecord, RecordIssue, TickerRecord } from '../snapshot/model';
-import { decodeCoinList } from './decode-list';
+import type { CoinRecord, TickerRecord } from '../snapshot/model';
+import type { RecordsAt } from '../lib/json-records';
+import { inTurns } from '../lib/timer';
+import type { AnswerMemory } from './decode-records';
 import { exactDecimalJson } from './decimal';
 import type { Dialect, DialectErrors, Refusal, Request, WeightLimit } from './dialect';
 import type { ExchangeError } from './errors';
-import type { Json, Parsed } from './read';
+import type { Parsed } from './read';
 
 export interface SignedDialectSpec<C> {
   name: string;
@@ -26,10 +30,16 @@ export interface SignedDialectSpec<C> {
   symbolsCap: number;
   /** The keys of decimals in each answer (kept as their exact text when sent as bare numbers). */
   decimals: { readonly coins: readonly string[]; readonly tickers: readonly string[] };
+  /** Where each answer's records are, when not a bare array or under `data` (lib/json-records.ts): they are parsed and remembered one by one. */
+  recordsAt?: { readonly coins: RecordsAt; readonly tickers: RecordsAt };
   sign(request: Request, credentials: C, now: number): Request;
-  /** The coins, `previous` (the last snapshot's) giving the last known values of networks unknown now. */
-  coins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord>;
-  tickers(body: unknown): Parsed<TickerRecord>;
+  /**
+   * The coins, `previous` (the last snapshot's) giving the last known values of networks
+   * unknown now; `memory` the client's for the request (decode-list.ts), to be given to the
+   * loop that reads the list as the parse left it. In turns: a generator (lib/timer.ts inTurns).
+   */
+  coins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined, memory: AnswerMemory | undefined): Generator<void, Parsed<CoinRecord>, void>;
+  tickers(body: unknown, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void>;
   serverTime(body: unknown): number;
   /** An error answer of status `status`. */
   refusal(status: number, text: string): Refusal;
@@ -54,27 +64,12 @@ export function signedDialect<C>(spec: SignedDialectSpec<C>): Dialect<C> {
     },
     sign: spec.sign,
     decode: {
-      parse: (text, endpoint) => json[endpoint].parseInTurns(text),
-      coins: async (body, previous) => spec.coins(body, previous),
-      tickers: async (body) => spec.tickers(body),
+      parse: (text, endpoint, memory) => json[endpoint].parseInTurns(text, memory, spec.recordsAt?.[endpoint]),
+      // async: a decode that throws before its loop starts (an error envelope) is a rejection, as any other.
+      coins: async (body, previous, memory) => inTurns(spec.coins(body, previous, memory)),
+      tickers: async (body, _previous, memory) => inTurns(spec.tickers(body, memory)),
       serverTime: spec.serverTime,
     },
     errors: { read: spec.refusal, refusesSymbols: spec.refusesSymbols ?? (() => false), ...(spec.pauseAfter !== undefined && { pauseAfter: spec.pauseAfter }) },
   };
-}
-
-/** One raw coin into the model: `before` is its previous record, `issues` takes those of its networks (derived.ts readNetworks). */
-export type CoinReader = (item: Json, before: CoinRecord | undefined, issues: RecordIssue[]) => CoinRecord;
-
-/**
- * The coins of a list (decode-list.ts), each read with its previous record so that a network
- * whose flag is unknown keeps its last known value (derived.ts); the networks' issues first.
- */
-export function decodeCoinsCarried(list: readonly unknown[], key: (item: unknown) => string | undefined, read: CoinReader, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
-  const issues: RecordIssue[] = [];
-  const parsed = decodeCoinList(list, key, (item) => {
-    const coin = key(item);
-    return read(item, coin === undefined ? undefined : previous?.get(coin), issues);
-  });
-  return { records: parsed.records, issues: [...issues, ...parsed.issues] };
 }

@@ -117,10 +117,23 @@ function arraySpans(t: string, open: number): { close: number; spans: [number, n
   }
 }
 
-/** Where the records' array opens: at the top level, or under the first `data` key of an object. */
-function locateArray(text: string): { open: number; at: RecordSpans['at'] } | undefined {
+/** Where the records' array is: the keys from the answer's top to it ([]: the answer is the array). */
+export type RecordsAt = readonly string[];
+
+const TOP: RecordsAt = [];
+const DATA: RecordsAt = ['data'];
+
+/**
+ * Where the records' array opens: given `path`, under those keys (Bybit's `result.rows`);
+ * else at the top level, or under the first `data` key of an object whose value is an array.
+ */
+function locateArray(text: string, path?: RecordsAt): { open: number; path: RecordsAt } | undefined {
+  if (path !== undefined) {
+    const open = openAt(text, path);
+    return open === undefined ? undefined : { open, path };
+  }
   const start = skipSpace(text, 0);
-  if (text.charCodeAt(start) === OPEN_BRACKET) return { open: start, at: 'top' };
+  if (text.charCodeAt(start) === OPEN_BRACKET) return { open: start, path: TOP };
   if (text.charCodeAt(start) !== OPEN_BRACE) return undefined;
   let i = skipSpace(text, start + 1);
   while (text.charCodeAt(i) === QUOTE) {
@@ -130,7 +143,7 @@ function locateArray(text: string): { open: number; at: RecordSpans['at'] } | un
     i = skipSpace(text, keyEnd);
     if (text.charCodeAt(i) !== COLON) return undefined;
     i = skipSpace(text, i + 1);
-    if (key === 'data' && text.charCodeAt(i) === OPEN_BRACKET) return { open: i, at: 'data' };
+    if (key === 'data' && text.charCodeAt(i) === OPEN_BRACKET) return { open: i, path: DATA };
     const end = skipValue(text, i);
     if (end === -1) return undefined;
     i = skipSpace(text, end);
@@ -140,9 +153,42 @@ function locateArray(text: string): { open: number; at: RecordSpans['at'] } | un
   return undefined;
 }
 
-/** What follows the array (found closing at `close`) for the answer to be usable split: no later `data` key. */
-function skeletonOf(text: string, open: number, close: number, at: RecordSpans['at']): string | undefined {
-  if (at === 'data' && laterKey(text, close + 1, 'data')) return undefined; // JSON.parse keeps the last
+/** Where the array under `path` opens (the first member of each key), or undefined when there is none. */
+function openAt(text: string, path: RecordsAt): number | undefined {
+  let i = skipSpace(text, 0);
+  for (const want of path) {
+    if (text.charCodeAt(i) !== OPEN_BRACE) return undefined;
+    i = skipSpace(text, i + 1);
+    for (;;) {
+      if (text.charCodeAt(i) !== QUOTE) return undefined;
+      const keyEnd = skipString(text, i);
+      if (keyEnd === -1) return undefined;
+      const key = keyOf(text.slice(i, keyEnd));
+      i = skipSpace(text, keyEnd);
+      if (text.charCodeAt(i) !== COLON) return undefined;
+      i = skipSpace(text, i + 1);
+      if (key === want) break;
+      const end = skipValue(text, i);
+      if (end === -1) return undefined;
+      i = skipSpace(text, end);
+      if (text.charCodeAt(i) !== COMMA) return undefined;
+      i = skipSpace(text, i + 1);
+    }
+  }
+  return text.charCodeAt(i) === OPEN_BRACKET ? i : undefined;
+}
+
+/**
+ * The answer with the array (found closing at `close`) emptied, when it is usable split: no
+ * key of the path is sent again later in its object (JSON.parse keeps the last).
+ */
+function skeletonOf(text: string, open: number, close: number, path: RecordsAt): string | undefined {
+  let i = close + 1;
+  for (let level = path.length - 1; level >= 0; level--) {
+    const end = endOfMembers(text, i, path[level] as string);
+    if (end === -1) return undefined;
+    i = end + 1;
+  }
   return `${text.slice(0, open)}[]${text.slice(close + 1)}`;
 }
 
@@ -155,8 +201,8 @@ export function recordSpans(text: string): RecordSpans | undefined {
   if (where === undefined) return undefined;
   const found = arraySpans(text, where.open);
   if (found === undefined) return undefined;
-  const skeleton = skeletonOf(text, where.open, found.close, where.at);
-  return skeleton === undefined ? undefined : { open: where.open, close: found.close, spans: found.spans, at: where.at, skeleton };
+  const skeleton = skeletonOf(text, where.open, found.close, where.path);
+  return skeleton === undefined ? undefined : { open: where.open, close: found.close, spans: found.spans, at: where.path.length === 0 ? 'top' : 'data', skeleton };
 }
 
 /** A key as JSON.parse reads it (`"d\u0061ta"` is `data`); undefined when it is not a string. */
@@ -169,21 +215,23 @@ function keyOf(text: string): string | undefined {
   }
 }
 
-/** Whether the object whose member ends at i has a later key `key`. */
-function laterKey(t: string, i: number, key: string): boolean {
+/**
+ * Where the object whose member ends at i closes (the index of its `}`), reading the members
+ * after it; -1 when one of them is `key` again, or the text there is not such members.
+ */
+function endOfMembers(t: string, i: number, key: string): number {
   i = skipSpace(t, i);
   while (t.charCodeAt(i) === COMMA) {
     i = skipSpace(t, i + 1);
     const keyEnd = t.charCodeAt(i) === QUOTE ? skipString(t, i) : -1;
-    if (keyEnd === -1) return false;
-    if (keyOf(t.slice(i, keyEnd)) === key) return true;
+    if (keyEnd === -1 || keyOf(t.slice(i, keyEnd)) === key) return -1;
     i = skipSpace(t, keyEnd);
-    if (t.charCodeAt(i) !== COLON) return false;
+    if (t.charCodeAt(i) !== COLON) return -1;
     const end = skipValue(t, skipSpace(t, i + 1));
-    if (end === -1) return false;
+    if (end === -1) return -1;
     i = skipSpace(t, end);
   }
-  return false;
+  return t.charCodeAt(i) === CLOSE_BRACE ? i : -1;
 }
 
 /** Characters of records parsed per turn of the event loop by parseRecordsInTurns. */
@@ -193,8 +241,8 @@ const CHARS_PER_TURN = 512 * 1024;
  * Parses an answer, its records `parseRecord`'s way, yielding to the event loop (`turn`)
  * after every CHARS_PER_TURN characters of records (located and parsed as it goes: locating
  * 4 MB at once held the loop 20 ms). An answer that is not an array of records (or an object
- * with one under `data`) is parsed whole by `parseWhole`. Throws what JSON.parse throws for a
- * text that is not JSON.
+ * with one under `data`; given `path`, with one under those keys) is parsed whole by
+ * `parseWhole`. Throws what JSON.parse throws for a text that is not JSON.
  *
  * With `memory` (the last answer's records, see lib/record-memory.ts), a record whose text the
  * memory holds is neither scanned nor parsed: it stands in the result as the memory's
@@ -206,8 +254,9 @@ export async function parseRecordsInTurns(
   parseWhole: (text: string) => unknown,
   turn: () => Promise<void>,
   memory?: RecordTexts,
+  path?: RecordsAt,
 ): Promise<unknown> {
-  const where = locateArray(text);
+  const where = locateArray(text, path);
   if (where === undefined) return parseWhole(text);
   memory?.begin(parseRecord);
   const records: unknown[] = [];
@@ -255,10 +304,13 @@ export async function parseRecordsInTurns(
   const close = step.value;
   if (close === -1) return parseWhole(text);
   parseRun();
-  const skeletonText = skeletonOf(text, where.open, close, where.at);
+  const skeletonText = skeletonOf(text, where.open, close, where.path);
   if (skeletonText === undefined) return parseWhole(text);
   const skeleton = parseWhole(skeletonText);
-  if (where.at === 'top') return records;
-  (skeleton as { data: unknown }).data = records;
+  if (where.path.length === 0) return records;
+  // The objects down the path, as the skeleton parsed them (the path's keys are the first of their objects, and the last).
+  let parent = skeleton as Record<string, unknown>;
+  for (const key of where.path.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+  parent[where.path[where.path.length - 1] as string] = records;
   return skeleton;
 }

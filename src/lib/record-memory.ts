@@ -4,8 +4,9 @@
  * parsed, pre-passed nor validated again (DESIGN.md section 2, "Work follows change").
  *
  * Found by comparing text, never by a key read from it: the record at the same place in the
- * last answer first, then any record of the last answer that begins the same way (a record
- * that moved, a list that grew). Measured at 4,000 coins (4 MB, notes/records.md): comparing
+ * last answer first, then those a few places either side (records listed or delisted before
+ * it), then any record of the last answer that begins the same way (a record that moved, a
+ * list that grew). Measured at 4,000 coins (4 MB, notes/records.md): comparing
  * every record with its old text cost 0.4 ms, where scanning them cost 7 ms and hashing their
  * texts (a Map keyed by the whole text) 7 ms.
  *
@@ -37,11 +38,28 @@ function holds(text: string, at: number, part: string): boolean {
   return text.slice(at, at + part.length) === part;
 }
 
+/**
+ * Whether a record of the answer may end at `end`: what follows it there is what follows a
+ * record (a comma, the list's end, space). Most records of another length fail this without
+ * the slice a comparison takes.
+ */
+function endsThere(text: string, end: number): boolean {
+  const c = text.charCodeAt(end);
+  return c === 44 || c === 93 || c === 32 || c === 10 || c === 13 || c === 9;
+}
+
 /** Characters of a record's beginning by which moved records are found (most records' key is in them: `{"symbol":"BTCUSDT","pr`). */
 const PREFIX = 24;
 
 /** Candidates kept per beginning: records alike for longer are found by place only (and parsed when they moved). */
 const MAX_ALIKE = 4;
+
+/**
+ * Places either side of a record's own where it is looked for before its beginning is: records
+ * listed or delisted before it (a coin of OKX's is a row per chain: two or three rows at once).
+ * Each costs a comparison, which ends at the first character that differs.
+ */
+const NEAR = 4;
 
 /** What the scan of an answer asks of the memory (lib/json-records.ts). */
 export interface RecordTexts {
@@ -79,12 +97,21 @@ export class RecordMemory<V> implements RecordTexts {
   }
 
   match(text: string, at: number): Remembered<V> | undefined {
-    const here = this.last[this.cursor];
+    const place = this.cursor;
+    const here = this.last[place];
     if (here !== undefined && holds(text, at, here.text)) {
-      this.cursor += 1;
+      this.cursor = place + 1;
       return this.again(here, text, at);
     }
-    this.cursor += 1;
+    // A few records listed or delisted before this one: the rest of the answer is some places
+    // off. Looked for near its place before by its beginning, which does not tell records apart
+    // whose keys come after PREFIX characters (OKX's rows, keys in alphabetical order, all begin
+    // `{"canDep":true,"canInter`): without this, one row listed made every later row a miss.
+    for (let d = 1; d <= NEAR; d++) {
+      const found = this.near(text, at, place + d) ?? this.near(text, at, place - d);
+      if (found !== undefined) return found;
+    }
+    this.cursor = place + 1;
     const head = text.slice(at, at + PREFIX);
     // Begins as the record in its place (the same key, mostly): changed in its place, as most
     // changed records are (a price that moved); no other record is looked for.
@@ -144,6 +171,14 @@ export class RecordMemory<V> implements RecordTexts {
    */
   private again(old: Remembered<V>, text: string, at: number): Remembered<V> {
     return new Remembered(text.slice(at, at + old.text.length), old.value, this.parseText);
+  }
+
+  /** The record at place `p` of the last answer, when the answer has its text at `at` (the cursor then follows it). */
+  private near(text: string, at: number, p: number): Remembered<V> | undefined {
+    const old = this.last[p];
+    if (old === undefined || !endsThere(text, at + old.text.length) || !holds(text, at, old.text)) return undefined;
+    this.cursor = p + 1;
+    return this.again(old, text, at);
   }
 
   private prefixes(): Map<string, number[]> {

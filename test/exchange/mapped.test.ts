@@ -1,6 +1,8 @@
+import { answerMemory } from '../../src/exchange/decode-records';
+import { exactDecimalJson } from '../../src/exchange/decimal';
 import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, requiredDecimal, statusFlag, booleanValue, type CoinSource, type TickerSource } from '../../src/exchange/mapped';
-import { dec, requiredStr } from '../../src/exchange/read';
-import type { CoinRecord } from '../../src/snapshot/model';
+import { dec, requiredStr, type Parsed } from '../../src/exchange/read';
+import type { CoinRecord, TickerRecord } from '../../src/snapshot/model';
 import { networkRecord, tickerRecord } from '../support/records';
 
 /** The loops every mapped dialect shares: flags derived without guessing, unchanged records reused. */
@@ -24,6 +26,9 @@ const TICKERS: TickerSource = {
     return tickerRecord(symbol, { lastPrice: requiredDecimal(o, 'p'), openPrice: dec(o, 'o'), closeTime: time });
   },
 };
+
+/** The answers' JSON, record by record (lib/json-records.ts), so that the memory sees each record's text. */
+const JSON_OF = exactDecimalJson([]);
 
 const net = (id: string, dep: unknown, wd: unknown): Record<string, unknown> => ({ id, dep, wd });
 
@@ -60,14 +65,17 @@ describe('coin flags (dialects.md rule 4)', () => {
 });
 
 describe('reuse of unchanged records', () => {
-  it('takes a coin read from an equal raw object as it is, without reading it again', async () => {
-    const raw = (): unknown[] => [{ id: 'X', nets: [net('A', true, true)] }];
-    const first = await decodeCoinsWith(SOURCE, raw());
+  it('takes a coin whose record text is unchanged across two answers as its previous object, without reading it again', async () => {
+    // Through the client's record memory (decode-records.ts): the record's text is what is compared, not its raw object.
+    const memory = answerMemory();
+    const decode = async (text: string, previous?: ReadonlyMap<string, CoinRecord>): Promise<Parsed<CoinRecord>> => decodeCoinsWith(SOURCE, (await JSON_OF.parseInTurns(text, memory)) as unknown[], previous, memory);
+    const x = (wd: boolean): string => JSON.stringify({ id: 'X', nets: [net('A', true, wd)] });
+    const first = await decode(`[${x(true)}]`);
     const previous = new Map<string, CoinRecord>(first.records.map((c) => [c.coin, c]));
     reads = 0;
-    const again = await decodeCoinsWith(SOURCE, raw(), previous);
-    expect([again.records[0] === first.records[0], reads]).toEqual([true, 0]);
-    const changed = await decodeCoinsWith(SOURCE, [{ id: 'X', nets: [net('A', true, false)] }], previous);
+    const again = await decode(`[${JSON.stringify({ id: 'Y', nets: [] })},${x(true)}]`, previous);
+    expect([again.records[1] === first.records[0], reads]).toEqual([true, 0]);
+    const changed = await decode(`[${x(false)}]`, previous);
     expect([changed.records[0] === first.records[0], changed.records[0]?.withdrawAllEnable, reads]).toEqual([false, false, 1]);
   });
 
@@ -77,12 +85,14 @@ describe('reuse of unchanged records', () => {
     expect(again.records[0]).toBe(first.records[0]);
   });
 
-  it('reads a ticker again when the answer\'s time moved, its raw object unchanged', async () => {
-    const first = await decodeTickersWith(TICKERS, [{ s: 'BTCUSDT', p: '1' }], 1_000);
+  it('reads a ticker again when the answer\'s time moved, its record text unchanged', async () => {
+    const memory = answerMemory();
+    const decode = async (text: string, time: number, previous?: ReadonlyMap<string, TickerRecord>): Promise<Parsed<TickerRecord>> => decodeTickersWith(TICKERS, (await JSON_OF.parseInTurns(text, memory)) as unknown[], time, previous, memory);
+    const first = await decode('[{"s":"BTCUSDT","p":"1"}]', 1_000);
     const previous = new Map(first.records.map((t) => [t.symbol, t]));
     reads = 0;
-    const same = await decodeTickersWith(TICKERS, [{ s: 'BTCUSDT', p: '1' }], 1_000, previous);
-    const later = await decodeTickersWith(TICKERS, [{ s: 'BTCUSDT', p: '1' }], 2_000, previous);
+    const same = await decode('[{"s":"BTCUSDT","p":"1"}]', 1_000, previous);
+    const later = await decode('[{"s":"BTCUSDT","p":"1"}]', 2_000, previous);
     expect([same.records[0] === first.records[0], later.records[0]?.closeTime, reads]).toEqual([true, 2_000, 1]);
   });
 });

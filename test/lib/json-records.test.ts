@@ -186,3 +186,111 @@ describe('records of a JSON answer, parsed one by one', () => {
     expect(turns).toBe(3);
   });
 });
+
+describe('records under a given path (Bybit\'s result.rows)', () => {
+  const PATH = ['result', 'rows'];
+
+  async function splitAt(text: string, memory?: RecordMemory<unknown>): Promise<{ value: unknown } | { threw: true }> {
+    try {
+      const value = await parseRecordsInTurns(text, (r) => JSON.parse(r) as unknown, (t) => JSON.parse(t) as unknown, turn, memory, PATH);
+      const result = (value as { result?: { rows?: unknown } } | null)?.result;
+      const list = typeof result === 'object' && result !== null ? result.rows : undefined;
+      if (memory !== undefined && Array.isArray(list)) {
+        list.forEach((item: unknown, i) => {
+          if (item instanceof Remembered) {
+            memory.keepAgain(item);
+            list[i] = structuredClone(item.value);
+          } else if (typeof item === 'object' && item !== null) memory.keep(item, structuredClone(item));
+        });
+        memory.commit();
+      }
+      return { value };
+    } catch {
+      return { threw: true };
+    }
+  }
+
+  it.each([
+    '{"retCode":0,"retMsg":"success","result":{"rows":[{"coin":"USDT"},{"coin":"BTC"}]},"retExtInfo":{},"time":1}',
+    '{"result":{"category":"spot","rows":[]}}',
+    ' { "result" : { "rows" : [ {"a":"]}"} , 2 ] } , "time" : "1" } ',
+    // A key of the path sent again: JSON.parse keeps the last.
+    '{"result":{"rows":[{"a":1}],"rows":[{"b":2}]}}',
+    '{"result":{"rows":[{"a":1}]},"result":{"rows":[]}}',
+    '{"result":{"rows":[{"a":1}]},"result":5}',
+    '{"result":{"r\\u006fws":[{"a":1}]}}',
+    '{"result":{"rows":[{"a":1}],"r\\u006fws":null}}',
+    // Not where the path says: parsed whole.
+    '{"result":[{"rows":[1]}]}',
+    '{"result":{"rows":{"a":1}}}',
+    '{"rows":[{"a":1}]}',
+    '[{"a":1}]',
+    '{"data":[{"a":1}]}',
+    '{"retCode":10003,"retMsg":"API key is invalid.","result":{},"time":1}',
+    // Not JSON.
+    '{"result":{"rows":[{"a":1}]}',
+    '{"result":{"rows":[{"a":1}]},}',
+    '{"result":{"rows":[{"a":1}],}}',
+    '{"result":{"rows":[{"a":1}] "x":1}}',
+    '{"result":{"rows":[{"a":1},]}}',
+  ])('%j reads as JSON.parse reads it', async (text) => {
+    expect(await splitAt(text)).toEqual(whole(text));
+  });
+
+  it('finds the records there, and takes the remembered ones as they were', async () => {
+    const memory = new RecordMemory<unknown>();
+    const answer = (rows: string): string => `{"retCode":0,"result":{"rows":[${rows}]},"time":1}`;
+    await splitAt(answer('{"coin":"USDT","name":"Tether","n":1},{"coin":"BTC","name":"Bitcoin","n":2}'), memory);
+    expect(memory.size).toBe(2);
+    const value = await parseRecordsInTurns(answer('{"coin":"BTC","name":"Bitcoin","n":2},{"coin":"ETH","name":"Ether","n":3}'), (r) => JSON.parse(r) as unknown, (t) => JSON.parse(t) as unknown, turn, memory, PATH);
+    const rows = (value as { result: { rows: unknown[] } }).result.rows;
+    expect(rows.map((r) => r instanceof Remembered)).toEqual([true, false]);
+  });
+
+  it('with the last answer remembered, reads any next answer (records moved, changed in place, damaged) as JSON.parse does', async () => {
+    const record = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.dictionary(fc.constantFrom('a', 'rows', 'result', 'x"y'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }));
+    const envelope = (rows: unknown[], before: unknown, after: unknown): string => JSON.stringify({ retCode: 0, ...(before as object), result: { category: 'spot', rows, ...(after as object) }, time: 1 });
+    const extra = fc.dictionary(fc.constantFrom('x', 'rows', 'result'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 1 });
+    const change = fc.record({ order: fc.array(fc.nat({ max: 5 }), { maxLength: 7 }), at: fc.nat(), char: fc.constantFrom('1', 'a', '"', ',', ']', '}', ' ', '\\'), how: fc.constantFrom('replace', 'insert', 'none') });
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 6 }), extra, extra, change, async (records, before, after, c) => {
+        const memory = new RecordMemory<unknown>();
+        const last = envelope(records, {}, {});
+        expect(await splitAt(last, memory)).toEqual(whole(last));
+        const picked = c.order.filter((i) => i < records.length).map((i) => records[i]);
+        let next = envelope(picked, before, after);
+        const at = c.at % (next.length + 1);
+        if (c.how !== 'none') next = next.slice(0, at) + c.char + next.slice(c.how === 'replace' ? at + 1 : at);
+        expect({ next, outcome: await splitAt(next, memory) }).toEqual({ next, outcome: whole(next) });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('records that all begin alike (OKX\'s rows: keys in alphabetical order)', () => {
+  const row = (ccy: string, chain: string): string => `{"canDep":true,"canInternal":true,"canWd":true,"ccy":"${ccy}","chain":"${ccy}-${chain}","minFee":"0.1"}`;
+  const remembered = async (rows: string[], memory: RecordMemory<unknown>): Promise<boolean[]> => {
+    const value = (await parseRecordsInTurns(`[${rows.join(',')}]`, (r) => JSON.parse(r) as unknown, (t) => JSON.parse(t) as unknown, turn, memory)) as unknown[];
+    const found = value.map((item) => item instanceof Remembered);
+    value.forEach((item) => {
+      if (item instanceof Remembered) memory.keepAgain(item);
+      else memory.keep(item as object, item);
+    });
+    memory.commit();
+    return found;
+  };
+
+  it.each([
+    ['a coin of two rows listed before them', ['X-A', 'X-B'], 0, 0],
+    ['a coin of two rows delisted before them', [], 0, 2],
+    ['a row listed in the middle', ['X-A'], 3, 0],
+  ] as const)('are found in their places after %s', async (_name, listed, at, delisted) => {
+    const memory = new RecordMemory<unknown>();
+    const last = ['BTC-Bitcoin', 'BTC-Lightning', 'ETH-ERC20', 'ETH-Arbitrum One', 'USDT-ERC20', 'USDT-TRC20'].map((id) => row(id.split('-')[0] as string, id.split('-')[1] as string));
+    await remembered(last, memory);
+    const added = listed.map((id) => row(id.split('-')[0] as string, id.split('-')[1] as string));
+    const next = [...last.slice(delisted, at + delisted), ...added, ...last.slice(at + delisted)];
+    expect(await remembered(next, memory)).toEqual(next.map((r) => !added.includes(r)));
+  });
+});

@@ -112,6 +112,22 @@ describe('okx: through the real client', () => {
     await client.close();
   });
 
+  it('takes a coin whose rows did not change as it was, though each request is signed anew (the memory is the request path\'s, not the signed query\'s)', async () => {
+    const recorded = fixture('okx', 'currencies.json');
+    const rows = recorded.split('\n').filter((l) => l.startsWith('{"canDep"')).map((l) => l.replace(/,$/, ''));
+    let body = recorded;
+    exchange = await new SignedExchange(({ path }) => (path === '/api/v5/asset/currencies' ? json(200, body) : json(404, ''))).start();
+    const client = clientOf(okx, exchange.url, KEYS);
+    const first = await client.fetchCoins();
+    // USDT's rows first, unchanged; BTC's Lightning chain closed for deposits.
+    body = `{"code":"0","msg":"","data":[${[...rows.slice(3), ...rows.slice(0, 3)].join(',\n').replace('"canDep":true,"canInternal":true,"canWd":true,"ccy":"BTC","chain":"BTC-Lightning"', '"canDep":false,"canInternal":true,"canWd":true,"ccy":"BTC","chain":"BTC-Lightning"')}]}`;
+    const next = await client.fetchCoins();
+    expect(next.records.map((c) => [c.coin, c.depositAllEnable])).toEqual([['USDT', true], ['BTC', false]]);
+    expect(next.records[0]).toBe(first.records[1]);
+    expect(exchange.asked.map((a) => a.headers['ok-access-sign'])).toEqual([expect.any(String), expect.any(String)]);
+    await client.close();
+  });
+
   it('pauses on 50011 (429)', async () => {
     exchange = await new SignedExchange(() => json(429, { msg: 'Too Many Requests', code: '50011' })).start();
     const client = clientOf(okx, exchange.url, KEYS);

@@ -8,8 +8,8 @@ import { Refused } from '../../dialect';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
 import { difference, stepOfSentPlaces } from '../../derive';
 import { derivedCoinOf, readNetworks, rollingWindow, specSymbol } from '../../derived';
-import { decodeTickerList, flagOf } from '../../decode-list';
-import { decodeCoinsCarried } from '../../signed-dialect';
+import { decodeCoinList, decodeTickerList, flagOf } from '../../decode-list';
+import type { AnswerMemory } from '../../decode-records';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
@@ -66,13 +66,14 @@ function readCoin(o: Json, before: CoinRecord | undefined, issues: RecordIssue[]
   return derivedCoinOf(coin, str(o, 'name', false), readNetworks(coin, o.chains, (n) => keyOf(n, 'chain'), (n) => readNetwork(n, coin), issues), before);
 }
 
-export function decodeCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
-  return decodeCoinsCarried(listOf(resultOf(body, 'coins'), 'rows', 'coins'), (item) => keyOf(item, 'coin'), readCoin, previous);
+export function decodeCoins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined, memory: AnswerMemory | undefined): Generator<void, Parsed<CoinRecord>, void> {
+  return decodeCoinList(listOf(resultOf(body, 'coins'), 'rows', 'coins'), (item) => keyOf(item, 'coin'), readCoin, previous, memory);
 }
 
-export function decodeTickers(body: unknown): Parsed<TickerRecord> {
+export function decodeTickers(body: unknown, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void> {
   const list = listOf(resultOf(body, 'tickers'), 'list', 'tickers');
   const time = isObject(body) ? int(body, 'time') : null;
+  // The answer's time is every ticker's closeTime: a ticker remembered under another time is read again.
   return decodeTickerList(list, (o) => {
     const last = dec(o, 'lastPrice');
     if (last === null) throw new FieldError('lastPrice is missing');
@@ -94,7 +95,7 @@ export function decodeTickers(body: unknown): Parsed<TickerRecord> {
       ...rollingWindow(time),
       count: null,
     };
-  });
+  }, memory, time);
 }
 
 /** `GET /v5/market/time`: the envelope's top-level `time` (ms). */

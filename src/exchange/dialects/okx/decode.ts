@@ -8,9 +8,9 @@ import { Refused } from '../../dialect';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
 import { changeRatio, difference, stepOfSentPlaces } from '../../derive';
 import { derivedCoinOf, readNetworks, rollingWindow, specSymbol } from '../../derived';
-import { decodeTickerList } from '../../decode-list';
-import { decodeCoinsCarried } from '../../signed-dialect';
-import { bool, dec, FieldError, int, isObject, keyOf, requiredBool, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
+import { decodeCoinList, decodeTickerList } from '../../decode-list';
+import { decodeItems, type AnswerMemory } from '../../decode-records';
+import { bool, dec, FieldError, int, isObject, keyOf, reason, requiredBool, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
 
@@ -52,23 +52,109 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
   };
 }
 
-function readCoin(group: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
-  const rows = group.rows as Json[];
-  const coin = requiredStr(group, 'ccy');
-  return derivedCoinOf(coin, str(rows[0] ?? {}, 'name', false), readNetworks(coin, rows, (n) => keyOf(n, 'chain'), (n) => readNetwork(n, coin), issues), before);
+/**
+ * One currencies row as read on its own: all that building its coin takes from it. It depends
+ * on the row's text alone, so it is what the client's memory keeps of a row (decode-records.ts
+ * decodeItems); the coins are built after, from their rows.
+ */
+type Row = CoinRow | Failed;
+
+/** A row with a usable `ccy`, the key rows are grouped by. */
+interface CoinRow {
+  ccy: string;
+  /** Its coin's name (the coin's first row's is taken), or why it cannot be read. */
+  name: { text: string | null } | { failure: string };
+  /** Its network, or why it cannot be read; `chain` its key when it has one. */
+  network: NetworkRecord | { failure: string };
+  chain: string | undefined;
+  /**
+   * The coin last built from rows of which this one was the first, and those rows, when it was
+   * built without an issue (it then depends on them alone): a coin whose rows are all unchanged
+   * (the very rows the memory kept) is that coin again, not built again.
+   */
+  built?: { rows: readonly CoinRow[]; coin: CoinRecord };
 }
 
-export function decodeCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
-  // One row per coin and chain: grouped by `ccy`, in the order each coin is first seen.
-  const groups = new Map<string, { ccy: unknown; rows: unknown[] }>();
-  dataOf(body, 'coins').forEach((row, index) => {
-    const ccy = keyOf(row, 'ccy');
-    const key = ccy ?? `\u0000${index}`;
-    const group = groups.get(key) ?? { ccy: ccy ?? (isObject(row) ? row.ccy : undefined), rows: [] };
-    group.rows.push(row);
-    groups.set(key, group);
-  });
-  return decodeCoinsCarried([...groups.values()], (g) => keyOf(g, 'ccy'), readCoin, previous);
+/** A row without a usable `ccy`: a coin of its own, which fails (`failure` says why). */
+interface Failed {
+  ccy: undefined;
+  failure: string;
+}
+
+/** A field read, or why it cannot be (its FieldError's reason). */
+function attempt<T>(read: () => T): { value: T } | { failure: string } {
+  try {
+    return { value: read() };
+  } catch (err) {
+    return { failure: reason(err) };
+  }
+}
+
+function readRow(row: unknown): Row {
+  const ccy = keyOf(row, 'ccy');
+  if (ccy === undefined || !isObject(row)) {
+    // Why a coin whose `ccy` is the row's fails (none when the row is not an object).
+    const read = attempt(() => requiredStr({ ccy: isObject(row) ? row.ccy : undefined }, 'ccy'));
+    return { ccy: undefined, failure: 'failure' in read ? read.failure : 'ccy is missing' };
+  }
+  const name = attempt(() => str(row, 'name', false));
+  const network = attempt(() => readNetwork(row, ccy));
+  return { ccy, name: 'failure' in name ? name : { text: name.value }, network: 'failure' in network ? network : network.value, chain: keyOf(row, 'chain') };
+}
+
+/** A coin as its rows give it: the rows of one `ccy` (its name from the first), or a row without one. */
+type Coin = { ccy: string; rows: [CoinRow, ...CoinRow[]] } | Failed;
+
+function readCoin(item: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
+  const coin = item as unknown as Coin;
+  if (coin.ccy === undefined) throw new FieldError(coin.failure);
+  const [first] = coin.rows;
+  if (first.built !== undefined && sameRows(first.built.rows, coin.rows)) return first.built.coin;
+  if ('failure' in first.name) throw new FieldError(first.name.failure);
+  const own: RecordIssue[] = [];
+  const networks = readNetworks(coin.ccy, coin.rows, (r) => (r as CoinRow).chain, (r) => networkOf(r as unknown as CoinRow), own);
+  issues.push(...own);
+  const record = derivedCoinOf(coin.ccy, first.name.text, networks, before);
+  if (own.length === 0) first.built = { rows: coin.rows, coin: record };
+  return record;
+}
+
+function sameRows(a: readonly CoinRow[], b: readonly CoinRow[]): boolean {
+  return a.length === b.length && a.every((row, i) => row === b[i]);
+}
+
+function networkOf(row: CoinRow): NetworkRecord {
+  if ('failure' in row.network) throw new FieldError(row.network.failure);
+  return row.network;
+}
+
+/** Rows read per turn of the event loop (a coin has one per chain: about as many as coins read per turn, times two). */
+const ROWS_PER_TURN = 1_000;
+
+/**
+ * The coins of the currencies answer: each row read through the memory (an unchanged row is
+ * not read again), then grouped by `ccy` in the order each coin is first seen, and each coin
+ * built from its rows (its flags derived, its previous record giving the last known value of a
+ * network unknown now).
+ */
+export function* decodeCoins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined, memory: AnswerMemory | undefined): Generator<void, Parsed<CoinRecord>, void> {
+  const rows = yield* decodeItems(dataOf(body, 'coins'), readRow, ROWS_PER_TURN, memory);
+  const coins: Coin[] = [];
+  const byCcy = new Map<string, CoinRow[]>();
+  for (const row of rows) {
+    if (row.ccy === undefined) {
+      coins.push(row);
+      continue;
+    }
+    const same = byCcy.get(row.ccy);
+    if (same !== undefined) same.push(row);
+    else {
+      const first: [CoinRow] = [row];
+      byCcy.set(row.ccy, first);
+      coins.push({ ccy: row.ccy, rows: first });
+    }
+  }
+  return yield* decodeCoinList(coins, (c) => (c as Coin).ccy, readCoin, previous);
 }
 
 function readTicker(o: Json): TickerRecord {
@@ -95,8 +181,8 @@ function readTicker(o: Json): TickerRecord {
   };
 }
 
-export function decodeTickers(body: unknown): Parsed<TickerRecord> {
-  return decodeTickerList(dataOf(body, 'tickers'), readTicker);
+export function decodeTickers(body: unknown, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void> {
+  return decodeTickerList(dataOf(body, 'tickers'), readTicker, memory);
 }
 
 /** `{"code":"0","data":[{"ts":"1597026383085"}]}`. */
