@@ -17,11 +17,11 @@ import { buildPollPath, type PollPathParts } from '../../src/poll/build';
 import { PollHealth } from '../../src/poll/health';
 import type { PollObserver } from '../../src/poll/path';
 import { ExchangePoller } from '../../src/poll/poller';
-import { COIN_FIELDS, NETWORK_FIELDS, TICKER_FIELDS } from '../../src/snapshot/fields';
+import { COIN_FIELDS, fieldsOf, NETWORK_FIELDS, TICKER_FIELDS } from '../../src/snapshot/fields';
 import type { GuardOptions } from '../../src/snapshot/guard';
 import type { Endpoint, Snapshot } from '../../src/snapshot/model';
 import { testClient } from '../exchange/test-client';
-import { answerShape, answerText, BARE, rawRecord, recordPool, type AnswerShape } from '../support/answer-texts';
+import { answerShape, answerText, BARE, RAW, rawRecord, recordPool, type AnswerShape } from '../support/answer-texts';
 import { closeServer, listenLoopback } from '../support/loopback';
 import { networkRecord, tickerRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
@@ -73,6 +73,7 @@ rules:
 
 /** Held as suspect when a list shrinks by half, taken once it persisted two polls and 20 s. */
 const GUARD: GuardOptions = { maxShrink: 0.5, confirmPolls: 2, confirmMs: 20_000 };
+const SETTINGS = { guards: new Map([[EXCHANGE, GUARD]]), expectedSymbols: new Map([[EXCHANGE, new Set(['BTCUSDT', 'ETHUSDT'])]]) };
 
 // --- Answers --------------------------------------------------------------------------
 
@@ -92,7 +93,11 @@ const goodNetwork = (coin: string): fc.Arbitrary<Record<string, unknown>> =>
     })
     .map((n) => ({ ...networkRecord({ coin, ...n }) }));
 
-/** A network of a coin: mostly good, now and then malformed (set aside, kept at its previous value). */
+/** A network whose fields are any raw values, mostly under a network key the good ones use (so a previous value is kept in its place). */
+const fuzzedNetwork = (coin: string): fc.Arbitrary<unknown> =>
+  fc.record(Object.fromEntries(fieldsOf(NETWORK_FIELDS).map(([k, f]) => [k, k === 'coin' ? fc.constant(coin) : k === 'network' ? fc.constantFrom<unknown>('ERC20', 'TRC20', 'BEP20', null) : RAW[f.type]])));
+
+/** A network of a coin: mostly good, now and then malformed or not an object. */
 const anyNetwork = (coin: string): fc.Arbitrary<unknown> => rawRecord(NETWORK_FIELDS, { coin: fc.constant(coin) }, goodNetwork(coin));
 
 const goodCoin = (coin: string): fc.Arbitrary<Record<string, unknown>> =>
@@ -101,7 +106,8 @@ const goodCoin = (coin: string): fc.Arbitrary<Record<string, unknown>> =>
     name: fc.constant(coin),
     depositAllEnable: fc.boolean(),
     withdrawAllEnable: fc.boolean(),
-    networkList: fc.array(fc.oneof({ weight: 4, arbitrary: goodNetwork(coin) }, { weight: 1, arbitrary: anyNetwork(coin) }), { maxLength: 3 }),
+    // A good coin with a malformed network: the coin is taken, the network kept at its previous value.
+    networkList: fc.array(fc.oneof({ weight: 3, arbitrary: goodNetwork(coin) }, { weight: 1, arbitrary: fuzzedNetwork(coin) }), { maxLength: 3 }),
   });
 
 /** A coin as the spec writes it, now and then with fuzzed fields or networks, or not an object. */
@@ -123,8 +129,13 @@ const goodTicker = (symbol: string): fc.Arbitrary<Record<string, unknown>> =>
 
 const tickerRecordRaw = fc.constantFrom('BTCUSDT', 'ETHUSDT', 'TRXUSDT', 'SOLUSDT').chain((symbol) => rawRecord(TICKER_FIELDS, { symbol: fc.constant(symbol) }, goodTicker(symbol)));
 
-/** What the exchange answers to one poll: the last body again (often), a new one from the pool, or a refusal. */
-type Served = { kind: 'same' } | { kind: 'new'; shape: AnswerShape } | { kind: 'refused' };
+/**
+ * What the exchange answers to one poll: the last body again (often), the last body with one
+ * digit changed (a record changed in its place, the answer's length unchanged: only its bytes
+ * tell), the last body with one record broken in its place (a flag or price made null: set
+ * aside, kept at its previous value), a new one from the pool, or a refusal.
+ */
+type Served = { kind: 'same' } | { kind: 'digit'; at: number } | { kind: 'break'; at: number } | { kind: 'new'; shape: AnswerShape } | { kind: 'refused' };
 
 interface Step {
   endpoint: Endpoint;
@@ -138,7 +149,9 @@ interface Step {
 const served = (poolSize: number): fc.Arbitrary<Served> =>
   fc.oneof(
     { weight: 4, arbitrary: fc.constant<Served>({ kind: 'same' }) },
-    { weight: 5, arbitrary: answerShape(poolSize).map((shape): Served => ({ kind: 'new', shape })) },
+    { weight: 2, arbitrary: fc.nat().map((at): Served => ({ kind: 'digit', at })) },
+    { weight: 2, arbitrary: fc.nat().map((at): Served => ({ kind: 'break', at })) },
+    { weight: 4, arbitrary: answerShape(poolSize).map((shape): Served => ({ kind: 'new', shape })) },
     { weight: 1, arbitrary: fc.constant<Served>({ kind: 'refused' }) },
   );
 
@@ -159,7 +172,7 @@ const scenario: fc.Arbitrary<Scenario> = fc
           wire: fc.record({ gzip: fc.boolean(), piece: fc.constantFrom(7, 100, 1 << 20) }),
           advanceMs: fc.constantFrom(0, 1_000, 15_000, 30_000, 61_000, 150_000),
         }),
-        { minLength: 1, maxLength: 16 },
+        { minLength: 4, maxLength: 16, size: 'medium' },
       )
       .map((raw) => ({ pools, steps: raw.map((s) => ({ endpoint: s.endpoint, served: s[s.endpoint], wire: s.wire, advanceMs: s.advanceMs })) })),
   );
@@ -186,7 +199,26 @@ function serve(pools: Scenario['pools'], step: Step): void {
     return;
   }
   if (s.kind === 'new') lastBody[endpoint] = answerText(pools[endpoint], s.shape);
+  if (s.kind === 'digit') lastBody[endpoint] = anotherDigit(lastBody[endpoint], s.at);
+  if (s.kind === 'break') lastBody[endpoint] = broken(lastBody[endpoint], s.at);
   exchange[endpoint] = { status: 200, body: lastBody[endpoint], wire };
+}
+
+/** `text` with its (at mod count)-th digit changed to the next one (a leading 9 may make a number JSON does not take: a broken answer too). */
+function anotherDigit(text: string, at: number): string {
+  const digits = [...text.matchAll(/\d/g)];
+  const d = digits[at % Math.max(1, digits.length)];
+  if (d?.index === undefined) return text;
+  return `${text.slice(0, d.index)}${(Number(d[0]) + 1) % 10}${text.slice(d.index + 1)}`;
+}
+
+/** `text` with the (at mod count)-th value of a network's flag or a ticker's price made null. */
+function broken(text: string, at: number): string {
+  const values = [...text.matchAll(/"(?:depositEnable|withdrawEnable|lastPrice)": ?(true|false|"[^"]*"|[-\d.E]+)/g)];
+  const v = values[at % Math.max(1, values.length)];
+  if (v?.index === undefined) return text;
+  const start = v.index + v[0].length - (v[1] as string).length;
+  return `${text.slice(0, start)}null${text.slice(start + (v[1] as string).length)}`;
 }
 
 function answer(res: ServerResponse, { status, body, wire }: Answering): void {
@@ -211,6 +243,7 @@ interface Heard {
 
 interface Line {
   temp: TempStore;
+  registry: Registry;
   parts: PollPathParts;
   exposition: Exposition;
   heard: Heard;
@@ -220,6 +253,7 @@ interface Line {
 
 function openLine(clock: ReturnType<typeof manualClock>, client: ExchangeClient | undefined): Line {
   const temp = openTempStore('spotwatch-follow-');
+  // Kept for the afresh line's metrics rendered from nothing (see seen()).
   const store = temp.store;
   const registry = new Registry();
   const metrics = createMetrics(registry);
@@ -264,14 +298,13 @@ function openLine(clock: ReturnType<typeof manualClock>, client: ExchangeClient 
     store,
     logger: silentLogger(),
     clock,
-    guards: new Map([[EXCHANGE, GUARD]]),
-    expectedSymbols: new Map([[EXCHANGE, new Set(['BTCUSDT', 'ETHUSDT'])]]),
+    ...SETTINGS,
     notify: (alerts) => heard.told.push(structuredClone(alerts)),
     observer,
   });
   late.parts = parts;
   parts.path.resume(EXCHANGE, undefined);
-  return { temp, parts, exposition, heard, client };
+  return { temp, registry, parts, exposition, heard, client };
 }
 
 async function closeLine(line: Line): Promise<void> {
@@ -286,8 +319,13 @@ async function closeLine(line: Line): Promise<void> {
 async function poll(line: Line, endpoint: Endpoint, url: string, clock: ReturnType<typeof manualClock>): Promise<void> {
   const { path, writer } = line.parts;
   const client = line.client ?? testClient(url);
-  // Afresh: nothing of the last poll is known by identity (see the top of the file).
-  if (line.client === undefined) path.resume(EXCHANGE, structuredClone(path.current(EXCHANGE)));
+  // Afresh: nothing of the last poll is known by identity (see the top of the file), and the
+  // engine forgets the evaluations it would reuse (as on a reload with the same settings), so
+  // even reuse that wrongly ignored identity could not run on this side.
+  if (line.client === undefined) {
+    path.resume(EXCHANGE, structuredClone(path.current(EXCHANGE)));
+    line.parts.engine.configure(SETTINGS);
+  }
   const poller = new ExchangePoller({
     exchange: EXCHANGE,
     client,
@@ -325,25 +363,73 @@ function plain(s: Snapshot | undefined): unknown {
 /** The process's own metrics (CPU, memory, event loop) are not the path's: left out. */
 const PROCESS_LINE = /^(# (HELP|TYPE) )?(process|nodejs)_/;
 
+async function metricsText(exposition: Exposition): Promise<string[]> {
+  exposition.refresh();
+  return (await exposition.render()).split('\n').filter((l) => !PROCESS_LINE.test(l));
+}
+
+function byKey<T>(records: ReadonlyMap<string, T> | undefined): [string, T][] {
+  return [...(records ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** Everything a line shows after a poll. */
 async function seen(line: Line): Promise<Record<string, unknown>> {
   const { engine, path } = line.parts;
   const { store } = line.temp;
-  line.exposition.refresh();
-  const metrics = (await line.exposition.render()).split('\n').filter((l) => !PROCESS_LINE.test(l));
+  const metrics = await metricsText(line.exposition);
+  const snapshot = path.current(EXCHANGE) as Snapshot;
+  if (line.client === undefined) {
+    // The afresh line's /metrics is what an exposition made now from its snapshot shows (as at a
+    // restart, compose/watched.ts): an update skipped wrongly shows on neither side otherwise.
+    const fresh = new Exposition(line.registry);
+    if (snapshot.coinsAt !== null) fresh.update(snapshot, 'coins');
+    if (snapshot.tickersAt !== null) fresh.update(snapshot, 'tickers');
+    expect(metrics).toEqual(await metricsText(fresh));
+  }
+  // Coins are written when they change: the store holds the coins the snapshot holds (a write
+  // skipped wrongly would be skipped on both sides alike).
+  const stored = store.loadSnapshot(EXCHANGE);
+  if (snapshot.coinsAt !== null) expect(byKey(stored?.coins)).toEqual(byKey(snapshot.coins));
   const heard = { told: line.heard.told.splice(0), polls: line.heard.polls.splice(0) };
   return {
     ...heard,
-    snapshot: plain(path.current(EXCHANGE)),
+    snapshot: plain(snapshot),
     alerts: [...engine.activeAlerts()],
     history: structuredClone([...engine.history(EXCHANGE)]),
     metrics,
-    stored: { snapshot: plain(store.loadSnapshot(EXCHANGE)), alerts: [...store.loadAlerts()], history: store.loadHistory(EXCHANGE) },
+    stored: { snapshot: plain(stored), alerts: [...store.loadAlerts()], history: store.loadHistory(EXCHANGE) },
   };
 }
 
 /** How often the following line took the ways that skip work (so the property is not vacuous). */
 const exercised = { unchanged: 0, keptMap: 0 };
+
+/** Runs a scenario through both lines, comparing them after every poll. */
+async function sameBothWays(url: string, { pools, steps }: Scenario): Promise<void> {
+  exchange.coins = NOTHING_YET;
+  exchange.tickers = NOTHING_YET;
+  lastBody.coins = '[]';
+  lastBody.tickers = '[]';
+  const clock = manualClock(START);
+  const following = openLine(clock, testClient(url));
+  const afresh = openLine(clock, undefined);
+  try {
+    for (const [i, step] of steps.entries()) {
+      clock.advance(step.advanceMs);
+      serve(pools, step);
+      const before = following.parts.path.current(EXCHANGE);
+      await poll(following, step.endpoint, url, clock);
+      await poll(afresh, step.endpoint, url, clock);
+      const after = following.parts.path.current(EXCHANGE);
+      // A new snapshot whose part is the very map of the last one: what the engine and the exposition skip.
+      if (after !== undefined && before !== undefined && after !== before && after[step.endpoint] === before[step.endpoint]) exercised.keptMap += 1;
+      expect({ step: i, ...(await seen(following)) }).toEqual({ step: i, ...(await seen(afresh)) });
+    }
+  } finally {
+    await closeLine(following);
+    await closeLine(afresh);
+  }
+}
 
 describe('the change-following poll path', () => {
   let server: Server;
@@ -364,36 +450,36 @@ describe('the change-following poll path', () => {
 
   it('gives, for any sequence of answers, exactly the snapshots, changes, alerts, metrics and stored state of a path that reads every answer afresh', async () => {
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ pools, steps }) => {
-        exchange.coins = NOTHING_YET;
-        exchange.tickers = NOTHING_YET;
-        lastBody.coins = '[]';
-        lastBody.tickers = '[]';
-        const clock = manualClock(START);
-        const kept = testClient(url);
-        const following = openLine(clock, kept);
-        const afresh = openLine(clock, undefined);
-        try {
-          for (const [i, step] of steps.entries()) {
-            clock.advance(step.advanceMs);
-            serve(pools, step);
-            const before = following.parts.path.current(EXCHANGE);
-            await poll(following, step.endpoint, url, clock);
-            await poll(afresh, step.endpoint, url, clock);
-            const after = following.parts.path.current(EXCHANGE);
-            // A new snapshot whose part is the very map of the last one: what the engine and the exposition skip.
-            if (after !== undefined && before !== undefined && after !== before && after[step.endpoint] === before[step.endpoint]) exercised.keptMap += 1;
-            expect({ step: i, ...(await seen(following)) }).toEqual({ step: i, ...(await seen(afresh)) });
-          }
-        } finally {
-          await closeLine(following);
-          await closeLine(afresh);
-        }
-      }),
-      // About 0.2 s a run on this 2-core machine. FOLLOW_RUNS and FOLLOW_SEED explore further, or replay a failure.
-      { numRuns: Number(process.env.FOLLOW_RUNS ?? 70), ...(process.env.FOLLOW_SEED !== undefined && { seed: Number(process.env.FOLLOW_SEED) }) },
+      fc.asyncProperty(scenario, (sc) => sameBothWays(url, sc)),
+      // About 0.25 s a run on this 2-core machine. FOLLOW_RUNS and FOLLOW_SEED explore further, or replay a failure.
+      { numRuns: Number(process.env.FOLLOW_RUNS ?? 60), ...(process.env.FOLLOW_SEED !== undefined && { seed: Number(process.env.FOLLOW_SEED) }) },
     );
     expect(exercised.unchanged).toBeGreaterThan(0);
     expect(exercised.keptMap).toBeGreaterThan(0);
   }, 120_000);
+
+  // Found by the property above (fixed in merge.ts): merged afresh, the same answer gave a new
+  // map each time, so the afresh side stored its coins again (a later taken_at) where the kept
+  // client's side, finding the bytes unchanged, did not merge and wrote nothing.
+  it.each([
+    ['a network set aside (kept at its previous value)', { withdrawFee: 'abc' }],
+    ['a network that is not an object', 7],
+  ])('the same answer twice with %s: the same stored state both ways', async (_name, broken) => {
+    const good = networkRecord({ coin: 'BTC', network: 'ERC20' });
+    const other = networkRecord({ coin: 'BTC', network: 'TRC20' });
+    const coin = (nets: unknown[], depositAllEnable = true): string => JSON.stringify({ coin: 'BTC', name: 'BTC', depositAllEnable, withdrawAllEnable: true, networkList: nets });
+    const malformed = typeof broken === 'number' ? broken : { ...good, ...broken };
+    const coins = [coin([good, other]), coin([malformed, other], false)];
+    const shape = (picks: number[]): Served => ({ kind: 'new', shape: { picks, sep: ',', envelope: false, cut: undefined } });
+    const wire = { gzip: false, piece: 1 << 20 };
+    await sameBothWays(url, {
+      pools: { coins, tickers: [] },
+      steps: [
+        { endpoint: 'coins', served: shape([0]), wire, advanceMs: 0 },
+        { endpoint: 'coins', served: shape([1]), wire, advanceMs: 1_000 },
+        { endpoint: 'coins', served: { kind: 'same' }, wire, advanceMs: 1_000 },
+        { endpoint: 'coins', served: { kind: 'same' }, wire, advanceMs: 1_000 },
+      ],
+    });
+  });
 });
