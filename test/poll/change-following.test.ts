@@ -39,10 +39,14 @@ import { openTempStore, type TempStore } from '../support/temp-store';
  * the store holds.
  *
  * The afresh line is a new client per poll over a deep copy of its own snapshot (resumed
- * before each poll): a new client alone would not do, because merge keeps the previous map,
- * and each previous record, when a record is field for field the one it had (merge.ts), so
- * the engine's and the exposition's reuse on identity would still run. Its engine, writer,
- * store and exposition persist across polls (alert lifecycle and samples are state).
+ * before each poll), its engine's kept evaluations forgotten before each poll: a new client
+ * alone would not do, because merge keeps the previous map, and each previous record, when a
+ * record is field for field the one it had (merge.ts), so the engine's and the exposition's
+ * reuse on identity would still run. Its engine, writer, store and exposition persist across
+ * polls (alert lifecycle and samples are state); its /metrics must also be what an exposition
+ * made from nothing shows, and each line's store must hold the coins its snapshot holds, so
+ * that a skip that is wrong on both sides alike still shows. notes/follow.md has the mutations
+ * this was checked against.
  */
 
 const EXCHANGE = 'main';
@@ -253,8 +257,8 @@ interface Line {
 
 function openLine(clock: ReturnType<typeof manualClock>, client: ExchangeClient | undefined): Line {
   const temp = openTempStore('spotwatch-follow-');
-  // Kept for the afresh line's metrics rendered from nothing (see seen()).
   const store = temp.store;
+  // Kept in the line for the afresh side's metrics rendered from nothing (see seen()).
   const registry = new Registry();
   const metrics = createMetrics(registry);
   const exposition = new Exposition(registry, undefined, clock);
