@@ -33,8 +33,12 @@ export function applyCoins(prev: Snapshot, answer: Answer<CoinRecord>, at: numbe
   }
   if (keepAllCoins) for (const c of prev.coins.keys()) keepCoin(prev, coins, c);
   if (unchanged && answer.issues.length === 0 && coins.size === prev.coins.size && prev.coinsAt !== null && prev.unknownCoins === undefined) return { ...prev, coinsAt: at };
-  const next: Snapshot = { ...prev, coins, coinsAt: at };
   const unknown = unknownCoins(prev, answer.issues, coins);
+  // Malformed records kept at their previous values, and nothing else changed: still the very
+  // part it was, as for an answer without them (the path, the engine, the exposition and the
+  // writer take a new map as a change; an answer read afresh must give what a remembered one does).
+  if (prev.coinsAt !== null && sameRecords(coins, prev.coins) && sameKeys(unknown, prev.unknownCoins)) return { ...prev, coinsAt: at };
+  const next: Snapshot = { ...prev, coins, coinsAt: at };
   if (unknown === undefined) delete next.unknownCoins;
   else next.unknownCoins = unknown;
   return next;
@@ -83,6 +87,20 @@ export function sameCoin(a: CoinRecord, b: CoinRecord): boolean {
   return true;
 }
 
+/** Whether two parts hold the very same record objects under the same keys (in any order). */
+function sameRecords<T>(a: ReadonlyMap<string, T>, b: ReadonlyMap<string, T>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
+
+function sameKeys(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.size !== b.size) return false;
+  for (const k of a) if (!b.has(k)) return false;
+  return true;
+}
+
 function keepCoin(prev: Snapshot, coins: Map<string, CoinRecord>, coin: string): void {
   const old = prev.coins.get(coin);
   if (old !== undefined && !coins.has(coin)) coins.set(coin, old);
@@ -102,7 +120,10 @@ function keepNetworks(prev: Snapshot, coins: Map<string, CoinRecord>, coin: stri
     networkList ??= [...now.networkList];
     networkList.splice(Math.min(i, networkList.length), 0, n);
   });
-  if (networkList !== undefined) coins.set(coin, { ...now, networkList });
+  if (networkList === undefined) return;
+  // Kept back to what it was (the same answer again, read afresh): the previous object, as for any unchanged coin.
+  const kept = { ...now, networkList };
+  coins.set(coin, sameCoin(kept, old) ? old : kept);
 }
 
 /** The next snapshot from a ticker answer, malformed records kept as for applyCoins. */
@@ -124,13 +145,15 @@ export function applyTickers(prev: Snapshot, answer: Answer<TickerRecord>, at: n
   }
   if (keepAll) for (const s of prev.tickers.keys()) keepTicker(prev, tickers, s);
   if (unchanged && answer.issues.length === 0 && tickers.size === prev.tickers.size && prev.tickersAt !== null && prev.unknownSymbols === undefined) return { ...prev, tickersAt: at };
-  const next: Snapshot = { ...prev, tickers, tickersAt: at };
   // As unknownCoins: symbols set aside without a previous value, on the baseline or since.
   let unknown: Set<string> | undefined;
   for (const issue of answer.issues) {
     const s = issue.symbol;
     if (s !== undefined && !tickers.has(s) && (prev.tickersAt === null || prev.unknownSymbols?.has(s) === true)) (unknown ??= new Set()).add(s);
   }
+  // As applyCoins: only malformed records kept, the very part it was.
+  if (prev.tickersAt !== null && sameRecords(tickers, prev.tickers) && sameKeys(unknown, prev.unknownSymbols)) return { ...prev, tickersAt: at };
+  const next: Snapshot = { ...prev, tickers, tickersAt: at };
   if (unknown === undefined) delete next.unknownSymbols;
   else next.unknownSymbols = unknown;
   return next;

@@ -9,8 +9,8 @@ import { spotV3 } from '../../src/exchange/dialects/spot-v3';
 import { booleanValue, keyIn, listIn, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../src/exchange/mapped';
 import { publicDialect } from '../../src/exchange/public-dialect';
 import { dec, requiredStr, isObject } from '../../src/exchange/read';
-import { COIN_FIELDS, fieldsOf, NETWORK_FIELDS, TICKER_FIELDS, type FieldSpec, type FieldType } from '../../src/snapshot/fields';
 import type { CoinRecord, Endpoint } from '../../src/snapshot/model';
+import { answerShape, answers, answerText, BARE, spotCoin, spotTicker, written } from '../support/answer-texts';
 import { networkRecord, tickerRecord } from '../support/records';
 import { binanceCoin, bybitCoin, bybitTicker, mexcCoin, okxRow, okxTicker, ticker24hr } from './signed-raw';
 
@@ -34,30 +34,6 @@ async function read(decoder: Decoder, endpoint: Endpoint, text: string, previous
   }
 }
 
-/** One record's text, in one of the ways an exchange may write it. */
-function written(raw: unknown, way: number, bare: readonly string[]): string {
-  const value = way % 3 === 1 && isObject(raw) ? Object.fromEntries(Object.entries(raw).reverse()) : raw;
-  let text = JSON.stringify(value, null, way % 3 === 2 ? 1 : undefined) ?? 'null';
-  // Decimals sent as bare numbers (the spec's withdrawIntegerMultiple: 1E-8).
-  for (const key of bare) text = text.replace(new RegExp(`"${key}":( ?)"(-?\\d+(?:\\.\\d+)?(?:E-?\\d+)?)"`, 'g'), `"${key}":$1$2`);
-  return text;
-}
-
-/** An answer: records picked from a pool of texts (in any order, some twice), in an envelope or not, now and then damaged. */
-const answerShape = (poolSize: number): fc.Arbitrary<{ picks: number[]; sep: string; envelope: boolean; cut: number | undefined }> =>
-  fc.record({
-    picks: fc.array(fc.nat({ max: poolSize - 1 }), { maxLength: 8 }),
-    sep: fc.constantFrom(',', ', ', ',\n  '),
-    envelope: fc.boolean(),
-    cut: fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat({ max: 400 }) }),
-  });
-
-function answerText(pool: readonly string[], shape: { picks: number[]; sep: string; envelope: boolean; cut: number | undefined }, extra = ''): string {
-  const list = `[${shape.picks.map((p) => pool[p]).join(shape.sep)}]`;
-  const text = shape.envelope ? `{"code":0,${extra}"data":${list}}` : list;
-  return shape.cut === undefined ? text : text.slice(0, Math.max(0, text.length - 1 - shape.cut));
-}
-
 /** Runs a sequence of answers through one memory and, afresh, without one; every answer must read the same. */
 async function sameAsFresh(decoder: Decoder, endpoint: Endpoint, key: string, texts: readonly string[]): Promise<void> {
   const memory = answerMemory();
@@ -68,55 +44,6 @@ async function sameAsFresh(decoder: Decoder, endpoint: Endpoint, key: string, te
     expect(got).toEqual(want);
     if ('records' in got) previous = new Map(got.records.map((r) => [(r as Record<string, string>)[key] as string, r as never]));
   }
-}
-
-// Raw field values a real exchange (or a broken one) may send (as spot-v3/reuse.test.ts).
-const text = fc.constantFrom<unknown>('1', '1.0', '0.5', '1E-8', '', 'abc', null, undefined, 1, true, '<b>x</b>');
-const flag = fc.constantFrom<unknown>(true, false, 'true', null, undefined, 1);
-const int = fc.constantFrom<unknown>(12, 0, '12', 1.5, null, 'x');
-const RAW: Record<FieldType, fc.Arbitrary<unknown>> = {
-  key: fc.constantFrom<unknown>('BTC', 'ERC20', 'TRC20', '', null),
-  parent: fc.constantFrom<unknown>('BTC', 'ETH', null, undefined, 7),
-  text,
-  flag,
-  decimal: text,
-  int,
-  networks: fc.constant([]),
-};
-
-function rawRecord(list: Record<string, FieldSpec>, over: Record<string, fc.Arbitrary<unknown>>, valid: () => Record<string, unknown>): fc.Arbitrary<unknown> {
-  const fuzzed = fc.record(Object.fromEntries(fieldsOf(list).map(([k, f]) => [k, over[k] ?? RAW[f.type]])));
-  // Mostly valid records (so that most are taken, and remembered), some fuzzed, a few not objects.
-  return fc.oneof({ weight: 5, arbitrary: fc.constant(null).map(valid) }, { weight: 3, arbitrary: fuzzed }, { weight: 1, arbitrary: fc.constantFrom<unknown>(5, 'x', null, [1]) });
-}
-
-// Fees of one length: a record changed in its place keeps its length (so only its text tells).
-const validNetwork = (coin: string, network: string, open: boolean, fee = '0.1'): Record<string, unknown> => ({ ...networkRecord({ coin, network, withdrawEnable: open, withdrawFee: fee }) });
-
-const spotCoin = fc
-  .tuple(fc.constantFrom('BTC', 'ETH', 'TRX'), fc.boolean(), fc.nat({ max: 2 }), fc.constantFrom('0.1', '0.2', '0.3'))
-  .chain(([coin, open, nets, fee]) =>
-    rawRecord(COIN_FIELDS, { coin: fc.constant(coin), networkList: fc.array(rawRecord(NETWORK_FIELDS, { coin: fc.constant(coin) }, () => validNetwork(coin, 'ERC20', open)), { maxLength: 2 }) }, () => ({
-      coin,
-      name: coin,
-      depositAllEnable: true,
-      withdrawAllEnable: open,
-      networkList: Array.from({ length: nets }, (_, i) => validNetwork(coin, ['ERC20', 'TRC20'][i] as string, open, fee)),
-    })),
-  );
-
-const spotTicker = fc
-  .tuple(fc.constantFrom('BTCUSDT', 'ETHUSDT', 'TRXUSDT'), fc.constantFrom('1.50', '2.50', '3E-7', '1'))
-  .chain(([symbol, price]) => rawRecord(TICKER_FIELDS, { symbol: fc.constant(symbol) }, () => ({ ...tickerRecord(symbol, { lastPrice: price }) })));
-
-const BARE = { coins: ['withdrawIntegerMultiple', 'withdrawFee'], tickers: ['lastPrice'] };
-
-/** A pool of record texts and a sequence of answers drawn from it. */
-function answers(record: fc.Arbitrary<unknown>, bare: readonly string[]): fc.Arbitrary<string[]> {
-  return fc
-    .array(fc.tuple(record, fc.nat({ max: 5 })), { minLength: 1, maxLength: 8 })
-    .map((pool) => pool.map(([raw, way]) => written(raw, way, bare)))
-    .chain((pool) => fc.array(answerShape(pool.length), { minLength: 1, maxLength: 6 }).map((shapes) => shapes.map((s) => answerText(pool, s))));
 }
 
 describe('records reused by their text (spot-v3)', () => {

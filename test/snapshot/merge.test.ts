@@ -116,9 +116,36 @@ describe('applyTickers: an answer that changed nothing', () => {
     ['one price moved', [tickerRecord('BTCUSDT', { lastPrice: '1' }), tickerRecord('ETHUSDT', { lastPrice: '2.5' })], [], false, 'BTCUSDT 1, ETHUSDT 2.5'],
     ['a symbol gone', [tickerRecord('BTCUSDT', { lastPrice: '1' })], [], false, 'BTCUSDT 1'],
     ['a symbol sent twice, one missing', [tickerRecord('BTCUSDT', { lastPrice: '1' }), tickerRecord('BTCUSDT', { lastPrice: '1' })], [], false, 'BTCUSDT 1'],
-    ['a record set aside (kept at its previous value)', [tickerRecord('BTCUSDT', { lastPrice: '1' })], [{ entity: 'ticker' as const, symbol: 'ETHUSDT', index: 1, reason: 'x' }], false, 'BTCUSDT 1, ETHUSDT 2'],
+    // The same answer read afresh as kept: the path, the engine, the exposition and the writer take a new map as a change.
+    ['a record set aside (kept at its previous value), nothing else changed', [tickerRecord('BTCUSDT', { lastPrice: '1' })], [{ entity: 'ticker' as const, symbol: 'ETHUSDT', index: 1, reason: 'x' }], true, 'BTCUSDT 1, ETHUSDT 2'],
+    ['a record set aside, another price moved', [tickerRecord('BTCUSDT', { lastPrice: '1.5' })], [{ entity: 'ticker' as const, symbol: 'ETHUSDT', index: 1, reason: 'x' }], false, 'BTCUSDT 1.5, ETHUSDT 2'],
+    ['an unkeyed record set aside (everything absent kept), nothing else changed', [tickerRecord('ETHUSDT', { lastPrice: '2' })], [{ entity: 'ticker' as const, index: 0, reason: 'x' }], true, 'BTCUSDT 1, ETHUSDT 2'],
   ])('%s: keeps the previous map only when nothing changed', (_name, records, issues, same, content) => {
     const next = applyTickers(base, { records, issues }, 2000);
     expect({ same: next.tickers === base.tickers, at: next.tickersAt, content: [...next.tickers.values()].map((t) => `${t.symbol} ${t.lastPrice}`).join(', ') }).toEqual({ same, at: 2000, content });
+  });
+});
+
+describe('applyCoins: an answer whose malformed records are kept and nothing else changed', () => {
+  const usdt = (trx: boolean) => coinRecord('USDT', trx ? [{ network: 'ETH' }, { network: 'TRX' }] : [{ network: 'ETH' }]);
+  const malformedTrx = { entity: 'network' as const, coin: 'USDT', network: 'TRX', index: 1, reason: 'x' };
+
+  it.each([
+    ['a network set aside, kept at its previous value', [coinRecord('BTC', [{ network: 'BTC' }]), usdt(false)], [malformedTrx]],
+    ['a coin set aside', [coinRecord('BTC', [{ network: 'BTC' }])], [{ entity: 'coin' as const, coin: 'USDT', index: 1, reason: 'x' }]],
+    ['an unkeyed coin set aside', [coinRecord('BTC', [{ network: 'BTC' }])], [{ entity: 'coin' as const, index: 1, reason: 'x' }]],
+  ])('%s: the very map (and coin objects) it was, only the time moves', (_name, records, issues) => {
+    const prev = snapshotOf([coinRecord('BTC', [{ network: 'BTC' }]), usdt(true)]);
+    const next = applyCoins(prev, { records, issues }, 2000);
+    expect({ same: next.coins === prev.coins, at: next.coinsAt }).toEqual({ same: true, at: 2000 });
+  });
+
+  it('and the same answer again, read afresh, keeps the map it gave (merging it twice is merging it once)', () => {
+    const prev = snapshotOf([coinRecord('BTC', [{ network: 'BTC' }]), usdt(true)]);
+    const answer = { records: [coinRecord('BTC', [{ network: 'BTC' }]), usdt(false)], issues: [malformedTrx] };
+    const once = applyCoins(prev, { records: [coinRecord('BTC', [{ network: 'BTC', withdrawFee: '2' }]), usdt(false)], issues: [malformedTrx] }, 2000);
+    const twice = applyCoins(applyCoins(once, answer, 3000), answer, 4000);
+    const again = applyCoins(twice, { records: answer.records.map((c) => structuredClone(c)), issues: answer.issues }, 5000);
+    expect({ same: again.coins === twice.coins, trx: again.coins.get('USDT')?.networkList.map((n) => n.network) }).toEqual({ same: true, trx: ['ETH', 'TRX'] });
   });
 });
