@@ -10,6 +10,7 @@ import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
@@ -124,17 +125,19 @@ function threadCpu(pid) {
 }
 
 /** A server of the two endpoints; each request gets the next body of its ring. */
-async function upstream(rings) {
+async function upstream(rings, gzip = false) {
   const served = { coins: 0, tickers: 0 };
+  // Compressed once, ahead: the server's own cost is not what is measured.
+  const sent = Object.fromEntries(Object.entries(rings).map(([k, ring]) => [k, ring.map((b) => (gzip ? gzipSync(b, { level: 6 }) : b))]));
   const server = createServer((req, res) => {
     const which = req.url.startsWith('/api/v3/coins') ? 'coins' : req.url.startsWith('/api/v3/market/ticker/24hr') ? 'tickers' : undefined;
     if (which === undefined) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":-1,"msg":"not here"}');
       return;
     }
-    const ring = rings[which];
+    const ring = sent[which];
     const body = ring[served[which]++ % ring.length];
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(gzip && { 'content-encoding': 'gzip' }) }).end(body);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${server.address().port}`, served, close: () => new Promise((r) => server.close(r)) };
@@ -145,9 +148,11 @@ async function upstream(rings) {
  * a cycle at 16,000 coins takes longer), CPU over `cycles` cycles after `warmup` cycles.
  */
 export async function cycleFigure({ coins, mode, cycles, warmup = 4, nodeFlags = [] }) {
-  const rings = answers(coins, mode);
+  // `<mode>-gzip`: the same answers sent gzip-compressed, as an exchange behind a CDN sends them.
+  const gzip = mode.endsWith('-gzip');
+  const rings = answers(coins, gzip ? mode.slice(0, -'-gzip'.length) : mode);
   const parseMs = jsonParseMs(rings.coins[0], rings.tickers[0]);
-  const up = await upstream(rings);
+  const up = await upstream(rings, gzip);
   const dir = mkdtempSync(join(tmpdir(), 'spotwatch-cycle-'));
   const file = join(dir, 'cycle.yaml');
   writeFileSync(
@@ -185,16 +190,15 @@ export async function cycleFigure({ coins, mode, cycles, warmup = 4, nodeFlags =
  * memory reducer shrinks the heap with a few full collections over the next seconds, a cost of
  * starting, not of a poll.
  */
-export async function cycleBench({ sizes = [4000, 16000], modes = ['unchanged', 'prices', 'mix'], nodeFlags = [], log = () => undefined } = {}) {
+export async function cycleBench({ sizes = [4000, 16000], modes = ['unchanged', 'prices', 'mix'], extra = [{ coins: 4000, mode: 'unchanged-gzip' }], nodeFlags = [], log = () => undefined } = {}) {
   const rows = [];
-  for (const coins of sizes) {
-    for (const mode of modes) {
-      const t = performance.now();
-      const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 20, warmup: coins > 8000 ? 4 : 12, nodeFlags });
-      rows.push(r);
-      const threads = [...r.threads].filter(([, ms]) => ms >= 0.5).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
-      log(`${coins} ${mode}: ${r.perCycle.toFixed(1)} ms/cycle (${threads}; ${((performance.now() - t) / 1000).toFixed(0)} s)`);
-    }
+  const runs = [...sizes.flatMap((coins) => modes.map((mode) => ({ coins, mode }))), ...extra];
+  for (const { coins, mode } of runs) {
+    const t = performance.now();
+    const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 20, warmup: coins > 8000 ? 4 : 12, nodeFlags });
+    rows.push(r);
+    const threads = [...r.threads].filter(([, ms]) => ms >= 0.5).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
+    log(`${coins} ${mode}: ${r.perCycle.toFixed(1)} ms/cycle (${threads}; ${((performance.now() - t) / 1000).toFixed(0)} s)`);
   }
   return rows;
 }
@@ -207,9 +211,10 @@ export function cycleTable(rows) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = (process.env.CYCLE_SIZES ?? '4000,16000').split(',').map(Number);
+  // CYCLE_MODES: any of unchanged, prices, mix, each also as <mode>-gzip (the answers sent compressed).
   const modes = (process.env.CYCLE_MODES ?? 'unchanged,prices,mix').split(',');
   // CYCLE_FLAGS: the daemon's node flags, e.g. "--max-old-space-size=128" or "--cpu-prof".
   const nodeFlags = (process.env.CYCLE_FLAGS ?? '').split(' ').filter(Boolean);
-  const rows = await cycleBench({ sizes, modes, nodeFlags, log: (m) => console.error(m) });
+  const rows = await cycleBench({ sizes, modes, extra: [], nodeFlags, log: (m) => console.error(m) });
   console.log(cycleTable(rows).join('\n'));
 }

@@ -142,15 +142,19 @@ export class ExchangeClient {
         // The last answer, taken now: its bytes are what the new answer's are compared with as they
         // arrive; equal bytes are handed back as they were decoded.
         const last = this.answers.last(request.path);
-        const res = await this.request(endpoint, request, signal, last?.raw);
+        const res = await this.request(endpoint, request, signal, last);
         const same = (res.same === true ? last?.result : undefined) as Parsed<T> | undefined;
-        if (same !== undefined) return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true };
+        if (same !== undefined) {
+          // The same answer compressed anew: its compressed bytes are what the next is compared with.
+          if (res.wire !== undefined) this.answers.rewire(request.path, res.wire);
+          return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true };
+        }
         const memory = this.answers.memory(request.path);
         const result = await this.decode(endpoint, res, decode, memory).catch((err: unknown) => {
           memory.abandon();
           throw err;
         });
-        this.answers.keep(request.path, result, res.raw);
+        this.answers.keep(request.path, result, res.raw, res.wire);
         return { ...result, bytes: res.bytes, requests: 1 };
       } catch (err) {
         if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw unwrap(err);
@@ -192,7 +196,7 @@ export class ExchangeClient {
   }
 
   /** One logical request: budget, sign, send, classify, retry. */
-  private async request(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Buffer): Promise<GetResult> {
+  private async request(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Readonly<{ raw: Buffer; wire?: Buffer | undefined }>): Promise<GetResult> {
     const { max, baseDelayMs, maxDelayMs } = this.options.retries;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -222,7 +226,7 @@ export class ExchangeClient {
     }
   }
 
-  private async send(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Buffer): Promise<GetResult> {
+  private async send(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Readonly<{ raw: Buffer; wire?: Buffer | undefined }>): Promise<GetResult> {
     const signed = request.signed === true && this.dialect.sign !== undefined ? this.dialect.sign(request, this.credentials, this.clock.now() + this.clockOffsetMs) : request;
     const res = await get({
       dispatcher: this.dispatcher,
@@ -233,7 +237,8 @@ export class ExchangeClient {
       timeoutMs: this.options.timeoutMs,
       maxBodyBytes: this.options.maxBodyBytes,
       signal,
-      sameAs,
+      sameAs: sameAs?.raw,
+      sameWire: sameAs?.wire,
     });
     const pause = this.dialect.errors.pauseAfter?.(res.headers, this.clock.now() + this.clockOffsetMs);
     if (pause !== undefined && pause > 0) {

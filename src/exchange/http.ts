@@ -1,7 +1,8 @@
 import { anySignal } from '../lib/abort';
 import { deadline as startDeadline } from '../lib/deadline';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Readable, Transform } from 'node:stream';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
 import { ExchangeError, type FailureKind } from './errors';
 import type { Endpoint } from '../snapshot/model';
@@ -27,6 +28,11 @@ export interface GetOptions {
    * (`same`; `text` is then empty).
    */
   sameAs?: Buffer | undefined;
+  /**
+   * The last answer's bytes as they came on the wire, when it came compressed: an answer whose
+   * compressed bytes equal them is the same answer, found without decompressing it (`same`).
+   */
+  sameWire?: Buffer | undefined;
 }
 
 export interface GetResult {
@@ -36,6 +42,8 @@ export interface GetResult {
   same?: true;
   /** The answer's (decoded) bytes, when it was made text. */
   raw?: Buffer;
+  /** The answer's compressed bytes, when it came compressed and was decompressed (to keep as the next `sameWire`). */
+  wire?: Buffer;
   /** Bytes on the wire. */
   bytes: number;
   headers: Record<string, string | string[] | undefined>;
@@ -64,7 +72,8 @@ export async function get(options: GetOptions): Promise<GetResult> {
       bodyTimeout: options.timeoutMs,
     });
     const ok = response.statusCode >= 200 && response.statusCode < 300;
-    const body = await readBody(response, options, ok ? options.sameAs : undefined);
+    const encoding = encodingOf(response.headers['content-encoding']);
+    const body = encoding === undefined ? await readBody(response, options, ok ? options.sameAs : undefined) : await readCompressed(response, options, encoding, ok);
     return { status: response.statusCode, ...body, headers: response.headers };
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
@@ -84,43 +93,82 @@ async function readBody(response: Dispatcher.ResponseData, options: GetOptions, 
     response.body.destroy();
     throw tooLarge(options, `declared ${declared} bytes`);
   }
-  let wire = 0;
-  response.body.on('data', (chunk: Buffer) => {
-    wire += chunk.length;
-  });
-  const source = decoded(response.body, response.headers['content-encoding']);
+  const { buffer: joined, size, same } = await collect(response.body, sameAs, cap, () => tooLarge(options, `more than ${cap} bytes`));
+  if (same) return { text: '', bytes: size, same: true };
+  return { text: joined.toString('utf8'), bytes: size, raw: joined };
+}
+
+/**
+ * The body's bytes, compared with `sameAs` chunk by chunk as they arrive (a native memcmp per
+ * chunk): when equal, they are not joined (`buffer` is then empty). Past `cap` bytes the body
+ * is dropped and `tooLarge()` thrown.
+ */
+async function collect(body: Readable, sameAs: Buffer | undefined, cap: number, tooLargeError: () => Error): Promise<{ buffer: Buffer; size: number; same: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
-  // Whether the bytes so far equal sameAs's first bytes (a native memcmp per chunk).
   let same = sameAs !== undefined;
-  for await (const chunk of source) {
+  for await (const chunk of body) {
     const buf = chunk as Buffer;
     if (same) same = size + buf.length <= (sameAs as Buffer).length && buf.equals((sameAs as Buffer).subarray(size, size + buf.length));
     size += buf.length;
     if (size > cap) {
-      response.body.destroy();
-      source.destroy();
-      throw tooLarge(options, `more than ${cap} bytes`);
+      body.destroy();
+      throw tooLargeError();
     }
     chunks.push(buf);
   }
-  if (same && size === (sameAs as Buffer).length) return { text: '', bytes: wire, same: true };
+  if (same && size === (sameAs as Buffer).length) return { buffer: EMPTY, size, same: true };
   // One copy at a time: the chunks go as soon as they are joined (at 16,000 coins a coin list
   // is 16 MB, and three copies of it at once were a third of the daemon's peak memory).
   const joined = Buffer.concat(chunks, size);
   chunks.length = 0;
-  return { text: joined.toString('utf8'), bytes: wire, raw: joined };
+  return { buffer: joined, size, same: false };
 }
 
-function decoded(body: Readable, encoding: string | string[] | undefined): Readable {
-  const enc = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '')).trim().toLowerCase();
-  let decoder: Transform | undefined;
-  if (enc === 'gzip' || enc === 'x-gzip') decoder = createGunzip();
-  else if (enc === 'deflate') decoder = createInflate();
-  else if (enc === 'br') decoder = createBrotliDecompress();
-  if (decoder === undefined) return body;
-  body.on('error', (err) => decoder.destroy(err));
-  return body.pipe(decoder);
+const EMPTY = Buffer.alloc(0);
+
+type Encoding = 'gzip' | 'deflate' | 'br';
+
+/** The content coding the body is decompressed from; undefined for none (or one not known, read as it is). */
+function encodingOf(header: string | string[] | undefined): Encoding | undefined {
+  const enc = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
+  if (enc === 'gzip' || enc === 'x-gzip') return 'gzip';
+  if (enc === 'deflate' || enc === 'br') return enc;
+  return undefined;
+}
+
+const DECOMPRESS = {
+  gzip: promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+} as const satisfies Record<Encoding, (buf: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>>;
+
+/**
+ * A compressed body: its compressed bytes compared with the last answer's as they arrive (an
+ * unchanged answer costs no decompression), otherwise decompressed at once on libuv's thread
+ * pool, off the event loop, and compared with the last answer's decompressed bytes (a server
+ * may compress the same answer differently). The cap holds for both the compressed and the
+ * decompressed size.
+ */
+async function readCompressed(response: Dispatcher.ResponseData, options: GetOptions, encoding: Encoding, ok: boolean): Promise<{ text: string; bytes: number; same?: true; raw?: Buffer; wire?: Buffer }> {
+  const cap = options.maxBodyBytes;
+  response.body.on('error', () => undefined);
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > cap) {
+    response.body.destroy();
+    throw tooLarge(options, `declared ${declared} bytes`);
+  }
+  const wire = await collect(response.body, ok ? options.sameWire : undefined, cap, () => tooLarge(options, `more than ${cap} bytes`));
+  if (wire.same) return { text: '', bytes: wire.size, same: true };
+  let raw: Buffer;
+  try {
+    raw = await DECOMPRESS[encoding](wire.buffer, { maxOutputLength: cap });
+  } catch (err) {
+    if (errorCode(err) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(options, `more than ${cap} bytes decompressed`);
+    throw err;
+  }
+  const same = ok && options.sameAs !== undefined && raw.equals(options.sameAs);
+  return same ? { text: '', bytes: wire.buffer.length, same: true, wire: wire.buffer } : { text: raw.toString('utf8'), bytes: wire.buffer.length, raw, wire: wire.buffer };
 }
 
 function tooLarge(options: GetOptions, detail: string): ExchangeError {

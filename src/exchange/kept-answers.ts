@@ -13,9 +13,10 @@ import type { Parsed } from './read';
 /** Request paths kept at most (the coins, the tickers, the parts of a long watch list). */
 const MAX_PATHS = 64;
 
-/** The last answer decoded: its bytes, and what it decoded to. */
+/** The last answer decoded: its bytes (and its compressed bytes, when it came compressed), and what it decoded to. */
 interface Last {
   raw: Buffer;
+  wire?: Buffer | undefined;
   result: Parsed<unknown>;
 }
 
@@ -37,11 +38,17 @@ export class KeptAnswers {
     return this.kept(path).memory;
   }
 
-  /** The answer to `path`, bytes `raw`, decoded to `result` (without its bytes nothing is kept to compare with). */
-  keep(path: string, result: Parsed<unknown>, raw: Buffer | undefined): void {
+  /** The answer to `path`, bytes `raw` (`wire` compressed), decoded to `result` (without its bytes nothing is kept to compare with). */
+  keep(path: string, result: Parsed<unknown>, raw: Buffer | undefined, wire?: Buffer): void {
     const kept = this.kept(path);
     if (raw === undefined) delete kept.last;
-    else kept.last = { raw, result };
+    else kept.last = { raw, wire, result };
+  }
+
+  /** The last answer to `path` came again, compressed as `wire`. */
+  rewire(path: string, wire: Buffer): void {
+    const last = this.paths.get(path)?.last;
+    if (last !== undefined) last.wire = wire;
   }
 
   private kept(path: string): Kept {
