@@ -185,17 +185,17 @@ export async function cycleFigure({ coins, mode, cycles, warmup = 4, nodeFlags =
 }
 
 /**
- * The table of `npm run bench`: every mode at 4,000 and 16,000 coins. At 4,000 coins the
- * warm-up is 12 cycles: after the first poll (the whole answer read, stored and rendered) V8's
- * memory reducer shrinks the heap with a few full collections over the next seconds, a cost of
- * starting, not of a poll.
+ * The table of `npm run bench`: every mode at 4,000 and 16,000 coins, and the unchanged answers
+ * sent compressed at 4,000. At 4,000 coins the warm-up is 30 cycles: after the first poll (the
+ * whole answer read, stored and rendered) V8's memory reducer shrinks the heap with up to three
+ * full collections over the next 20-25 s (--trace-gc), a cost of starting, not of a poll.
  */
 export async function cycleBench({ sizes = [4000, 16000], modes = ['unchanged', 'prices', 'mix'], extra = [{ coins: 4000, mode: 'unchanged-gzip' }], nodeFlags = [], log = () => undefined } = {}) {
   const rows = [];
   const runs = [...sizes.flatMap((coins) => modes.map((mode) => ({ coins, mode }))), ...extra];
   for (const { coins, mode } of runs) {
     const t = performance.now();
-    const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 20, warmup: coins > 8000 ? 4 : 12, nodeFlags });
+    const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 15, warmup: coins > 8000 ? 4 : 30, nodeFlags });
     rows.push(r);
     const threads = [...r.threads].filter(([, ms]) => ms >= 0.5).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
     log(`${coins} ${mode}: ${r.perCycle.toFixed(1)} ms/cycle (${threads}; ${((performance.now() - t) / 1000).toFixed(0)} s)`);
