@@ -30,15 +30,22 @@ interface Group {
 }
 
 /**
+ * An alert that reaches the groups within this long of its decision counts group_wait from
+ * the decision; one decided longer ago (restored at a start) waits a whole group_wait.
+ */
+export const DECIDED_RECENTLY_MS = 60_000;
+
+/**
  * When a new group is first due: group_wait after its first alert was decided (the poll that
  * saw the change: the alert's lastNotifiedAt), not after it reached the groups. In a storm,
- * writing the state and admitting 16,000 alerts took a second or more, which group_wait then
- * added to. An alert decided longer ago than group_wait (one restored at a start) waits a whole
- * group_wait, as before.
+ * writing the state and admitting 16,000 alerts takes a second or more, which group_wait then
+ * added to — and when that took longer than group_wait itself, the alert was taken for an old
+ * one and waited a whole group_wait more. An alert decided more than DECIDED_RECENTLY_MS ago
+ * (one restored at a start) waits a whole group_wait.
  */
 export function firstFlushAt(a: Alert, now: number, groupWaitMs: number): number {
   const decided = a.lastNotifiedAt ?? now;
-  return decided <= now && now - decided < groupWaitMs ? decided + groupWaitMs : now + groupWaitMs;
+  return decided <= now && now - decided < Math.max(groupWaitMs, DECIDED_RECENTLY_MS) ? decided + groupWaitMs : now + groupWaitMs;
 }
 
 /**

@@ -67,7 +67,9 @@ describe('Aggregator: when a new group is first due', () => {
     { name: 'an alert decided now: group_wait from now', decided: 100 * S, now: 100 * S, due: 110 * S },
     { name: 'an alert decided 3 s before it reached the groups (a storm\'s writes): group_wait from its poll', decided: 97 * S, now: 100 * S, due: 107 * S },
     { name: 'decided just under group_wait ago: due almost at once', decided: 90 * S + 1, now: 100 * S, due: 100 * S + 1 },
-    { name: 'decided group_wait ago or longer (restored at a start): a whole group_wait', decided: 90 * S, now: 100 * S, due: 110 * S },
+    { name: 'decided group_wait ago (a storm\'s writes outlasted group_wait): due at once, not a whole group_wait more', decided: 90 * S, now: 100 * S, due: 100 * S },
+    { name: 'decided just under a minute ago: due since its group_wait ran out', decided: 40 * S + 1, now: 100 * S, due: 50 * S + 1 },
+    { name: 'decided a minute ago (restored at a start): a whole group_wait', decided: 40 * S, now: 100 * S, due: 110 * S },
     { name: 'decided hours ago (restored at a start): a whole group_wait', decided: 0, now: 100 * S, due: 110 * S },
     { name: 'a time after now (a clock set back): a whole group_wait from now', decided: 105 * S, now: 100 * S, due: 110 * S },
   ])('$name', ({ decided, now, due }) => {
