@@ -7,6 +7,7 @@
 // COINS=16000 for the larger scale; WAY=source-text to parse with Node 22's source text.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { cpuMs, median } from './cpu.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => require(join(process.cwd(), 'dist', p));
@@ -22,16 +23,6 @@ const COINS = Number(process.env.COINS ?? 4000);
 const RUNS = Number(process.env.RUNS ?? 15);
 const WAY = process.env.WAY ?? 'pre-pass';
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-/** CPU time (ms, this process, every thread) of fn: on a shared machine, less noisy than the wall clock. */
-function cpuMs(start) {
-  const u = process.cpuUsage(start);
-  return (u.user + u.system) / 1000;
-}
 
 async function time(fn) {
   await fn();

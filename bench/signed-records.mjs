@@ -9,6 +9,7 @@
 // coin and chain in its envelope.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { cpuMs, median } from './cpu.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => require(join(process.cwd(), 'dist', p));
@@ -20,15 +21,6 @@ const { okx } = dist('exchange/dialects/okx/index.js');
 const COINS = Number(process.env.COINS ?? 4000);
 const RUNS = Number(process.env.RUNS ?? 15);
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function cpuMs(start) {
-  const u = process.cpuUsage(start);
-  return (u.user + u.system) / 1000;
-}
 
 const spec = JSON.parse(renderCoinsBody({ coins: COINS, seed: 1 }));
 

@@ -2,7 +2,6 @@ import { anySignal } from '../lib/abort';
 import { deadline as startDeadline } from '../lib/deadline';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
-import type { Readable } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
 import { ExchangeError, type FailureKind } from './errors';
 import type { Endpoint } from '../snapshot/model';
@@ -85,25 +84,26 @@ export async function get(options: GetOptions): Promise<GetResult> {
 }
 
 async function readBody(response: Dispatcher.ResponseData, options: GetOptions, sameAs: Buffer | undefined): Promise<{ text: string; bytes: number; same?: true; raw?: Buffer }> {
-  const cap = options.maxBodyBytes;
-  // Destroying the body below must not become an unhandled 'error' event.
-  response.body.on('error', () => undefined);
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > cap) {
-    response.body.destroy();
-    throw tooLarge(options, `declared ${declared} bytes`);
-  }
-  const { buffer: joined, size, same } = await collect(response.body, sameAs, cap, () => tooLarge(options, `more than ${cap} bytes`));
+  const { buffer: joined, size, same } = await collect(response, options, sameAs);
   if (same) return { text: '', bytes: size, same: true };
   return { text: joined.toString('utf8'), bytes: size, raw: joined };
 }
 
 /**
- * The body's bytes, compared with `sameAs` chunk by chunk as they arrive (a native memcmp per
- * chunk): when equal, they are not joined (`buffer` is then empty). Past `cap` bytes the body
- * is dropped and `tooLarge()` thrown.
+ * The body's bytes as they came, compared with `sameAs` chunk by chunk as they arrive (a native
+ * memcmp per chunk): when equal, they are not joined (`buffer` is then empty). A body declared or
+ * found larger than the cap is dropped, and too large.
  */
-async function collect(body: Readable, sameAs: Buffer | undefined, cap: number, tooLargeError: () => Error): Promise<{ buffer: Buffer; size: number; same: boolean }> {
+async function collect(response: Dispatcher.ResponseData, options: GetOptions, sameAs: Buffer | undefined): Promise<{ buffer: Buffer; size: number; same: boolean }> {
+  const cap = options.maxBodyBytes;
+  const body = response.body;
+  // Destroying the body below must not become an unhandled 'error' event.
+  body.on('error', () => undefined);
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > cap) {
+    body.destroy();
+    throw tooLarge(options, `declared ${declared} bytes`);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   let same = sameAs !== undefined;
@@ -113,7 +113,7 @@ async function collect(body: Readable, sameAs: Buffer | undefined, cap: number, 
     size += buf.length;
     if (size > cap) {
       body.destroy();
-      throw tooLargeError();
+      throw tooLarge(options, `more than ${cap} bytes`);
     }
     chunks.push(buf);
   }
@@ -152,13 +152,7 @@ const DECOMPRESS = {
  */
 async function readCompressed(response: Dispatcher.ResponseData, options: GetOptions, encoding: Encoding, ok: boolean): Promise<{ text: string; bytes: number; same?: true; raw?: Buffer; wire?: Buffer }> {
   const cap = options.maxBodyBytes;
-  response.body.on('error', () => undefined);
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > cap) {
-    response.body.destroy();
-    throw tooLarge(options, `declared ${declared} bytes`);
-  }
-  const wire = await collect(response.body, ok ? options.sameWire : undefined, cap, () => tooLarge(options, `more than ${cap} bytes`));
+  const wire = await collect(response, options, ok ? options.sameWire : undefined);
   if (wire.same) return { text: '', bytes: wire.size, same: true };
   let raw: Buffer;
   try {
