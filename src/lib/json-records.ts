@@ -134,8 +134,27 @@ function locateArray(text: string, path?: RecordsAt): { open: number; path: Reco
   }
   const start = skipSpace(text, 0);
   if (text.charCodeAt(start) === OPEN_BRACKET) return { open: start, path: TOP };
-  if (text.charCodeAt(start) !== OPEN_BRACE) return undefined;
-  let i = skipSpace(text, start + 1);
+  const open = memberAt(text, start, (key, value) => key === 'data' && text.charCodeAt(value) === OPEN_BRACKET);
+  return open === undefined ? undefined : { open, path: DATA };
+}
+
+/** Where the array under `path` opens (the first member of each key), or undefined when there is none. */
+function openAt(text: string, path: RecordsAt): number | undefined {
+  let i: number | undefined = skipSpace(text, 0);
+  for (const want of path) {
+    i = memberAt(text, i, (key) => key === want);
+    if (i === undefined) return undefined;
+  }
+  return text.charCodeAt(i) === OPEN_BRACKET ? i : undefined;
+}
+
+/**
+ * Where the value of the first member of the object opening at `i` that `take` takes (given its
+ * key and where its value starts) starts; undefined when none does, or the object is not one.
+ */
+function memberAt(text: string, i: number, take: (key: string | undefined, value: number) => boolean): number | undefined {
+  if (text.charCodeAt(i) !== OPEN_BRACE) return undefined;
+  i = skipSpace(text, i + 1);
   while (text.charCodeAt(i) === QUOTE) {
     const keyEnd = skipString(text, i);
     if (keyEnd === -1) return undefined;
@@ -143,7 +162,7 @@ function locateArray(text: string, path?: RecordsAt): { open: number; path: Reco
     i = skipSpace(text, keyEnd);
     if (text.charCodeAt(i) !== COLON) return undefined;
     i = skipSpace(text, i + 1);
-    if (key === 'data' && text.charCodeAt(i) === OPEN_BRACKET) return { open: i, path: DATA };
+    if (take(key, i)) return i;
     const end = skipValue(text, i);
     if (end === -1) return undefined;
     i = skipSpace(text, end);
@@ -151,31 +170,6 @@ function locateArray(text: string, path?: RecordsAt): { open: number; path: Reco
     i = skipSpace(text, i + 1);
   }
   return undefined;
-}
-
-/** Where the array under `path` opens (the first member of each key), or undefined when there is none. */
-function openAt(text: string, path: RecordsAt): number | undefined {
-  let i = skipSpace(text, 0);
-  for (const want of path) {
-    if (text.charCodeAt(i) !== OPEN_BRACE) return undefined;
-    i = skipSpace(text, i + 1);
-    for (;;) {
-      if (text.charCodeAt(i) !== QUOTE) return undefined;
-      const keyEnd = skipString(text, i);
-      if (keyEnd === -1) return undefined;
-      const key = keyOf(text.slice(i, keyEnd));
-      i = skipSpace(text, keyEnd);
-      if (text.charCodeAt(i) !== COLON) return undefined;
-      i = skipSpace(text, i + 1);
-      if (key === want) break;
-      const end = skipValue(text, i);
-      if (end === -1) return undefined;
-      i = skipSpace(text, end);
-      if (text.charCodeAt(i) !== COMMA) return undefined;
-      i = skipSpace(text, i + 1);
-    }
-  }
-  return text.charCodeAt(i) === OPEN_BRACKET ? i : undefined;
 }
 
 /**
