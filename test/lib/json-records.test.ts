@@ -27,19 +27,23 @@ async function split(text: string): Promise<{ value: unknown } | { threw: true }
  * its Remembered, taken here as what it was parsed to then; every object parsed afresh is
  * remembered with what it was parsed to.
  */
+/** Takes the records of a parsed list as a decoder does: a remembered one as its value, the others remembered. */
+function takeRecords(list: unknown, memory: RecordMemory<unknown>): void {
+  if (Array.isArray(list)) {
+    list.forEach((item: unknown, i) => {
+      if (item instanceof Remembered) {
+        memory.keepAgain(item);
+        list[i] = structuredClone(item.value);
+      } else if (typeof item === 'object' && item !== null) memory.keep(item, structuredClone(item));
+    });
+  }
+  memory.commit();
+}
+
 async function splitRemembering(text: string, memory: RecordMemory<unknown>): Promise<{ value: unknown } | { threw: true }> {
   try {
     const value = await parseRecordsInTurns(text, (r) => JSON.parse(r) as unknown, (t) => JSON.parse(t) as unknown, turn, memory);
-    const list = Array.isArray(value) ? value : (value as { data?: unknown }).data;
-    if (Array.isArray(list)) {
-      list.forEach((item: unknown, i) => {
-        if (item instanceof Remembered) {
-          memory.keepAgain(item);
-          list[i] = structuredClone(item.value);
-        } else if (typeof item === 'object' && item !== null) memory.keep(item, structuredClone(item));
-      });
-    }
-    memory.commit();
+    takeRecords(Array.isArray(value) ? value : (value as { data?: unknown }).data, memory);
     return { value };
   } catch {
     return { threw: true };
@@ -195,15 +199,7 @@ describe('records under a given path (Bybit\'s result.rows)', () => {
       const value = await parseRecordsInTurns(text, (r) => JSON.parse(r) as unknown, (t) => JSON.parse(t) as unknown, turn, memory, PATH);
       const result = (value as { result?: { rows?: unknown } } | null)?.result;
       const list = typeof result === 'object' && result !== null ? result.rows : undefined;
-      if (memory !== undefined && Array.isArray(list)) {
-        list.forEach((item: unknown, i) => {
-          if (item instanceof Remembered) {
-            memory.keepAgain(item);
-            list[i] = structuredClone(item.value);
-          } else if (typeof item === 'object' && item !== null) memory.keep(item, structuredClone(item));
-        });
-        memory.commit();
-      }
+      if (memory !== undefined && Array.isArray(list)) takeRecords(list, memory);
       return { value };
     } catch {
       return { threw: true };
