@@ -195,7 +195,7 @@ export async function cycleBench({ sizes = [4000, 16000], modes = ['unchanged', 
   const runs = [...sizes.flatMap((coins) => modes.map((mode) => ({ coins, mode }))), ...extra];
   for (const { coins, mode } of runs) {
     const t = performance.now();
-    const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 15, warmup: coins > 8000 ? 4 : 30, nodeFlags });
+    const r = await cycleFigure({ coins, mode, cycles: coins > 8000 ? 10 : 12, warmup: coins > 8000 ? 4 : 30, nodeFlags });
     rows.push(r);
     const threads = [...r.threads].filter(([, ms]) => ms >= 0.5).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
     log(`${coins} ${mode}: ${r.perCycle.toFixed(1)} ms/cycle (${threads}; ${((performance.now() - t) / 1000).toFixed(0)} s)`);

@@ -25,7 +25,7 @@ const { Exposition } = dist('metrics/exposition.js');
 const { Registry } = require('prom-client');
 const { StateStore } = dist('store/store.js');
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 // ccxt, for the side-by-side figure: only where `npm run bench:ccxt` put it (bench/.ccxt),
 // never a dependency of the daemon. Its Binance class reads this interface's payloads.
