@@ -28,8 +28,14 @@ function changeSummary(f: TemplateFields): string {
   return `${subject}: ${String(f.kind ?? '').replace(/_/g, ' ')} (${String(f.exchange ?? '')})`;
 }
 
+/** Descriptions of a kind of their own; the others are made from the fields (see description). */
+const DEFAULT_DESCRIPTION: Record<string, string> = {
+  transfer: '{{route}}',
+};
+
 function description(kind: string, fields: TemplateFields): string {
-  if (kind === 'transfer') return String(fields.route ?? '');
+  const own = DEFAULT_DESCRIPTION[kind];
+  if (own !== undefined) return render(own, fields);
   if (fields.before !== undefined || fields.after !== undefined) {
     return `${kind.replace(/_/g, ' ')}: ${show(fields.before)} -> ${show(fields.after)}`;
   }

@@ -9,7 +9,7 @@ import type { CoinRecord, TickerRecord } from '../snapshot/model';
 import { Refused, type Refusal, type Request } from './dialect';
 import { decodeCoinList, decodeTickerList, type CoinReader } from './decode-list';
 import type { AnswerMemory } from './decode-records';
-import { percentAsRatio } from './derive';
+import { percentAsRatio } from './derived-decimals';
 import { specSymbol } from './derived';
 import { hmacSha256, queryOf, withQuery } from './hmac';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, type Json, type Parsed } from './read';

@@ -1,5 +1,5 @@
 /**
- * What dialects.md section 1 lets a dialect derive besides decimals (those are derive.ts):
+ * What dialects.md section 1 lets a dialect derive besides decimals (those are derived-decimals.ts):
  * the coin flags from its networks (rule 4), also when a network's flag is unknown (carried
  * forward per network, see snapshot/fields.ts), spec-style symbols (rule 6), the 24 h window
  * (rule 7).

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort, requireBinary } from '../support/binaries';
-import { Child, killAll, ROOT, spotwatch } from '../support/process';
+import { Child, killAll, ROOT } from '../support/process';
+import { scriptedExchange, startDaemon, writeDaemonConfig } from '../support/scripted-daemon';
 import { waitFor } from '../support/wait';
 
 jest.setTimeout(180_000);
@@ -19,7 +20,6 @@ let dir: string;
 let simUrl: string;
 let daemonUrl: string;
 let promUrl: string;
-let daemon: Child;
 
 async function query(expr: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
   const res = await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(expr)}`);
@@ -29,27 +29,13 @@ async function query(expr: string): Promise<{ metric: Record<string, string>; va
 }
 
 function writeConfig(rulesFile: string): void {
-  writeFileSync(
-    join(dir, 'spotwatch.yaml'),
-    `exchanges:
-  - name: e2e
-    base_url: ${simUrl}
-    poll: { coins: 1s, tickers: 1s }
-server: { listen: "127.0.0.1:0" }
-state_dir: ${join(dir, 'data')}
-rules_file: ${rulesFile}
-notify:
-  receivers:
-    - name: log
-      log: {}
-`,
-  );
+  writeDaemonConfig(dir, simUrl, rulesFile);
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'spotwatch-obs-'));
-  writeFileSync(
-    join(dir, 'scenario.yaml'),
+  simUrl = await scriptedExchange(
+    dir,
     `name: hostile
 steps:
   - at: 0s
@@ -58,12 +44,10 @@ steps:
     network: Tron(TRC20)
     set: { withdrawEnable: false, withdrawDesc: ${JSON.stringify(HOSTILE)}, withdrawFee: "1.25" }
 `,
+    { coins: 300, seed: 9 },
   );
-  const sim = spotwatch(['simulate', '--listen', '127.0.0.1:0', '--coins', '300', '--seed', '9', '--scenario', join(dir, 'scenario.yaml')]);
-  simUrl = (await sim.output(/reference exchange listening on (http:\/\/\S+)/))[1] as string;
   writeConfig(join(ROOT, 'alerts.example.yaml'));
-  daemon = spotwatch(['run', '--config', join(dir, 'spotwatch.yaml')]);
-  daemonUrl = (await daemon.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/))[1] as string;
+  daemonUrl = (await startDaemon(dir)).url;
   await waitFor(async () => (await fetch(`${daemonUrl}/readyz`)).status === 200, 'the daemon to be ready', 30_000);
 
   const port = await freePort();

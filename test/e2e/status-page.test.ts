@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { requireBinary } from '../support/binaries';
-import { killAll, ROOT, spotwatch } from '../support/process';
+import { killAll, ROOT } from '../support/process';
+import { scriptedExchange, startDaemon, writeDaemonConfig } from '../support/scripted-daemon';
 import { waitFor } from '../support/wait';
 
 jest.setTimeout(120_000);
@@ -21,8 +22,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'spotwatch-status-page-'));
   // A scripted closure: USDT on TRC20 closes for withdrawals with a message and reopens 3 s later;
   // then BTC deposits close and stay closed.
-  writeFileSync(
-    join(dir, 'scenario.yaml'),
+  writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: WithdrawDisabled\n    state: withdraw_disabled\n    match: { coin: USDT }\n    severity: critical\n');
+  const simUrl = await scriptedExchange(
+    dir,
     `name: closure
 steps:
   - at: 2s
@@ -41,28 +43,10 @@ steps:
     network: BTC
     set: { depositEnable: false }
 `,
+    { coins: 60, seed: 3 },
   );
-  writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: WithdrawDisabled\n    state: withdraw_disabled\n    match: { coin: USDT }\n    severity: critical\n');
-  const sim = spotwatch(['simulate', '--listen', '127.0.0.1:0', '--coins', '60', '--seed', '3', '--scenario', join(dir, 'scenario.yaml')]);
-  const simUrl = (await sim.output(/reference exchange listening on (http:\/\/\S+)/))[1] as string;
-  writeFileSync(
-    join(dir, 'spotwatch.yaml'),
-    `exchanges:
-  - name: e2e
-    base_url: ${simUrl}
-    poll: { coins: 1s, tickers: 1s }
-server: { listen: "127.0.0.1:0" }
-state_dir: ${join(dir, 'data')}
-rules_file: ${join(dir, 'rules.yaml')}
-log: { format: json }
-notify:
-  receivers:
-    - name: log
-      log: {}
-`,
-  );
-  const daemon = spotwatch(['run', '--config', join(dir, 'spotwatch.yaml')]);
-  daemonUrl = (await daemon.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/))[1] as string;
+  writeDaemonConfig(dir, simUrl, join(dir, 'rules.yaml'), 'log: { format: json }\n');
+  daemonUrl = (await startDaemon(dir)).url;
   type Outages = { outages: { coin: string; network: string; direction: string; to: string | null }[] };
   await waitFor(
     async () => {

@@ -1,7 +1,7 @@
 import { everyNetwork, rollingWindow, specSymbol } from '../../src/exchange/derived';
 import { hmacSha256, queryOf, withQuery } from '../../src/exchange/hmac';
 
-/** dialects.md section 1, rules 4 (coin flags), 6 (symbols) and 7 (window); the decimals of rule 3 are derive.test.ts's. */
+/** dialects.md section 1, rules 4 (coin flags), 6 (symbols) and 7 (window); the decimals of rule 3 are derived-decimals.test.ts's. */
 describe('derived flags, symbols and windows', () => {
   it('writes symbols in the spec\'s style and derives the 24 h window', () => {
     expect(['BTC-USDT', 'BTC_USDT', 'btcusdt', 'ETH-BTC', 'a/b'].map(specSymbol)).toEqual(['BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'ETHBTC', 'AB']);

@@ -5,7 +5,7 @@
  * in them is a string, booleans too (`"true"`/`"false"`); an error is the same envelope with
  * another code, also inside an answer of status 200.
  */
-import { difference, nonZero, stepOfPlaces } from '../../derive';
+import { difference, nonZero, stepOfPlaces } from '../../derived-decimals';
 import { rollingWindow, specSymbol } from '../../derived';
 import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';

@@ -6,7 +6,7 @@
 import type { Refusal } from '../../dialect';
 import { Refused } from '../../dialect';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
-import { difference, stepOfSentPlaces } from '../../derive';
+import { difference, stepOfSentPlaces } from '../../derived-decimals';
 import { derivedCoinOf, readNetworks, rollingWindow, specSymbol } from '../../derived';
 import { decodeCoinList, decodeTickerList, flagOf } from '../../decode-list';
 import type { AnswerMemory } from '../../decode-records';

@@ -6,7 +6,7 @@
  * `/wallet/withdraw_status`, not read here): those fields are null.
  */
 import { Refused } from '../../dialect';
-import { percentAsRatio } from '../../derive';
+import { percentAsRatio } from '../../derived-decimals';
 import { specSymbol } from '../../derived';
 import { booleanValue, keyIn, requiredDecimal, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
 import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';

@@ -7,7 +7,7 @@
  * values are JSON numbers written by Java (`8988.0`, `2.3822168242201668E8`): their text is
  * kept (rule 1).
  */
-import { changeRatio, difference, stepOfPlaces } from '../../derive';
+import { changeRatio, difference, stepOfPlaces } from '../../derived-decimals';
 import { rollingWindow, specSymbol } from '../../derived';
 import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';

@@ -4,7 +4,7 @@
  * `{"code":"200000","data":...}`; an error is `{"code":"<other>","msg":"..."}`, also inside an
  * answer of status 200.
  */
-import { difference, stepOfPlaces } from '../../derive';
+import { difference, stepOfPlaces } from '../../derived-decimals';
 import { rollingWindow, specSymbol } from '../../derived';
 import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';

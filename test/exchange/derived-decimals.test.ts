@@ -1,4 +1,4 @@
-import { changeRatio, difference, nonZero, percentAsRatio, stepOfPlaces, stepOfSentPlaces } from '../../src/exchange/derive';
+import { changeRatio, difference, nonZero, percentAsRatio, stepOfPlaces, stepOfSentPlaces } from '../../src/exchange/derived-decimals';
 
 /** dialects.md section 1, rule 3: derived decimals, exact, in plain notation (every dialect's, one table). */
 describe('derived decimals', () => {
