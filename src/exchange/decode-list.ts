@@ -12,7 +12,7 @@
  */
 import { sameCoin, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, RecordIssue, TickerRecord } from '../snapshot/model';
-import { rawOf, recalled, remember, type AnswerMemory } from './decode-records';
+import { decodeItems, rawOf, recalled, remember, type AnswerMemory } from './decode-records';
 import { KeyedRecords } from './duplicates';
 import { FieldError, isObject, reason, shapeOf, type Json, type Parsed } from './read';
 
@@ -80,34 +80,22 @@ export function* decodeCoinList(
  * answer time: a ticker remembered under another time is read again).
  */
 export function* decodeTickerList(list: readonly unknown[], read: (item: Json) => TickerRecord, memory?: AnswerMemory, context: unknown = null): Generator<void, Parsed<TickerRecord>, void> {
-  const tickers = new KeyedRecords<TickerRecord>((t) => t.symbol, sameTicker);
-  const issues: RecordIssue[] = [];
-  const add = (record: TickerRecord, index: number): void => {
-    if (tickers.add(record) === 'conflict') issues.push({ entity: 'ticker', symbol: record.symbol, index, reason: 'symbol appears twice with different values' });
-  };
-  let fresh = 0;
-  for (let index = 0; index < list.length; index++) {
-    const known = recalled<TickerRecord>(list[index], context, memory);
-    if (known !== undefined) {
-      add(known, index);
-      continue;
-    }
-    if (fresh >= TICKERS_PER_TURN) {
-      fresh = 0;
-      yield;
-    }
-    fresh += 1;
-    const item = rawOf(list[index], memory);
+  // Read through the memory as items (a failed one too: it depends on its text alone), in list order.
+  const readOne = (item: unknown): { record: TickerRecord } | { reason: string } => {
     try {
       if (!isObject(item)) throw new FieldError(`ticker is ${shapeOf(item)}, not an object`);
-      const record = read(item);
-      remember(memory, item, record, context);
-      add(record, index);
+      return { record: read(item) };
     } catch (err) {
-      issues.push({ entity: 'ticker', index, reason: reason(err) });
+      return { reason: reason(err) };
     }
-  }
-  memory?.commit();
+  };
+  const items = yield* decodeItems(list, readOne, TICKERS_PER_TURN, memory, context);
+  const tickers = new KeyedRecords<TickerRecord>((t) => t.symbol, sameTicker);
+  const issues: RecordIssue[] = [];
+  items.forEach((got, index) => {
+    if (!('record' in got)) issues.push({ entity: 'ticker', index, reason: got.reason });
+    else if (tickers.add(got.record) === 'conflict') issues.push({ entity: 'ticker', symbol: got.record.symbol, index, reason: 'symbol appears twice with different values' });
+  });
   return { records: tickers.taken(), issues };
 }
 

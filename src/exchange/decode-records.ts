@@ -144,13 +144,13 @@ export function remember(memory: AnswerMemory | undefined, raw: unknown, record:
  * Each item of `list` read by `read`, through the memory as decodeRecords reads records: for a
  * list whose records are built from several items each (OKX sends a row per coin and chain),
  * where the item is what is remembered and the records are built after. `read` never throws
- * (a malformed item reads as what says so) and depends on the item's text alone.
+ * (a malformed item reads as what says so) and depends on the item's text and `context` alone.
  */
-export function* decodeItems<V>(list: readonly unknown[], read: (item: unknown) => V, perTurn: number, memory?: AnswerMemory): Generator<void, V[], void> {
+export function* decodeItems<V>(list: readonly unknown[], read: (item: unknown) => V, perTurn: number, memory?: AnswerMemory, context: unknown = null): Generator<void, V[], void> {
   const out: V[] = [];
   let fresh = 0;
   for (let index = 0; index < list.length; index++) {
-    const known = recalled<V>(list[index], null, memory);
+    const known = recalled<V>(list[index], context, memory);
     if (known !== undefined) {
       out.push(known);
       continue;
@@ -162,7 +162,7 @@ export function* decodeItems<V>(list: readonly unknown[], read: (item: unknown) 
     fresh += 1;
     const item = rawOf(list[index], memory);
     const value = read(item);
-    remember(memory, item, value, null);
+    remember(memory, item, value, context);
     out.push(value);
   }
   memory?.commit();
