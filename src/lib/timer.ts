@@ -70,3 +70,11 @@ export async function inTurns<T>(steps: Generator<unknown, T>): Promise<T> {
     await nextTurn();
   }
 }
+
+/** Runs work written as a generator to the end at once (no turns), and returns what it returns. */
+export function drain<T>(steps: Generator<unknown, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}

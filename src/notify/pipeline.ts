@@ -5,6 +5,7 @@ import { compileInhibitRules, InhibitionIndex } from '../alerts/inhibit';
 import type { CompiledRoutes } from '../alerts/route';
 import type { Muter } from '../alerts/silence';
 import { stringifyInParts } from '../lib/json-parts';
+import { drain } from '../lib/timer';
 import type { Logger } from '../lib/logger';
 import { dedupStage } from './dedup-stage';
 import { inhibitStage } from './inhibit-stage';
@@ -48,14 +49,6 @@ export interface Batch {
 
 /** Alerts of a notification serialized per step (about 0.5 MB of JSON). */
 const SERIALIZE_PART = 1_000;
-
-/** Runs steps to the end at once, and returns what they return. */
-function drain<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
-}
 
 /** How long change events stay sources of inhibition (a delisting mutes its networks). */
 const EVENT_MEMORY_MS = 15 * 60_000;

@@ -1,4 +1,4 @@
-import { inTurns } from '../lib/timer';
+import { drain, inTurns } from '../lib/timer';
 import { CHANGE_KINDS, type Change, type ChangeKind, type ChangeValue } from './changes';
 import { sameDecimal } from './decimal';
 import { compile, literal, prop } from '../lib/compile';
@@ -12,11 +12,7 @@ import { unknownKey, type CoinRecord, type Snapshot } from './model';
  * Change: a listed coin is one `coin_listed`, not also a `network_added` per network.
  */
 export function diff(prev: Snapshot, next: Snapshot): Change[] {
-  const steps = diffSteps(prev, next);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return drain(diffSteps(prev, next));
 }
 
 /** Coins compared per turn of the event loop by diffInTurns. */

@@ -125,8 +125,8 @@ export class Outbox {
   private committedChars = 0;
   /** Dead letters per receiver, counted once and kept until a delivery dies (read after every poll). */
   private deadCounts: Map<string, number> | undefined;
-  /** Pending deliveries per receiver, counted once and kept until the outbox is written. */
-  private pendingCounts: Map<string, number> | undefined;
+  /** Pending deliveries per receiver, each counted once (an index seek) and kept until the outbox is written. */
+  private readonly pendingCounts = new Map<string, number>();
 
   constructor(private readonly t: Tables) {}
 
@@ -141,7 +141,7 @@ export class Outbox {
     const put = this.t.db.prepare('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
     const drop = this.t.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
     const committed: [number, Committed][] = [];
-    this.pendingCounts = undefined;
+    this.written();
     this.t.transaction(() => {
       for (const i of items) {
         if (i.delivery !== undefined) {
@@ -166,6 +166,12 @@ export class Outbox {
       this.committed.delete(old);
       this.committedChars -= o.json.length;
     }
+  }
+
+  /** The outbox was (or is about to be) written: what is counted of it is counted again. */
+  private written(): void {
+    this.pendingCounts.clear();
+    this.deadCounts = undefined;
   }
 
   private forget(id: number): void {
@@ -230,16 +236,17 @@ export class Outbox {
 
   /** Pending deliveries of a receiver (no query unless the outbox was written since the last count: read after every poll). */
   pendingDeliveries(receiver: string): number {
-    if (this.pendingCounts === undefined) {
-      const rows = this.t.db.prepare("SELECT receiver, COUNT(*) AS n FROM outbox WHERE state = 'pending' GROUP BY receiver").all() as { receiver: string; n: number }[];
-      this.pendingCounts = new Map(rows.map((r) => [r.receiver, r.n]));
+    let n = this.pendingCounts.get(receiver);
+    if (n === undefined) {
+      n = (this.t.db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE receiver = ? AND state = 'pending'").get(receiver) as { n: number }).n;
+      this.pendingCounts.set(receiver, n);
     }
-    return this.pendingCounts.get(receiver) ?? 0;
+    return n;
   }
 
   deliveryDone(id: number, now: number): void {
     this.forget(id);
-    this.pendingCounts = undefined;
+    this.written();
     this.t.db.prepare("UPDATE outbox SET state = 'done', finished_at = ?, body = '{}' WHERE id = ?").run(now, id);
   }
 
@@ -249,8 +256,7 @@ export class Outbox {
 
   deliveryDead(id: number, attempts: number, error: string, now: number): void {
     this.forget(id);
-    this.deadCounts = undefined;
-    this.pendingCounts = undefined;
+    this.written();
     this.t.db.prepare("UPDATE outbox SET state = 'dead', attempts = ?, last_error = ?, finished_at = ? WHERE id = ?").run(attempts, error, now, id);
   }
 
@@ -284,8 +290,7 @@ export class Outbox {
     const drop = this.t.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
     const unpend = this.t.db.prepare('DELETE FROM pending WHERE id = ?');
     // Held deliveries may come back dead; counted again at the next read, whatever the outcome.
-    this.deadCounts = undefined;
-    this.pendingCounts = undefined;
+    this.written();
     return this.t.transaction(() => {
       for (const m of held.marks) {
         if (m.state === 'done') this.deliveryDone(m.id, m.at);

@@ -6,7 +6,7 @@
 import { COIN_FIELDS, NETWORK_FIELDS } from '../../../snapshot/fields';
 import { sameCoin, sameNetwork } from '../../../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
-import { inTurns } from '../../../lib/timer';
+import { drain, inTurns } from '../../../lib/timer';
 import { decodeRecords, type AnswerMemory, type RecordReader } from '../../decode-records';
 import { KeyedRecords } from '../../duplicates';
 import { shapeOf, FieldError, isObject, keyOf, reason, requiredStr, type Json, type Parsed } from '../../read';
@@ -79,11 +79,7 @@ const COINS: RecordReader<CoinRecord> = {
 
 /** The coin list; `previous` (the coins of the last snapshot) lets an unchanged coin come back as its previous object. */
 export function decodeCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
-  const steps = decodeRecords(COINS, listOf(body, 'coins'), previous);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return drain(decodeRecords(COINS, listOf(body, 'coins'), previous));
 }
 
 /**

@@ -5,7 +5,7 @@
 import { TICKER_FIELDS } from '../../../snapshot/fields';
 import { sameTicker } from '../../../snapshot/merge';
 import type { TickerRecord } from '../../../snapshot/model';
-import { inTurns } from '../../../lib/timer';
+import { drain, inTurns } from '../../../lib/timer';
 import { decodeRecords, type AnswerMemory, type RecordReader } from '../../decode-records';
 import { isObject, keyOf, type Parsed } from '../../read';
 import { listOf } from './answer';
@@ -30,11 +30,7 @@ function tickerList(body: unknown): unknown[] {
 
 /** Tickers; `previous` works as for decodeCoins. */
 export function decodeTickers(body: unknown, previous?: ReadonlyMap<string, TickerRecord>): Parsed<TickerRecord> {
-  const steps = decodeRecords(TICKERS, tickerList(body), previous);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return drain(decodeRecords(TICKERS, tickerList(body), previous));
 }
 
 /** decodeTickers in turns of the event loop (1,000 tickers read afresh per turn), `memory` as for decodeCoinsInTurns. */
