@@ -112,8 +112,10 @@ export function timeOf(v: unknown): number | null {
  */
 function coinFlag(read: ReadNetworks, of: 'depositEnable' | 'withdrawEnable', before: CoinRecord | undefined): boolean | undefined {
   const previous = before?.[of === 'depositEnable' ? 'depositAllEnable' : 'withdrawAllEnable'];
-  if (read.unknown.length === 0 && read.unkeyed) return read.networks.some((n) => !n[of]) ? false : previous;
-  return carriedFlag(read.networks, read.unknown, before, of) ?? previous;
+  const carried = carriedFlag(read.networks, read.unknown, before, of);
+  // A network set aside without a key may be any of the coin's: only a known closed one decides.
+  if (read.unkeyed) return carried === false ? false : previous;
+  return carried ?? previous;
 }
 
 /** A coin's networks as read, the keys of those set aside (`unknown`), and whether one set aside had no key. */

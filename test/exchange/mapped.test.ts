@@ -58,6 +58,17 @@ describe('coin flags (dialects.md rule 4)', () => {
     expect([none.records, none.issues.map((i) => [i.entity, i.coin])]).toEqual([[], [['network', 'X'], ['coin', 'X']]]);
   });
 
+  it('keeps the previous flags when a network set aside has no key, even beside one set aside that was open (it may be the closed one)', async () => {
+    const first = await decodeCoinsWith(SOURCE, [{ id: 'X', nets: [net('A', true, true), net('B', false, false), net('C', true, true)] }]);
+    const previous = new Map(first.records.map((c) => [c.coin, c]));
+    expect(first.records.map((c) => [c.depositAllEnable, c.withdrawAllEnable])).toEqual([[false, false]]);
+    const next = await decodeCoinsWith(SOURCE, [{ id: 'X', nets: [net('A', 'soon', true), { dep: true, wd: true }, net('C', true, true)] }], previous);
+    expect(next.records.map((c) => [c.depositAllEnable, c.withdrawAllEnable])).toEqual([[false, false]]);
+    // A closed network known (read now, or set aside with a key and closed last time) still decides.
+    const closed = await decodeCoinsWith(SOURCE, [{ id: 'X', nets: [net('B', 'soon', null), { dep: true, wd: true }, net('C', true, true)] }], previous);
+    expect(closed.records.map((c) => [c.depositAllEnable, c.withdrawAllEnable])).toEqual([[false, false]]);
+  });
+
   it('sets a coin aside whose networks are not a list rather than reading it as having none', async () => {
     const { records, issues } = await decodeCoinsWith(SOURCE, [{ id: 'X' }, { id: 'Y', nets: null }]);
     expect([records, issues.map((i) => i.reason)]).toEqual([[], ['nets is not a list', 'nets is not a list']]);
