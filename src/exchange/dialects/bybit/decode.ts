@@ -70,11 +70,12 @@ export function decodeCoins(body: unknown, previous: ReadonlyMap<string, CoinRec
   return decodeCoinList(listOf(resultOf(body, 'coins'), 'rows', 'coins'), (item) => keyOf(item, 'coin'), readCoin, previous, memory);
 }
 
-export function decodeTickers(body: unknown, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void> {
+export function* decodeTickers(body: unknown, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void> {
   const list = listOf(resultOf(body, 'tickers'), 'list', 'tickers');
   const time = isObject(body) ? int(body, 'time') : null;
-  // The answer's time is every ticker's closeTime: a ticker remembered under another time is read again.
-  return decodeTickerList(list, (o) => {
+  // A ticker is read (and remembered) without its window: the answer's time, every ticker's
+  // closeTime, changes with every answer, and would make every remembered ticker be read again.
+  const read = yield* decodeTickerList(list, (o) => {
     const last = dec(o, 'lastPrice');
     if (last === null) throw new FieldError('lastPrice is missing');
     const open = dec(o, 'prevPrice24h');
@@ -92,10 +93,13 @@ export function decodeTickers(body: unknown, memory: AnswerMemory | undefined): 
       lowPrice: dec(o, 'lowPrice24h'),
       volume: dec(o, 'volume24h'),
       quoteVolume: dec(o, 'turnover24h'),
-      ...rollingWindow(time),
+      openTime: null,
+      closeTime: null,
       count: null,
     };
-  }, memory, time);
+  }, memory);
+  const window = rollingWindow(time);
+  return { records: read.records.map((t) => ({ ...t, ...window })), issues: read.issues };
 }
 
 /** `GET /v5/market/time`: the envelope's top-level `time` (ms). */
