@@ -81,22 +81,23 @@ export function exactDecimalJson(keys: readonly string[], way: DecimalWay = DECI
  * The pre-pass, where it is needed. A scan of the text for bare numbers under the keys costs
  * about what the parse costs, and most answers have none where they may (the spec's tickers
  * send every decimal as a string): the text is parsed first, and parsed again with the
- * pre-pass only when the parsed value has a number under one of the keys. An answer that had
- * some (the spec's coin list: `withdrawIntegerMultiple` is a bare number) makes the next one
- * of this parser take the pre-pass first. Either way the value is the pre-pass's, and an
+ * pre-pass only when the parsed value has a number under one of the keys. Once a text had
+ * some (the spec's coin list: `withdrawIntegerMultiple` is a bare number), this parser takes
+ * the pre-pass first from then on. Either way the value is the pre-pass's, and an
  * answer that is not JSON fails with the pre-pass's error.
  */
 function prePassParse(keys: readonly string[]): (text: string) => unknown {
   const bare = bareDecimal(keys);
   const decimal = new Set(keys);
-  let bareLast = false;
+  let bareSeen = false;
   const prePass = (text: string): unknown => {
     const quoted = text.replace(bare, '"$1"$2"$3"');
-    bareLast = quoted.length !== text.length;
+    // Kept once seen: a record without one, or an answer's skeleton, says nothing of the next record.
+    if (quoted.length !== text.length) bareSeen = true;
     return JSON.parse(quoted);
   };
   return (text) => {
-    if (bareLast) return prePass(text);
+    if (bareSeen) return prePass(text);
     let value: unknown;
     try {
       value = JSON.parse(text);

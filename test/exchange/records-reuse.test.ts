@@ -78,7 +78,10 @@ describe('records reused by their text (spot-v3)', () => {
       expect(next[3]?.networkList[0]?.withdrawFee).toBe('2');
       // Parsed: the two records not seen before, and the (empty) answer around them (a text
       // may be parsed twice: first as it is, then with the decimal pre-pass when it had bare numbers).
-      expect([...new Set(parse.mock.calls.map(([t]) => t.slice(0, 12)))]).toEqual(['{"coin":"D",', '{"coin":"B",', '[]']);
+      const parsed = parse.mock.calls.map(([t]) => t.slice(0, 12));
+      expect([...new Set(parsed)]).toEqual(['{"coin":"D",', '{"coin":"B",', '[]']);
+      // Twice at most one text: the first with bare decimals this parser sees (after it, the pre-pass first).
+      expect(parsed.length).toBeLessThanOrEqual(4);
     } finally {
       spy.mockRestore();
     }
