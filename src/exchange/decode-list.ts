@@ -12,16 +12,13 @@
  */
 import { sameCoin, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, RecordIssue, TickerRecord } from '../snapshot/model';
-import { decodeItems, rawOf, recalled, remember, type AnswerMemory } from './decode-records';
+import { COINS_PER_TURN, decodeItems, rawOf, recalled, remember, TICKERS_PER_TURN, type AnswerMemory } from './decode-records';
 import { KeyedRecords } from './duplicates';
 import { FieldError, isObject, reason, shapeOf, type Json, type Parsed } from './read';
 
 /** One raw coin into the model: `before` is its previous record, `issues` takes those of its networks (derived.ts readNetworks). */
 export type CoinReader = (item: Json, before: CoinRecord | undefined, issues: RecordIssue[]) => CoinRecord;
 
-/** Records read afresh per turn of the event loop (as decode-records.ts's dialects). */
-const COINS_PER_TURN = 500;
-const TICKERS_PER_TURN = 1_000;
 
 /**
  * The coins of a list: `key` names the coin of a raw item (to find its previous record, and

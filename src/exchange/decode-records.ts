@@ -61,6 +61,10 @@ const TWICE = { coin: 'coin appears twice in the list with different values', ti
  * With `memory`, every record read well without issues of its parts is remembered by its text,
  * and the memory is committed when the list is done.
  */
+/** Coins, and tickers, read afresh per turn of the event loop by every dialect's decode. */
+export const COINS_PER_TURN = 500;
+export const TICKERS_PER_TURN = 1_000;
+
 export function* decodeRecords<R extends object>(
   reader: RecordReader<R>,
   list: readonly unknown[],

@@ -13,7 +13,7 @@ import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 import { inTurns } from '../lib/timer';
 import { carriedFlag } from './derived';
-import { decodeRecords, type AnswerMemory, type RecordReader } from './decode-records';
+import { type AnswerMemory, COINS_PER_TURN, decodeRecords, type RecordReader, TICKERS_PER_TURN } from './decode-records';
 import { KeyedRecords } from './duplicates';
 import { dec, FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from './read';
 
@@ -38,9 +38,6 @@ export interface TickerSource {
   ticker(o: Json, symbol: string, time: number | null): TickerRecord;
 }
 
-/** Records read afresh per turn of the event loop (as spot-v3's decode). */
-const COINS_PER_TURN = 500;
-const TICKERS_PER_TURN = 1_000;
 
 /** A usable key of a raw record (read.ts keyOf), in the model's style. */
 export function keyIn(o: unknown, key: string, style: (text: string) => string = (t) => t): string | undefined {

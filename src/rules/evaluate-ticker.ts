@@ -6,11 +6,11 @@ import { evaluationMemo, type EvaluationInput, type EvaluationMemo } from './eva
 import { baseLabels, type Instance } from './instance';
 import { matchesAll } from './match';
 import { measure } from './measure';
-import type { Condition, Rule } from './model';
+import { measuresOverTime, type Condition, type Rule } from './model';
 
 /** Whether a ticker measure reads the ticker alone (not the samples, not the time). */
 export function measuresTickerOnly(kind: TickerCondition['measure']): boolean {
-  return kind !== 'move_percent' && kind !== 'stale_for' && kind !== 'missing';
+  return kind !== 'missing' && !measuresOverTime(kind);
 }
 
 /** measure(), once per ticker object for the measures that read the ticker alone. */

@@ -5,7 +5,7 @@ import { evaluateTicker, measuresTickerOnly } from './evaluate-ticker';
 import { evaluationMemo, type Domain, type Evaluation, type EvaluationInput, type EvaluationMemo } from './evaluation';
 import { baseLabels, type Instance } from './instance';
 import { matchesAll } from './match';
-import { NETWORK_STATES, type Rule, type StateKind } from './model';
+import { measuresOverTime, NETWORK_STATES, type Rule, type StateKind } from './model';
 
 export type { Instance } from './instance';
 export type { Domain, Evaluation, EvaluationInput, EvaluationMemo } from './evaluation';
@@ -41,7 +41,7 @@ export function readsSnapshotOnly(rule: Rule): boolean {
   const c = rule.condition;
   if (c.type === 'state') return true;
   if (c.type !== 'ticker') return false;
-  return c.measure !== 'move_percent' && c.measure !== 'stale_for' && c.hysteresis === 0;
+  return !measuresOverTime(c.measure) && c.hysteresis === 0;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { matchesAll } from './match';
-import type { Rule } from './model';
+import { measuresOverTime, type Rule } from './model';
 import type { TickerRecord } from '../snapshot/model';
 
 /** One observation of a ticker by the watcher. */
@@ -32,14 +32,13 @@ export class TickerHistory {
   }
 
   /**
-   * Records a poll's tickers. `wanted` limits it to the symbols some rule measures over time
-   * (move_percent, stale_for): at 14,000 symbols, samples of every symbol would cost hundreds
-   * of megabytes for nothing.
+   * Records a poll's tickers: the engine gives only those some rule measures over time
+   * (SampledTickers): at 14,000 symbols, samples of every symbol would cost hundreds of
+   * megabytes for nothing.
    */
-  record(tickers: Iterable<TickerRecord>, now: number, wanted: (symbol: string) => boolean = () => true): void {
+  record(tickers: Iterable<TickerRecord>, now: number): void {
     const spacing = this.keepMs / 120;
     for (const t of tickers) {
-      if (!wanted(t.symbol)) continue;
       const price = Number(t.lastPrice);
       const signature = `${t.lastPrice}|${t.count ?? ''}|${t.volume ?? ''}`;
       let h = this.symbols.get(t.symbol);
@@ -87,8 +86,8 @@ export function historyKeep(rules: readonly Rule[]): number {
 }
 
 /** Whether any rule measures `symbol` of `exchange` over time (move_percent, stale_for), so its samples are kept. */
-export function samplesSymbol(rules: readonly Rule[], exchange: string, symbol: string): boolean {
-  return rules.some((r) => r.condition.type === 'ticker' && (r.condition.measure === 'move_percent' || r.condition.measure === 'stale_for') && matchesAll(r.match, { exchange, symbol, kind: r.condition.measure }));
+function samplesSymbol(rules: readonly Rule[], exchange: string, symbol: string): boolean {
+  return rules.some((r) => r.condition.type === 'ticker' && measuresOverTime(r.condition.measure) && matchesAll(r.match, { exchange, symbol, kind: r.condition.measure }));
 }
 
 /**

@@ -53,3 +53,8 @@ export interface Rule {
   annotations: Record<string, string>;
   condition: Condition;
 }
+
+/** Whether a ticker measure reads the watcher's samples and the time (move_percent, stale_for), not the ticker alone. */
+export function measuresOverTime(measure: TickerMeasure): boolean {
+  return measure === 'move_percent' || measure === 'stale_for';
+}

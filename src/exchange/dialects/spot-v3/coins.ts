@@ -7,7 +7,7 @@ import { COIN_FIELDS, NETWORK_FIELDS } from '../../../snapshot/fields';
 import { sameCoin, sameNetwork } from '../../../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
 import { drain, inTurns } from '../../../lib/timer';
-import { decodeRecords, type AnswerMemory, type RecordReader } from '../../decode-records';
+import { COINS_PER_TURN, decodeRecords, type AnswerMemory, type RecordReader } from '../../decode-records';
 import { KeyedRecords } from '../../duplicates';
 import { shapeOf, FieldError, isObject, keyOf, reason, requiredStr, type Json, type Parsed } from '../../read';
 import { listOf } from './answer';
@@ -73,7 +73,7 @@ const COINS: RecordReader<CoinRecord> = {
   same: sameCoin,
   // Coins read afresh per turn: when an exchange closes every network, no coin is its
   // previous object, and 4,000 coins read at once held the loop for 80-100 ms.
-  perTurn: 500,
+  perTurn: COINS_PER_TURN,
   partIssuesOfFailed: false,
 };
 

@@ -6,7 +6,7 @@ import { TICKER_FIELDS } from '../../../snapshot/fields';
 import { sameTicker } from '../../../snapshot/merge';
 import type { TickerRecord } from '../../../snapshot/model';
 import { drain, inTurns } from '../../../lib/timer';
-import { decodeRecords, type AnswerMemory, type RecordReader } from '../../decode-records';
+import { decodeRecords, TICKERS_PER_TURN, type AnswerMemory, type RecordReader } from '../../decode-records';
 import { isObject, keyOf, type Parsed } from '../../read';
 import { listOf } from './answer';
 import { codecOf } from './records';
@@ -19,7 +19,7 @@ const TICKERS: RecordReader<TickerRecord> = {
   read: (item, _key, before) => (before !== undefined && TICKER.same(item, before) ? before : TICKER.read(item, '')),
   same: sameTicker,
   // 3,500 tickers whose prices all moved, read at once, held the loop 15-25 ms.
-  perTurn: 1_000,
+  perTurn: TICKERS_PER_TURN,
   partIssuesOfFailed: false,
 };
 
