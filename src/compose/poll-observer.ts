@@ -11,7 +11,7 @@ import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
 import { networkCount, type Snapshot } from '../snapshot/model';
 import type { Views } from '../http/views';
-import { inTurns } from '../lib/timer';
+import { drain, inTurns } from '../lib/timer';
 
 /** What the gauges that follow every poll read (see PollMetrics.after). */
 export interface GaugeSources {
@@ -61,7 +61,7 @@ export class DaemonPollObserver implements PollObserver {
     const byKind = new Map<string, number>();
     for (const c of changes) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
     for (const [kind, n] of byKind) metrics.changes.inc({ exchange, kind }, n);
-    if (changes.length <= LOGGED_AT_ONCE) for (const c of changes) logger.info({ ...c, exchange }, 'change');
+    if (changes.length <= LOGGED_AT_ONCE) drain(logChanges(logger, exchange, changes));
     // A storm's first lines in later turns, LOGGED_AT_ONCE per turn: a line costs pino 0.1-0.3 ms
     // (its redaction), and 50 of them with the decision held the loop 10-20 ms more.
     else void inTurns(logChanges(logger, exchange, changes));

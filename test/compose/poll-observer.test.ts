@@ -4,7 +4,7 @@ import { DaemonPollObserver, type DaemonObserverOptions } from '../../src/compos
 import { createLogger } from '../../src/lib/logger';
 import { createMetrics } from '../../src/metrics/metrics';
 import type { Change } from '../../src/snapshot/changes';
-import { waitFor } from '../support/wait';
+import { nextTurn } from '../../src/lib/timer';
 
 /** The observer's change lines, as a log reader sees them. */
 function observer(): { o: DaemonPollObserver; lines: Record<string, unknown>[]; observed: number[] } {
@@ -39,7 +39,13 @@ describe('the poll observer\'s log of changes', () => {
     o.changes('main', Array.from({ length: 120 }, (_, i) => change(i)));
     // The views are told at once; the lines follow in later turns.
     expect([lines.length, observed]).toEqual([0, [120]]);
-    await waitFor(() => lines.length === 51, '51 lines');
+    // One part per turn (lib/timer's nextTurn takes turns in the order asked): 10 lines each.
+    const counts: number[] = [];
+    for (let turn = 0; turn < 6; turn++) {
+      await nextTurn();
+      counts.push(lines.length);
+    }
+    expect(counts).toEqual([10, 20, 30, 40, 51, 51]);
     expect(lines.slice(0, 50).map((l) => l.coin)).toEqual(Array.from({ length: 50 }, (_, i) => `C${i}`));
     expect(lines[50]).toMatchObject({ msg: 'more changes not logged one by one', exchange: 'main', more: 70 });
   });
