@@ -113,7 +113,7 @@ function pollCost(coins) {
     step('rules and alert lifecycle', () => {
       history.record(next.tickers.values(), now);
       for (const domain of ['coins', 'tickers']) {
-        const ev = evaluateRules({ rules: rules.rules, domain, snapshot: next, changes, history, expectedSymbols: new Set(), now, wasActive: (r, e) => alerts.isActive(r, e) });
+        const ev = evaluateRules({ rules: rules.rules, domain, snapshot: next, changes, samples: history.symbols, expectedSymbols: new Set(), now, wasActive: (r, e) => alerts.isActive(r, e) });
         alerts.apply(advance(alerts, ev, { exchange: 'bench', rules: new Map(rules.rules.map((r) => [r.id, r])), known: new Set(rules.rules.map((r) => r.id)) }, now));
       }
     });

@@ -7,6 +7,12 @@ export type BuiltinName = 'UpstreamAnomaly' | 'ExchangeDown';
 
 const SEVERITY: Record<BuiltinName, string> = { UpstreamAnomaly: 'warning', ExchangeDown: 'critical' };
 
+/** The built-in rules of one endpoint, made once: their ids are what their alerts are kept under. */
+export const ENDPOINT_RULES: Readonly<Record<Endpoint, Readonly<Record<BuiltinName, Rule>>>> = {
+  coins: { UpstreamAnomaly: builtinRule('UpstreamAnomaly', 'coins'), ExchangeDown: builtinRule('ExchangeDown', 'coins') },
+  tickers: { UpstreamAnomaly: builtinRule('UpstreamAnomaly', 'tickers'), ExchangeDown: builtinRule('ExchangeDown', 'tickers') },
+};
+
 export function builtinRule(name: BuiltinName, endpoint: Endpoint): Rule {
   return {
     id: `builtin:${name}:${endpoint}`,

@@ -133,7 +133,7 @@ export class Engine {
   /** The ticker samples kept across a restart (what the store held). */
   restoreHistory(exchange: string, samples: ReadonlyMap<string, SymbolHistory>): void {
     const state = this.state(exchange);
-    for (const [k, v] of samples) state.history.symbols.set(k, v);
+    state.history.symbols = new Map([...state.history.symbols, ...samples]);
   }
 
   /** The exchange's ticker samples (for the writer). */
@@ -183,7 +183,7 @@ export class Engine {
         domain: endpoint,
         snapshot: next,
         changes,
-        history: state.history,
+        samples: state.history.symbols,
         expectedSymbols: this.options.expectedSymbols.get(exchange) ?? new Set(),
         now: at,
         wasActive: (ruleId, entity) => this.alerts.isActive(ruleId, entity),

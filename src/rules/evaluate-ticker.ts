@@ -16,11 +16,11 @@ export function measuresTickerOnly(kind: TickerCondition['measure']): boolean {
 /** measure(), once per ticker object for the measures that read the ticker alone. */
 function measured(memo: EvaluationMemo, c: TickerCondition, t: TickerRecord, input: EvaluationInput): number | undefined {
   const kind = c.measure as Exclude<TickerCondition['measure'], 'missing'>;
-  if (!measuresTickerOnly(kind)) return measure(kind, t, input.now, input.history, c.windowMs);
+  if (!measuresTickerOnly(kind)) return measure(kind, t, input.now, input.samples, c.windowMs);
   let values = memo.measures.get(t);
   if (values === undefined) memo.measures.set(t, (values = new Map()));
   if (values.has(kind)) return values.get(kind);
-  const value = measure(kind, t, input.now, input.history, c.windowMs);
+  const value = measure(kind, t, input.now, input.samples, c.windowMs);
   values.set(kind, value);
   return value;
 }

@@ -1,7 +1,7 @@
 /** The types of an evaluation of rules (evaluate.ts), and what evaluations remember between polls. */
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Snapshot, TickerRecord } from '../snapshot/model';
-import type { TickerHistory } from './history';
+import type { Samples } from './history';
 import type { Instance } from './instance';
 import type { Rule } from './model';
 
@@ -13,7 +13,8 @@ export interface EvaluationInput {
   domain: Domain;
   snapshot: Snapshot;
   changes: readonly Change[];
-  history: TickerHistory;
+  /** The watcher's ticker samples (move_percent, stale_for). */
+  samples: Samples;
   /** Symbols that should be in every ticker answer (watch list and literal `match.symbol`s). */
   expectedSymbols: ReadonlySet<string>;
   now: number;

@@ -4,78 +4,65 @@ import type { TickerRecord } from '../snapshot/model';
 
 /** One observation of a ticker by the watcher. */
 export interface Sample {
-  at: number;
-  price: number;
+  readonly at: number;
+  readonly price: number;
 }
 
 /** What the history of one symbol holds. */
 export interface SymbolHistory {
-  samples: Sample[];
+  readonly samples: readonly Sample[];
   /** lastPrice, count and volume together, as last seen. */
-  signature: string;
+  readonly signature: string;
   /** When that signature was first seen: the ticker has not moved since. */
-  unchangedSince: number;
+  readonly unchangedSince: number;
 }
 
 /**
- * The watcher's own samples of each ticker, for `move_percent` windows and `stale_for`.
- * Time is passed in. Samples older than the longest window are dropped, and samples are
- * thinned to about 120 per window so a long window costs no more memory than a short one.
+ * The watcher's own samples of the tickers some rule measures over time (`move_percent`
+ * windows, `stale_for`), by symbol. A value: recordSamples returns a new one.
  */
-export class TickerHistory {
-  readonly symbols = new Map<string, SymbolHistory>();
+export type Samples = ReadonlyMap<string, SymbolHistory>;
 
-  constructor(private keepMs: number) {}
+/** Samples kept per window: a long window costs no more memory than a short one. */
+const PER_WINDOW = 120;
 
-  setKeep(keepMs: number): void {
-    this.keepMs = keepMs;
-  }
-
-  /**
-   * Records a poll's tickers: the engine gives only those some rule measures over time
-   * (SampledTickers): at 14,000 symbols, samples of every symbol would cost hundreds of
-   * megabytes for nothing.
-   */
-  record(tickers: Iterable<TickerRecord>, now: number): void {
-    const spacing = this.keepMs / 120;
-    for (const t of tickers) {
-      const price = Number(t.lastPrice);
-      const signature = `${t.lastPrice}|${t.count ?? ''}|${t.volume ?? ''}`;
-      let h = this.symbols.get(t.symbol);
-      if (h === undefined) {
-        h = { samples: [], signature, unchangedSince: now };
-        this.symbols.set(t.symbol, h);
-      } else if (h.signature !== signature) {
-        h.signature = signature;
-        h.unchangedSince = now;
-      }
-      if (this.keepMs <= 0 || !Number.isFinite(price)) continue;
-      const s = h.samples;
-      const last = s[s.length - 1];
-      const beforeLast = s[s.length - 2];
-      if (last !== undefined && beforeLast !== undefined && now - beforeLast.at < spacing) {
-        // The newest sample is still within `spacing` of the one before it: move it forward
-        // instead of adding one, so kept samples stay about `spacing` apart.
-        last.at = now;
-        last.price = price;
-      } else s.push({ at: now, price });
+/**
+ * The samples after a poll's tickers at `now`: samples older than `keepMs` are dropped, and
+ * they are thinned to about PER_WINDOW per `keepMs` (the newest one moves forward while it is
+ * within the spacing of the one before it). Only the tickers given are sampled (see
+ * sampledTickers: at 14,000 symbols, samples of every one would cost hundreds of megabytes).
+ */
+export function recordSamples(samples: Samples, tickers: Iterable<TickerRecord>, now: number, keepMs: number): Samples {
+  let out: Map<string, SymbolHistory> | undefined;
+  const spacing = keepMs / PER_WINDOW;
+  for (const t of tickers) {
+    const price = Number(t.lastPrice);
+    const signature = `${t.lastPrice}|${t.count ?? ''}|${t.volume ?? ''}`;
+    const h = samples.get(t.symbol);
+    const unchangedSince = h === undefined || h.signature !== signature ? now : h.unchangedSince;
+    let kept = h?.samples ?? [];
+    if (keepMs > 0 && Number.isFinite(price)) {
+      const n = kept.length;
+      const beforeLast = kept[n - 2];
+      // The newest sample still within `spacing` of the one before it moves forward instead of
+      // another being added, so kept samples stay about `spacing` apart.
+      const base = beforeLast !== undefined && now - beforeLast.at < spacing ? kept.slice(0, n - 1) : kept.slice();
+      base.push({ at: now, price });
       let drop = 0;
-      while (drop < s.length - 1 && (s[drop] as Sample).at < now - this.keepMs) drop++;
-      if (drop > 0) s.splice(0, drop);
+      while (drop < base.length - 1 && (base[drop] as Sample).at < now - keepMs) drop++;
+      kept = drop > 0 ? base.slice(drop) : base;
     }
+    if (h !== undefined && kept === h.samples && unchangedSince === h.unchangedSince) continue;
+    out ??= new Map(samples);
+    out.set(t.symbol, { samples: kept, signature, unchangedSince });
   }
+  return out ?? samples;
+}
 
-  /** The oldest sample taken at or after `since`, if any. */
-  reference(symbol: string, since: number): Sample | undefined {
-    const s = this.symbols.get(symbol)?.samples;
-    if (s === undefined) return undefined;
-    for (const sample of s) if (sample.at >= since) return sample;
-    return undefined;
-  }
-
-  unchangedSince(symbol: string): number | undefined {
-    return this.symbols.get(symbol)?.unchangedSince;
-  }
+/** The oldest sample of `symbol` taken at or after `since`, if any. */
+export function referenceSample(samples: Samples, symbol: string, since: number): Sample | undefined {
+  for (const sample of samples.get(symbol)?.samples ?? []) if (sample.at >= since) return sample;
+  return undefined;
 }
 
 /** Samples are kept for the longest move_percent window (plus a margin). */
@@ -85,36 +72,57 @@ export function historyKeep(rules: readonly Rule[]): number {
   return longest === 0 ? 0 : longest + 60_000;
 }
 
-/** Whether any rule measures `symbol` of `exchange` over time (move_percent, stale_for), so its samples are kept. */
-function samplesSymbol(rules: readonly Rule[], exchange: string, symbol: string): boolean {
-  return rules.some((r) => r.condition.type === 'ticker' && measuresOverTime(r.condition.measure) && matchesAll(r.match, { exchange, symbol, kind: r.condition.measure }));
+/** The tickers of `exchange` that some rule measures over time (move_percent, stale_for): only their samples are kept. */
+export function sampledTickers(rules: readonly Rule[], exchange: string, tickers: ReadonlyMap<string, TickerRecord>): TickerRecord[] {
+  const overTime = rules.filter((r) => r.condition.type === 'ticker' && measuresOverTime(r.condition.measure));
+  if (overTime.length === 0) return [];
+  const out: TickerRecord[] = [];
+  for (const t of tickers.values()) {
+    if (overTime.some((r) => matchesAll(r.match, { exchange, symbol: t.symbol, kind: r.condition.type === 'ticker' ? r.condition.measure : undefined }))) out.push(t);
+  }
+  return out;
 }
 
 /**
- * The tickers of one exchange that some rule measures over time (samplesSymbol): decided once
- * per symbol, listed once per tickers map (an unchanged answer keeps its map). Cleared when the
- * rules change.
+ * The samples kept in one object, poll after poll (the engine's; it goes with the engine):
+ * recordSamples on a value it holds.
  */
+export class TickerHistory {
+  symbols: Samples = new Map();
+
+  constructor(private keepMs: number) {}
+
+  setKeep(keepMs: number): void {
+    this.keepMs = keepMs;
+  }
+
+  record(tickers: Iterable<TickerRecord>, now: number): void {
+    this.symbols = recordSamples(this.symbols, tickers, now, this.keepMs);
+  }
+
+  reference(symbol: string, since: number): Sample | undefined {
+    return referenceSample(this.symbols, symbol, since);
+  }
+
+  unchangedSince(symbol: string): number | undefined {
+    return this.symbols.get(symbol)?.unchangedSince;
+  }
+}
+
+/** The tickers some rule measures over time, decided per tickers map (the engine's; it goes with the engine). */
 export class SampledTickers {
-  private readonly bySymbol = new Map<string, boolean>();
-  private last: { source: ReadonlyMap<string, TickerRecord>; list: TickerRecord[] } | undefined;
+  private last: { source: ReadonlyMap<string, TickerRecord>; rules: readonly Rule[]; list: TickerRecord[] } | undefined;
 
   constructor(private readonly exchange: string) {}
 
   of(tickers: ReadonlyMap<string, TickerRecord>, rules: readonly Rule[]): TickerRecord[] {
-    if (this.last?.source === tickers) return this.last.list;
-    const list: TickerRecord[] = [];
-    for (const t of tickers.values()) {
-      let yes = this.bySymbol.get(t.symbol);
-      if (yes === undefined) this.bySymbol.set(t.symbol, (yes = samplesSymbol(rules, this.exchange, t.symbol)));
-      if (yes) list.push(t);
-    }
-    this.last = { source: tickers, list };
+    if (this.last?.source === tickers && this.last.rules === rules) return this.last.list;
+    const list = sampledTickers(rules, this.exchange, tickers);
+    this.last = { source: tickers, rules, list };
     return list;
   }
 
   clear(): void {
-    this.bySymbol.clear();
     this.last = undefined;
   }
 }

@@ -4,7 +4,7 @@
  * priceChangePercent, which real deployments send as a ratio despite its name.
  */
 import { decimalToNumber } from '../snapshot/decimal';
-import type { TickerHistory } from './history';
+import { referenceSample, type Samples } from './history';
 import type { TickerMeasure } from './model';
 import type { TickerRecord } from '../snapshot/model';
 
@@ -23,7 +23,7 @@ export function measure(
   kind: Exclude<TickerMeasure, 'missing'>,
   t: TickerRecord,
   now: number,
-  history: TickerHistory,
+  samples: Samples,
   windowMs: number | undefined,
 ): number | undefined {
   const last = decimalToNumber(t.lastPrice);
@@ -31,7 +31,7 @@ export function measure(
     case 'change_24h_percent':
       return times(changeRatio(last, decimalToNumber(t.openPrice)), 100);
     case 'move_percent':
-      return times(changeRatio(last, history.reference(t.symbol, now - (windowMs ?? 0))?.price), 100);
+      return times(changeRatio(last, referenceSample(samples, t.symbol, now - (windowMs ?? 0))?.price), 100);
     case 'spread_bps':
       return times(spreadRatio(decimalToNumber(t.bidPrice), decimalToNumber(t.askPrice)), 10_000);
     case 'last_price':
@@ -41,7 +41,7 @@ export function measure(
     case 'quote_volume':
       return decimalToNumber(t.quoteVolume);
     case 'stale_for': {
-      const since = history.unchangedSince(t.symbol);
+      const since = samples.get(t.symbol)?.unchangedSince;
       return since === undefined ? undefined : (now - since) / 1000;
     }
   }

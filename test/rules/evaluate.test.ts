@@ -1,7 +1,6 @@
 import * as evaluateModule from '../../src/rules/evaluate';
 import fc from 'fast-check';
 import { evaluateRules, evaluationMemo } from '../../src/rules/evaluate';
-import { TickerHistory } from '../../src/rules/history';
 import type { Rule } from '../../src/rules/model';
 import { coinRecord, tickerRecord } from '../support/records';
 import { coinsSnapshot, gist, Harness, rulesFrom, tickersSnapshot } from '../support/rules-harness';
@@ -251,7 +250,7 @@ describe('thresholds with hysteresis, against their definition', () => {
           domain: 'tickers',
           snapshot: tickersSnapshot([tickerRecord('X', { lastPrice: String(value) })]),
           changes: [],
-          history: new TickerHistory(0),
+          samples: new Map(),
           expectedSymbols: new Set(),
           now: 0,
           wasActive: () => {
@@ -303,7 +302,7 @@ describe('state rules, against their definition', () => {
             return old !== undefined && JSON.stringify(old) === JSON.stringify(fresh) ? old : fresh;
           });
           const snapshot = coinsSnapshot(records);
-          const got = evaluateRules({ rules, domain: 'coins', snapshot, changes: [], history: new TickerHistory(0), expectedSymbols: new Set(), now: 0, wasActive: () => false, memo })
+          const got = evaluateRules({ rules, domain: 'coins', snapshot, changes: [], samples: new Map(), expectedSymbols: new Set(), now: 0, wasActive: () => false, memo })
             .active.map((i) => `${i.rule.alert} ${i.labels.coin} ${i.labels.network}`)
             .sort();
           const want = records
@@ -353,7 +352,7 @@ describe('ticker rules, with one memo across polls', () => {
             const old = previous.get(t.symbol);
             return keep && old !== undefined && JSON.stringify(old) === JSON.stringify(fresh) ? old : fresh;
           });
-          const input = { rules, domain: 'tickers' as const, snapshot: tickersSnapshot(records), changes: [], history: new TickerHistory(0), expectedSymbols: new Set<string>(), now: 0, wasActive: (rule: string, entity: string) => active(rule, entity) };
+          const input = { rules, domain: 'tickers' as const, snapshot: tickersSnapshot(records), changes: [], samples: new Map(), expectedSymbols: new Set<string>(), now: 0, wasActive: (rule: string, entity: string) => active(rule, entity) };
           const said = (r: ReturnType<typeof evaluateRules>) => r.active.map((i) => ({ entity: i.entity, rule: i.rule.id, value: i.value, fields: i.fields }));
           expect(said(evaluateRules({ ...input, memo }))).toEqual(said(evaluateRules(input)));
           previous = new Map(records.map((r) => [r.symbol, r]));

@@ -1,0 +1,104 @@
+/**
+ * What the poll path knows between two answers, as one value: the settings it decides by, each
+ * exchange's snapshot and what the guard and the failures count hold, the ticker samples, and
+ * the active alerts. `step` (step.ts) takes one and returns the next; nothing here changes.
+ */
+import { activeAlerts, type ActiveAlerts } from '../alerts/transitions';
+import type { Alert } from '../alerts/alert';
+import type { Samples } from '../rules/history';
+import type { Rule } from '../rules/model';
+import type { ChainOf } from '../rules/transfer';
+import { DEFAULT_GUARD, type GuardOptions, type Suspect } from '../snapshot/guard';
+import { emptySnapshot, type Endpoint, type Snapshot } from '../snapshot/model';
+import { SHIPPED_CHAINS } from '../snapshot/chains';
+
+/** What the decisions follow from the configuration (a reload gives new settings: configure). */
+export interface StepSettings {
+  /** The rules file's rules (the built-in ones are step's own). */
+  readonly rules: readonly Rule[];
+  /** Guard settings by exchange (DEFAULT_GUARD for one not listed). */
+  readonly guards: ReadonlyMap<string, GuardOptions>;
+  /** Watch lists by exchange, for `missing`. */
+  readonly expectedSymbols: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The canonical chain of an exchange's network. */
+  readonly chainOf: ChainOf;
+}
+
+/** One exchange, between two answers. */
+export interface ExchangeState {
+  readonly snapshot: Snapshot;
+  /** An answer that shrank suddenly, held until it persists (the guard), per endpoint. */
+  readonly suspect: Readonly<Partial<Record<Endpoint, Suspect>>>;
+  /** Failed polls in a row, per endpoint (ExchangeDown after DOWN_AFTER_FAILURES). */
+  readonly failures: Readonly<Record<Endpoint, number>>;
+  readonly samples: Samples;
+  /** Why the last write of this exchange's state failed; undefined when it succeeded (StoreFailing). */
+  readonly storeError: string | undefined;
+  /** When the tickers part and the samples were last handed to the store (null: not yet); they are written once a minute. */
+  readonly savedAt: Readonly<{ tickers: number | null; samples: number | null }>;
+  /**
+   * Whether the rules that read a part alone have been judged against the part as it stands,
+   * under these settings: then an answer that leaves the part as it was (the same map) only
+   * moves their alerts in time. False after a start and after a reload.
+   */
+  readonly judged: Readonly<Record<Endpoint, boolean>>;
+}
+
+export interface PollState {
+  readonly settings: StepSettings;
+  readonly exchanges: ReadonlyMap<string, ExchangeState>;
+  readonly alerts: ActiveAlerts;
+}
+
+/** What the store gave back at a start, per exchange. */
+export interface Restored {
+  readonly snapshot?: Snapshot | undefined;
+  readonly samples?: Samples | undefined;
+}
+
+export const DEFAULT_SETTINGS: StepSettings = {
+  rules: [],
+  guards: new Map(),
+  expectedSymbols: new Map(),
+  chainOf: (_exchange, network) => SHIPPED_CHAINS.chainOf('spot-v3', network),
+};
+
+export function exchangeState(restored: Restored = {}, name = ''): ExchangeState {
+  return {
+    snapshot: restored.snapshot ?? emptySnapshot(name),
+    suspect: {},
+    failures: { coins: 0, tickers: 0 },
+    samples: restored.samples ?? new Map(),
+    storeError: undefined,
+    savedAt: { tickers: null, samples: null },
+    judged: { coins: false, tickers: false },
+  };
+}
+
+/** The state at a start: what the store held of each exchange, and the alerts active when the daemon stopped. */
+export function initialState(settings: StepSettings, restored: ReadonlyMap<string, Restored> = new Map(), alerts: Iterable<Alert> = []): PollState {
+  return {
+    settings,
+    exchanges: new Map([...restored].map(([name, r]) => [name, exchangeState(r, name)])),
+    alerts: activeAlerts(alerts),
+  };
+}
+
+/**
+ * New settings (a reload): every rule is judged again at each exchange's next answers, and the
+ * alerts of rules that are gone resolve then. An exchange no longer watched is dropped by a
+ * step of its own (`drop`), which tells what resolves.
+ */
+export function configure(state: PollState, settings: StepSettings): PollState {
+  const exchanges = new Map([...state.exchanges].map(([name, ex]) => [name, { ...ex, judged: { coins: false, tickers: false } }]));
+  return { ...state, settings, exchanges };
+}
+
+/** An exchange's state (a fresh one for an exchange not seen yet). */
+export function exchangeOf(state: PollState, exchange: string): ExchangeState {
+  return state.exchanges.get(exchange) ?? exchangeState({}, exchange);
+}
+
+export function guardOf(state: PollState, exchange: string): GuardOptions {
+  return state.settings.guards.get(exchange) ?? DEFAULT_GUARD;
+}

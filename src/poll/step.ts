@@ -1,0 +1,227 @@
+/**
+ * The poll path's one decision: `step(state, input, now)`. An exchange's answer (or a failed
+ * poll, or the outcome of a write, or an exchange no longer watched) and the state before it
+ * in; the next state, the changes, the alert transitions and the effects (what to write, what
+ * to tell, what to log) out. Synchronous and pure: no clock (time is `now`), no logger, no
+ * store, nothing kept between calls; the caller applies the effects and never calls back.
+ *
+ * For an answer: the guard (an empty list is a failure, a sudden shrink is held as suspect),
+ * the merge into the snapshot, the diff, the rules (the transfer rule reads the other
+ * exchange's snapshot from the state), the alert lifecycle, and the built-in alerts
+ * (UpstreamAnomaly, ExchangeDown, StoreFailing).
+ */
+import { AlertsDraft, told, type Transition } from '../alerts/transitions';
+import type { Alert } from '../alerts/alert';
+import { evaluateRules, readsSnapshotOnly, ruleInDomain, type Evaluation } from '../rules/evaluate';
+import { evaluateTransfer } from '../rules/evaluate-transfer';
+import { historyKeep, recordSamples, sampledTickers, type Samples } from '../rules/history';
+import type { Rule } from '../rules/model';
+import type { Change } from '../snapshot/changes';
+import { diff } from '../snapshot/diff';
+import { judge } from '../snapshot/guard';
+import { applyCoins, applyTickers, type Answer } from '../snapshot/merge';
+import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../snapshot/model';
+import { builtinInstance, ENDPOINT_RULES, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
+import { exchangeOf, guardOf, type ExchangeState, type PollState } from './state';
+
+/** Consecutive failed polls of an endpoint before ExchangeDown fires. */
+export const DOWN_AFTER_FAILURES = 3;
+/** How often an unchanged ticker list, and the ticker samples, are handed to the store. */
+export const SAVE_EVERY_MS = 60_000;
+
+export type StepInput =
+  /** An exchange's answer, decoded: its records and the records it set aside. */
+  | { type: 'answer'; exchange: string; endpoint: 'coins'; answer: Answer<CoinRecord> }
+  | { type: 'answer'; exchange: string; endpoint: 'tickers'; answer: Answer<TickerRecord> }
+  /** A poll that failed (an error of that poll, never an empty exchange). */
+  | { type: 'failure'; exchange: string; endpoint: Endpoint; error: string }
+  /** How the write of an exchange's state went: `error` when the store refused it. */
+  | { type: 'written'; exchange: string; error: string | undefined }
+  /** An exchange no longer watched: its alerts resolve, its state goes. */
+  | { type: 'drop'; exchange: string };
+
+/**
+ * What the input was: an answer taken (`accepted`), held as suspect (`held`), or refused as an
+ * empty list (`empty`, a failure of that poll); a failed poll; a write's outcome; a drop.
+ */
+export type Outcome = 'accepted' | 'held' | 'empty' | 'failed' | 'written' | 'dropped';
+
+/** What the store must take, in one transaction. */
+export interface Write {
+  /** Changes for the history, in order. */
+  readonly changes: readonly Change[];
+  /** A part of a snapshot to keep (the writer writes what changed since it last wrote it). */
+  readonly snapshot?: { readonly snapshot: Snapshot; readonly part: Endpoint };
+  /** An exchange's ticker samples, written whole. */
+  readonly samples?: { readonly exchange: string; readonly samples: Samples };
+  /** Alerts to write (by fingerprint) and to delete. */
+  readonly alerts: { readonly set: readonly Alert[]; readonly removed: readonly string[] };
+}
+
+/** A log line, for the caller to log. */
+export interface LogLine {
+  readonly level: 'info' | 'warn';
+  readonly msg: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+export interface Effects {
+  /** Undefined: nothing to write. */
+  readonly write: Write | undefined;
+  /** Alerts to tell, in decision order (once `write` is done). */
+  readonly tell: readonly Alert[];
+  readonly log: readonly LogLine[];
+}
+
+export interface StepResult {
+  readonly state: PollState;
+  readonly outcome: Outcome;
+  readonly changes: readonly Change[];
+  readonly transitions: readonly Transition[];
+  readonly effects: Effects;
+}
+
+export function step(state: PollState, input: StepInput, now: number): StepResult {
+  switch (input.type) {
+    case 'answer':
+      return answer(state, input, now);
+    case 'failure':
+      return failure(state, input.exchange, input.endpoint, input.error, now);
+    case 'written':
+      return written(state, input.exchange, input.error, now);
+    case 'drop':
+      return drop(state, input.exchange, now);
+  }
+}
+
+function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>, now: number): StepResult {
+  const { exchange, endpoint } = input;
+  const ex = exchangeOf(state, exchange);
+  const prev = ex.snapshot;
+  const next = input.endpoint === 'coins' ? applyCoins(prev, input.answer, now) : applyTickers(prev, input.answer, now);
+  const verdict = judge(prev, next, endpoint, ex.suspect[endpoint], now, guardOf(state, exchange));
+  if (verdict.verdict === 'empty') return failure(state, exchange, endpoint, `${endpoint}: empty list, not taken as real`, now, 'empty');
+  const draft = new AlertsDraft(state.alerts);
+  const log: LogLine[] = [];
+  const failures = { ...ex.failures, [endpoint]: 0 };
+  if (verdict.verdict === 'hold') {
+    if (ex.suspect[endpoint] === undefined) log.push({ level: 'warn', msg: 'answer shrank suddenly; held as suspect', fields: { exchange, endpoint, ...verdict.suspect } });
+    const held: ExchangeState = { ...ex, failures, suspect: { ...ex.suspect, [endpoint]: verdict.suspect } };
+    judgeBuiltins(draft, exchange, endpoint, held, now);
+    return result(withExchange(state, exchange, held), 'held', [], draft, undefined, log);
+  }
+  if (verdict.confirmed) log.push({ level: 'warn', msg: 'suspect answer persisted; taking it as real', fields: { exchange, endpoint, ...verdict.confirmed } });
+  const suspect = { ...ex.suspect };
+  delete suspect[endpoint];
+
+  const changes = diff(prev, next);
+  const { rules } = state.settings;
+  const samples = endpoint === 'tickers' ? recordSamples(ex.samples, sampledTickers(rules, exchange, next.tickers), now, historyKeep(rules)) : ex.samples;
+  // The same map as before (the merge keeps it when no record changed), judged under these
+  // settings: the rules that read it alone hold for the same instances, only time moves.
+  const partOf = (s: Snapshot): object => (endpoint === 'coins' ? s.coins : s.tickers);
+  const same = partOf(prev) === partOf(next) && ex.judged[endpoint];
+  const others = (name: string): Snapshot | undefined => (name === exchange ? next : state.exchanges.get(name)?.snapshot);
+  const evaluate = (rule: Rule): Evaluation =>
+    evaluateRules({
+      rules: [rule],
+      domain: endpoint,
+      snapshot: next,
+      changes,
+      samples,
+      expectedSymbols: state.settings.expectedSymbols.get(exchange) ?? new Set(),
+      now,
+      wasActive: (ruleId, entity) => draft.rule(exchange, ruleId).has(entity),
+      chainOf: (network) => state.settings.chainOf(exchange, network),
+    });
+  for (const rule of rules) {
+    const c = rule.condition;
+    if (ruleInDomain(rule, endpoint)) {
+      if (same && readsSnapshotOnly(rule) && rule.keepFiringForMs === 0) draft.carry(exchange, rule, now);
+      else draft.judge(exchange, rule, evaluate(rule).active, now);
+    } else if (c.type === 'change') {
+      if (changes.length > 0) for (const inst of evaluate(rule).events) draft.event(inst, now);
+    } else if (c.type === 'transfer' && endpoint === 'coins' && (c.from === exchange || c.to === exchange)) {
+      // A route is judged when either end's coins change; its alert belongs to `from`.
+      if (same && rule.keepFiringForMs === 0) draft.carry(c.from, rule, now);
+      else draft.judge(c.from, rule, evaluateTransfer(rule, c, others(c.from), others(c.to), state.settings.chainOf).active, now);
+    }
+  }
+  // Alerts of rules that no longer exist resolve.
+  const known = new Set(rules.map((r) => r.id));
+  for (const ruleId of draft.ruleIds(exchange)) if (!known.has(ruleId) && !ruleId.startsWith('builtin:')) draft.end(exchange, ruleId, now);
+
+  const due = (at: number | null): boolean => at === null || now - at >= SAVE_EVERY_MS;
+  const saveTickers = endpoint === 'tickers' && (changes.length > 0 || due(ex.savedAt.tickers));
+  const saveSamples = endpoint === 'tickers' && due(ex.savedAt.samples);
+  const taken: ExchangeState = {
+    ...ex,
+    snapshot: next,
+    suspect,
+    failures,
+    samples,
+    savedAt: { tickers: saveTickers ? now : ex.savedAt.tickers, samples: saveSamples ? now : ex.savedAt.samples },
+    judged: { ...ex.judged, [endpoint]: true },
+  };
+  judgeBuiltins(draft, exchange, endpoint, taken, now);
+  const savePart = endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : saveTickers;
+  return result(withExchange(state, exchange, taken), 'accepted', changes, draft, {
+    changes,
+    ...(savePart && { snapshot: { snapshot: next, part: endpoint } }),
+    ...(saveSamples && { samples: { exchange, samples } }),
+  }, log);
+}
+
+function failure(state: PollState, exchange: string, endpoint: Endpoint, error: string, now: number, outcome: 'failed' | 'empty' = 'failed'): StepResult {
+  const ex = exchangeOf(state, exchange);
+  const failed: ExchangeState = { ...ex, failures: { ...ex.failures, [endpoint]: ex.failures[endpoint] + 1 } };
+  const draft = new AlertsDraft(state.alerts);
+  judgeBuiltins(draft, exchange, endpoint, failed, now, error);
+  return result(withExchange(state, exchange, failed), outcome, [], draft);
+}
+
+/** StoreFailing: firing from the first write of an exchange's state that fails, resolved by the first that succeeds. */
+function written(state: PollState, exchange: string, error: string | undefined, now: number): StepResult {
+  const ex = state.exchanges.get(exchange);
+  const draft = new AlertsDraft(state.alerts);
+  if (ex === undefined || (ex.storeError === undefined) === (error === undefined)) return result(state, 'written', [], draft);
+  draft.judge(exchange, STORE_FAILING_RULE, error === undefined ? [] : [storeFailingInstance(exchange, error)], now);
+  return result(withExchange(state, exchange, { ...ex, storeError: error }), 'written', [], draft);
+}
+
+function drop(state: PollState, exchange: string, now: number): StepResult {
+  const draft = new AlertsDraft(state.alerts);
+  for (const ruleId of draft.ruleIds(exchange)) draft.end(exchange, ruleId, now);
+  const exchanges = new Map(state.exchanges);
+  exchanges.delete(exchange);
+  return result({ ...state, exchanges }, 'dropped', [], draft);
+}
+
+/** UpstreamAnomaly and ExchangeDown of one endpoint, from what the exchange's state holds. */
+function judgeBuiltins(draft: AlertsDraft, exchange: string, endpoint: Endpoint, ex: ExchangeState, now: number, error?: string): void {
+  const { UpstreamAnomaly, ExchangeDown } = ENDPOINT_RULES[endpoint];
+  const suspect = ex.suspect[endpoint];
+  draft.judge(exchange, UpstreamAnomaly, suspect === undefined ? [] : [builtinInstance(UpstreamAnomaly, exchange, endpoint, { before: suspect.before, after: suspect.after })], now);
+  const failures = ex.failures[endpoint];
+  draft.judge(exchange, ExchangeDown, failures < DOWN_AFTER_FAILURES ? [] : [builtinInstance(ExchangeDown, exchange, endpoint, { error: error ?? 'failing', failures })], now);
+}
+
+function withExchange(state: PollState, exchange: string, ex: ExchangeState): PollState {
+  return { ...state, exchanges: new Map(state.exchanges).set(exchange, ex) };
+}
+
+function result(state: PollState, outcome: Outcome, changes: readonly Change[], draft: AlertsDraft, write?: Omit<Write, 'alerts'>, log: readonly LogLine[] = []): StepResult {
+  const alerts = draft.writes();
+  const writes = (write !== undefined && (write.changes.length > 0 || write.snapshot !== undefined || write.samples !== undefined)) || alerts.set.length > 0 || alerts.removed.length > 0;
+  return {
+    state: { ...state, alerts: draft.result() },
+    outcome,
+    changes,
+    transitions: draft.transitions,
+    effects: {
+      write: writes ? { changes: [], ...write, alerts } : undefined,
+      tell: draft.transitions.filter(told).map((t) => t.alert),
+      log,
+    },
+  };
+}
