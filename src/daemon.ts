@@ -2,9 +2,7 @@ import { Registry } from 'prom-client';
 import { Agent } from 'undici';
 import { loadConfigFile, type Config } from './config';
 import { ConfigError } from './config/errors';
-import { chainLookup, guards, loadRules, seriesFilter, watchLists } from './compose/settings';
-import { WatchedExchanges } from './compose/watched';
-import { PollHealth } from './poll/health';
+import { chainLookup, loadRules } from './compose/settings';
 import { Notifications } from './notifications';
 import { httpSurface } from './compose/http-surface';
 import { Exposition } from './metrics/exposition';
@@ -16,18 +14,18 @@ import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
 import type { Rule } from './rules/model';
+import type { ChainOf } from './rules/transfer';
+import { transferRoutes } from './rules/evaluate-transfer';
 import type { ExchangeInput } from './http/state-view';
 import { Views } from './http/views';
 import { StateStore } from './store/store';
-import { buildPollPath } from './poll/build';
-import { DaemonPollObserver } from './compose/poll-observer';
+import { PollObserver } from './compose/poll-observer';
+import { PollMirror } from './compose/poll-mirror';
+import { PollThread, type PollHost } from './compose/poll-thread';
 import { Retention } from './compose/retention';
 import { botContext } from './compose/bot-context';
 import { startDigests } from './compose/digest';
 import { notificationMeters, openMeteredStore } from './compose/metered';
-import type { Engine } from './poll/engine';
-import type { PollPath } from './poll/path';
-import type { StateWriter } from './poll/writer';
 
 export interface DaemonDeps {
   clock?: Clock;
@@ -39,19 +37,30 @@ export interface DaemonDeps {
   registry?: Registry;
   /** The HTTP connection pool for exchanges and receivers; made (and closed at stop) by the daemon unless given. */
   dispatcher?: Agent;
+  /**
+   * Where the poll path runs: a worker thread (the default), or this thread, on the same
+   * messages, for tests that run from the sources or inject the clock, the store or the pool.
+   */
+  pollHost?: 'worker' | 'inline';
 }
 
-/** The composition root: builds every part from the config, and owns start, reload and stop. */
+/** How long the poll thread has to answer a question before it is taken as stalled (the families of /metrics wait far less: see Exposition). */
+const ANSWER_WAIT_MS = 30_000;
+
+/**
+ * The composition root: builds every part from the config, and owns start, reload and stop.
+ * The poll path (fetch, decode, step, the state's writes) runs in a thread of its own
+ * (compose/poll-thread.ts); this thread serves HTTP and delivers, from what the poll thread
+ * reports (compose/poll-mirror.ts).
+ */
 export class Daemon {
-  /** Readiness, spotwatch_up and the last poll of each endpoint. */
-  private readonly health = new PollHealth();
-  private watched: WatchedExchanges | undefined;
   private http: Listening | undefined;
   private store: StateStore | undefined;
-  private engine: Engine | undefined;
-  private writer: StateWriter | undefined;
-  private path: PollPath | undefined;
+  private thread: PollThread | undefined;
+  private mirror: PollMirror | undefined;
   private delivery: Notifications | undefined;
+  private rules: Rule[] = [];
+  private chainOf: ChainOf;
   private readonly pool: Agent;
   private readonly ownsPool: boolean;
   private retention: Retention | undefined;
@@ -65,11 +74,11 @@ export class Daemon {
   private readonly views = new Views({
     now: () => this.deps.clock.now(),
     exchanges: () => this.exchangeInputs(),
-    alerts: () => this.engine?.activeAlerts().values() ?? [],
+    alerts: () => this.mirror?.activeAlerts() ?? [],
     store: () => this.store,
-    chainOf: (exchange, network) => this.engine?.chainOf(exchange, network) ?? null,
-    routes: () => this.engine?.transferRoutes() ?? [],
-    rules: () => this.engine?.rules() ?? [],
+    chainOf: (exchange, network) => this.chainOf(exchange, network),
+    routes: () => transferRoutes(this.rules, (ex) => this.mirror?.snapshot(ex), this.chainOf),
+    rules: () => this.rules,
   });
   /** Silences of the API and of chat bots: the stored ones still kept; a save is in force at once. */
   private readonly silences = storedSilences({
@@ -81,7 +90,7 @@ export class Daemon {
 
   private constructor(
     private config: Config,
-    private readonly deps: Required<Omit<DaemonDeps, 'dispatcher'>> & Pick<DaemonDeps, 'dispatcher'>,
+    private readonly deps: Required<Omit<DaemonDeps, 'dispatcher' | 'pollHost'>> & Pick<DaemonDeps, 'dispatcher' | 'pollHost'>,
     private readonly source: { path?: string | undefined; env: NodeJS.ProcessEnv },
   ) {
     this.registry = deps.registry;
@@ -89,7 +98,8 @@ export class Daemon {
     this.pollMetrics = new PollMetrics(this.metrics);
     this.ownsPool = deps.dispatcher === undefined;
     this.pool = deps.dispatcher ?? new Agent({ connections: 8, keepAliveTimeout: 30_000 });
-    this.exposition = new Exposition(this.registry, seriesFilter(config), deps.clock);
+    this.chainOf = chainLookup(config);
+    this.exposition = new Exposition(this.registry, async (have) => this.thread?.ask({ q: 'families', have }, ANSWER_WAIT_MS), deps.clock);
   }
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
@@ -110,56 +120,56 @@ export class Daemon {
   }
 
   private async boot(): Promise<void> {
-    const { clock, logger, random } = this.deps;
-    const rules = await loadRules(this.config, this.source.env);
+    const { clock, logger } = this.deps;
+    this.rules = await loadRules(this.config, this.source.env);
     this.store = openMeteredStore(this.deps.openStore, this.config.state_dir, logger, this.metrics, clock.now());
     const store = this.store;
     // Validated by the config schema.
     const { host, port } = parseHostPort(this.config.server.listen) ?? { host: '127.0.0.1', port: 9464 };
     this.http = await listen(this.app(), host, port);
-    const parts = buildPollPath({
-      rules,
-      store,
-      logger,
-      clock,
-      guards: guards(this.config),
-      expectedSymbols: watchLists(this.config),
-      chainOf: chainLookup(this.config),
-      notify: (alerts) => this.delivery?.insert(alerts),
-      observer: new DaemonPollObserver({
-        logger,
-        health: this.health,
-        metrics: this.metrics,
-        pollMetrics: this.pollMetrics,
-        exposition: this.exposition,
-        views: this.views,
-        gauges: {
-          weightUsed: (exchange) => this.watched?.usedWeight(exchange) ?? 0,
-          rules: () => this.engine?.rules() ?? [],
-          firing: () => this.engine?.firingCounts() ?? [],
-          receivers: () => this.delivery?.receivers ?? [],
-          pending: (r) => this.delivery?.pendingDeliveries(r) ?? 0,
-          deadLetters: () => store.deadLetterCounts(),
-        },
-      }),
-      onStoreError: () => this.metrics.storeWriteErrors.inc(),
-      onHistoryDropped: (rows) => this.metrics.historyDropped.inc(rows),
+    let ready: () => void = () => undefined;
+    let failed: (err: Error) => void = () => undefined;
+    const started = new Promise<void>((resolve, reject) => {
+      ready = resolve;
+      failed = reject;
     });
-    ({ engine: this.engine, writer: this.writer, path: this.path } = parts);
-    const engine = parts.engine;
+    // The alerts active when the daemon stopped: the poll thread starts from the same rows.
+    const restored = [...store.loadAlerts().values()];
+    this.mirror = new PollMirror(async (q, timeoutMs) => this.thread?.ask(q, timeoutMs), restored);
+    const mirror = this.mirror;
+    const observer = new PollObserver({
+      logger,
+      mirror,
+      metrics: this.metrics,
+      pollMetrics: this.pollMetrics,
+      views: this.views,
+      store: () => this.store,
+      tell: (alerts) => this.delivery?.insert(alerts),
+      ready: (error) => (error === undefined ? ready() : failed(new ConfigError([error]))),
+      gauges: {
+        rules: () => this.rules,
+        firing: () => this.mirror?.firingCounts() ?? [],
+        receivers: () => this.delivery?.receivers ?? [],
+        pending: (r) => this.delivery?.pendingDeliveries(r) ?? 0,
+        deadLetters: () => store.deadLetterCounts(),
+      },
+    });
+    this.thread = new PollThread({ host: this.pollHost(), logger, onReport: (r) => observer.on(r), onExit: (error) => failed(new Error(error)) });
+    const thread = this.thread;
     this.delivery = new Notifications(this.config, {
       store,
       clock,
-      random,
+      random: this.deps.random,
       logger,
       dispatcher: this.pool,
       externalURL: this.http.url,
-      activeAlerts: () => engine.activeAlerts().values(),
+      activeAlerts: () => mirror.activeAlerts(),
       bot: botContext({
         now: () => clock.now(),
         stateDir: this.config.state_dir,
+        refresh: () => mirror.refresh(),
         exchanges: () => this.exchangeInputs(),
-        alerts: () => engine.activeAlerts().values(),
+        alerts: () => mirror.activeAlerts(),
         closures: (exchange, coin, network) => this.views.closures(exchange, coin, network),
         silences: this.silences,
         onIgnored: (receiver, reason) => this.metrics.botUpdatesIgnored.inc({ receiver, reason }),
@@ -169,11 +179,10 @@ export class Daemon {
     // Alerts still firing from before a restart rejoin their groups; the notification log
     // (also restored) keeps them from being told again, and repeats keep their rhythm.
     this.delivery.resume();
-    this.delivery.insert([...engine.activeAlerts().values()].filter((a) => a.status === 'firing'));
+    this.delivery.insert(restored.filter((a) => a.status === 'firing'));
     this.delivery.start();
     this.startDigests();
-    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers, rules);
-    logger.info({ url: this.http.url, rules: rules.length, receivers: this.delivery.receivers }, 'serving /metrics, /healthz, /readyz, /api/v1');
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers, this.rules);
     this.retention = new Retention({
       store,
       clock,
@@ -183,8 +192,16 @@ export class Daemon {
       onError: () => this.metrics.storeWriteErrors.inc(),
     });
     this.retention.start();
-    this.watched = new WatchedExchanges({ clock, logger, random, pool: this.pool, engine, store, path: parts.path, exposition: this.exposition, health: this.health });
-    for (const ex of this.config.exchanges) await this.watched.start(ex);
+    thread.configure(this.config, this.source.env);
+    await started;
+    logger.info({ url: this.http.url, rules: this.rules.length, receivers: this.delivery.receivers }, 'serving /metrics, /healthz, /readyz, /api/v1');
+  }
+
+  private pollHost(): PollHost {
+    if (this.deps.pollHost !== 'inline') return { kind: 'worker' };
+    const { clock, random, logger } = this.deps;
+    const open = this.deps.openStore;
+    return { kind: 'inline', clock, random, dispatcher: this.pool, openStore: (dir) => open(dir, (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state')) };
   }
 
   private app() {
@@ -196,22 +213,25 @@ export class Daemon {
       exposition: this.exposition,
       views: this.views,
       silences: this.silences,
-      ready: () => this.config.exchanges.every((e) => this.health.ready(e.name) && !(this.engine?.isDown(e.name) ?? false)),
-      alerts: () => this.engine?.activeAlerts().values() ?? [],
+      ready: () => this.config.exchanges.every((e) => (this.mirror?.health.ready(e.name) ?? false) && !(this.mirror?.isDown(e.name) ?? false)),
+      alive: () => this.thread?.alive() ?? true,
+      refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
+      alerts: () => this.mirror?.activeAlerts() ?? [],
       store: () => this.store,
       exchanges: () => this.exchangeInputs(),
-      chainOf: (exchange, network) => this.engine?.chainOf(exchange, network) ?? null,
+      chainOf: (exchange, network) => this.chainOf(exchange, network),
       reload: () => this.reload(),
     });
   }
 
-  /** What the views read of each configured exchange: health, last polls, snapshot. */
+  /** What the views read of each configured exchange: health, last polls, snapshot (as of the mirror's last refresh). */
   private exchangeInputs(): ExchangeInput[] {
+    const mirror = this.mirror;
     return this.config.exchanges.map((ex) => ({
       name: ex.name,
-      up: this.health.up(ex.name),
-      polls: this.health.lastPolls(ex.name),
-      snapshot: this.path?.current(ex.name),
+      up: mirror?.health.up(ex.name) ?? false,
+      polls: mirror?.health.lastPolls(ex.name) ?? { coins: null, tickers: null },
+      snapshot: mirror?.snapshot(ex.name),
     }));
   }
 
@@ -243,27 +263,19 @@ export class Daemon {
       logger.warn('server.listen and state_dir take effect at the next restart');
     }
     this.config = { ...next, server: { ...next.server, listen: old.server.listen }, state_dir: old.state_dir };
-    this.exposition.setFilter(seriesFilter(this.config));
-    this.engine?.setRules(rules);
-    this.engine?.configure({ guards: guards(this.config), expectedSymbols: watchLists(this.config), chainOf: chainLookup(this.config) });
+    this.rules = rules;
+    this.chainOf = chainLookup(this.config);
+    this.thread?.configure(this.config, this.source.env);
     const oldReceivers = this.delivery?.receivers ?? [];
     await this.delivery?.reconfigure(this.config);
-    const wanted = new Map(this.config.exchanges.map((e) => [e.name, e]));
-    const goneExchanges: string[] = [];
-    const watched = this.watched as WatchedExchanges;
-    for (const name of watched.names()) {
-      const e = wanted.get(name);
-      if (e === undefined || JSON.stringify(e) !== JSON.stringify(watched.config(name))) await watched.stop(name);
-      if (e === undefined) {
-        this.path?.drop(name, this.deps.clock.now());
-        this.exposition.drop(name);
-        this.views.forget(name);
-        goneExchanges.push(name);
-      }
+    const wanted = new Set(this.config.exchanges.map((e) => e.name));
+    const goneExchanges = old.exchanges.map((e) => e.name).filter((name) => !wanted.has(name));
+    for (const name of goneExchanges) {
+      this.mirror?.forget(name);
+      this.views.forget(name);
     }
     const receivers = new Set(this.delivery?.receivers ?? []);
     forgetSeries(this.metrics, { exchanges: goneExchanges, receivers: oldReceivers.filter((r) => !receivers.has(r)) });
-    for (const e of this.config.exchanges) if (!watched.has(e.name)) await watched.start(e);
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery?.receivers ?? [], rules);
     this.metrics.reloadOk.set(1);
     this.exposition.refresh();
@@ -279,7 +291,8 @@ export class Daemon {
       logger: this.deps.logger,
       config: () => this.config,
       outages: (q) => this.store?.queryOutages(q) ?? [],
-      snapshots: () => this.config.exchanges.map((ex) => ({ name: ex.name, symbols: ex.symbols, snapshot: this.path?.current(ex.name) })),
+      snapshots: () => this.config.exchanges.map((ex) => ({ name: ex.name, symbols: ex.symbols, snapshot: this.mirror?.snapshot(ex.name) })),
+      refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
       send: (deliveries) => delivery.sendDeliveries(deliveries),
       externalURL: () => delivery.externalURL,
     });
@@ -289,8 +302,7 @@ export class Daemon {
   async stop(): Promise<void> {
     this.stopDigests?.();
     this.retention?.stop();
-    await this.watched?.stopAll();
-    await this.writer?.settled();
+    await this.thread?.stop();
     await this.delivery?.stop();
     await this.http?.close();
     this.store?.close();

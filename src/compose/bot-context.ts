@@ -9,6 +9,8 @@ import type { StoredSilences } from './silences';
 export interface BotSources {
   now(): number;
   stateDir: string;
+  /** Brings the exchanges' snapshots up to date (they are the poll thread's) before a command reads them. */
+  refresh(): Promise<void>;
   exchanges(): ExchangeInput[];
   alerts(): Iterable<Alert>;
   /** When a network closed, as the views keep it (Views.closures). */
@@ -28,6 +30,7 @@ export function botContext(src: BotSources): BotContext {
   return {
     now: () => src.now(),
     stateDir: src.stateDir,
+    refresh: () => src.refresh(),
     status() {
       const alerts = [...src.alerts()];
       const firing = firingByExchange(alerts);

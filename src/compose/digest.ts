@@ -16,8 +16,10 @@ export interface DigestDeps {
   logger: Logger;
   config(): Config;
   outages(q: OutageQuery): Outage[];
-  /** Each configured exchange's current snapshot. */
+  /** Each configured exchange's current snapshot (as of the last `refresh`). */
   snapshots(): { name: string; symbols: readonly string[]; snapshot: Snapshot | undefined }[];
+  /** Brings the snapshots up to date (they are the poll thread's). */
+  refresh(): Promise<void>;
   send(deliveries: Delivery[]): void;
   externalURL(): string;
 }
@@ -56,7 +58,8 @@ export class Digests {
 
   constructor(private readonly deps: DigestDeps) {}
 
-  check(): void {
+  /** Sends the digest when it is due (resolved once sent). */
+  async check(): Promise<void> {
     const digest = this.deps.config().notify.digest;
     const now = this.deps.clock.now();
     if (digest === undefined) {
@@ -71,6 +74,11 @@ export class Digests {
     }
     const day = this.schedule.due(now);
     if (day === undefined) return;
+    await this.deps.refresh();
+    this.send(digest, day, now);
+  }
+
+  private send(digest: NonNullable<Config['notify']['digest']>, day: string, now: number): void {
     try {
       const text = digestText(digestContent(this.deps, now), day, digest.timezone, now, digest.send_empty);
       if (text === undefined) {
@@ -91,8 +99,8 @@ const CHECK_MS = 10_000;
 /** Starts the daily digests (checked now, then every CHECK_MS); returns what stops them. */
 export function startDigests(deps: DigestDeps): () => void {
   const digests = new Digests(deps);
-  digests.check();
-  const timer = setInterval(() => digests.check(), CHECK_MS);
+  void digests.check();
+  const timer = setInterval(() => void digests.check(), CHECK_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -21,6 +21,10 @@ export interface HttpSources {
   silences: StoredSilences;
   /** Ready: every exchange polled successfully, and none down now. */
   ready(): boolean;
+  /** The poll path is alive (its thread answers). */
+  alive(): boolean;
+  /** Brings the exchanges' snapshots up to date before a view reads them. */
+  refresh(): Promise<void>;
   alerts(): Iterable<Alert>;
   store(): StateStore | undefined;
   exchanges(): ExchangeInput[];
@@ -32,6 +36,8 @@ export interface HttpSources {
 export function httpSurface(src: HttpSources) {
   return createApp({
     ready: () => src.ready(),
+    alive: () => src.alive(),
+    refresh: () => src.refresh(),
     metrics: { contentType: src.contentType, render: () => src.exposition.render(), renderGzip: () => src.exposition.renderGzip() },
     bearerToken: src.config().server.bearer_token,
     api: {

@@ -1,21 +1,16 @@
-import type { FiringCount } from '../alerts/lifecycle';
+import type { Alert } from '../alerts/alert';
 import type { Logger } from '../lib/logger';
-import type { Exposition } from '../metrics/exposition';
 import type { Metrics } from '../metrics/metrics';
-import type { PollMetrics } from '../metrics/polls';
-import type { Decision } from '../poll/engine';
-import type { PollHealth } from '../poll/health';
-import type { PollObserver } from '../poll/path';
-import type { PollFailure, PollSuccess } from '../poll/poller';
+import type { FiringCount, PollMetrics } from '../metrics/polls';
+import type { PollReport, Report } from '../poll/protocol';
 import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
-import { networkCount, type Snapshot } from '../snapshot/model';
 import type { Views } from '../http/views';
-import { drain, inTurns } from '../lib/timer';
+import type { StateStore } from '../store/store';
+import type { PollMirror } from './poll-mirror';
 
 /** What the gauges that follow every poll read (see PollMetrics.after). */
 export interface GaugeSources {
-  weightUsed(exchange: string): number;
   rules(): readonly Rule[];
   firing(): Iterable<Readonly<FiringCount>>;
   receivers(): readonly string[];
@@ -23,84 +18,119 @@ export interface GaugeSources {
   deadLetters(): ReadonlyMap<string, number>;
 }
 
-export interface DaemonObserverOptions {
+export interface PollObserverOptions {
   logger: Logger;
-  health: PollHealth;
+  mirror: PollMirror;
   metrics: Metrics;
   pollMetrics: PollMetrics;
-  exposition: Exposition;
   views: Views;
+  store: () => StateStore | undefined;
+  /** Where told alerts go (the delivery pipeline). */
+  tell(alerts: readonly Alert[]): void;
+  /** The poll thread has started every exchange, or could not start (`error`). */
+  ready(error?: string): void;
   gauges: GaugeSources;
 }
 
-function summary(s: Snapshot): { coins: number; networks: number; tickers: number } {
-  return { coins: s.coins.size, networks: networkCount(s.coins), tickers: s.tickers.size };
-}
-
-/** Where the poll path's outcomes go in the daemon: logs, metrics, health, the exposition and the views. */
-/** Changes logged one by one at most; past it, a line says how many more. */
+/** Changes logged one by one per poll at most; past it, a line says how many more. */
 const LOGGED_CHANGES = 50;
-/** Change lines logged per turn of the event loop. */
-const LOGGED_AT_ONCE = 10;
 
-function* logChanges(logger: Logger, exchange: string, changes: readonly Change[]): Generator<void> {
-  for (let i = 0; i < Math.min(changes.length, LOGGED_CHANGES); i += LOGGED_AT_ONCE) {
-    yield;
-    for (const c of changes.slice(i, Math.min(i + LOGGED_AT_ONCE, LOGGED_CHANGES))) logger.info({ ...c, exchange }, 'change');
+/**
+ * Where the poll thread's reports go in the main thread, one way: the mirror of its alerts and
+ * health, the views, the delivery, the metrics and the logs.
+ */
+export class PollObserver {
+  /** Per exchange, changes logged and not logged since its last poll report. */
+  private readonly logged = new Map<string, { lines: number; more: number }>();
+  /** Per exchange, the version of its coins part at its last report (a new one: outages were written). */
+  private readonly coinsVersion = new Map<string, number>();
+  /** The told alerts of the step being reported, until its last message. */
+  private readonly telling: Alert[] = [];
+
+  constructor(private readonly o: PollObserverOptions) {}
+
+  on(report: Report): void {
+    switch (report.t) {
+      case 'alerts':
+        return this.o.mirror.applyAlerts(report.set, report.removed);
+      case 'changes':
+        return this.changes(report.exchange, report.changes);
+      case 'tell':
+        // A step's alerts join their groups together (a group flushed between two messages would be told twice).
+        for (const a of report.alerts) {
+          const alert = typeof a === 'string' ? this.o.mirror.alert(a) : a;
+          if (alert !== undefined) this.telling.push(alert);
+        }
+        if (report.last) this.o.tell(this.telling.splice(0));
+        return;
+      case 'polled':
+        return this.polled(report.poll);
+      case 'wrote':
+        if (report.error !== undefined) this.o.metrics.storeWriteErrors.inc();
+        if (report.dropped > 0) this.o.metrics.historyDropped.inc(report.dropped);
+        return;
+      case 'ready':
+        return this.o.ready();
+      case 'failed':
+        return this.o.ready(report.error);
+      default:
+        return;
+    }
   }
-  if (changes.length > LOGGED_CHANGES) logger.info({ exchange, more: changes.length - LOGGED_CHANGES }, 'more changes not logged one by one');
-}
 
-export class DaemonPollObserver implements PollObserver {
-  constructor(private readonly o: DaemonObserverOptions) {}
-
-  changes(exchange: string, changes: readonly Change[]): void {
+  private changes(exchange: string, changes: readonly Change[]): void {
     const { logger, views, metrics } = this.o;
     views.observe(exchange, changes);
+    const store = this.o.store();
     // Counted per kind: 16,000 changes of a storm, one inc each, held the loop 20-30 ms.
     const byKind = new Map<string, number>();
-    for (const c of changes) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
-    for (const [kind, n] of byKind) metrics.changes.inc({ exchange, kind }, n);
-    if (changes.length <= LOGGED_AT_ONCE) drain(logChanges(logger, exchange, changes));
-    // A storm's first lines in later turns, LOGGED_AT_ONCE per turn: a line costs pino 0.1-0.3 ms
-    // (its redaction), and 50 of them with the decision held the loop 10-20 ms more.
-    else void inTurns(logChanges(logger, exchange, changes));
-  }
-
-  answered(poll: PollSuccess, decision: Decision): void {
-    const { logger: log, pollMetrics, health, exposition } = this.o;
-    const { outcome, snapshot: kept } = decision;
-    // One line per poll, however many records: a storm of broken records must not flood the log.
-    if (poll.issues.length > 0) log.warn({ exchange: poll.exchange, endpoint: poll.endpoint, records: poll.issues.length, first: poll.issues.slice(0, 5) }, 'malformed records kept at their previous values');
-    pollMetrics.answered(poll, poll.issues.length, outcome, kept.coins.size);
-    if (outcome === 'empty') {
-      log.warn({ exchange: poll.exchange, endpoint: poll.endpoint }, 'poll failed: empty list, not taken as real');
-      health.failure(poll.exchange, poll.endpoint, poll.at, 'schema', `${poll.endpoint}: empty list`);
-    } else {
-      health.answer(poll.exchange, poll.endpoint, poll.at, outcome === 'accepted');
-      if (outcome === 'accepted') exposition.update(kept, poll.endpoint);
-      if (log.isLevelEnabled('debug')) log.debug({ exchange: poll.exchange, endpoint: poll.endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues.length, ...summary(kept) }, 'poll ok');
+    for (const c of changes) {
+      byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
+      if (c.coin !== undefined) store?.outagesTouched(exchange, c.coin);
     }
-    this.after(poll.exchange);
+    for (const [kind, n] of byKind) metrics.changes.inc({ exchange, kind }, n);
+    let logged = this.logged.get(exchange);
+    if (logged === undefined) this.logged.set(exchange, (logged = { lines: 0, more: 0 }));
+    for (const c of changes) {
+      if (logged.lines < LOGGED_CHANGES) {
+        logged.lines += 1;
+        logger.info({ ...c, exchange }, 'change');
+      } else logged.more += 1;
+    }
   }
 
-  failed(poll: PollFailure): void {
-    this.o.logger.warn({ exchange: poll.exchange, endpoint: poll.endpoint, kind: poll.error.kind, ms: poll.durationMs, error: poll.error.message }, 'poll failed');
-    this.o.pollMetrics.failed(poll, poll.error.kind);
-    this.o.health.failure(poll.exchange, poll.endpoint, poll.at, poll.error.kind, poll.error.message);
-    this.after(poll.exchange);
-  }
-
-  private after(exchange: string): void {
-    const g = this.o.gauges;
-    this.o.pollMetrics.after(exchange, {
-      up: this.o.health.up(exchange),
-      weightUsed: g.weightUsed(exchange),
-      rules: g.rules(),
-      firing: g.firing(),
-      receivers: g.receivers(),
-      pending: (r) => g.pending(r),
-      deadLetters: g.deadLetters(),
+  private polled(poll: PollReport): void {
+    const { logger: log, pollMetrics, mirror, gauges } = this.o;
+    const { exchange, endpoint } = poll;
+    const logged = this.logged.get(exchange);
+    if (logged !== undefined) {
+      if (logged.more > 0) log.info({ exchange, more: logged.more }, 'more changes not logged one by one');
+      this.logged.delete(exchange);
+    }
+    // A new coins part was written: the outages written with it (first snapshot, closures before watching) are read back.
+    if (this.coinsVersion.get(exchange) !== poll.versions.coins) {
+      this.coinsVersion.set(exchange, poll.versions.coins);
+      this.o.store()?.outagesTouched(exchange);
+    }
+    mirror.polled(poll);
+    if (poll.outcome === 'failed') {
+      log.warn({ exchange, endpoint, kind: poll.kind, ms: poll.durationMs, error: poll.error }, 'poll failed');
+      pollMetrics.failed(poll, poll.kind ?? 'other');
+    } else {
+      // One line per poll, however many records: a storm of broken records must not flood the log.
+      if (poll.issues > 0) log.warn({ exchange, endpoint, records: poll.issues, first: poll.firstIssues }, 'malformed records kept at their previous values');
+      pollMetrics.answered(poll, poll.issues, poll.outcome, poll.coins);
+      if (poll.outcome === 'empty') log.warn({ exchange, endpoint }, 'poll failed: empty list, not taken as real');
+      else if (log.isLevelEnabled('debug')) log.debug({ exchange, endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues, coins: poll.coins, networks: poll.networks, tickers: poll.tickers }, 'poll ok');
+    }
+    pollMetrics.after(exchange, {
+      up: mirror.health.up(exchange),
+      weightUsed: poll.weightUsed,
+      rules: gauges.rules(),
+      firing: gauges.firing(),
+      receivers: gauges.receivers(),
+      pending: (r) => gauges.pending(r),
+      deadLetters: gauges.deadLetters(),
     });
   }
 }

@@ -12,6 +12,10 @@ import { renderStatusPage, type StatusView } from './status-page';
 export interface HttpSource {
   /** True once every exchange has been polled successfully (both endpoints). */
   ready(): boolean;
+  /** The poll path is alive: /healthz answers 503 when it is not (a stalled or ended poll thread). */
+  alive?(): boolean;
+  /** Brings what the views read up to date; awaited before every route that shows an exchange's state. */
+  refresh?(): Promise<void>;
   metrics: {
     contentType: string;
     render(): Promise<string>;
@@ -54,7 +58,8 @@ export function createApp(source: HttpSource): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.get('/', (req, res) => {
+  app.get('/', async (req, res) => {
+    await source.refresh?.();
     // Only our own script and style sheet, from our own paths: nothing inline runs, whatever an exchange's text might try.
     res.setHeader('content-security-policy', STATUS_CSP);
     res.setHeader('x-content-type-options', 'nosniff');
@@ -76,7 +81,8 @@ export function createApp(source: HttpSource): Express {
     res.type('text/javascript').send(STATUS_JS);
   });
   app.get('/healthz', (_req, res) => {
-    res.type('text/plain').send('ok\n');
+    if (source.alive?.() === false) res.status(503).type('text/plain').send('not alive: the poll thread has stopped answering\n');
+    else res.type('text/plain').send('ok\n');
   });
   app.get('/readyz', (_req, res) => {
     const ready = source.ready();
@@ -94,6 +100,11 @@ export function createApp(source: HttpSource): Express {
       return;
     }
     res.end(await source.metrics.render());
+  });
+  // What follows shows the exchanges' state: brought up to date first (a question to the poll thread, when a poll changed it).
+  app.use(async (_req, _res, next) => {
+    await source.refresh?.();
+    next();
   });
   const auth = bearer(source.bearerToken);
   app.use('/api/v1', auth, apiRouter(source.api));

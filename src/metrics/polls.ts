@@ -1,6 +1,12 @@
-import type { FiringCount } from '../alerts/lifecycle';
 import type { Rule } from '../rules/model';
 import type { Metrics } from './metrics';
+
+/** How many alerts fire, by alertname and severity. */
+export interface FiringCount {
+  alertname: string;
+  severity: string;
+  n: number;
+}
 
 /** What a poll tells the metrics (a success as the engine judged it, or a failure). */
 export interface PollOutcome {
@@ -40,7 +46,7 @@ export class PollMetrics {
   after(exchange: string, state: { up: boolean; weightUsed: number; rules: readonly Rule[]; firing: Iterable<Readonly<FiringCount>>; receivers: readonly string[]; pending: (receiver: string) => number; deadLetters: ReadonlyMap<string, number> }): void {
     this.metrics.up.set({ exchange }, state.up ? 1 : 0);
     this.metrics.weightUsed.set({ exchange }, state.weightUsed);
-    // Every rule's alertname and severity at 0, then the counts ActiveAlerts keeps (no walk over the alerts).
+    // Every rule's alertname and severity at 0, then the counts the mirror keeps (no walk over the alerts).
     const firing = new Map<string, { alertname: string; severity: string; n: number }>();
     for (const r of state.rules) firing.set(`${r.alert}\u0000${r.severity}`, { alertname: r.alert, severity: r.severity, n: 0 });
     for (const f of state.firing) {

@@ -3,7 +3,7 @@
  * exchange's snapshot and what the guard and the failures count hold, the ticker samples, and
  * the active alerts. `step` (step.ts) takes one and returns the next; nothing here changes.
  */
-import { activeAlerts, type ActiveAlerts } from '../alerts/transitions';
+import { activeAlerts, type ActiveAlerts } from '../alerts/lifecycle';
 import type { Alert } from '../alerts/alert';
 import type { Samples } from '../rules/history';
 import type { Rule } from '../rules/model';

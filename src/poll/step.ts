@@ -10,9 +10,9 @@
  * exchange's snapshot from the state), the alert lifecycle, and the built-in alerts
  * (UpstreamAnomaly, ExchangeDown, StoreFailing).
  */
-import { AlertsDraft, told, type Transition } from '../alerts/transitions';
+import { AlertsDraft, told, type Transition } from '../alerts/lifecycle';
 import type { Alert } from '../alerts/alert';
-import { evaluateRules, readsSnapshotOnly, ruleInDomain, type Evaluation } from '../rules/evaluate';
+import { evaluateRules, readsPartAlone, ruleInDomain, type Evaluation } from '../rules/evaluate';
 import { evaluateTransfer } from '../rules/evaluate-transfer';
 import { historyKeep, recordSamples, sampledTickers, type Samples } from '../rules/history';
 import type { Rule } from '../rules/model';
@@ -137,7 +137,7 @@ function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>,
   for (const rule of rules) {
     const c = rule.condition;
     if (ruleInDomain(rule, endpoint)) {
-      if (same && readsSnapshotOnly(rule) && rule.keepFiringForMs === 0) draft.carry(exchange, rule, now);
+      if (same && readsPartAlone(rule) && rule.keepFiringForMs === 0) draft.carry(exchange, rule, now);
       else draft.judge(exchange, rule, evaluate(rule).active, now);
     } else if (c.type === 'change') {
       if (changes.length > 0) for (const inst of evaluate(rule).events) draft.event(inst, now);

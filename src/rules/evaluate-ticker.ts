@@ -2,37 +2,11 @@
 import { literalValues } from '../lib/pattern';
 import type { TemplateFields } from '../lib/template';
 import type { TickerRecord } from '../snapshot/model';
-import { evaluationMemo, type EvaluationInput, type EvaluationMemo } from './evaluation';
+import type { EvaluationInput } from './evaluation';
 import { baseLabels, type Instance } from './instance';
 import { matchesAll } from './match';
 import { measure } from './measure';
-import { measuresOverTime, type Condition, type Rule } from './model';
-
-/** Whether a ticker measure reads the ticker alone (not the samples, not the time). */
-export function measuresTickerOnly(kind: TickerCondition['measure']): boolean {
-  return kind !== 'missing' && !measuresOverTime(kind);
-}
-
-/** measure(), once per ticker object for the measures that read the ticker alone. */
-function measured(memo: EvaluationMemo, c: TickerCondition, t: TickerRecord, input: EvaluationInput): number | undefined {
-  const kind = c.measure as Exclude<TickerCondition['measure'], 'missing'>;
-  if (!measuresTickerOnly(kind)) return measure(kind, t, input.now, input.samples, c.windowMs);
-  let values = memo.measures.get(t);
-  if (values === undefined) memo.measures.set(t, (values = new Map()));
-  if (values.has(kind)) return values.get(kind);
-  const value = measure(kind, t, input.now, input.samples, c.windowMs);
-  values.set(kind, value);
-  return value;
-}
-
-/** What `rule`'s match said of `exchange`'s symbols so far (see evaluateTicker). */
-function symbolsTaken(memo: EvaluationMemo, rule: Rule, exchange: string): Map<string, boolean> {
-  let byExchange = memo.symbols.get(rule);
-  if (byExchange === undefined) memo.symbols.set(rule, (byExchange = new Map()));
-  let taken = byExchange.get(exchange);
-  if (taken === undefined) byExchange.set(exchange, (taken = new Map()));
-  return taken;
-}
+import type { Condition, Rule } from './model';
 
 export type TickerCondition = Extract<Condition, { type: 'ticker' }>;
 
@@ -84,9 +58,9 @@ export function evaluateTicker(rule: Rule, c: TickerCondition, input: Evaluation
     }
     return;
   }
-  const memo = input.memo ?? evaluationMemo();
-  for (const t of tickersTaken(memo, rule, c, input)) {
-    const value = measured(memo, c, t, input);
+  for (const t of input.snapshot.tickers.values()) {
+    if (rule.match.length > 0 && !matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })) continue;
+    const value = measure(c.measure, t, input.now, input.samples, c.windowMs);
     if (value === undefined) continue;
     const { holds, threshold } = beyondOnce(c, value, () => input.wasActive(rule.id, `${exchange}\u0000${t.symbol}`));
     if (!holds) continue;
@@ -98,29 +72,6 @@ export function evaluateTicker(rule: Rule, c: TickerCondition, input: Evaluation
       value,
     });
   }
-}
-
-/**
- * The tickers a rule's match takes: every ticker without a match; otherwise those whose symbol
- * it takes (asked once per symbol, not every poll), listed once per tickers map.
- */
-function tickersTaken(memo: EvaluationMemo, rule: Rule, c: TickerCondition, input: EvaluationInput): Iterable<TickerRecord> {
-  const tickers = input.snapshot.tickers;
-  if (rule.match.length === 0) return tickers.values();
-  let byMap = memo.taken.get(rule);
-  if (byMap === undefined) memo.taken.set(rule, (byMap = new WeakMap()));
-  let list = byMap.get(tickers);
-  if (list !== undefined) return list;
-  const exchange = input.snapshot.exchange;
-  const taken = symbolsTaken(memo, rule, exchange);
-  list = [];
-  for (const t of tickers.values()) {
-    let yes = taken.get(t.symbol);
-    if (yes === undefined) taken.set(t.symbol, (yes = matchesAll(rule.match, { exchange, symbol: t.symbol, kind: c.measure })));
-    if (yes) list.push(t);
-  }
-  byMap.set(tickers, list);
-  return list;
 }
 
 /** The symbols a `missing` rule watches: the expected set, narrowed by literal symbols in its match. */

@@ -1,24 +1,22 @@
 import { blankToNull } from '../snapshot/diff';
 import type { CoinRecord, NetworkRecord } from '../snapshot/model';
 import type { TemplateFields } from '../lib/template';
-import { evaluateTicker, measuresTickerOnly } from './evaluate-ticker';
-import { evaluationMemo, type Domain, type Evaluation, type EvaluationInput, type EvaluationMemo } from './evaluation';
+import { evaluateTicker } from './evaluate-ticker';
+import type { Domain, Evaluation, EvaluationInput } from './evaluation';
 import { baseLabels, type Instance } from './instance';
 import { matchesAll } from './match';
-import { measuresOverTime, NETWORK_STATES, type Rule, type StateKind } from './model';
+import { measuresOverTime, type Rule, type StateKind } from './model';
 
 export type { Instance } from './instance';
-export type { Domain, Evaluation, EvaluationInput, EvaluationMemo } from './evaluation';
-export { evaluationMemo } from './evaluation';
+export type { Domain, Evaluation, EvaluationInput } from './evaluation';
 
 /** Pure: snapshot, changes, history and `now` in; what holds and what happened out. */
 export function evaluateRules(input: EvaluationInput): Evaluation {
   const active: Instance[] = [];
   const events: Instance[] = [];
-  const memo = input.memo ?? evaluationMemo();
   for (const rule of input.rules) {
     const c = rule.condition;
-    if (c.type === 'state' && input.domain === 'coins') evaluateState(rule, c.state, input, memo, active);
+    if (c.type === 'state' && input.domain === 'coins') evaluateState(rule, c.state, input, active);
     else if (c.type === 'ticker' && input.domain === 'tickers') evaluateTicker(rule, c, input, active);
     else if (c.type === 'change') evaluateChanges(rule, c.kinds, input, events);
   }
@@ -32,26 +30,16 @@ export function ruleInDomain(rule: Rule, domain: Domain): boolean {
 }
 
 /**
- * Whether a rule's evaluation depends on the snapshot's part alone (and the config): state
- * rules, and ticker rules that measure the ticker itself without hysteresis. Not so: change
- * rules (they read the changes), move_percent and stale_for (the samples and `now`), a
- * hysteresis band (whether the alert is active).
+ * Whether a rule's evaluation depends on the snapshot's part alone (and the settings, and which
+ * of its own alerts are active): state rules, and ticker rules that measure the ticker itself.
+ * Not so: change rules (they read the changes), move_percent and stale_for (the samples and the
+ * time). Judged again on the same part, such a rule without keep_firing_for holds for the same
+ * instances: those active after a judgement are exactly those that held (a hysteresis band
+ * keeps each of them holding, and nothing else became active).
  */
-export function readsSnapshotOnly(rule: Rule): boolean {
+export function readsPartAlone(rule: Rule): boolean {
   const c = rule.condition;
-  if (c.type === 'state') return true;
-  if (c.type !== 'ticker') return false;
-  return !measuresOverTime(c.measure) && c.hysteresis === 0;
-}
-
-/**
- * Whether a rule's evaluation depends on the snapshot's part, the config and which of its
- * alerts are active alone: a ticker rule with hysteresis on a measure of the ticker itself
- * (the band it judges by depends on whether the alert is active).
- */
-export function readsSnapshotAndActive(rule: Rule): boolean {
-  const c = rule.condition;
-  return c.type === 'ticker' && measuresTickerOnly(c.measure) && c.hysteresis !== 0;
+  return c.type === 'state' || (c.type === 'ticker' && !measuresOverTime(c.measure));
 }
 
 const noChain = (): null => null;
@@ -87,26 +75,11 @@ function networkHolds(state: StateKind, n: NetworkRecord): boolean {
   }
 }
 
-/** Which network states hold on some network of the coin, one bit per NETWORK_STATES entry (see EvaluationMemo). */
-function statesOf(coin: CoinRecord, memo: EvaluationMemo): number {
-  let bits = memo.states.get(coin);
-  if (bits === undefined) {
-    bits = 0;
-    for (const n of coin.networkList) NETWORK_STATES.forEach((state, i) => {
-      if (networkHolds(state, n)) bits = (bits as number) | (1 << i);
-    });
-    memo.states.set(coin, bits);
-  }
-  return bits;
-}
-
-function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, memo: EvaluationMemo, out: Instance[]): void {
+function evaluateState(rule: Rule, state: StateKind, input: EvaluationInput, out: Instance[]): void {
   const exchange = input.snapshot.exchange;
   const perCoin = state === 'deposit_all_disabled' || state === 'withdraw_all_disabled';
   const chainOf = input.chainOf ?? noChain;
-  const bit = perCoin ? 0 : 1 << NETWORK_STATES.indexOf(state as (typeof NETWORK_STATES)[number]);
   for (const coin of input.snapshot.coins.values()) {
-    if (!perCoin && (statesOf(coin, memo) & bit) === 0) continue;
     if (perCoin) {
       const holds = state === 'deposit_all_disabled' ? !coin.depositAllEnable : !coin.withdrawAllEnable;
       if (!holds) continue;

@@ -120,6 +120,14 @@ export class StateRows {
     for (const a of alerts) if (a.labels.exchange === exchange) insert.run(a.fingerprint, exchange, JSON.stringify(a));
   }
 
+  /** Writes alerts (each under its `exchange` label) and deletes others by fingerprint, leaving the rest as they are. */
+  writeAlerts(alerts: Iterable<Alert>, gone: Iterable<string>): void {
+    const drop = this.t.db.prepare('DELETE FROM alerts WHERE fingerprint = ?');
+    for (const fp of gone) drop.run(fp);
+    const insert = this.t.db.prepare('INSERT OR REPLACE INTO alerts (fingerprint, exchange, body) VALUES (?, ?, ?)');
+    for (const a of alerts) insert.run(a.fingerprint, a.labels.exchange ?? '', JSON.stringify(a));
+  }
+
   loadHistory(exchange: string): Map<string, SymbolHistory> | undefined {
     const row = this.t.db.prepare('SELECT rowid AS rowid, body FROM history WHERE exchange = ?').get(exchange) as { rowid: number; body: string } | undefined;
     if (row === undefined) return undefined;

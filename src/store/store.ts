@@ -147,6 +147,11 @@ export class StateStore {
     this.state.updateAlerts(exchange, alerts, gone);
   }
 
+  /** Writes alerts (each under its `exchange` label) and deletes others by fingerprint, leaving the rest. */
+  writeAlerts(alerts: Iterable<Alert>, gone: Iterable<string>): void {
+    this.state.writeAlerts(alerts, gone);
+  }
+
   loadHistory(exchange: string): Map<string, SymbolHistory> | undefined {
     return this.state.loadHistory(exchange);
   }
@@ -192,6 +197,14 @@ export class StateStore {
   }
 
   // --- Outages (outages.ts) --------------------------------------------------------------------
+
+  /**
+   * Outages were written through another connection (the poll thread's): of one coin, of one
+   * exchange, or any. The availability index reads those back before its next answer.
+   */
+  outagesTouched(exchange?: string, coin?: string): void {
+    this.outageIndex.touched(exchange, coin);
+  }
 
   /** Outages, newest first. */
   queryOutages(q: OutageQuery): Outage[] {

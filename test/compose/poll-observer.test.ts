@@ -1,13 +1,18 @@
 import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
-import { DaemonPollObserver, type DaemonObserverOptions } from '../../src/compose/poll-observer';
+import type { Alert } from '../../src/alerts/alert';
+import { PollMirror } from '../../src/compose/poll-mirror';
+import { PollObserver } from '../../src/compose/poll-observer';
+import type { Views } from '../../src/http/views';
 import { createLogger } from '../../src/lib/logger';
 import { createMetrics } from '../../src/metrics/metrics';
+import { PollMetrics } from '../../src/metrics/polls';
+import type { PollReport } from '../../src/poll/protocol';
 import type { Change } from '../../src/snapshot/changes';
-import { nextTurn } from '../../src/lib/timer';
+import type { StateStore } from '../../src/store/store';
 
-/** The observer's change lines, as a log reader sees them. */
-function observer(): { o: DaemonPollObserver; lines: Record<string, unknown>[]; observed: number[] } {
+/** The observer with real metrics and mirror, its log lines as a log reader sees them, and what the views, the store and delivery heard. */
+function observer() {
   const lines: Record<string, unknown>[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -15,38 +20,91 @@ function observer(): { o: DaemonPollObserver; lines: Record<string, unknown>[]; 
       done();
     },
   });
+  const registry = new Registry();
+  const metrics = createMetrics(registry);
+  const mirror = new PollMirror(async () => undefined, []);
   const observed: number[] = [];
-  const parts = {
+  const touched: string[] = [];
+  const told: Alert[] = [];
+  const o = new PollObserver({
     logger: createLogger({ level: 'info', destination, format: 'json' }),
-    metrics: createMetrics(new Registry()),
-    views: { observe: (_exchange: string, changes: readonly Change[]) => observed.push(changes.length) },
-  };
-  return { o: new DaemonPollObserver(parts as unknown as DaemonObserverOptions), lines, observed };
+    mirror,
+    metrics,
+    pollMetrics: new PollMetrics(metrics),
+    views: { observe: (_exchange: string, changes: readonly Change[]) => observed.push(changes.length) } as unknown as Views,
+    store: () => ({ outagesTouched: (exchange: string, coin?: string) => touched.push(`${exchange}/${coin ?? '*'}`) }) as unknown as StateStore,
+    tell: (alerts) => told.push(...alerts),
+    ready: () => undefined,
+    gauges: { rules: () => [], firing: () => mirror.firingCounts(), receivers: () => [], pending: () => 0, deadLetters: () => new Map() },
+  });
+  return { o, lines, observed, touched, told, registry, mirror };
 }
 
-const change = (i: number): Change => ({ kind: 'withdraw_disabled', exchange: 'main', coin: `C${i}`, network: 'TRX', before: 'true', after: 'false', at: 1_000 + i });
+const change = (i: number): Change => ({ kind: 'withdraw_disabled', exchange: 'main', coin: `C${i}`, network: 'TRX', before: true, after: false, at: 1_000 + i });
 
-describe('the poll observer\'s log of changes', () => {
-  it('logs a few changes one by one, at once', () => {
-    const { o, lines, observed } = observer();
-    o.changes('main', [0, 1, 2].map(change));
+function polled(over: Partial<PollReport> = {}): PollReport {
+  return { exchange: 'main', endpoint: 'coins', outcome: 'accepted', at: 5_000, durationMs: 12, bytes: 100, issues: 0, firstIssues: [], coins: 3, networks: 4, tickers: 0, down: false, weightUsed: 5, versions: { coins: 7, tickers: 8 }, ...over };
+}
+
+describe('the poll observer', () => {
+  it('logs a poll\'s changes one by one, counts them by kind and tells the views and the outage index', async () => {
+    const { o, lines, observed, touched, registry } = observer();
+    o.on({ t: 'changes', exchange: 'main', changes: [0, 1, 2].map(change) });
     expect(lines.map((l) => [l.msg, l.coin, l.exchange])).toEqual([['change', 'C0', 'main'], ['change', 'C1', 'main'], ['change', 'C2', 'main']]);
     expect(observed).toEqual([3]);
+    expect(touched).toEqual(['main/C0', 'main/C1', 'main/C2']);
+    expect((await registry.getSingleMetric('spotwatch_changes_total')?.get())?.values).toEqual([{ labels: { exchange: 'main', kind: 'withdraw_disabled' }, value: 3 }]);
   });
 
-  it('logs a storm\'s first 50 changes in order, 10 per turn of the event loop, then how many more', async () => {
+  it('logs a storm\'s first 50 changes of a poll, then one line with how many more when the poll is reported', () => {
     const { o, lines, observed } = observer();
-    o.changes('main', Array.from({ length: 120 }, (_, i) => change(i)));
-    // The views are told at once; the lines follow in later turns.
-    expect([lines.length, observed]).toEqual([0, [120]]);
-    // One part per turn (lib/timer's nextTurn takes turns in the order asked): 10 lines each.
-    const counts: number[] = [];
-    for (let turn = 0; turn < 6; turn++) {
-      await nextTurn();
-      counts.push(lines.length);
-    }
-    expect(counts).toEqual([10, 20, 30, 40, 51, 51]);
-    expect(lines.slice(0, 50).map((l) => l.coin)).toEqual(Array.from({ length: 50 }, (_, i) => `C${i}`));
-    expect(lines[50]).toMatchObject({ msg: 'more changes not logged one by one', exchange: 'main', more: 70 });
+    // A storm's changes come in messages of a thousand at most (poll/protocol.ts).
+    o.on({ t: 'changes', exchange: 'main', changes: Array.from({ length: 1_000 }, (_, i) => change(i)) });
+    o.on({ t: 'changes', exchange: 'main', changes: Array.from({ length: 200 }, (_, i) => change(1_000 + i)) });
+    expect(lines.length).toBe(50);
+    expect(lines.map((l) => l.coin)).toEqual(Array.from({ length: 50 }, (_, i) => `C${i}`));
+    o.on({ t: 'polled', poll: polled() });
+    expect(lines[50]).toMatchObject({ msg: 'more changes not logged one by one', exchange: 'main', more: 1_150 });
+    expect(observed).toEqual([1_000, 200]);
+    // The next poll's changes are logged again.
+    o.on({ t: 'changes', exchange: 'main', changes: [change(5)] });
+    expect(lines[51]).toMatchObject({ msg: 'change', coin: 'C5' });
+  });
+
+  it('keeps the mirror of the active alerts and hands told alerts to delivery, in order', () => {
+    const { o, told, mirror } = observer();
+    const alert = (fp: string, status: Alert['status']): Alert => ({ fingerprint: fp, ruleId: 'r', entity: fp, labels: { alertname: 'W', severity: 'warning', exchange: 'main' }, annotations: {}, status, activeAt: 0, startsAt: 0, endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: 1, event: false });
+    o.on({ t: 'alerts', set: [alert('a', 'firing'), alert('b', 'pending')], removed: [] });
+    o.on({ t: 'tell', alerts: [alert('a', 'firing')], last: true });
+    expect([...mirror.activeAlerts()].map((a) => a.fingerprint)).toEqual(['a', 'b']);
+    expect([...mirror.firingCounts()]).toEqual([{ alertname: 'W', severity: 'warning', n: 1 }]);
+    o.on({ t: 'alerts', set: [], removed: ['a'] });
+    expect([...mirror.firingCounts()]).toEqual([{ alertname: 'W', severity: 'warning', n: 0 }]);
+    expect(told.map((a) => a.fingerprint)).toEqual(['a']);
+    // A step's told alerts over several messages are handed on together, at its last.
+    o.on({ t: 'tell', alerts: [alert('c', 'firing')], last: false });
+    expect(told.map((a) => a.fingerprint)).toEqual(['a']);
+    o.on({ t: 'tell', alerts: [alert('d', 'firing')], last: true });
+    expect(told.map((a) => a.fingerprint)).toEqual(['a', 'c', 'd']);
+    // An alert just set is named by its fingerprint: the mirror's is told.
+    o.on({ t: 'tell', alerts: ['b'], last: true });
+    expect(told.slice(3)).toEqual([alert('b', 'pending')]);
+  });
+
+  it('reports a poll: health, the poll metrics, a log line for a failure and for malformed records', async () => {
+    const { o, lines, registry, mirror, touched } = observer();
+    o.on({ t: 'polled', poll: polled({ issues: 2, firstIssues: [{ entity: 'coin', coin: 'X', index: 3, reason: 'coin is a number, not an object' }] }) });
+    o.on({ t: 'polled', poll: polled({ endpoint: 'tickers', outcome: 'failed', kind: 'timeout', error: 'tickers: no complete answer within 5000 ms', durationMs: 5_000 }) });
+    expect(lines.map((l) => [l.msg, l.endpoint, l.records ?? l.kind])).toEqual([
+      ['malformed records kept at their previous values', 'coins', 2],
+      ['poll failed', 'tickers', 'timeout'],
+    ]);
+    expect(mirror.health.lastPolls('main')).toEqual({ coins: { at: '1970-01-01T00:00:05.000Z', ok: true }, tickers: { at: '1970-01-01T00:00:05.000Z', ok: false, kind: 'timeout', error: 'tickers: no complete answer within 5000 ms' } });
+    expect((await registry.getSingleMetric('spotwatch_poll_errors_total')?.get())?.values.map((v) => [v.labels, v.value])).toEqual([
+      [{ exchange: 'main', endpoint: 'coins', kind: 'schema' }, 1],
+      [{ exchange: 'main', endpoint: 'tickers', kind: 'timeout' }, 1],
+    ]);
+    // A new coins part: the outages the poll thread wrote with it are read back.
+    expect(touched).toEqual(['main/*']);
   });
 });

@@ -7,26 +7,29 @@
  * false ExchangeDown and sent the 8,000-alert notification twice.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { killAll, spotwatch, type Child } from '../support/process';
 import { waitFor } from '../support/wait';
 
 jest.setTimeout(120_000);
 
 /**
- * The issue's targets, asserted as they are: /healthz under 100 ms throughout the storm, and the
- * first notification within group_wait + 1 s of the poll that saw the change. Three processes
- * share the CI runner's two cores (the reference exchange, which stands for a remote service and
- * runs at the lowest priority; the daemon; this one, timing every request). Run alone on a
- * 2-core machine, 10 storms in a row: /healthz at most 34-65 ms, the first notification
- * group_wait - 0.05 to + 0.4 s (BENCHMARKS.md, "The storm"). STORM_HEALTHZ_MS and
- * STORM_FIRST_SLACK_MS change the bounds (for a slower machine, say).
+ * The issue's targets, asserted as they are (issue 21): /healthz at most 50 ms at every sample
+ * throughout the storm, /metrics at most 200 ms, and the first notification within group_wait +
+ * 1 s of the poll that saw the change. Three processes share the CI runner's two cores (the
+ * reference exchange, which stands for a remote service and runs at the lowest priority; the
+ * daemon; this one, timing every request). The poll path runs in a thread of its own, which
+ * hands what a step decided to the main thread one message at a time (poll/protocol.ts
+ * PacedReports): run alone on a 2-core machine, /healthz at most 24-33 ms (BENCHMARKS.md, "The
+ * storm"). STORM_HEALTHZ_MS, STORM_METRICS_MS and STORM_FIRST_SLACK_MS change the bounds (for a
+ * slower machine, say).
  */
-const HEALTHZ_MAX_MS = Number(process.env.STORM_HEALTHZ_MS ?? 100);
+const HEALTHZ_MAX_MS = Number(process.env.STORM_HEALTHZ_MS ?? 50);
+const METRICS_MAX_MS = Number(process.env.STORM_METRICS_MS ?? 200);
 /**
  * The first notification's allowance after group_wait: the target (1 s) with production-like
  * timers; with 2 s polls the next poll's decision shares the loop with the storm's state write
@@ -38,7 +41,9 @@ const FIRST_SLACK_MS = process.env.STORM_FIRST_SLACK_MS === undefined ? undefine
 interface Post {
   at: number;
   groupKey: string;
-  raw: string;
+  /** The body's bytes: decoded after the storm (4 MB decoded here would delay this process's timing of /healthz). */
+  bytes: Buffer;
+  readonly raw: string;
 }
 
 /** A webhook receiver that answers at once and keeps bodies unparsed (parsing 3 MB here would delay our own timing of /healthz). */
@@ -49,36 +54,56 @@ async function receiver(): Promise<{ server: Server; url: string; posts: Post[] 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       res.end();
-      const raw = Buffer.concat(chunks).toString('utf8');
-      posts.push({ at: Date.now(), groupKey: /"groupKey":"((?:[^"\\]|\\.)*)"/.exec(raw.slice(0, 1000))?.[1] ?? '', raw });
+      const bytes = Buffer.concat(chunks);
+      posts.push({ at: Date.now(), groupKey: /"groupKey":"((?:[^"\\]|\\.)*)"/.exec(bytes.subarray(0, 1000).toString('utf8'))?.[1] ?? '', bytes, get raw() { return bytes.toString('utf8'); } });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, posts };
 }
 
-/** GET /healthz back to back until stopped, each timed from when it was sent. */
-function sampleHealth(url: string): { stop(): Promise<{ at: number; ms: number; error?: string }[]> } {
-  const samples: { at: number; ms: number; error?: string }[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const t = performance.now();
-      try {
-        const res = await fetch(`${url}/healthz`);
-        await res.text();
-        samples.push({ at: Date.now(), ms: performance.now() - t });
-      } catch (err) {
-        samples.push({ at: Date.now(), ms: performance.now() - t, error: String((err as { cause?: { code?: string } }).cause?.code ?? err) });
-      }
-      await new Promise((r) => setTimeout(r, 5));
+/**
+ * A health checker or a scraper, in a process of its own as a load balancer's or Prometheus's
+ * would be (timed here, a sample would also count this process's own pauses: a garbage
+ * collection of Jest's heap, the storm's 4 MB notifications arriving): GET the URL, then again
+ * after the pause, each timed from when it was sent to its last byte, one line of JSON each.
+ */
+const PROBE = `
+const [url, pause, encoding] = process.argv.slice(1);
+let running = true;
+process.on('SIGTERM', () => { running = false; });
+(async () => {
+  while (running) {
+    const t = performance.now();
+    try {
+      const res = await fetch(url, { headers: encoding ? { 'accept-encoding': encoding } : {} });
+      await res.arrayBuffer();
+      process.stdout.write(JSON.stringify({ at: Date.now(), ms: performance.now() - t }) + '\\n');
+    } catch (err) {
+      process.stdout.write(JSON.stringify({ at: Date.now(), ms: performance.now() - t, error: String(err?.cause?.code ?? err) }) + '\\n');
     }
-  })();
+    await new Promise((r) => setTimeout(r, Number(pause)));
+  }
+})();
+`;
+
+interface Sample {
+  at: number;
+  ms: number;
+  error?: string;
+}
+
+function probe(url: string, pauseMs: number, encoding = ''): { count(): number; stop(): Promise<Sample[]> } {
+  const child = spawn(process.execPath, ['-e', PROBE, url, String(pauseMs), encoding], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   return {
+    count: () => out.split('\n').length - 1,
     async stop() {
-      running = false;
-      await loop;
-      return samples;
+      child.kill('SIGTERM');
+      await exited;
+      return out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Sample);
     },
   };
 }
@@ -140,7 +165,10 @@ describe('an exchange-wide storm: 4,000 coins, every network closing at once', (
       await waitFor(() => hook.posts.length >= 1, 'the notification of the networks closed before the storm', 20_000);
       const before = hook.posts.length;
 
-      const health = sampleHealth(url);
+      const health = probe(`${url}/healthz`, 5);
+      // As Prometheus scrapes (gzip; it has been scraping since the daemon started), though far more often than it would.
+      const scrapes = probe(`${url}/metrics`, 250, 'gzip');
+      await waitFor(() => scrapes.count() >= 2, 'a scrape before the storm');
       const stormAt = Date.now();
       await setWithdraw(simUrl, networks.filter((n) => n.withdrawEnable), false);
       await waitFor(() => new Set(hook.posts.slice(before).map((p) => p.groupKey)).size >= 2, 'a notification of each group', 60_000);
@@ -148,6 +176,7 @@ describe('an exchange-wide storm: 4,000 coins, every network closing at once', (
       const settle = Date.now() + Number.parseInt(groupInterval, 10) * 1000 + Number.parseInt(poll, 10) * 1000;
       await waitFor(() => Date.now() >= settle, 'the storm to settle', 30_000, 100);
       const samples = await health.stop();
+      const scraped = (await scrapes.stop()).filter((x) => x.at >= stormAt);
 
       // /healthz throughout the storm.
       const during = samples.filter((s) => s.at >= stormAt);
@@ -157,6 +186,11 @@ describe('an exchange-wide storm: 4,000 coins, every network closing at once', (
       if (worst.ms >= HEALTHZ_MAX_MS) {
         throw new Error(`/healthz took ${worst.ms.toFixed(0)} ms at +${worst.at - stormAt} ms into the storm (limit ${HEALTHZ_MAX_MS} ms; ${during.length} requests, p50 ${quantile(during.map((s) => s.ms), 0.5).toFixed(1)} ms)`);
       }
+      // /metrics throughout the storm: answered from what is held while the poll thread decides.
+      expect(scraped.filter((x) => x.error !== undefined)).toEqual([]);
+      expect(scraped.length).toBeGreaterThan(10);
+      const slowest = scraped.reduce((a, b) => (b.ms > a.ms ? b : a));
+      if (slowest.ms > METRICS_MAX_MS) throw new Error(`/metrics took ${slowest.ms.toFixed(0)} ms at +${slowest.at - stormAt} ms into the storm (limit ${METRICS_MAX_MS} ms; ${scraped.length} scrapes)`);
 
       // Exactly one notification per group, carrying every alert of the storm.
       const posts = hook.posts.slice(before).map((p) => ({ ...p, body: JSON.parse(p.raw) as { alerts: { status: string; startsAt: string; labels: Record<string, string> }[] } }));
@@ -171,7 +205,7 @@ describe('an exchange-wide storm: 4,000 coins, every network closing at once', (
       const first = posts[0] as (typeof posts)[number];
       const sawIt = Math.max(...first.body.alerts.map((a) => Date.parse(a.startsAt)));
       const firstMs = first.at - sawIt;
-      console.log(`storm, ${name}: /healthz p50 ${quantile(during.map((s) => s.ms), 0.5).toFixed(1)} ms, max ${worst.ms.toFixed(0)} ms over ${during.length} requests; first notification ${firstMs} ms after the poll that saw the change (group_wait ${groupWait} ms)`);
+      console.log(`storm, ${name}: /healthz p50 ${quantile(during.map((s) => s.ms), 0.5).toFixed(1)} ms, max ${worst.ms.toFixed(0)} ms over ${during.length} requests; /metrics max ${slowest.ms.toFixed(0)} ms over ${scraped.length} scrapes; first notification ${firstMs} ms after the poll that saw the change (group_wait ${groupWait} ms)`);
       const slack = FIRST_SLACK_MS ?? slackMs;
       if (firstMs > groupWait + slack) throw new Error(`the first notification left ${firstMs} ms after the poll that saw the change (group_wait ${groupWait} ms + ${slack} ms allowed)`);
 

@@ -1,8 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { Registry, Gauge } from 'prom-client';
 import { manualClock } from '../../src/lib/clock';
-import { Exposition, REGISTRY_TEXT_MS } from '../../src/metrics/exposition';
-import type { SeriesFilter } from '../../src/metrics/render';
+import { Exposition, REGISTRY_TEXT_MS, type FamilySource } from '../../src/metrics/exposition';
+import { NETWORK_FAMILIES, renderNetworks, renderTickers, TICKER_FAMILIES, type SeriesFilter } from '../../src/metrics/render';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot, type Snapshot } from '../../src/snapshot/model';
 import { coinRecord, tickerRecord } from '../support/records';
@@ -17,14 +17,53 @@ const snap = applyTickers(
   2,
 );
 
+/**
+ * What the poll thread answers for the families (compose/poll-service.ts): each part of the
+ * snapshots it holds, rendered, when its version (a new one per map) differs from what the
+ * exposition holds; `answering: false` as a poll thread busy past the wait.
+ */
+interface Families {
+  snapshots: Snapshot[];
+  keep: SeriesFilter;
+  answering: boolean;
+  /** Each part rendered, in order. */
+  rendered: string[];
+  source: FamilySource;
+}
+
+function families(snapshots: Snapshot[], keep: SeriesFilter = () => true): Families {
+  const versions = new WeakMap<object, number>();
+  let next = 0;
+  const versionOf = (map: object): number => {
+    let v = versions.get(map);
+    if (v === undefined) versions.set(map, (v = ++next));
+    return v;
+  };
+  const src: Families = {
+    snapshots,
+    keep,
+    answering: true,
+    rendered: [],
+    source: async (have) => {
+      if (!src.answering) return undefined;
+      const texts = src.snapshots.flatMap((s) =>
+        (['coins', 'tickers'] as const).flatMap((part) => {
+          const version = versionOf(part === 'coins' ? s.coins : s.tickers);
+          if (have[s.exchange]?.[part] === version) return [];
+          src.rendered.push(`${s.exchange} ${part}`);
+          const lines = part === 'coins' ? renderNetworks(s, src.keep) : renderTickers(s, src.keep);
+          return [{ exchange: s.exchange, part, version, families: (part === 'coins' ? NETWORK_FAMILIES : TICKER_FAMILIES).map((f) => lines[f] ?? '') }];
+        }),
+      );
+      return { exchanges: src.snapshots.map((s) => s.exchange), texts };
+    },
+  };
+  return src;
+}
+
 /** The exposition of the given snapshots, as a scraper without gzip reads it. */
 async function text(snapshots: Snapshot[], keep?: SeriesFilter): Promise<string> {
-  const exposition = new Exposition(new Registry(), keep);
-  for (const s of snapshots) {
-    exposition.update(s, 'coins');
-    exposition.update(s, 'tickers');
-  }
-  return exposition.render();
+  return new Exposition(new Registry(), families(snapshots, keep).source).render();
 }
 
 /** Each sample's family is the one its TYPE line opened, and each family is declared once. */
@@ -85,8 +124,7 @@ describe('snapshot exposition', () => {
     expect(out).toContain('spotwatch_network_deposit_enabled{exchange="other",coin="BTC",network="BTC"} 1');
   });
 
-  it('renders every record of a part larger than the chunk rendered per turn, in order, each family once', async () => {
-    // 1,234 coins and tickers: three chunks of the turn-by-turn rendering, the last one partial.
+  it('renders every record of a large part, in order, each family once', async () => {
     const n = 1_234;
     const name = (i: number): string => `C${String(i).padStart(4, '0')}`;
     const big = applyTickers(
@@ -111,9 +149,7 @@ describe('snapshot exposition', () => {
   it('serves the registry and the cached families, plain and gzipped to the same text', async () => {
     const registry = new Registry();
     new Gauge({ name: 'spotwatch_up', help: 'up', labelNames: ['exchange'], registers: [registry] }).set({ exchange: 'main' }, 1);
-    const exposition = new Exposition(registry);
-    exposition.update(snap, 'coins');
-    exposition.update(snap, 'tickers');
+    const exposition = new Exposition(registry, families([snap]).source);
     const plain = await exposition.render();
     expect(plain).toContain('spotwatch_up{exchange="main"} 1\n');
     expect(plain).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 110\n');
@@ -125,7 +161,7 @@ describe('snapshot exposition', () => {
     const registry = new Registry();
     const up = new Gauge({ name: 'spotwatch_up', help: 'up', registers: [registry] });
     const clock = manualClock(1_000);
-    const exposition = new Exposition(registry, undefined, clock);
+    const exposition = new Exposition(registry, families([]).source, clock);
     up.set(1);
     expect(await exposition.render()).toContain('spotwatch_up 1\n');
     up.set(0);
@@ -135,15 +171,18 @@ describe('snapshot exposition', () => {
     expect(await exposition.render()).toContain('spotwatch_up 0\n');
   });
 
-  it('a ticker poll re-encodes only the ticker families; an unchanged answer re-encodes nothing', async () => {
-    const exposition = new Exposition(new Registry());
-    exposition.update(snap, 'coins');
-    exposition.update(snap, 'tickers');
+  it('asks only for the parts that changed since the last scrape: a ticker poll re-encodes only the ticker families', async () => {
+    const src = families([snap]);
+    const exposition = new Exposition(new Registry(), src.source);
     const before = await exposition.renderGzip();
+    expect(src.rendered).toEqual(['main coins', 'main tickers']);
+    // Nothing changed: nothing rendered, nothing encoded.
+    const again = await exposition.renderGzip();
+    for (let i = 1; i < before.length; i++) expect(again[i]).toBe(before[i]);
     const moved = applyTickers(snap, { records: [tickerRecord('BTCUSDT', { openPrice: '100', lastPrice: '120' })], issues: [] }, 3);
-    exposition.update(moved, 'coins'); // the same coin map: nothing to do
-    exposition.update(moved, 'tickers');
+    src.snapshots = [moved];
     const after = await exposition.renderGzip();
+    expect(src.rendered).toEqual(['main coins', 'main tickers', 'main tickers']);
     // Registry member first, then 5 network headers and members, then the ticker families.
     expect(after).toHaveLength(before.length);
     for (let i = 1; i <= 10; i++) expect(after[i]).toBe(before[i]);
@@ -151,11 +190,43 @@ describe('snapshot exposition', () => {
     expect(gunzipSync(Buffer.concat(after)).toString()).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 120\n');
   });
 
-  it('a new filter applies from the next poll, even of an unchanged answer', async () => {
-    const exposition = new Exposition(new Registry());
-    exposition.update(snap, 'coins');
-    exposition.setFilter((label, value) => label !== 'coin' || value !== 'USDT');
-    exposition.update(snap, 'coins');
+  it('answers with the families it holds when the poll thread does not answer in time', async () => {
+    const src = families([snap]);
+    const exposition = new Exposition(new Registry(), src.source);
+    const before = await exposition.render();
+    src.snapshots = [applyTickers(snap, { records: [tickerRecord('BTCUSDT', { openPrice: '100', lastPrice: '120' })], issues: [] }, 3)];
+    src.answering = false;
+    expect(await exposition.render()).toBe(before);
+    src.answering = true;
+    expect(await exposition.render()).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 120\n');
+  });
+
+  it('does not wait for a slow poll thread past its wait: it answers with what it holds, and takes the late families for the next scrape', async () => {
+    const src = families([snap]);
+    let slow: (() => void) | undefined;
+    const slowSource: FamilySource = async (have) => {
+      const answer = await src.source(have);
+      if (src.rendered.length > 2) await new Promise<void>((resolve) => (slow = resolve));
+      return answer;
+    };
+    const exposition = new Exposition(new Registry(), slowSource, undefined, 50);
+    const before = await exposition.render();
+    src.snapshots = [applyTickers(snap, { records: [tickerRecord('BTCUSDT', { openPrice: '100', lastPrice: '120' })], issues: [] }, 3)];
+    const t = Date.now();
+    expect(await exposition.render()).toBe(before);
+    expect(Date.now() - t).toBeLessThan(1_000);
+    slow?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await exposition.render()).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 120\n');
+    expect(src.rendered).toEqual(['main coins', 'main tickers', 'main tickers']);
+  });
+
+  it('a new filter (a reload) applies at the next scrape, though nothing changed', async () => {
+    const src = families([snap]);
+    const exposition = new Exposition(new Registry(), src.source);
+    expect(await exposition.render()).toContain('coin="USDT"');
+    src.keep = (label, value) => label !== 'coin' || value !== 'USDT';
+    exposition.refresh();
     const out = await exposition.render();
     expect(out).not.toContain('coin="USDT"');
     expect(out).toContain('coin="A\\"B\\\\C"');

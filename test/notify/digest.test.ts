@@ -52,7 +52,7 @@ describe('the digest\'s time: a local time in a time zone, DST-correct', () => {
 const outage = (o: Partial<Outage>): Outage => ({ id: 1, exchange: 'main', coin: 'USDT', network: 'TRX', direction: 'withdraw', from: null, began: 0, to: null, messages: [], ...o });
 
 describe('the daily digest, sent by a manual clock', () => {
-  it('goes once a day at 08:00 London time across the spring change, saying what is closed, the day\'s outages and the movers', () => {
+  it('goes once a day at 08:00 London time across the spring change, saying what is closed, the day\'s outages and the movers', async () => {
     const clock = manualClock(at('2026-03-27T12:00:00Z'));
     const sent: { at: string; deliveries: Delivery[] }[] = [];
     const outages = [
@@ -68,10 +68,11 @@ describe('the daily digest, sent by a manual clock', () => {
       snapshots: () => [{ name: 'main', symbols: [], snapshot: { exchange: 'main', coinsAt: null, tickersAt: 1, coins: new Map(), tickers: new Map(['BTCUSDT', 'ETHUSDT', 'XUSDT'].map((s, i) => [s, tickerRecord(s, { priceChangePercent: ['2.5', '-7.25', '0.1'][i]! })])) } }],
       send: (deliveries) => sent.push({ at: new Date(clock.now()).toISOString(), deliveries }),
       externalURL: () => 'http://sw',
+      refresh: async () => undefined,
     });
     for (let t = clock.now(); t <= at('2026-03-30T12:00:00Z'); t += 15 * 60_000) {
       clock.set(t);
-      digests.check();
+      await digests.check();
     }
     expect(sent.map((s) => s.at)).toEqual(['2026-03-28T08:00:00.000Z', '2026-03-29T07:00:00.000Z', '2026-03-30T07:00:00.000Z']);
     const n = sent[0]!.deliveries[0]!.notification;

@@ -4,7 +4,7 @@
  * left (as the poll path chains them).
  */
 import type { Alert } from '../../src/alerts/alert';
-import { alertsOf } from '../../src/alerts/transitions';
+import { alertsOf } from '../../src/alerts/lifecycle';
 import { configure, DEFAULT_SETTINGS, initialState, type PollState, type StepSettings } from '../../src/poll/state';
 import { step, type StepInput, type StepResult } from '../../src/poll/step';
 import type { CoinRecord, TickerRecord } from '../../src/snapshot/model';

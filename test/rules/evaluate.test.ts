@@ -1,6 +1,6 @@
 import * as evaluateModule from '../../src/rules/evaluate';
 import fc from 'fast-check';
-import { evaluateRules, evaluationMemo } from '../../src/rules/evaluate';
+import { evaluateRules } from '../../src/rules/evaluate';
 import type { Rule } from '../../src/rules/model';
 import { coinRecord, tickerRecord } from '../support/records';
 import { coinsSnapshot, gist, Harness, rulesFrom, tickersSnapshot } from '../support/rules-harness';
@@ -291,8 +291,6 @@ describe('state rules, against their definition', () => {
     fc.assert(
       fc.property(fc.array(coins, { minLength: 1, maxLength: 4 }), (polls) => {
         let previous: ReturnType<typeof coinsSnapshot> | undefined;
-        // One memo across the polls, as the engine keeps one: a reused record is judged by what it remembers.
-        const memo = evaluationMemo();
         for (const poll of polls) {
           const unique = [...new Map(poll.map(([c, nets]) => [c, nets])).entries()];
           // An unchanged coin keeps its record object, as merge does.
@@ -302,7 +300,7 @@ describe('state rules, against their definition', () => {
             return old !== undefined && JSON.stringify(old) === JSON.stringify(fresh) ? old : fresh;
           });
           const snapshot = coinsSnapshot(records);
-          const got = evaluateRules({ rules, domain: 'coins', snapshot, changes: [], samples: new Map(), expectedSymbols: new Set(), now: 0, wasActive: () => false, memo })
+          const got = evaluateRules({ rules, domain: 'coins', snapshot, changes: [], samples: new Map(), expectedSymbols: new Set(), now: 0, wasActive: () => false })
             .active.map((i) => `${i.rule.alert} ${i.labels.coin} ${i.labels.network}`)
             .sort();
           const want = records
@@ -315,47 +313,6 @@ describe('state rules, against their definition', () => {
             .sort();
           expect(got).toEqual(want);
           previous = snapshot;
-        }
-      }),
-      { numRuns: 500 },
-    );
-  });
-});
-
-describe('ticker rules, with one memo across polls', () => {
-  it('judge every poll as an evaluation without one: the same instances and values, whatever the prices, objects kept or new, and alerts active or not', () => {
-    const rules = rulesFrom(`rules:
-  - alert: Daily
-    ticker: change_24h_percent
-    above: 5
-    below: -5
-    hysteresis: 1
-  - alert: Spread
-    ticker: spread_bps
-    above: 40
-    hysteresis: 10
-    match: { symbol: "*USDT" }
-  - alert: Low
-    ticker: last_price
-    below: 100
-`);
-    const price = fc.constantFrom('80', '94', '95.5', '100', '104', '105', '106.5', '120', 'abc', '');
-    const ticker = fc.record({ symbol: fc.constantFrom('BTCUSDT', 'ETHUSDT', 'ETHBTC'), lastPrice: price, bidPrice: price, askPrice: fc.constantFrom('100', '100.3', '101', '0') });
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.array(ticker, { maxLength: 4 }), fc.boolean(), fc.func(fc.boolean())), { minLength: 1, maxLength: 5 }), (polls) => {
-        const memo = evaluationMemo();
-        let previous = new Map<string, ReturnType<typeof tickerRecord>>();
-        for (const [list, keep, active] of polls) {
-          // A ticker whose fields are the last one's keeps its object when `keep` says so (as merge does); a new equal object otherwise.
-          const records = [...new Map(list.map((t) => [t.symbol, t])).values()].map((t) => {
-            const fresh = tickerRecord(t.symbol, { openPrice: '100', lastPrice: t.lastPrice, bidPrice: t.bidPrice, askPrice: t.askPrice });
-            const old = previous.get(t.symbol);
-            return keep && old !== undefined && JSON.stringify(old) === JSON.stringify(fresh) ? old : fresh;
-          });
-          const input = { rules, domain: 'tickers' as const, snapshot: tickersSnapshot(records), changes: [], samples: new Map(), expectedSymbols: new Set<string>(), now: 0, wasActive: (rule: string, entity: string) => active(rule, entity) };
-          const said = (r: ReturnType<typeof evaluateRules>) => r.active.map((i) => ({ entity: i.entity, rule: i.rule.id, value: i.value, fields: i.fields }));
-          expect(said(evaluateRules({ ...input, memo }))).toEqual(said(evaluateRules(input)));
-          previous = new Map(records.map((r) => [r.symbol, r]));
         }
       }),
       { numRuns: 500 },
@@ -385,7 +342,7 @@ describe('rules with hysteresis on an answer that changed nothing', () => {
     match: { symbol: X }
 `;
 
-  it('are evaluated again only when one of their alerts came or went since', async () => {
+  it('are judged again only when the tickers changed, or when they keep firing for a while or read the samples', async () => {
     const spy = jest.spyOn(evaluateModule, 'evaluateRules');
     try {
       const h = new Harness(rulesFrom(RULES));
@@ -393,15 +350,19 @@ describe('rules with hysteresis on an answer that changed nothing', () => {
       const tickers = tickersSnapshot([tickerRecord('X', { openPrice: '100', lastPrice: '106', bidPrice: '99', askPrice: '101' })]);
       expect(gist(await h.step('tickers', tickers, 0))).toEqual(['firing Daily X']);
       expect(evaluated()).toEqual(['Daily', 'Move', 'Wide']);
-      // Daily's alert came, Wide's went pending: both read which alerts are active, so both again
-      // (Move reads the samples and the time: every poll).
+      // The same tickers: Wide holds for the same instances (its band kept each alert that held),
+      // so only time moves it; Daily keeps firing for a while after it stops holding (judged, to
+      // know when it stopped), and Move reads the samples and the time: both every poll.
       expect(gist(await h.step('tickers', tickers, 30_000))).toEqual([]);
-      expect(evaluated()).toEqual(['Daily', 'Move', 'Wide']);
-      // Nothing came or went: neither is evaluated, and `for` still runs out.
+      expect(evaluated()).toEqual(['Daily', 'Move']);
+      // `for` still runs out.
       expect(gist(await h.step('tickers', tickers, 60_000))).toEqual(['firing Wide X']);
-      expect(evaluated()).toEqual(['Move']);
+      expect(evaluated()).toEqual(['Daily', 'Move']);
       expect(gist(await h.step('tickers', tickers, 90_000))).toEqual([]);
-      expect(evaluated()).toEqual(['Move']);
+      expect(evaluated()).toEqual(['Daily', 'Move']);
+      // A ticker that changed (equal ones keep their object, and the map stays): every rule again.
+      expect(gist(await h.step('tickers', tickersSnapshot([tickerRecord('X', { openPrice: '100', lastPrice: '107', bidPrice: '99', askPrice: '101' })]), 100_000))).toEqual([]);
+      expect(evaluated()).toEqual(['Daily', 'Move', 'Wide']);
     } finally {
       spy.mockRestore();
     }

@@ -6,7 +6,7 @@ import type { Alert } from '../../src/alerts/alert';
 import type { Change } from '../../src/snapshot/changes';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot } from '../../src/snapshot/model';
-import type { PollStore } from '../../src/poll/store';
+import type { PollStore } from '../../src/poll/persist';
 import { StateStore } from '../../src/store/store';
 import { coinRecord, tickerRecord } from '../support/records';
 
@@ -140,7 +140,7 @@ describe('StateStore contract', () => {
     const poll: PollStore = store;
     poll.transaction(() => {
       poll.appendChanges([change(1)]);
-      poll.saveAlerts('main', [alert]);
+      poll.writeAlerts([alert], []);
     });
     store.close();
     const again = StateStore.open(dir);

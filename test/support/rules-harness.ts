@@ -1,12 +1,13 @@
 import type { Alert } from '../../src/alerts/alert';
-import { silentLogger } from '../../src/lib/logger';
-import { Engine } from '../../src/poll/engine';
+import { alertsOf } from '../../src/alerts/lifecycle';
 import type { Domain } from '../../src/rules/evaluate';
 import { parseRules } from '../../src/rules/load';
 import type { Rule } from '../../src/rules/model';
+import { configure, DEFAULT_SETTINGS, initialState, type PollState, type StepSettings } from '../../src/poll/state';
+import { step } from '../../src/poll/step';
 import type { GuardOptions } from '../../src/snapshot/guard';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
-import { emptySnapshot, type CoinRecord, type Snapshot, type TickerRecord } from '../../src/snapshot/model';
+import { emptySnapshot, type CoinRecord, type RecordIssue, type Snapshot, type TickerRecord } from '../../src/snapshot/model';
 
 /** Rules from YAML text, through the real loader (so tests read like the docs). */
 export function rulesFrom(yaml: string): Rule[] {
@@ -34,41 +35,51 @@ class NeverHold extends Map<string, GuardOptions> {
 }
 
 /**
- * Drives the real engine (Engine.decide: diff, rules, the alert lifecycle) poll by poll, the
- * way the daemon's poll path does, each domain's answer judged against the last one given.
+ * Drives the poll path's real decision (step: merge, diff, rules, the alert lifecycle) answer
+ * by answer, as the daemon's poll thread does: each snapshot given is the exchange's answer of
+ * that domain (its records).
  */
 export class Harness {
-  readonly engine: Engine;
-  private readonly last = new Map<Domain, Snapshot>();
-
-  private readonly settings: { guards: NeverHold; expectedSymbols: Map<string, ReadonlySet<string>> };
+  private state: PollState;
+  private readonly settings: StepSettings;
 
   constructor(
     readonly rules: Rule[],
     expectedSymbols: ReadonlySet<string> = new Set(),
     /** The alerts active before (as restored from a store). */
     alerts: Iterable<Alert> = [],
-    /** Every step judged afresh: the engine forgets its last evaluations before each (as after a reload). */
+    /** Every step judged afresh: the settings given again before each (as after a reload). */
     private readonly afresh = false,
   ) {
-    this.settings = { guards: new NeverHold(), expectedSymbols: new Map([['main', expectedSymbols]]) };
-    this.engine = new Engine({ rules, alerts, logger: silentLogger(), ...this.settings });
+    this.settings = { ...DEFAULT_SETTINGS, rules, guards: new NeverHold(), expectedSymbols: new Map([['main', expectedSymbols]]) };
+    this.state = initialState(this.settings, new Map(), alerts);
   }
 
-  /** The active alerts (pending and firing). */
+  /** The active alerts (pending and firing), by fingerprint. */
   get alerts(): ReadonlyMap<string, Alert> {
-    return this.engine.activeAlerts();
+    return new Map([...alertsOf(this.state.alerts)].map((a) => [a.fingerprint, a]));
   }
 
-  /** One answer of `domain`; returns what must be told. An answer the engine does not take (an empty list) throws. */
+  /** One answer of `domain` (the snapshot's records); returns what must be told. An answer not taken (an empty list) throws. */
   async step(domain: Domain, snapshot: Snapshot, now: number): Promise<Alert[]> {
-    const prev = this.last.get(domain) ?? emptySnapshot(snapshot.exchange);
-    if (this.afresh) this.engine.configure(this.settings);
-    const decision = await this.engine.decide({ exchange: snapshot.exchange, endpoint: domain, prev, next: snapshot, at: now });
-    if (decision.outcome !== 'accepted') throw new Error(`the engine did not take the ${domain} answer (${decision.outcome})`);
-    this.last.set(domain, snapshot);
-    return decision.notify;
+    if (this.afresh) this.state = configure(this.state, this.settings);
+    const exchange = snapshot.exchange;
+    // What the snapshot holds as unknown is what an answer sets aside (see merge.ts).
+    const setAside = (keys: ReadonlySet<string> | undefined, issue: (key: string, index: number) => RecordIssue): RecordIssue[] => [...(keys ?? [])].map(issue);
+    const r =
+      domain === 'coins'
+        ? step(this.state, { type: 'answer', exchange, endpoint: 'coins', answer: { records: [...snapshot.coins.values()], issues: setAside(snapshot.unknownCoins, coinIssue) } }, now)
+        : step(this.state, { type: 'answer', exchange, endpoint: 'tickers', answer: { records: [...snapshot.tickers.values()], issues: setAside(snapshot.unknownSymbols, (symbol, index) => ({ entity: 'ticker', symbol, index, reason: 'set aside' })) } }, now);
+    if (r.outcome !== 'accepted') throw new Error(`the poll path did not take the ${domain} answer (${r.outcome})`);
+    this.state = r.state;
+    return [...r.effects.tell];
   }
+}
+
+/** The issue that sets aside an unknown key of Snapshot.unknownCoins (`coin`, or `coin\u0000network`). */
+function coinIssue(key: string, index: number): RecordIssue {
+  const [coin, network] = key.split('\u0000') as [string, string | undefined];
+  return network === undefined ? { entity: 'coin', coin, index, reason: 'set aside' } : { entity: 'network', coin, network, index, reason: 'set aside' };
 }
 
 /** The gist of notifications: status and the labels that tell them apart. */

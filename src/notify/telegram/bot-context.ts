@@ -57,6 +57,8 @@ export interface BotContext {
   now(): number;
   /** The daemon's state_dir: where the bot keeps its getUpdates offset across restarts. */
   readonly stateDir: string;
+  /** Brings what status() and closed() read up to date; called before a command is answered. */
+  refresh?(): Promise<void>;
   status(): BotStatus;
   /** Closed networks, newest closure first; only `coin`'s when given (any case). */
   closed(coin?: string): ClosedNetwork[];

@@ -145,6 +145,7 @@ export async function answerUpdate(update: TgUpdate, me: TgUser, deps: ChatDeps,
     deps.logger.info({ receiver: deps.receiver, command: cmd.name, sentAt: new Date(m.date * 1000).toISOString() }, 'Telegram command too old to run; ignored');
     return;
   }
+  await deps.context.refresh?.();
   const text = answer(cmd, deps.context, m.from);
   deps.logger.info({ receiver: deps.receiver, command: cmd.name, from: m.from?.id }, 'Telegram command answered');
   await deps.reply(m, text, signal);

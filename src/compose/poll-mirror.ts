@@ -1,0 +1,157 @@
+/**
+ * What the main thread holds of the poll thread's state, for delivery and the HTTP surface:
+ * the active alerts (kept as the poll thread reports them after each step: inhibition and the
+ * API read them at any moment), each endpoint's health, and each exchange's snapshot, brought
+ * up to date when a view asks (refresh), as the parts that changed since the version held.
+ */
+import type { Alert } from '../alerts/alert';
+import type { FiringCount } from '../metrics/polls';
+import type { PollThread } from './poll-thread';
+import { PollHealth } from '../poll/health';
+import type { PartDelta, PollReport } from '../poll/protocol';
+import { emptySnapshot, type CoinRecord, type Endpoint, type Snapshot, type TickerRecord } from '../snapshot/model';
+
+
+/** How long a view waits for the poll thread's parts (busy with a storm's step, say) before it shows what it holds. */
+const REFRESH_WAIT_MS = 2_000;
+
+export class PollMirror {
+  readonly health = new PollHealth();
+  private readonly alerts = new Map<string, Alert>();
+  private readonly firing = new Map<string, FiringCount>();
+  private readonly polls = new Map<string, PollReport>();
+  private readonly snapshots = new Map<string, Snapshot>();
+  /** Per exchange, the version of each part held here. */
+  private readonly held = new Map<string, Partial<Record<Endpoint, number>>>();
+  private refreshing: Promise<void> | undefined;
+
+  constructor(
+    private readonly ask: PollThread['ask'],
+    /** The alerts active when the daemon stopped (what the poll thread starts from too). */
+    restored: Iterable<Alert>,
+  ) {
+    for (const a of restored) this.put(a);
+  }
+
+  /** Alerts set and removed by a step. */
+  applyAlerts(set: readonly Alert[], removed: readonly string[]): void {
+    for (const fp of removed) this.remove(fp);
+    for (const a of set) this.put(a);
+  }
+
+  /** A poll's report: health, and the versions of the exchange's parts. */
+  polled(poll: PollReport): void {
+    this.polls.set(poll.exchange, poll);
+    if (poll.outcome === 'failed' || poll.outcome === 'empty') this.health.failure(poll.exchange, poll.endpoint, poll.at, poll.kind ?? 'schema', poll.error ?? '');
+    else this.health.answer(poll.exchange, poll.endpoint, poll.at, poll.outcome === 'accepted');
+  }
+
+  /** An active alert, by fingerprint. */
+  alert(fingerprint: string): Alert | undefined {
+    return this.alerts.get(fingerprint);
+  }
+
+  activeAlerts(): IterableIterator<Alert> {
+    return this.alerts.values();
+  }
+
+  firingCounts(): Iterable<Readonly<FiringCount>> {
+    return this.firing.values();
+  }
+
+  /** An endpoint of the exchange has failed three polls in a row. */
+  isDown(exchange: string): boolean {
+    return this.polls.get(exchange)?.down ?? false;
+  }
+
+  weightUsed(exchange: string): number {
+    return this.polls.get(exchange)?.weightUsed ?? 0;
+  }
+
+  /** The exchange's snapshot as of the last refresh (undefined: none held). */
+  snapshot(exchange: string): Snapshot | undefined {
+    return this.snapshots.get(exchange);
+  }
+
+  /**
+   * Brings the snapshots up to the poll thread's, when a poll reported a newer version: the
+   * parts that changed since, as deltas. One refresh at a time; one that waits longer than
+   * REFRESH_WAIT_MS leaves the snapshots as they are.
+   */
+  refresh(): Promise<void> {
+    if (!this.stale()) return Promise.resolve();
+    this.refreshing ??= (async () => {
+      try {
+        const answer = await this.ask({ q: 'parts', have: Object.fromEntries(this.held) }, REFRESH_WAIT_MS);
+        for (const d of answer?.parts ?? []) this.apply(d);
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  /** An exchange no longer watched. */
+  forget(exchange: string): void {
+    this.polls.delete(exchange);
+    this.snapshots.delete(exchange);
+    this.held.delete(exchange);
+    this.health.forget(exchange);
+  }
+
+  private stale(): boolean {
+    for (const [exchange, poll] of this.polls) {
+      const held = this.held.get(exchange);
+      if (held?.coins !== poll.versions.coins || held.tickers !== poll.versions.tickers) return true;
+    }
+    return false;
+  }
+
+  private apply(d: PartDelta): void {
+    const before = this.snapshots.get(d.exchange) ?? emptySnapshot(d.exchange);
+    const next: Snapshot = { ...before };
+    if (d.part === 'coins') {
+      const coins = new Map(d.whole ? [] : before.coins);
+      for (const key of d.gone) coins.delete(key);
+      for (const c of d.changed as CoinRecord[]) coins.set(c.coin, c);
+      next.coins = coins;
+      next.coinsAt = d.at;
+      if (d.unknown === undefined) delete next.unknownCoins;
+      else next.unknownCoins = new Set(d.unknown);
+    } else {
+      const tickers = new Map(d.whole ? [] : before.tickers);
+      for (const key of d.gone) tickers.delete(key);
+      for (const t of d.changed as TickerRecord[]) tickers.set(t.symbol, t);
+      next.tickers = tickers;
+      next.tickersAt = d.at;
+      if (d.unknown === undefined) delete next.unknownSymbols;
+      else next.unknownSymbols = new Set(d.unknown);
+    }
+    this.snapshots.set(d.exchange, next);
+    this.held.set(d.exchange, { ...this.held.get(d.exchange), [d.part]: d.version });
+  }
+
+  private put(a: Alert): void {
+    const old = this.alerts.get(a.fingerprint);
+    if (old !== undefined) this.count(old, -1);
+    this.alerts.set(a.fingerprint, a);
+    this.count(a, 1);
+  }
+
+  private remove(fingerprint: string): void {
+    const old = this.alerts.get(fingerprint);
+    if (old === undefined) return;
+    this.alerts.delete(fingerprint);
+    this.count(old, -1);
+  }
+
+  private count(a: Alert, by: 1 | -1): void {
+    if (a.status !== 'firing') return;
+    const alertname = a.labels.alertname ?? '';
+    const severity = a.labels.severity ?? '';
+    const key = `${alertname}\u0000${severity}`;
+    let entry = this.firing.get(key);
+    if (entry === undefined) this.firing.set(key, (entry = { alertname, severity, n: 0 }));
+    entry.n += by;
+  }
+}

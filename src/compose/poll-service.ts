@@ -1,0 +1,296 @@
+/**
+ * The poll thread's composition root: from the configuration, each exchange's client and its
+ * two polling loops; every answer (or failure) through `step`; each step's writes to the state
+ * store, then its reports to the main thread (protocol.ts). It also answers what the main
+ * thread asks: snapshot parts for the views, and the exchanges' metric families for /metrics.
+ * The main thread starts it in a worker (poll-worker.ts), or in its own thread for tests that
+ * inject a clock or a failing store (poll-thread.ts).
+ */
+import type { Agent } from 'undici';
+import type { Config, ExchangeConfig } from '../config';
+import type { ExchangeClient } from '../exchange/client';
+import type { Clock } from '../lib/clock';
+import { errorMessage } from '../lib/error-message';
+import type { Logger } from '../lib/logger';
+import { NETWORK_FAMILIES, renderNetworks, renderTickers, TICKER_FAMILIES, type FamilyName, type SeriesFilter } from '../metrics/render';
+import { fetchInput, type Fetched } from '../poll/fetch';
+import { startLoop, type Loop } from '../poll/loop';
+import { PollPath } from '../poll/path';
+import { Persist, type Written } from '../poll/persist';
+import { PER_MESSAGE, type Answers, type Command, type FamilyTexts, type PartDelta, type PollReport, type Question, type Report } from '../poll/protocol';
+import { configure, exchangeOf, initialState, type PollState, type Restored, type StepSettings } from '../poll/state';
+import { DOWN_AFTER_FAILURES, type StepInput, type StepResult } from '../poll/step';
+import { networkCount, type Endpoint, type Snapshot } from '../snapshot/model';
+import type { StateStore } from '../store/store';
+import { chainLookup, guards, loadRules, seriesFilter, watchLists } from './settings';
+import { clientFor, reach, type Target } from './targets';
+
+export interface PollServiceDeps {
+  /** Where reports go (the main thread). */
+  post(report: Report): void;
+  clock: Clock;
+  random: () => number;
+  /** Opens the state store (its own connection: the main thread has another). */
+  openStore(dir: string): StateStore;
+  /** The HTTP connection pool for the exchanges. */
+  dispatcher: Agent;
+  logger: Logger;
+}
+
+interface Watched {
+  config: ExchangeConfig;
+  target: Target;
+  client: ExchangeClient;
+  loops: Loop[];
+}
+
+const ENDPOINTS: readonly Endpoint[] = ['coins', 'tickers'];
+const FAMILIES: Record<Endpoint, readonly FamilyName[]> = { coins: NETWORK_FAMILIES, tickers: TICKER_FAMILIES };
+/** Issues named in a poll's report (and its log line): the rest are counted. */
+const FIRST_ISSUES = 5;
+
+export class PollService {
+  private store: StateStore | undefined;
+  private path: PollPath | undefined;
+  private keep: SeriesFilter = () => true;
+  private readonly watched = new Map<string, Watched>();
+  /** Per exchange, each part's version: a new one whenever the part's map changed. */
+  private readonly versions = new Map<string, Record<Endpoint, number>>();
+  private version = 0;
+  /** Per exchange and part, what the main thread was last sent of it (parts deltas are made against it). */
+  private readonly sent = new Map<string, { version: number; records: ReadonlyMap<string, object> }>();
+  /** Whether the last write failed: logged once per streak. */
+  private storeFailing = false;
+
+  constructor(private readonly deps: PollServiceDeps) {}
+
+  /** The state of the poll path (undefined before the first configuration). */
+  private get state(): PollState | undefined {
+    return this.path?.state;
+  }
+
+  handle(command: Command): Promise<void> | void {
+    switch (command.t) {
+      case 'configure':
+        return this.configure(command.config as Config, command.env);
+      case 'ask':
+        return this.deps.post({ t: 'reply', id: command.id, answer: this.answer(command.question) });
+      case 'ping':
+        return this.deps.post({ t: 'pong' });
+      case 'ack':
+        return;
+      case 'stop':
+        return this.stop();
+    }
+  }
+
+  private async configure(config: Config, env: Record<string, string | undefined>): Promise<void> {
+    const { logger } = this.deps;
+    let rules;
+    try {
+      rules = await loadRules(config, env);
+    } catch (err) {
+      // The main thread checked them; a file changed meanwhile (or unreadable now) is refused here.
+      if (this.path === undefined) this.deps.post({ t: 'failed', error: `rules not loaded: ${errorMessage(err)}` });
+      else logger.error({ error: errorMessage(err) }, 'rules not loaded; the poll thread keeps the configuration it had');
+      return;
+    }
+    const settings: StepSettings = { rules, guards: guards(config), expectedSymbols: watchLists(config), chainOf: chainLookup(config) };
+    this.keep = seriesFilter(config);
+    if (this.path === undefined) {
+      this.open(config, settings);
+      for (const ex of config.exchanges) await this.watch(ex);
+      this.deps.post({ t: 'ready' });
+      return;
+    }
+    this.path.state = configure(this.path.state, settings);
+    const wanted = new Map(config.exchanges.map((e) => [e.name, e]));
+    for (const [name, w] of [...this.watched]) {
+      const e = wanted.get(name);
+      if (e !== undefined && JSON.stringify(e) === JSON.stringify(w.config)) continue;
+      await this.unwatch(name);
+      if (e === undefined) {
+        this.decide({ type: 'drop', exchange: name }, this.deps.clock.now());
+        this.versions.delete(name);
+      }
+    }
+    for (const e of config.exchanges) if (!this.watched.has(e.name)) await this.watch(e);
+  }
+
+  /** The store and the state at the start: each exchange resumes from what the store holds. */
+  private open(config: Config, settings: StepSettings): void {
+    const store = this.deps.openStore(config.state_dir);
+    this.store = store;
+    const restored = new Map<string, Restored>(config.exchanges.map((e) => [e.name, { snapshot: store.loadSnapshot(e.name), samples: store.loadHistory(e.name) }]));
+    this.path = new PollPath(initialState(settings, restored, store.loadAlerts().values()), new Persist(store));
+  }
+
+  private async watch(ex: ExchangeConfig): Promise<void> {
+    const { clock, logger, random, dispatcher } = this.deps;
+    let target: Target;
+    try {
+      target = await reach(ex, clock, logger, true);
+    } catch (err) {
+      logger.error({ exchange: ex.name, error: errorMessage(err) }, 'cannot start the embedded reference exchange');
+      return;
+    }
+    const client = clientFor(target, clock, dispatcher, logger);
+    const w: Watched = { config: ex, target, client, loops: [] };
+    this.watched.set(ex.name, w);
+    if (!this.versions.has(ex.name)) this.versions.set(ex.name, { coins: ++this.version, tickers: ++this.version });
+    w.loops = ENDPOINTS.map((endpoint) =>
+      startLoop({
+        intervalMs: ex.poll[endpoint],
+        jitter: 0.1,
+        clock,
+        random,
+        run: (signal) => this.poll(w, endpoint, signal),
+        onError: (err) => logger.error({ err, exchange: ex.name }, 'internal error during a poll'),
+      }),
+    );
+  }
+
+  private async unwatch(name: string): Promise<void> {
+    const w = this.watched.get(name);
+    if (w === undefined) return;
+    this.watched.delete(name);
+    await Promise.all(w.loops.map((l) => l.stop()));
+    await w.client.close();
+    await w.target.embedded?.close();
+  }
+
+  /** One poll of one endpoint: its answer or its failure through step, then reported. */
+  private async poll(w: Watched, endpoint: Endpoint, signal: AbortSignal): Promise<void> {
+    const { clock } = this.deps;
+    const exchange = w.config.name;
+    const startedAt = clock.now();
+    let fetched: Fetched;
+    try {
+      fetched = await fetchInput(w.client, exchange, endpoint, w.config.symbols, exchangeOf(this.state as PollState, exchange).snapshot, signal);
+    } catch (err) {
+      if (signal.aborted) return;
+      throw err;
+    }
+    const { input, bytes, failure: failed } = fetched;
+    if (this.watched.get(exchange) !== w) return;
+    const at = clock.now();
+    const result = this.decide(input, at);
+    const issues = input.type === 'answer' ? input.answer.issues : [];
+    const after = exchangeOf(this.state as PollState, exchange);
+    const s = after.snapshot;
+    const poll: PollReport = {
+      exchange,
+      endpoint,
+      outcome: result.outcome === 'accepted' || result.outcome === 'held' || result.outcome === 'empty' ? result.outcome : 'failed',
+      at,
+      durationMs: at - startedAt,
+      bytes,
+      issues: issues.length,
+      firstIssues: issues.slice(0, FIRST_ISSUES),
+      ...(failed !== undefined && { kind: failed.kind, error: failed.message }),
+      ...(result.outcome === 'empty' && { kind: 'schema', error: `${endpoint}: empty list` }),
+      coins: s.coins.size,
+      networks: networkCount(s.coins),
+      tickers: s.tickers.size,
+      down: after.failures.coins >= DOWN_AFTER_FAILURES || after.failures.tickers >= DOWN_AFTER_FAILURES,
+      weightUsed: w.client.usedWeight(),
+      versions: this.versions.get(exchange) ?? { coins: 0, tickers: 0 },
+    };
+    this.deps.post({ t: 'polled', poll });
+  }
+
+  /** One input through the poll path (step, its write, the write's outcome), then reported. */
+  private decide(input: StepInput, now: number): StepResult {
+    const path = this.path as PollPath;
+    const before = path.state;
+    const { results, writes } = path.decide(input, now);
+    this.bump(before, path.state);
+    for (const w of writes) this.wrote(w);
+    for (const r of results) this.report(r);
+    return results[0] as StepResult;
+  }
+
+  /** A write's outcome: counted by the main thread, logged once per streak of failures. */
+  private wrote({ error, dropped }: Written): void {
+    const { logger, post } = this.deps;
+    post({ t: 'wrote', error, dropped });
+    if (dropped > 0) logger.error({ rows: dropped }, 'change history rows dropped: the store has failed for longer than memory holds them');
+    if (error !== undefined && !this.storeFailing) logger.error({ error }, 'cannot write the state store; watching and notifying go on, changes are kept in memory until it can');
+    if (error === undefined && this.storeFailing) logger.info('state store writable again; what waited in memory is written');
+    this.storeFailing = error !== undefined;
+  }
+
+  /** What a step decided, to the main thread, in order: the alerts it keeps, the changes, then what to tell. */
+  private report(r: StepResult): void {
+    const { post, logger } = this.deps;
+    for (const line of r.effects.log) logger[line.level](line.fields, line.msg);
+    const w = r.effects.write;
+    if (w !== undefined && (w.alerts.set.length > 0 || w.alerts.removed.length > 0)) {
+      for (let i = 0; i < Math.max(w.alerts.set.length, w.alerts.removed.length); i += PER_MESSAGE) {
+        post({ t: 'alerts', set: w.alerts.set.slice(i, i + PER_MESSAGE), removed: w.alerts.removed.slice(i, i + PER_MESSAGE) });
+      }
+    }
+    const exchange = r.changes[0]?.exchange;
+    for (let i = 0; exchange !== undefined && i < r.changes.length; i += PER_MESSAGE) post({ t: 'changes', exchange, changes: r.changes.slice(i, i + PER_MESSAGE) });
+    const set = new Set<object>(w?.alerts.set ?? []);
+    const tell = r.effects.tell.map((a) => (set.has(a) ? a.fingerprint : a));
+    for (let i = 0; i < tell.length; i += PER_MESSAGE) post({ t: 'tell', alerts: tell.slice(i, i + PER_MESSAGE), last: i + PER_MESSAGE >= tell.length });
+  }
+
+  /** A new version for each part whose map a step changed. */
+  private bump(before: PollState, after: PollState): void {
+    for (const [name, ex] of after.exchanges) {
+      const was = before.exchanges.get(name)?.snapshot;
+      const v = this.versions.get(name);
+      if (v === undefined) continue;
+      if (was?.coins !== ex.snapshot.coins || was.coinsAt === null) v.coins = ++this.version;
+      if (was?.tickers !== ex.snapshot.tickers || was.tickersAt === null) v.tickers = ++this.version;
+    }
+  }
+
+  private answer(question: Question): Answers[keyof Answers] {
+    const state = this.state;
+    if (question.q === 'parts') {
+      const parts: PartDelta[] = [];
+      for (const [name, v] of this.versions) {
+        const s = state?.exchanges.get(name)?.snapshot;
+        if (s === undefined) continue;
+        for (const part of ENDPOINTS) if (question.have[name]?.[part] !== v[part]) parts.push(this.delta(s, part, v[part], question.have[name]?.[part]));
+      }
+      return { parts } satisfies Answers['parts'];
+    }
+    const texts: FamilyTexts[] = [];
+    for (const [name, v] of this.versions) {
+      const s = state?.exchanges.get(name)?.snapshot;
+      if (s === undefined) continue;
+      for (const part of ENDPOINTS) {
+        if (question.have[name]?.[part] === v[part]) continue;
+        const lines = part === 'coins' ? renderNetworks(s, this.keep) : renderTickers(s, this.keep);
+        texts.push({ exchange: name, part, version: v[part], families: FAMILIES[part].map((f) => lines[f] ?? '') });
+      }
+    }
+    return { exchanges: [...this.versions.keys()], texts } satisfies Answers['families'];
+  }
+
+  /** A part as what changed since the version the main thread has (whole when it has another). */
+  private delta(s: Snapshot, part: Endpoint, version: number, have: number | undefined): PartDelta {
+    const key = `${s.exchange}\u0000${part}`;
+    const records: ReadonlyMap<string, object> = part === 'coins' ? s.coins : s.tickers;
+    const last = this.sent.get(key);
+    const whole = last === undefined || last.version !== have;
+    const changed: object[] = [];
+    const gone: string[] = [];
+    for (const [k, r] of records) if (whole || last.records.get(k) !== r) changed.push(r);
+    if (!whole) for (const k of last.records.keys()) if (!records.has(k)) gone.push(k);
+    this.sent.set(key, { version, records });
+    const unknown = part === 'coins' ? s.unknownCoins : s.unknownSymbols;
+    return { exchange: s.exchange, part, version, at: part === 'coins' ? s.coinsAt : s.tickersAt, changed: changed as PartDelta['changed'], gone, whole, unknown: unknown === undefined ? undefined : [...unknown] };
+  }
+
+  private async stop(): Promise<void> {
+    await Promise.all([...this.watched.keys()].map((name) => this.unwatch(name)));
+    this.store?.close();
+    await this.store?.settled();
+    this.deps.post({ t: 'stopped' });
+  }
+}
