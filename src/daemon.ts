@@ -144,7 +144,7 @@ export class Daemon {
       pollMetrics: this.pollMetrics,
       views: this.views,
       store: () => this.store,
-      tell: (alerts) => this.delivery?.insert(alerts),
+      tell: (alerts, pending) => this.delivery?.insert(alerts, pending),
       ready: (error) => (error === undefined ? ready() : failed(new ConfigError([error]))),
       gauges: {
         rules: () => this.rules,

@@ -5,10 +5,8 @@ import { compileRoutes } from './alerts/route';
 import { configSilences, maintenanceWindows, Muter } from './alerts/silence';
 import type { Config } from './config';
 import type { Clock } from './lib/clock';
-import { errorMessage } from './lib/error-message';
 import type { Logger } from './lib/logger';
 import { patternProblem } from './lib/pattern';
-import { inTurns, nextTurn } from './lib/timer';
 import { smtpTransport } from './notify/mail-transport';
 import type { Delivery, Notifier } from './notify/notifier';
 import { Pipeline } from './notify/pipeline';
@@ -22,9 +20,6 @@ import type { StateStore } from './store/store';
 
 /** How often notifications held in memory (the store failing) are tried on disk again. */
 const HELD_RETRY_MS = 1_000;
-
-/** Alerts recorded as pending per transaction before the event loop gets a turn. */
-const ADMIT_CHUNK = 500;
 
 export interface NotificationsDeps {
   store: StateStore;
@@ -65,11 +60,6 @@ export class Notifications {
   /** The store's outbox, and what is held in memory while the store cannot be written. */
   private readonly outbox: HeldOutbox;
   private heldTriedAt = 0;
-  /** addPending failing: logged once per streak. */
-  private pendingFailing = false;
-  /** The alerts being recorded and grouped, in order (see insert). */
-  private admitting: Promise<void> = Promise.resolve();
-  private admittingNow = false;
   /** The flush of due groups under way, if any (see tick). */
   private flushing: Promise<void> | undefined;
 
@@ -94,48 +84,17 @@ export class Notifications {
   }
 
   /**
-   * New alerts from the engine: recorded as pending, into their groups, and out at once where
-   * nothing waits. In arrival order, and in chunks with the event loop free in between: a storm
-   * of 16,000 alerts does not hold up health checks, scrapes or answers already in.
+   * Alerts to tell, from the poll path, in decision order, into their groups and out at once
+   * where nothing waits. `pending[i]`, when given, is the pending notification the poll path
+   * wrote of `alerts[i]` with the state that decided it (a change event, a resolution): it goes
+   * when every group it joined has been committed to the outbox.
    */
-  insert(alerts: readonly Alert[]): void {
+  insert(alerts: readonly Alert[], pending?: readonly (number | undefined)[]): void {
     if (alerts.length === 0) return;
-    const now = this.deps.clock.now();
-    this.admitting = this.admitting.then(() => this.admit(alerts, now));
-  }
-
-  private async admit(alerts: readonly Alert[], now: number): Promise<void> {
-    // No flush while a batch is half in its groups: a group gets all of it or none of it.
-    this.admittingNow = true;
     try {
-      for (let i = 0; i < alerts.length; i += ADMIT_CHUNK) {
-        if (i > 0) await nextTurn();
-        const part = alerts.slice(i, i + ADMIT_CHUNK);
-        // A firing alert is also among the engine's stored alerts, which rejoin their groups at
-        // the next start (the notification log keeps them from being told twice): only change
-        // events and resolutions, which nothing else brings back, need a pending row. In a
-        // storm that halves what is written before the groups can go.
-        const kept = part.filter((a) => a.event || a.status !== 'firing');
-        let ids: (number | undefined)[];
-        try {
-          const written = kept.length > 0 ? this.deps.store.addPending(kept) : [];
-          const byAlert = new Map(kept.map((a, k) => [a, written[k]]));
-          ids = part.map((a) => byAlert.get(a));
-          this.pendingFailing = false;
-        } catch (err) {
-          ids = part.map(() => undefined);
-          this.deps.onStoreError?.(err);
-          if (!this.pendingFailing) this.deps.logger.error({ error: errorMessage(err) }, 'cannot record pending notifications; sending them anyway');
-          this.pendingFailing = true;
-        }
-        try {
-          this.pipeline.insert(part, now, ids);
-        } catch (err) {
-          this.deps.logger.error({ err }, 'notification pipeline failed to take alerts');
-        }
-      }
-    } finally {
-      this.admittingNow = false;
+      this.pipeline.insert(alerts, this.deps.clock.now(), pending);
+    } catch (err) {
+      this.deps.logger.error({ err }, 'notification pipeline failed to take alerts');
     }
     this.tick();
   }
@@ -172,10 +131,9 @@ export class Notifications {
   }
 
   /**
-   * Flushes due groups, one group at a time, each step in a turn of the event loop of its own:
-   * taken out, judged, serialized 1,000 alerts per turn, its outbox row compressed off the loop,
-   * committed (a storm's group of 8,000 alerts is a 4 MB body: each of those steps in one turn
-   * held the loop 30-70 ms); runs on a timer and after every insert.
+   * Flushes due groups, one group at a time: taken out, judged and serialized, its outbox row
+   * compressed on the thread pool (a storm's group of 8,000 alerts is a 4 MB body), then
+   * committed; the next group in a task of its own. Runs on a timer and after every insert.
    */
   tick(): void {
     const now = this.deps.clock.now();
@@ -183,31 +141,27 @@ export class Notifications {
       this.heldTriedAt = now;
       this.outbox.retry();
     }
-    if (this.admittingNow || this.flushing !== undefined) return;
+    if (this.flushing !== undefined) return;
     this.flushing = this.flushDue().finally(() => {
       this.flushing = undefined;
     });
   }
 
   private async flushDue(): Promise<void> {
-    for (let first = true; ; first = false) {
-      if (!first) await nextTurn();
-      if (this.admittingNow) return;
+    for (;;) {
       const now = this.deps.clock.now();
       try {
-        const batch = await inTurns(this.pipeline.prepareSteps(now, 1));
-        if (batch !== undefined) {
-          await inTurns(this.pipeline.serializeSteps(batch));
-          await deliveryRows(batch.items);
-          await nextTurn();
-          if (this.pipeline.commit(batch, now) > 0) for (const s of this.retryStages) s.wake();
-        }
+        const batch = this.pipeline.prepare(now, 1);
+        if (batch === undefined) return;
+        this.pipeline.serialize(batch);
+        await deliveryRows(batch.items);
+        if (this.pipeline.commit(batch, this.deps.clock.now()) > 0) for (const s of this.retryStages) s.wake();
       } catch (err) {
         this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
         return;
       }
       const next = this.pipeline.nextDue();
-      if (next === undefined || next > now) return;
+      if (next === undefined || next > this.deps.clock.now()) return;
     }
   }
 
@@ -239,8 +193,6 @@ export class Notifications {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    // What the engine handed over is recorded before the store closes (a few chunks at most).
-    await this.admitting;
     await this.flushing;
     await this.stopReceivers();
     // A last try: what is still held would otherwise be lost with the process.

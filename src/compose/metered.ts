@@ -10,8 +10,8 @@ import type { StateStore } from '../store/store';
  */
 
 /**
- * Opens the state store with the daemon's reporting of what it found unreadable, and starts
- * loading its outage index in turns (the status page's first read after a restart need not wait).
+ * Opens the state store with the daemon's reporting of what it found unreadable, and loads its
+ * outage index (the status page's first read after a restart need not wait).
  */
 export function openMeteredStore(open: typeof StateStore.open, stateDir: string, logger: Logger, metrics: Metrics, now: number): StateStore {
   const store = open(
@@ -22,7 +22,7 @@ export function openMeteredStore(open: typeof StateStore.open, stateDir: string,
       for (const [table, n] of Object.entries(rows)) metrics.rowsSetAside.inc({ table }, n);
     },
   );
-  store.warmOutageIndex(now).catch((err: unknown) => logger.warn({ err }, 'outage index not loaded ahead; it loads at its first use'));
+  store.warmOutageIndex(now);
   return store;
 }
 

@@ -25,8 +25,8 @@ export interface PollObserverOptions {
   pollMetrics: PollMetrics;
   views: Views;
   store: () => StateStore | undefined;
-  /** Where told alerts go (the delivery pipeline). */
-  tell(alerts: readonly Alert[]): void;
+  /** Where told alerts go (the delivery pipeline), with their pending notifications' ids. */
+  tell(alerts: readonly Alert[], pending: readonly (number | undefined)[]): void;
   /** The poll thread has started every exchange, or could not start (`error`). */
   ready(error?: string): void;
   gauges: GaugeSources;
@@ -46,6 +46,7 @@ export class PollObserver {
   private readonly coinsVersion = new Map<string, number>();
   /** The told alerts of the step being reported, until its last message. */
   private readonly telling: Alert[] = [];
+  private readonly pendingIds: (number | undefined)[] = [];
 
   constructor(private readonly o: PollObserverOptions) {}
 
@@ -57,11 +58,13 @@ export class PollObserver {
         return this.changes(report.exchange, report.changes);
       case 'tell':
         // A step's alerts join their groups together (a group flushed between two messages would be told twice).
-        for (const a of report.alerts) {
+        report.alerts.forEach((a, i) => {
           const alert = typeof a === 'string' ? this.o.mirror.alert(a) : a;
-          if (alert !== undefined) this.telling.push(alert);
-        }
-        if (report.last) this.o.tell(this.telling.splice(0));
+          if (alert === undefined) return;
+          this.telling.push(alert);
+          this.pendingIds.push(report.pending[i] ?? undefined);
+        });
+        if (report.last) this.o.tell(this.telling.splice(0), this.pendingIds.splice(0));
         return;
       case 'polled':
         return this.polled(report.poll);

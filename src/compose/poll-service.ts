@@ -7,6 +7,7 @@
  * inject a clock or a failing store (poll-thread.ts).
  */
 import type { Agent } from 'undici';
+import type { Alert } from '../alerts/alert';
 import type { Config, ExchangeConfig } from '../config';
 import type { ExchangeClient } from '../exchange/client';
 import type { Clock } from '../lib/clock';
@@ -205,8 +206,11 @@ export class PollService {
     const before = path.state;
     const { results, writes } = path.decide(input, now);
     this.bump(before, path.state);
-    for (const w of writes) this.wrote(w);
-    for (const r of results) this.report(r);
+    results.forEach((r, i) => {
+      const written = writes[i];
+      if (written !== undefined) this.wrote(written);
+      this.report(r, written);
+    });
     return results[0] as StepResult;
   }
 
@@ -221,7 +225,7 @@ export class PollService {
   }
 
   /** What a step decided, to the main thread, in order: the alerts it keeps, the changes, then what to tell. */
-  private report(r: StepResult): void {
+  private report(r: StepResult, written: Written | undefined): void {
     const { post, logger } = this.deps;
     for (const line of r.effects.log) logger[line.level](line.fields, line.msg);
     const w = r.effects.write;
@@ -234,7 +238,14 @@ export class PollService {
     for (let i = 0; exchange !== undefined && i < r.changes.length; i += PER_MESSAGE) post({ t: 'changes', exchange, changes: r.changes.slice(i, i + PER_MESSAGE) });
     const set = new Set<object>(w?.alerts.set ?? []);
     const tell = r.effects.tell.map((a) => (set.has(a) ? a.fingerprint : a));
-    for (let i = 0; i < tell.length; i += PER_MESSAGE) post({ t: 'tell', alerts: tell.slice(i, i + PER_MESSAGE), last: i + PER_MESSAGE >= tell.length });
+    // The ids of the pending notifications the write kept, by told alert.
+    const ids = new Map<Alert, number>();
+    w?.pending.forEach((a, k) => {
+      const id = written?.pending[k];
+      if (id !== undefined) ids.set(a, id);
+    });
+    const pending = r.effects.tell.map((a) => ids.get(a) ?? null);
+    for (let i = 0; i < tell.length; i += PER_MESSAGE) post({ t: 'tell', alerts: tell.slice(i, i + PER_MESSAGE), pending: pending.slice(i, i + PER_MESSAGE), last: i + PER_MESSAGE >= tell.length });
   }
 
   /** A new version for each part whose map a step changed. */

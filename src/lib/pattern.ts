@@ -103,22 +103,9 @@ export function patternProblem(pattern: string): string | undefined {
   }
 }
 
-/**
- * Compiled patterns by text: the loaders check a pattern and then compile it, and many rules,
- * silences and routes share patterns. Bounded (above twice the rules a file may hold).
- */
-const COMPILED_CACHE_SIZE = 32_768;
-const compiled = new Map<string, PatternTest>();
-
-/** Throws a PatternError for a pattern that cannot be compiled. */
+/** Throws a PatternError for a pattern that cannot be compiled. Each call compiles anew: the matchers are made once per load of rules, routes or silences. */
 export function compilePattern(pattern: string): PatternTest {
-  let test = compiled.get(pattern);
-  if (test === undefined) {
-    test = compile(pattern);
-    if (compiled.size >= COMPILED_CACHE_SIZE) compiled.clear();
-    compiled.set(pattern, test);
-  }
-  return test;
+  return compile(pattern);
 }
 
 function compile(pattern: string): PatternTest {

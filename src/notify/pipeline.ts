@@ -4,8 +4,6 @@ import { Aggregator, type Flush } from '../alerts/groups';
 import { compileInhibitRules, InhibitionIndex } from '../alerts/inhibit';
 import type { CompiledRoutes } from '../alerts/route';
 import type { Muter } from '../alerts/silence';
-import { stringifyInParts } from '../lib/json-parts';
-import { drain } from '../lib/timer';
 import type { Logger } from '../lib/logger';
 import { dedupStage } from './dedup-stage';
 import { inhibitStage } from './inhibit-stage';
@@ -46,9 +44,6 @@ export interface Batch {
   waiting: number[];
   items: CommitItem[];
 }
-
-/** Alerts of a notification serialized per step (about 0.5 MB of JSON). */
-const SERIALIZE_PART = 1_000;
 
 /** How long change events stay sources of inhibition (a delisting mutes its networks). */
 const EVENT_MEMORY_MS = 15 * 60_000;
@@ -120,16 +115,6 @@ export class Pipeline {
 
   /** Takes the due groups out and judges them; nothing is committed yet (see commit). */
   prepare(now: number, maxGroups?: number): Batch | undefined {
-    return drain(this.prepareSteps(now, maxGroups));
-  }
-
-  /**
-   * prepare() in steps, for a caller that gives the event loop a turn after each (see
-   * lib/timer's inTurns): taking the groups out, indexing the sources of inhibition, judging
-   * each group (a storm's group of 8,000 alerts, all in one turn, held the loop 50-70 ms).
-   * The groups are taken out in the first step: what arrives meanwhile waits for a later flush.
-   */
-  *prepareSteps(now: number, maxGroups?: number): Generator<void, Batch | undefined> {
     this.recentEvents = this.recentEvents.filter((e) => now - (e.startsAt ?? 0) < EVENT_MEMORY_MS);
     const flushes = this.aggregator.due(now, maxGroups);
     if (flushes.length === 0) return undefined;
@@ -138,27 +123,16 @@ export class Pipeline {
     const done: number[] = [];
     for (const [id, keys] of this.pending) if ([...keys].every((k) => flushed.has(k))) done.push(id);
     const waiting = [...this.pending.keys()];
-    yield;
     // One index of the sources per flush: judging an alert is then a lookup, not a scan.
     const sources = new InhibitionIndex([...this.options.activeAlerts(), ...this.recentEvents], this.options.inhibitRules);
     const items: CommitItem[] = [];
-    for (const group of flushes) {
-      yield;
-      items.push(...fanOut(this.stages, { group, now, sources }, this.options.receivers));
-    }
+    for (const group of flushes) items.push(...fanOut(this.stages, { group, now, sources }, this.options.receivers));
     return { flushes, flushed, done, waiting, items };
   }
 
-  /**
-   * Serializes the notifications of a prepared batch (JSON.stringify of a storm's is 4 MB),
-   * SERIALIZE_PART alerts per step, for a caller that gives the event loop a turn after each
-   * step and before commit(); commit() serializes what is left otherwise.
-   */
-  *serializeSteps(batch: Batch): Generator<void, void> {
-    for (const item of batch.items) {
-      if (item.delivery === undefined || item.notificationJson !== undefined) continue;
-      item.notificationJson = yield* stringifyInParts(item.delivery.notification, 'alerts', SERIALIZE_PART);
-    }
+  /** Serializes the notifications of a prepared batch (commit() serializes what is left otherwise). */
+  serialize(batch: Batch): void {
+    for (const item of batch.items) if (item.delivery !== undefined) item.notificationJson ??= JSON.stringify(item.delivery.notification);
   }
 
   /** Commits what prepare() judged; if that fails, the groups come back and the error is thrown. */

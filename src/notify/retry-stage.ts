@@ -2,7 +2,6 @@ import { anySignal } from '../lib/abort';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
-import { nextTurn } from '../lib/timer';
 import { NotifyError, type Delivery, type Notifier } from './notifier';
 
 /** The outbox as the retry stage sees it (the store implements it). */
@@ -91,9 +90,6 @@ export class RetryStage {
     const idle = this.options.idleMs ?? 1_000;
     while (!this.stopping.signal.aborted) {
       this.wakeUp = new AbortController();
-      // A turn of its own: woken by a commit, it does not read and send in that commit's turn.
-      await nextTurn();
-      if (this.stopping.signal.aborted) return;
       let items: ReturnType<OutboxPort['dueDeliveries']> = [];
       try {
         items = port.dueDeliveries(notifier.name, clock.now(), 20);

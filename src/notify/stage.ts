@@ -21,7 +21,7 @@ export interface CommitItem {
   delivery: Delivery | undefined;
   /** What the notification log holds afterwards (undefined: the entry goes). */
   entry: LogEntry | undefined;
-  /** JSON.stringify(delivery.notification), once made (see Pipeline.serializeSteps). */
+  /** JSON.stringify(delivery.notification), once made (see Pipeline.serialize). */
   notificationJson?: string;
   /** The outbox row's body, when the store made it beforehand (off the event loop). */
   row?: string | Buffer;

@@ -8,13 +8,13 @@ import type { Persist, Written } from './persist';
 import type { PollState } from './state';
 import { step, type StepInput, type StepResult, type Write } from './step';
 
-const NOTHING: Write = { changes: [], alerts: { set: [], removed: [] } };
+const NOTHING: Write = { changes: [], alerts: { set: [], removed: [] }, pending: [] };
 
 export interface Decided {
   /** The input's result, then its write's outcome's (and that one's), in order. */
   results: StepResult[];
-  /** Each write, with its outcome. */
-  writes: Written[];
+  /** Each write's outcome, by the result that wrote it (undefined: it wrote nothing). */
+  writes: (Written | undefined)[];
 }
 
 export class PollPath {
@@ -25,7 +25,7 @@ export class PollPath {
 
   decide(input: StepInput, now: number): Decided {
     const results: StepResult[] = [];
-    const writes: Written[] = [];
+    const writes: (Written | undefined)[] = [];
     let next: StepInput | undefined = input;
     // A write's outcome moves StoreFailing at most once (failing, or writable again), whose own
     // write's outcome then changes nothing: this ends within three steps.
@@ -39,7 +39,7 @@ export class PollPath {
         const written = this.persist.write(r.effects.write ?? NOTHING);
         writes.push(written);
         next = { type: 'written', exchange: input.exchange, error: written.error };
-      }
+      } else writes.push(undefined);
     }
     return { results, writes };
   }

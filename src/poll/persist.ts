@@ -33,12 +33,15 @@ export interface PollStore {
   saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[]): void;
   saveHistory(exchange: string, samples: Samples): void;
   writeAlerts(alerts: Iterable<Alert>, gone: Iterable<string>): void;
+  /** Alerts handed to delivery, kept until it has them in its outbox; their ids, in order. */
+  addPending(alerts: readonly Alert[]): number[];
 }
 
-/** The outcome of one write: the store's error, if it refused, and change rows dropped past the limit. */
+/** The outcome of one write: the store's error, if it refused, change rows dropped past the limit, and the ids of the pending notifications it kept (none when it refused). */
 export interface Written {
   error: string | undefined;
   dropped: number;
+  pending: number[];
 }
 
 export class Persist {
@@ -68,6 +71,7 @@ export class Persist {
     if (w.samples !== undefined) this.samples.set(w.samples.exchange, w.samples.samples);
     for (const fp of w.alerts.removed) this.alerts.set(fp, null);
     for (const a of w.alerts.set) this.alerts.set(a.fingerprint, a);
+    let pending: number[] = [];
     try {
       this.store.transaction(() => {
         if (this.changes.length > 0) this.store.appendChanges(this.changes);
@@ -82,20 +86,22 @@ export class Persist {
           }
           this.store.writeAlerts(set, gone);
         }
+        // Never kept for a later write: by then they may have been delivered (a restart would tell them again).
+        if (w.pending.length > 0) pending = this.store.addPending(w.pending);
       });
     } catch (err) {
       // What the store holds of the coins is no longer known: the next coins write is whole.
       for (const { snapshot, part } of this.parts.values()) if (part === 'coins') this.storedCoins.delete(snapshot.exchange);
       const dropped = Math.max(0, this.changes.length - this.limit);
       if (dropped > 0) this.changes.splice(0, dropped);
-      return { error: errorMessage(err), dropped };
+      return { error: errorMessage(err), dropped, pending: [] };
     }
     for (const { snapshot, part } of this.parts.values()) if (part === 'coins') this.storedCoins.set(snapshot.exchange, snapshot.coins);
     this.changes = [];
     this.parts.clear();
     this.samples.clear();
     this.alerts.clear();
-    return { error: undefined, dropped: 0 };
+    return { error: undefined, dropped: 0, pending };
   }
 
   /** A coins part is written as what changed since the store last took it (merge keeps an unchanged coin's object), or whole. */

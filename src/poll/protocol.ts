@@ -83,9 +83,10 @@ export type Report =
   /**
    * Alerts to tell, in decision order (their state is written); a step's are told together, at
    * its `last` message. An alert the step's `alerts` report just set is named by its fingerprint
-   * (a storm's 8,000 firing alerts are not sent twice).
+   * (a storm's 8,000 firing alerts are not sent twice). `pending`: the id of each one's pending
+   * notification, written with the step's state (null: none, or the write failed).
    */
-  | { t: 'tell'; alerts: (Alert | string)[]; last: boolean }
+  | { t: 'tell'; alerts: (Alert | string)[]; pending: (number | null)[]; last: boolean }
   | { t: 'polled'; poll: PollReport }
   /** A write of the state: the store's error when it refused, and change rows dropped while it refuses. */
   | { t: 'wrote'; error: string | undefined; dropped: number }

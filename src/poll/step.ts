@@ -56,6 +56,12 @@ export interface Write {
   readonly samples?: { readonly exchange: string; readonly samples: Samples };
   /** Alerts to write (by fingerprint) and to delete. */
   readonly alerts: { readonly set: readonly Alert[]; readonly removed: readonly string[] };
+  /**
+   * Told alerts that nothing else brings back after a restart (change events, resolutions):
+   * kept as pending notifications with the state that decided them, until delivery has them in
+   * its outbox. A firing alert needs none: it is among the stored alerts, which rejoin their groups.
+   */
+  readonly pending: readonly Alert[];
 }
 
 /** A log line, for the caller to log. */
@@ -210,18 +216,16 @@ function withExchange(state: PollState, exchange: string, ex: ExchangeState): Po
   return { ...state, exchanges: new Map(state.exchanges).set(exchange, ex) };
 }
 
-function result(state: PollState, outcome: Outcome, changes: readonly Change[], draft: AlertsDraft, write?: Omit<Write, 'alerts'>, log: readonly LogLine[] = []): StepResult {
+function result(state: PollState, outcome: Outcome, changes: readonly Change[], draft: AlertsDraft, write?: Omit<Write, 'alerts' | 'pending'>, log: readonly LogLine[] = []): StepResult {
   const alerts = draft.writes();
-  const writes = (write !== undefined && (write.changes.length > 0 || write.snapshot !== undefined || write.samples !== undefined)) || alerts.set.length > 0 || alerts.removed.length > 0;
+  const tell = draft.transitions.filter(told).map((t) => t.alert);
+  const pending = tell.filter((a) => a.event || a.status === 'resolved');
+  const writes = (write !== undefined && (write.changes.length > 0 || write.snapshot !== undefined || write.samples !== undefined)) || alerts.set.length > 0 || alerts.removed.length > 0 || pending.length > 0;
   return {
     state: { ...state, alerts: draft.result() },
     outcome,
     changes,
     transitions: draft.transitions,
-    effects: {
-      write: writes ? { changes: [], ...write, alerts } : undefined,
-      tell: draft.transitions.filter(told).map((t) => t.alert),
-      log,
-    },
+    effects: { write: writes ? { changes: [], ...write, alerts, pending } : undefined, tell, log },
   };
 }

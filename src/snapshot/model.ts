@@ -57,16 +57,9 @@ export function emptySnapshot(exchange: string): Snapshot {
   return { exchange, coinsAt: null, tickersAt: null, coins: new Map(), tickers: new Map() };
 }
 
-/** Networks counted per coins map (maps are never changed once made: merge makes a new one). */
-const NETWORKS = new WeakMap<ReadonlyMap<string, CoinRecord>, number>();
-
-/** How many networks the coins have, counted once per map (an unchanged answer keeps its map). */
+/** How many networks the coins have. */
 export function networkCount(coins: ReadonlyMap<string, CoinRecord>): number {
-  let n = NETWORKS.get(coins);
-  if (n === undefined) {
-    n = 0;
-    for (const c of coins.values()) n += c.networkList.length;
-    NETWORKS.set(coins, n);
-  }
+  let n = 0;
+  for (const c of coins.values()) n += c.networkList.length;
   return n;
 }

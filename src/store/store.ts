@@ -8,7 +8,6 @@ import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { WalCheckpoints } from './checkpoint';
 import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
 import { openStore } from './open';
-import { nextTurn } from '../lib/timer';
 import { OutageIndex, type OutageSpan, type OutageTotals, type TotalsQuery } from './outage-totals';
 import { OutageRows, type Outage, type OutageQuery } from './outages';
 import { Outbox, type CommitDelivery, type DeadLetter, type HeldWrites, type OutboxItem } from './outbox';
@@ -211,9 +210,9 @@ export class StateStore {
     return this.outages.queryOutages(q);
   }
 
-  /** Loads the outage index in turns of the event loop ahead of its first use (at start, so the first status page after a restart does not wait for it). */
-  warmOutageIndex(now: number): Promise<void> {
-    return this.outageIndex.warm(now, nextTurn);
+  /** Loads the outage index ahead of its first use (at start, so the first status page after a restart does not wait for it). */
+  warmOutageIndex(now: number): void {
+    this.outageIndex.warm(now);
   }
 
   /** Closed time and outages per network and direction within [start, now] (see totalsBySql), from an index in memory. */

@@ -34,6 +34,7 @@ function fillableStore(dir: string, full = false): { real: StateStore; store: Po
     saveCoinsDelta: (...a) => real.saveCoinsDelta(...a),
     saveHistory: (...a) => real.saveHistory(...a),
     writeAlerts: (...a) => real.writeAlerts(...a),
+    addPending: (...a) => real.addPending(...a),
   };
   return { real, store, disk };
 }
@@ -108,13 +109,39 @@ describe('the poll path when the state store cannot be written', () => {
     const path = new PollPath(initialState(DEFAULT_SETTINGS), new Persist(store, 2));
     const dropped: number[] = [];
     const poll = (fee: string, at: number): void => {
-      for (const w of path.decide({ type: 'answer', exchange: 'main', endpoint: 'coins', answer: { records: [usdt(false, fee)], issues: [] } }, at).writes) dropped.push(w.dropped);
+      for (const w of path.decide({ type: 'answer', exchange: 'main', endpoint: 'coins', answer: { records: [usdt(false, fee)], issues: [] } }, at).writes) if (w !== undefined) dropped.push(w.dropped);
     };
     for (const [i, fee] of ['1', '2', '3', '4'].entries()) poll(fee, i + 1);
     expect(dropped.filter((n) => n > 0)).toEqual([1]);
     disk.full = false;
     poll('5', 5);
     expect(real.queryChanges({ limit: 10 }).map((c) => [c.before, c.after])).toEqual([['4', '5'], ['3', '4'], ['2', '3']]);
+    real.close();
+  });
+});
+
+describe('the pending notifications written with the state', () => {
+  it('keeps a change event and a resolution as pending with the step that decided them, and none when the write fails', () => {
+    const { real, store, disk } = fillableStore(dir);
+    const path = new PollPath(initialState({ ...DEFAULT_SETTINGS, rules: rulesFrom('rules:\n  - alert: W\n    state: withdraw_disabled\n  - alert: E\n    change: withdraw_fee_changed\n'), guards: new Map([['main', { maxShrink: 1, confirmPolls: 1, confirmMs: 0 }]]) }), new Persist(store));
+    const poll = (records: CoinRecord[], at: number) => path.decide({ type: 'answer', exchange: 'main', endpoint: 'coins', answer: { records, issues: [] } }, at);
+    poll([usdt(true)], 1);
+    // A fee changed (an event) and the network opened (a resolution): both pending, in the order told.
+    const { results, writes } = poll([usdt(false, '2')], 2);
+    expect(results[0]?.effects.tell.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['resolved W', 'firing E']);
+    expect(results[0]?.effects.write?.pending.map((a) => a.labels.alertname)).toEqual(['W', 'E']);
+    expect(real.loadPending().map((p) => [p.id, p.alert.labels.alertname, p.alert.status])).toEqual([
+      [writes[0]?.pending[0], 'W', 'resolved'],
+      [writes[0]?.pending[1], 'E', 'firing'],
+    ]);
+    // The store refuses: told all the same, without a pending row, and none kept for a later write.
+    disk.full = true;
+    const refused = poll([usdt(false, '3')], 3);
+    expect([refused.results[0]?.effects.tell.length, refused.writes[0]?.pending]).toEqual([1, []]);
+    disk.full = false;
+    poll([usdt(false, '3')], 4);
+    // The fee event of the refused write is not among them; StoreFailing's resolution is.
+    expect(real.loadPending().map((p) => `${p.alert.status} ${p.alert.labels.alertname}`)).toEqual(['resolved W', 'firing E', 'resolved StoreFailing']);
     real.close();
   });
 });
