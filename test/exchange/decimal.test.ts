@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { exactDecimalJson, HAS_SOURCE_TEXT, isDecimalText, readDecimal, type DecimalWay } from '../../src/exchange/decimal';
+import { exactDecimalJson, isDecimalText, readDecimal } from '../../src/exchange/decimal';
 import { NETWORK_DECIMAL_KEYS, TICKER_DECIMAL_KEYS } from '../../src/exchange/dialects/spot-v3/parse';
 import { renderCoinsBody, renderTickersBody } from '../../src/simulator';
 import { jsonNumberText } from '../support/json-number';
@@ -19,7 +19,7 @@ describe('exactDecimalJson', () => {
   });
 });
 
-/** A JSON text of objects whose keys may be decimal keys, values bare numbers among others, nested; keys written plainly (see DecimalWay). */
+/** A JSON text of objects whose keys may be decimal keys, values bare numbers among others, nested; keys written plainly. */
 const KEYS = ['fee', 'min', 'count', 'name', 'data'];
 const value: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
   v: fc.oneof(
@@ -32,37 +32,10 @@ const value: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
   ),
 })).v;
 
-/** Runs only where the runtime has JSON.parse source text access (Node 22: `npm run test:node22`). */
-const withSourceText = HAS_SOURCE_TEXT ? it : it.skip;
-
-describe('the two ways of keeping exact decimals (DecimalWay)', () => {
-  it('knows whether the runtime hands a reviver the source text (Node 22 and later)', () => {
-    expect(HAS_SOURCE_TEXT).toBe(Number(process.versions.node.split('.')[0]) >= 22);
-    if (!HAS_SOURCE_TEXT) expect(() => exactDecimalJson(['fee'], 'source-text')).toThrow(/Node 22/);
-  });
-
-  withSourceText('reads any answer as the pre-pass does, at once and in turns', async () => {
-    const ways = (keys: string[]): Record<DecimalWay, ReturnType<typeof exactDecimalJson>> => ({ 'pre-pass': exactDecimalJson(keys, 'pre-pass'), 'source-text': exactDecimalJson(keys, 'source-text') });
-    const json = ways(['fee', 'min']);
-    await fc.assert(
-      fc.asyncProperty(value, async (text) => {
-        expect(json['source-text'].parse(text)).toEqual(json['pre-pass'].parse(text));
-        expect(await json['source-text'].parseInTurns(`[${text}]`)).toEqual(await json['pre-pass'].parseInTurns(`[${text}]`));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  withSourceText('reads the reference exchange\'s coin list and tickers as the pre-pass does', () => {
-    const coins = renderCoinsBody({ coins: 300, seed: 3 });
-    const tickers = renderTickersBody({ coins: 300, seed: 3, now: Date.UTC(2026, 0, 1) });
-    expect(exactDecimalJson(NETWORK_DECIMAL_KEYS, 'source-text').parse(coins)).toEqual(exactDecimalJson(NETWORK_DECIMAL_KEYS, 'pre-pass').parse(coins));
-    expect(exactDecimalJson(TICKER_DECIMAL_KEYS, 'source-text').parse(tickers)).toEqual(exactDecimalJson(TICKER_DECIMAL_KEYS, 'pre-pass').parse(tickers));
-  });
-
-  it('pre-pass: parsing first and the pre-pass only where a number stands under a key gives the pre-pass\'s value, and its error, for any text in any order', () => {
+describe('the pre-pass, at once or where the parse shows it is needed (BareDecimals)', () => {
+  it.each(['rare', 'usual'] as const)('%s: the pre-pass\'s value, and its error, for any text in any order (no state kept between texts)', (bare) => {
     const keys = ['fee', 'min'];
-    const bare = new RegExp(`"(${keys.join('|')})"(\\s*:\\s*)(-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`, 'g');
+    const pattern = new RegExp(`"(${keys.join('|')})"(\\s*:\\s*)(-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`, 'g');
     const outcome = (f: () => unknown): unknown => {
       try {
         return { value: f() };
@@ -70,28 +43,38 @@ describe('the two ways of keeping exact decimals (DecimalWay)', () => {
         return { error: String(err) };
       }
     };
-    // Texts whole, cut short, or with an escaped key; one parser for the whole sequence (it adapts to what it saw).
+    // Texts whole, cut short, or with an escaped key; one parser for the whole sequence.
     const text = fc.tuple(value, fc.nat({ max: 3 })).map(([t, way]) => (way === 1 ? t.slice(0, Math.max(0, t.length - 2)) : way === 2 ? t.replace('"fee"', '"f\\u0065e"') : t));
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), (texts) => {
-        const json = exactDecimalJson(keys, 'pre-pass');
-        for (const t of texts) expect(outcome(() => json.parse(t))).toEqual(outcome(() => JSON.parse(t.replace(bare, '"$1"$2"$3"'))));
+        const json = exactDecimalJson(keys, bare);
+        for (const t of texts) expect(outcome(() => json.parse(t))).toEqual(outcome(() => JSON.parse(t.replace(pattern, '"$1"$2"$3"'))));
       }),
       { numRuns: 3000 },
     );
   });
 
-  it('pre-pass: a value too deep to walk is read with the pre-pass', () => {
+  it('rare: a value too deep to walk is read with the pre-pass', () => {
     const deep = `${'['.repeat(20_000)}{"fee":1.50}${']'.repeat(20_000)}`;
-    let v = exactDecimalJson(['fee'], 'pre-pass').parse(deep);
+    let v = exactDecimalJson(['fee']).parse(deep);
     for (let i = 0; i < 20_000; i++) v = (v as unknown[])[0];
     expect(v).toEqual({ fee: '1.50' });
   });
 
-  it('differs only for a key written with an escape: the pre-pass does not see it', () => {
+  it('does not see a key written with an escape: its number reads as a number', () => {
     const text = '{"f\\u0065e":1E-8}';
-    expect(exactDecimalJson(['fee'], 'pre-pass').parse(text)).toEqual({ fee: 1e-8 });
-    if (HAS_SOURCE_TEXT) expect(exactDecimalJson(['fee'], 'source-text').parse(text)).toEqual({ fee: '1E-8' });
+    expect(exactDecimalJson(['fee']).parse(text)).toEqual({ fee: 1e-8 });
+    expect(exactDecimalJson(['fee'], 'usual').parse(text)).toEqual({ fee: 1e-8 });
+  });
+
+  it('reads the reference exchange\'s coin list and tickers with their decimals as sent', () => {
+    const coins = renderCoinsBody({ coins: 300, seed: 3 });
+    const tickers = renderTickersBody({ coins: 300, seed: 3, now: Date.UTC(2026, 0, 1) });
+    for (const bare of ['rare', 'usual'] as const) {
+      const read = exactDecimalJson(NETWORK_DECIMAL_KEYS, bare).parse(coins) as { networkList: { withdrawIntegerMultiple: unknown }[] }[];
+      expect(read.flatMap((c) => c.networkList.map((n) => typeof n.withdrawIntegerMultiple))).not.toContain('number');
+      expect(exactDecimalJson(TICKER_DECIMAL_KEYS, bare).parse(tickers)).toEqual(JSON.parse(tickers));
+    }
   });
 });
 
