@@ -7,13 +7,12 @@
 import { z } from 'zod';
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
 import { Refused, type Refusal, type Request } from './dialect';
-import { decodeCoinList, decodeTickerList, type CoinReader } from './decode-list';
-import type { AnswerMemory } from './decode-records';
 import { percentAsRatio } from './derived-decimals';
 import { specSymbol } from './derived';
 import { hmacSha256, queryOf, withQuery } from './hmac';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, type Json, type Parsed } from './read';
 import { errorJson, refusalOf } from './refusal';
+import { decodeCoinList, decodeTickerList, type CoinReader } from './signed-dialect';
 
 export const binanceCredentials = z.object({ api_key: z.string().min(1), api_secret: z.string().min(1) }).strict();
 export type BinanceCredentials = z.output<typeof binanceCredentials>;
@@ -49,14 +48,14 @@ export function arrayOf(body: unknown, what: string): unknown[] {
   throw new ShapeError(`${what}: expected a list, got ${shapeOf(body)}`);
 }
 
-/** The capital-config coins: a bare array of `{coin, networkList}` objects (decode-list.ts). */
-export function decodeCapitalConfig(body: unknown, read: CoinReader, previous: ReadonlyMap<string, CoinRecord> | undefined, memory: AnswerMemory | undefined): Generator<void, Parsed<CoinRecord>, void> {
-  return decodeCoinList(arrayOf(body, 'coins'), (item) => keyOf(item, 'coin'), read, previous, memory);
+/** The capital-config coins: a bare array of `{coin, networkList}` objects. */
+export function decodeCapitalConfig(body: unknown, read: CoinReader, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
+  return decodeCoinList(arrayOf(body, 'coins'), (item) => keyOf(item, 'coin'), read, previous);
 }
 
 /** The 24 h tickers: an array (`symbols=` or none), or one object (`symbol=`). */
-export function decodeTicker24hr(body: unknown, read: (item: Json) => TickerRecord, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void> {
-  return decodeTickerList(isObject(body) && 'symbol' in body ? [body] : arrayOf(body, 'tickers'), read, memory);
+export function decodeTicker24hr(body: unknown, read: (item: Json) => TickerRecord): Parsed<TickerRecord> {
+  return decodeTickerList(isObject(body) && 'symbol' in body ? [body] : arrayOf(body, 'tickers'), read);
 }
 
 /** `GET /api/v3/time`: `{"serverTime": <ms>}`. */

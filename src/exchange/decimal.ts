@@ -5,9 +5,10 @@
  * number under a decimal key is quoted, so the value keeps exactly the characters sent.
  */
 
-import { parseRecordsInTurns, type RecordsAt } from '../lib/json-records';
-import type { RecordTexts } from '../lib/record-memory';
-import { nextTurn } from '../lib/timer';
+/** Thrown for an answer that is not JSON (the client's `invalid_json`); the message is JSON.parse's. */
+export class InvalidJson extends SyntaxError {
+  override readonly name = 'InvalidJson';
+}
 
 /** A JSON number (RFC 8259 grammar) under one of the keys. */
 function bareDecimal(keys: readonly string[]): RegExp {
@@ -15,19 +16,6 @@ function bareDecimal(keys: readonly string[]): RegExp {
     `"(${keys.join('|')})"(\\s*:\\s*)(-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`,
     'g',
   );
-}
-
-/** JSON.parse for an answer whose decimals may come as bare numbers: see exactDecimalJson. */
-export interface ExactDecimalJson {
-  parse(text: string): unknown;
-  /**
-   * parse, record by record, with turns of the event loop in between (see
-   * lib/json-records.ts): a storm's 4 MB coin list parsed at once held the loop 40-60 ms.
-   * With `memory`, a record whose text is unchanged since the last answer is not parsed (nor
-   * pre-passed): the pre-pass runs on changed records only. `at`: where the records are, when
-   * not at the top or under `data` (Bybit's `result.rows`).
-   */
-  parseInTurns(text: string, memory?: RecordTexts, at?: RecordsAt): Promise<unknown>;
 }
 
 /**
@@ -54,17 +42,22 @@ export type BareDecimals = 'rare' | 'usual';
  * 150-210 ms against 21 ms for 4,000 coins, notes/records.md.) A key written with an escape
  * (`"f\u0065e":1E-8`) is not seen: its number reads as its shortest text (readDecimal).
  */
-export function exactDecimalJson(keys: readonly string[], bare: BareDecimals = 'rare'): ExactDecimalJson {
-  const parse = bare === 'usual' ? prePass(keys) : parseFirst(keys);
-  return {
-    parse,
-    parseInTurns: (text, memory, at) => parseRecordsInTurns(text, parse, parse, nextTurn, memory, at),
-  };
+export function exactDecimalJson(keys: readonly string[], bare: BareDecimals = 'rare'): (text: string) => unknown {
+  return bare === 'usual' ? prePass(keys) : parseFirst(keys);
+}
+
+/** JSON.parse, throwing InvalidJson for a text that is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new InvalidJson(err instanceof Error ? err.message : String(err));
+  }
 }
 
 function prePass(keys: readonly string[]): (text: string) => unknown {
   const bare = bareDecimal(keys);
-  return (text) => JSON.parse(text.replace(bare, '"$1"$2"$3"'));
+  return (text) => parseJson(text.replace(bare, '"$1"$2"$3"'));
 }
 
 /** The `rare` way (see BareDecimals): the pre-pass only when the parsed value shows it is needed. */

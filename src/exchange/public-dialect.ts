@@ -47,11 +47,10 @@ export function publicDialect(d: PublicDialect): Dialect {
       tickers: () => ({ path: d.paths.tickers, weight: d.weights.tickers }),
     },
     decode: {
-      parse: (text, endpoint, memory) => json[endpoint].parseInTurns(text, memory),
-      coins: (body, previous, memory) => decodeCoinsWith(d.coins, d.coinList(body), previous, memory),
-      tickers: (body, previous, memory) => {
-        const { list, time } = d.tickerList(body);
-        return decodeTickersWith(d.tickers, list, time, previous, memory);
+      coins: (text, previous) => decodeCoinsWith(d.coins, d.coinList(json.coins(text)), previous),
+      tickers: (text, previous) => {
+        const { list, time } = d.tickerList(json.tickers(text));
+        return decodeTickersWith(d.tickers, list, time, previous);
       },
     },
     // No request names a symbol: no failure is about one.

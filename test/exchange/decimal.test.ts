@@ -1,21 +1,27 @@
 import fc from 'fast-check';
-import { exactDecimalJson, isDecimalText, readDecimal } from '../../src/exchange/decimal';
+import { exactDecimalJson, InvalidJson, isDecimalText, parseJson, readDecimal } from '../../src/exchange/decimal';
 import { NETWORK_DECIMAL_KEYS, TICKER_DECIMAL_KEYS } from '../../src/exchange/dialects/spot-v3/parse';
 import { renderCoinsBody, renderTickersBody } from '../../src/simulator';
 import { jsonNumberText } from '../support/json-number';
 
 describe('exactDecimalJson', () => {
-  it('keeps the exact text of bare numbers under the keys it is given, and only those', () => {
-    const json = exactDecimalJson(['close', 'vol']);
+  it.each(['rare', 'usual'] as const)('%s: keeps the exact text of bare numbers under the keys it is given, and only those', (bare) => {
+    const parse = exactDecimalJson(['close', 'vol'], bare);
     const text = '{"data":[{"close":8988.0,"vol":2.3822168242201668E8,"count":12,"open":1.0712E-5}]}';
-    expect(json.parse(text)).toEqual({ data: [{ close: '8988.0', vol: '2.3822168242201668E8', count: 12, open: 1.0712e-5 }] });
+    expect(parse(text)).toEqual({ data: [{ close: '8988.0', vol: '2.3822168242201668E8', count: 12, open: 1.0712e-5 }] });
   });
 
-  it('reads in turns what it reads at once', async () => {
-    const json = exactDecimalJson(['fee']);
-    const text = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ id: i, fee: `${i}.50` }))).replace(/"(\d+\.50)"/g, '$1');
-    expect(await json.parseInTurns(text)).toEqual(json.parse(text));
-    expect((json.parse(text) as { fee: string }[])[3]?.fee).toBe('3.50');
+  it.each(['rare', 'usual'] as const)('%s: a text that is not JSON is InvalidJson, with JSON.parse\'s message', (bare) => {
+    const text = '{"close":8988.0';
+    let message = '';
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(() => exactDecimalJson(['close'], bare)(text)).toThrow(InvalidJson);
+    expect(() => exactDecimalJson(['close'], bare)(text)).toThrow(message);
+    expect(() => parseJson('<html>')).toThrow(InvalidJson);
   });
 });
 
@@ -40,15 +46,15 @@ describe('the pre-pass, at once or where the parse shows it is needed (BareDecim
       try {
         return { value: f() };
       } catch (err) {
-        return { error: String(err) };
+        return { error: (err as Error).message };
       }
     };
     // Texts whole, cut short, or with an escaped key; one parser for the whole sequence.
     const text = fc.tuple(value, fc.nat({ max: 3 })).map(([t, way]) => (way === 1 ? t.slice(0, Math.max(0, t.length - 2)) : way === 2 ? t.replace('"fee"', '"f\\u0065e"') : t));
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), (texts) => {
-        const json = exactDecimalJson(keys, bare);
-        for (const t of texts) expect(outcome(() => json.parse(t))).toEqual(outcome(() => JSON.parse(t.replace(pattern, '"$1"$2"$3"'))));
+        const parse = exactDecimalJson(keys, bare);
+        for (const t of texts) expect(outcome(() => parse(t))).toEqual(outcome(() => JSON.parse(t.replace(pattern, '"$1"$2"$3"'))));
       }),
       { numRuns: 3000 },
     );
@@ -56,24 +62,24 @@ describe('the pre-pass, at once or where the parse shows it is needed (BareDecim
 
   it('rare: a value too deep to walk is read with the pre-pass', () => {
     const deep = `${'['.repeat(20_000)}{"fee":1.50}${']'.repeat(20_000)}`;
-    let v = exactDecimalJson(['fee']).parse(deep);
+    let v = exactDecimalJson(['fee'])(deep);
     for (let i = 0; i < 20_000; i++) v = (v as unknown[])[0];
     expect(v).toEqual({ fee: '1.50' });
   });
 
   it('does not see a key written with an escape: its number reads as a number', () => {
     const text = '{"f\\u0065e":1E-8}';
-    expect(exactDecimalJson(['fee']).parse(text)).toEqual({ fee: 1e-8 });
-    expect(exactDecimalJson(['fee'], 'usual').parse(text)).toEqual({ fee: 1e-8 });
+    expect(exactDecimalJson(['fee'])(text)).toEqual({ fee: 1e-8 });
+    expect(exactDecimalJson(['fee'], 'usual')(text)).toEqual({ fee: 1e-8 });
   });
 
   it('reads the reference exchange\'s coin list and tickers with their decimals as sent', () => {
     const coins = renderCoinsBody({ coins: 300, seed: 3 });
     const tickers = renderTickersBody({ coins: 300, seed: 3, now: Date.UTC(2026, 0, 1) });
     for (const bare of ['rare', 'usual'] as const) {
-      const read = exactDecimalJson(NETWORK_DECIMAL_KEYS, bare).parse(coins) as { networkList: { withdrawIntegerMultiple: unknown }[] }[];
+      const read = exactDecimalJson(NETWORK_DECIMAL_KEYS, bare)(coins) as { networkList: { withdrawIntegerMultiple: unknown }[] }[];
       expect(read.flatMap((c) => c.networkList.map((n) => typeof n.withdrawIntegerMultiple))).not.toContain('number');
-      expect(exactDecimalJson(TICKER_DECIMAL_KEYS, bare).parse(tickers)).toEqual(JSON.parse(tickers));
+      expect(exactDecimalJson(TICKER_DECIMAL_KEYS, bare)(tickers)).toEqual(JSON.parse(tickers));
     }
   });
 });

@@ -20,8 +20,8 @@ export const binance = signedDialect({
   tickersOf: (symbols) => `${BINANCE_PATHS.tickers}?symbols=${encodeURIComponent(JSON.stringify(symbols))}`,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
   sign: (request, credentials, now) => signQuery(request, KEY_HEADER, credentials, now),
-  coins: (body, previous, memory) => decodeCapitalConfig(body, readCoin, previous, memory),
-  tickers: (body, memory) => decodeTicker24hr(body, (o) => readTicker24hr(o, { percent: 'percentage', count: true }), memory),
+  coins: (body, previous) => decodeCapitalConfig(body, readCoin, previous),
+  tickers: (body) => decodeTicker24hr(body, (o) => readTicker24hr(o, { percent: 'percentage', count: true })),
   serverTime: serverTimeOf,
   refusal: (status, text) => readBinanceRefusal(status, text, CLOCK_CODES),
   // -1121 Invalid symbol (and -1100 for a malformed one): a watch list naming a symbol Binance does not list.

@@ -19,8 +19,8 @@ export const mexc = signedDialect({
   symbolsCap: 0,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
   sign: (request, credentials, now) => signQuery(request, KEY_HEADER, credentials, now),
-  coins: (body, previous, memory) => decodeCapitalConfig(body, readCoin, previous, memory),
-  tickers: (body, memory) => decodeTicker24hr(body, (o) => readTicker24hr(o, { percent: 'ratio', count: false }), memory),
+  coins: (body, previous) => decodeCapitalConfig(body, readCoin, previous),
+  tickers: (body) => decodeTicker24hr(body, (o) => readTicker24hr(o, { percent: 'ratio', count: false })),
   serverTime: serverTimeOf,
   refusal: (status, text) => readBinanceRefusal(status, text, CLOCK_CODES),
 });

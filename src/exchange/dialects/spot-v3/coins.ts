@@ -1,13 +1,12 @@
 /**
  * The coin list (`GET /api/v3/coins`, spec sections 2.1, 2.2 and 4.1) into coin records, one
- * record at a time (exchange/decode-records.ts): a malformed coin or network is set aside as a
+ * record at a time (exchange/decode-list.ts): a malformed coin or network is set aside as a
  * RecordIssue and the rest of the answer is still used; unknown fields are ignored.
  */
 import { COIN_FIELDS, NETWORK_FIELDS } from '../../../snapshot/fields';
 import { sameCoin, sameNetwork } from '../../../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
-import { drain, inTurns } from '../../../lib/timer';
-import { COINS_PER_TURN, decodeRecords, type AnswerMemory, type RecordReader } from '../../decode-records';
+import { decodeList, type ListReader } from '../../decode-list';
 import { KeyedRecords } from '../../duplicates';
 import { shapeOf, FieldError, isObject, keyOf, reason, requiredStr, type Json, type Parsed } from '../../read';
 import { listOf } from './answer';
@@ -63,30 +62,19 @@ function readNetworks(nets: readonly unknown[], coin: string, issues: RecordIssu
  * unchanged from poll to poll, and the merge, the diff, the metrics and the state store all
  * skip an unchanged record by identity.
  */
-const COINS: RecordReader<CoinRecord> = {
+const COINS: ListReader<CoinRecord> = {
   entity: 'coin',
   key: (item) => keyOf(item, 'coin'),
-  read: (item, _key, before, own) => {
+  read: (item, _key, before, parts) => {
     const coin = requiredStr(item, 'coin');
-    return before !== undefined && COIN.same(item, before) ? before : readCoin(item, coin, own);
+    return before !== undefined && COIN.same(item, before) ? before : readCoin(item, coin, parts);
   },
   same: sameCoin,
-  // Coins read afresh per turn: when an exchange closes every network, no coin is its
-  // previous object, and 4,000 coins read at once held the loop for 80-100 ms.
-  perTurn: COINS_PER_TURN,
-  partIssuesOfFailed: false,
+  twice: 'coin appears twice in the list with different values',
+  parts: 'of-taken',
 };
 
 /** The coin list; `previous` (the coins of the last snapshot) lets an unchanged coin come back as its previous object. */
 export function decodeCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
-  return drain(decodeRecords(COINS, listOf(body, 'coins'), previous));
-}
-
-/**
- * decodeCoins in turns of the event loop (500 coins read afresh per turn); with `memory` (the
- * client's, for this request), a coin whose text is unchanged since the last answer is taken
- * as it was (see exchange/decode-records.ts).
- */
-export function decodeCoinsInTurns(body: unknown, previous?: ReadonlyMap<string, CoinRecord>, memory?: AnswerMemory): Promise<Parsed<CoinRecord>> {
-  return inTurns(decodeRecords(COINS, listOf(body, 'coins'), previous, memory));
+  return decodeList(COINS, listOf(body, 'coins'), previous);
 }

@@ -5,7 +5,6 @@
  */
 import type { Endpoint } from '../../../snapshot/model';
 import { fieldsOf, NETWORK_FIELDS, TICKER_FIELDS, type FieldSpec } from '../../../snapshot/fields';
-import type { RecordTexts } from '../../../lib/record-memory';
 import { exactDecimalJson } from '../../decimal';
 
 function decimalKeys(list: Record<string, FieldSpec>): string[] {
@@ -26,10 +25,5 @@ const JSON_OF = { coins: exactDecimalJson(NETWORK_DECIMAL_KEYS, 'usual'), ticker
 
 /** JSON.parse, with the numbers under the answer's decimal keys turned into strings holding their exact text. */
 export function parseJsonKeepingDecimals(text: string, answer: Endpoint | 'any' = 'any'): unknown {
-  return JSON_OF[answer].parse(text);
-}
-
-/** parseJsonKeepingDecimals, record by record, in turns of the event loop; `memory`: see exactDecimalJson. */
-export function parseJsonKeepingDecimalsInTurns(text: string, answer: Endpoint | 'any' = 'any', memory?: RecordTexts): Promise<unknown> {
-  return JSON_OF[answer].parseInTurns(text, memory);
+  return JSON_OF[answer](text);
 }
