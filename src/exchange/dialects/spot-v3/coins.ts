@@ -10,26 +10,16 @@ import { decodeList, type ListReader } from '../../decode-list';
 import { KeyedRecords } from '../../duplicates';
 import { shapeOf, FieldError, isObject, keyOf, reason, requiredStr, type Json, type Parsed } from '../../read';
 import { listOf } from './answer';
-import { codecOf } from './records';
+import { readerOf } from './records';
 
-const NETWORK = codecOf<NetworkRecord>('Network', NETWORK_FIELDS);
-const COIN = codecOf<CoinRecord>('Coin', COIN_FIELDS, sameNetworksAsRaw);
+const readNetwork = readerOf<NetworkRecord>(NETWORK_FIELDS);
+const readCoinFields = readerOf<CoinRecord>(COIN_FIELDS);
 
-/** A coin's raw networkList against the networks it holds, network by network. */
-function sameNetworksAsRaw(nets: unknown, held: unknown): boolean {
-  const networks = held as readonly NetworkRecord[];
-  if (!Array.isArray(nets) || nets.length !== networks.length) return false;
-  for (let j = 0; j < nets.length; j++) {
-    const n: unknown = nets[j];
-    if (!isObject(n) || !NETWORK.same(n, networks[j] as NetworkRecord)) return false;
-  }
-  return true;
-}
-
-function readCoin(o: Json, coin: string, issues: RecordIssue[]): CoinRecord {
+function readCoin(o: Json, issues: RecordIssue[]): CoinRecord {
+  const coin = requiredStr(o, 'coin');
   const nets = o.networkList;
   if (!Array.isArray(nets)) throw new FieldError('networkList is not a list');
-  return COIN.read(o, coin, readNetworks(nets, coin, issues));
+  return readCoinFields(o, coin, readNetworks(nets, coin, issues));
 }
 
 /** The networks of one coin, duplicates resolved (see exchange/duplicates.ts). */
@@ -39,7 +29,7 @@ function readNetworks(nets: readonly unknown[], coin: string, issues: RecordIssu
     const n = nets[j];
     try {
       if (!isObject(n)) throw new FieldError(`network is ${shapeOf(n)}, not an object`);
-      const record = NETWORK.read(n, coin);
+      const record = readNetwork(n, coin);
       if (networks.add(record) === 'conflict') {
         issues.push({ entity: 'network', coin, network: record.network, index: j, reason: 'network appears twice in networkList with different values' });
       }
@@ -56,19 +46,10 @@ function readNetworks(nets: readonly unknown[], coin: string, issues: RecordIssu
   return networks.taken();
 }
 
-/**
- * How a raw coin is read. A raw coin whose every field is exactly what its previous record
- * holds gives back that previous object, without building a new one: most of a coin list is
- * unchanged from poll to poll, and the merge, the diff, the metrics and the state store all
- * skip an unchanged record by identity.
- */
 const COINS: ListReader<CoinRecord> = {
   entity: 'coin',
   key: (item) => keyOf(item, 'coin'),
-  read: (item, _key, before, parts) => {
-    const coin = requiredStr(item, 'coin');
-    return before !== undefined && COIN.same(item, before) ? before : readCoin(item, coin, parts);
-  },
+  read: (item, _key, _before, parts) => readCoin(item, parts),
   same: sameCoin,
   twice: 'coin appears twice in the list with different values',
   parts: 'of-taken',

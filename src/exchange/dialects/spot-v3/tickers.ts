@@ -8,14 +8,14 @@ import type { TickerRecord } from '../../../snapshot/model';
 import { decodeList, type ListReader } from '../../decode-list';
 import { isObject, keyOf, type Parsed } from '../../read';
 import { listOf } from './answer';
-import { codecOf } from './records';
+import { readerOf } from './records';
 
-const TICKER = codecOf<TickerRecord>('Ticker', TICKER_FIELDS);
+const readTicker = readerOf<TickerRecord>(TICKER_FIELDS);
 
 const TICKERS: ListReader<TickerRecord> = {
   entity: 'ticker',
   key: (item) => keyOf(item, 'symbol'),
-  read: (item, _key, before) => (before !== undefined && TICKER.same(item, before) ? before : TICKER.read(item, '')),
+  read: (item) => readTicker(item, ''),
   same: sameTicker,
   twice: 'symbol appears twice in the list with different values',
   parts: 'of-taken',
