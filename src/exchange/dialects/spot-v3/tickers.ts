@@ -8,14 +8,16 @@ import type { TickerRecord } from '../../../snapshot/model';
 import { decodeList, type ListReader } from '../../decode-list';
 import { isObject, keyOf, type Parsed } from '../../read';
 import { listOf } from './answer';
-import { readerOf } from './records';
+import { readerOf, sameAsRawOf } from './records';
 
 const readTicker = readerOf<TickerRecord>(TICKER_FIELDS);
+const sameTickerAsRaw = sameAsRawOf<TickerRecord>(TICKER_FIELDS);
 
 const TICKERS: ListReader<TickerRecord> = {
   entity: 'ticker',
   key: (item) => keyOf(item, 'symbol'),
-  read: (item) => readTicker(item, ''),
+  // An unchanged ticker, its previous object without reading it (as coins.ts).
+  read: (item, _key, before) => (before !== undefined && sameTickerAsRaw(item, before) ? before : readTicker(item, '')),
   same: sameTicker,
   twice: 'symbol appears twice in the list with different values',
   parts: 'of-taken',
