@@ -1,37 +1,16 @@
 /**
- * What Binance and MEXC share (dialects.md section 2: MEXC is "Binance-like, with its own
- * differences"): the signing of a SIGNED (USER_DATA) request, the `{"code","msg"}` error body,
- * the 429/418 answers, the bare-array capital-config answer and the 24 h ticker. Each
- * dialect's folder says the rest: its key header, its codes, its field differences.
+ * What Binance and MEXC share in reading answers (dialects.md section 2: MEXC is "Binance-like,
+ * with its own differences"): the `{"code","msg"}` error body, the 429/418 answers, the
+ * bare-array capital-config answer and the 24 h ticker. Each dialect's folder says the rest: its
+ * signing, its codes, its field differences.
  */
-import { z } from 'zod';
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
-import { Refused, type Refusal, type Request } from './dialect';
-import { decodeCoinList, decodeTickerList, type CoinReader } from './decode-list';
-import type { AnswerMemory } from './decode-records';
+import { Refused, type Refusal } from './dialect';
 import { percentAsRatio } from './derived-decimals';
 import { specSymbol } from './derived';
-import { hmacSha256, queryOf, withQuery } from './hmac';
 import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, type Json, type Parsed } from './read';
 import { errorJson, refusalOf } from './refusal';
-
-export const binanceCredentials = z.object({ api_key: z.string().min(1), api_secret: z.string().min(1) }).strict();
-export type BinanceCredentials = z.output<typeof binanceCredentials>;
-
-/** The window (ms) a signed request is valid in after its timestamp: Binance's default, MEXC's too. */
-export const RECV_WINDOW_MS = 5_000;
-
-/**
- * A SIGNED request: `recvWindow` and `timestamp` appended to the query, then `signature`, the
- * hex HMAC-SHA256 of the whole query before it (Binance "SIGNED (TRADE, USER_DATA and MARGIN)
- * Endpoint security"); the key in the header `keyHeader`.
- */
-export function signQuery(request: Request, keyHeader: string, { api_key, api_secret }: BinanceCredentials, now: number): Request {
-  // In the order of Binance's worked example (`...&recvWindow=5000&timestamp=1499827319559`).
-  const path = withQuery(request.path, `recvWindow=${RECV_WINDOW_MS}&timestamp=${Math.floor(now)}`);
-  const signature = hmacSha256(api_secret, queryOf(path), 'hex');
-  return { ...request, path: `${path}&signature=${signature}`, headers: { ...request.headers, [keyHeader]: api_key } };
-}
+import { decodeCoinList, decodeTickerList, type CoinReader } from './signed-dialect';
 
 /** An error answer: `{"code","msg"}`; 429 too many requests, 418 an IP ban (both with Retry-After); `clockCodes` refuse the timestamp. */
 export function readBinanceRefusal(status: number, text: string, clockCodes: readonly string[]): Refusal {
@@ -49,14 +28,14 @@ export function arrayOf(body: unknown, what: string): unknown[] {
   throw new ShapeError(`${what}: expected a list, got ${shapeOf(body)}`);
 }
 
-/** The capital-config coins: a bare array of `{coin, networkList}` objects (decode-list.ts). */
-export function decodeCapitalConfig(body: unknown, read: CoinReader, previous: ReadonlyMap<string, CoinRecord> | undefined, memory: AnswerMemory | undefined): Generator<void, Parsed<CoinRecord>, void> {
-  return decodeCoinList(arrayOf(body, 'coins'), (item) => keyOf(item, 'coin'), read, previous, memory);
+/** The capital-config coins: a bare array of `{coin, networkList}` objects. */
+export function decodeCapitalConfig(body: unknown, read: CoinReader, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
+  return decodeCoinList(arrayOf(body, 'coins'), (item) => keyOf(item, 'coin'), read, previous);
 }
 
 /** The 24 h tickers: an array (`symbols=` or none), or one object (`symbol=`). */
-export function decodeTicker24hr(body: unknown, read: (item: Json) => TickerRecord, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void> {
-  return decodeTickerList(isObject(body) && 'symbol' in body ? [body] : arrayOf(body, 'tickers'), read, memory);
+export function decodeTicker24hr(body: unknown, read: (item: Json) => TickerRecord): Parsed<TickerRecord> {
+  return decodeTickerList(isObject(body) && 'symbol' in body ? [body] : arrayOf(body, 'tickers'), read);
 }
 
 /** `GET /api/v3/time`: `{"serverTime": <ms>}`. */

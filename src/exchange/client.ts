@@ -5,11 +5,11 @@ import { sleep } from '../lib/sleep';
 import type { CoinRecord, Endpoint, TickerRecord } from '../snapshot/model';
 import { backoffDelay } from './backoff';
 import { WeightBudget } from './budget';
-import type { AnswerMemory } from './decode-records';
+import { InvalidJson } from './decimal';
 import { Refused, type Dialect, type Refusal, type Request } from './dialect';
 import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
-import { KeptAnswers } from './kept-answers';
+import { LastAnswers } from './last-answers';
 import { ShapeError, type Parsed } from './read';
 import { WatchList, type FetchResult } from './watch-list';
 
@@ -62,8 +62,8 @@ export class ExchangeClient {
   private blockKind: FailureKind = 'rate_limited';
   /** The exchange's clock minus ours, from the last re-sync (for signed requests' timestamps). */
   private clockOffsetMs = 0;
-  /** Per request path, the last answer and the memory of its records (kept-answers.ts). */
-  private readonly answers = new KeptAnswers();
+  /** Per request path, the last answer's bytes and what it decoded to (last-answers.ts). */
+  private readonly answers = new LastAnswers();
 
   constructor(private readonly options: ClientOptions) {
     this.dialect = options.dialect;
@@ -96,7 +96,7 @@ export class ExchangeClient {
    * as their previous objects (see the dialect's decode).
    */
   async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>): Promise<FetchResult<CoinRecord>> {
-    return this.fetch('coins', this.dialect.requests.coins(), (body, memory) => this.dialect.decode.coins(body, previous, memory), signal);
+    return this.fetch('coins', this.dialect.requests.coins(), (text) => this.dialect.decode.coins(text, previous), signal);
   }
 
   /**
@@ -105,7 +105,7 @@ export class ExchangeClient {
    * records, so it reads as missing, and named in `refused` (see watch-list.ts).
    */
   async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
-    const decode = (body: unknown, memory: AnswerMemory): Promise<Parsed<TickerRecord>> => this.dialect.decode.tickers(body, previous, memory);
+    const decode = (text: string): Parsed<TickerRecord> => this.dialect.decode.tickers(text, previous);
     const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal);
     if (symbols.length === 0) return all();
     return this.watchList.fetch(
@@ -141,7 +141,7 @@ export class ExchangeClient {
       try {
         // The last answer, taken now: its bytes are what the new answer's are compared with as they
         // arrive; equal bytes are handed back as they were decoded.
-        const last = this.answers.last(request.path);
+        const last = this.answers.get(request.path);
         const res = await this.request(endpoint, request, signal, last);
         const same = (res.same === true ? last?.result : undefined) as Parsed<T> | undefined;
         if (same !== undefined) {
@@ -149,11 +149,7 @@ export class ExchangeClient {
           if (res.wire !== undefined) this.answers.rewire(request.path, res.wire);
           return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true };
         }
-        const memory = this.answers.memory(request.path);
-        const result = await this.decode(endpoint, res, decode, memory).catch((err: unknown) => {
-          memory.abandon();
-          throw err;
-        });
+        const result = this.decode(endpoint, res, decode);
         this.answers.keep(request.path, result, res.raw, res.wire);
         return { ...result, bytes: res.bytes, requests: 1 };
       } catch (err) {
@@ -171,24 +167,22 @@ export class ExchangeClient {
     if (requests.serverTime === undefined || decode.serverTime === undefined) return;
     const sent = this.clock.now();
     const res = await this.request(endpoint, requests.serverTime(), signal);
-    const time = decode.serverTime(await this.parse(endpoint, res));
+    let time: number;
+    try {
+      time = decode.serverTime(res.text);
+    } catch (err) {
+      throw err instanceof InvalidJson ? notJson(endpoint, res) : err;
+    }
     // The answer was stamped about halfway between sending and receiving.
     this.clockOffsetMs = time - Math.round((sent + this.clock.now()) / 2);
   }
 
-  private async parse(endpoint: Endpoint, res: GetResult, memory?: AnswerMemory): Promise<unknown> {
+  /** An answer's text through the dialect's decode; what the decode throws, as the error of that fetch. */
+  private decode<T>(endpoint: Endpoint, res: GetResult, decode: Decode<T>): Parsed<T> {
     try {
-      return await this.dialect.decode.parse(res.text, endpoint, memory);
-    } catch {
-      throw new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
-    }
-  }
-
-  private async decode<T>(endpoint: Endpoint, res: GetResult, decode: Decode<T>, memory: AnswerMemory): Promise<Parsed<T>> {
-    const body = await this.parse(endpoint, res, memory);
-    try {
-      return await decode(body, memory);
+      return decode(res.text);
     } catch (err) {
+      if (err instanceof InvalidJson) throw notJson(endpoint, res);
       if (err instanceof ShapeError) throw new ExchangeError('schema', endpoint, err.message);
       if (err instanceof Refused) throw this.refusalError(endpoint, res, err.refusal);
       throw err;
@@ -278,8 +272,12 @@ export class ExchangeClient {
   }
 }
 
-/** A dialect's decode of one endpoint's parsed answer, with the request path's memory (see Decoder). */
-type Decode<T> = (body: unknown, memory: AnswerMemory) => Promise<Parsed<T>>;
+/** A dialect's decode of one endpoint's answer text (see Decoder). */
+type Decode<T> = (text: string) => Parsed<T>;
+
+function notJson(endpoint: Endpoint, res: GetResult): ExchangeError {
+  return new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
+}
 
 /** A refused timestamp, on its way to fetch (which re-syncs the clock); the error it is otherwise. */
 class RefusedClock extends Error {

@@ -2,13 +2,13 @@
  * Exact decimal text. Exchanges carry decimals as strings, or as JSON numbers that may use
  * exponent notation (the spec's `withdrawIntegerMultiple`: `1E-8`; HTX's tickers: `8988.0`);
  * JSON.parse would turn them into floats and lose their text. Before parsing, every bare
- * number under a decimal key is quoted, so the value keeps exactly the characters sent (or,
- * where the runtime has it, JSON.parse's source text is taken: see DecimalWay).
+ * number under a decimal key is quoted, so the value keeps exactly the characters sent.
  */
 
-import { parseRecordsInTurns, type RecordsAt } from '../lib/json-records';
-import type { RecordTexts } from '../lib/record-memory';
-import { nextTurn } from '../lib/timer';
+/** Thrown for an answer that is not JSON (the client's `invalid_json`); the message is JSON.parse's. */
+export class InvalidJson extends SyntaxError {
+  override readonly name = 'InvalidJson';
+}
 
 /** A JSON number (RFC 8259 grammar) under one of the keys. */
 function bareDecimal(keys: readonly string[]): RegExp {
@@ -18,93 +18,60 @@ function bareDecimal(keys: readonly string[]): RegExp {
   );
 }
 
-/** JSON.parse for an answer whose decimals may come as bare numbers: see exactDecimalJson. */
-export interface ExactDecimalJson {
-  parse(text: string): unknown;
-  /**
-   * parse, record by record, with turns of the event loop in between (see
-   * lib/json-records.ts): a storm's 4 MB coin list parsed at once held the loop 40-60 ms.
-   * With `memory`, a record whose text is unchanged since the last answer is not parsed (nor
-   * pre-passed): the pre-pass runs on changed records only. `at`: where the records are, when
-   * not at the top or under `data` (Bybit's `result.rows`).
-   */
-  parseInTurns(text: string, memory?: RecordTexts, at?: RecordsAt): Promise<unknown>;
-}
-
 /**
- * How the exact text of a bare number is kept:
- * - `pre-pass`: every bare number under a decimal key is quoted by a regular expression before
- *   JSON.parse (any runtime);
- * - `source-text`: JSON.parse's reviver is handed each value's source text (V8's "JSON.parse
- *   source text access": Node 22 and later), and takes it for a number under a decimal key.
- * Both read every answer the same, but for a key written with an escape (`"f\u0065e"`): the
- * pre-pass does not see it and the number then reads as its shortest text (readDecimal), the
- * source text keeps its exact text.
+ * How often an answer carries a bare number under one of its decimal keys, as the exchange's
+ * documentation (or its recorded answers) says: a static choice per answer, so a parser keeps
+ * no state from one call to the next.
+ * - `rare`: decimals come as strings (most exchanges): the text is parsed, and parsed again
+ *   with the pre-pass only when the parsed value has a number under one of the keys. A scan of
+ *   the text for bare numbers costs about what the parse costs, so an answer without one is
+ *   not scanned.
+ * - `usual`: the answer has them every time (spot-v3's coin list: `withdrawIntegerMultiple`
+ *   is a JSON number; HTX's tickers, every value): the pre-pass at once, as parsing first
+ *   would only add a parse.
+ * Either way the value is the pre-pass's, and a text that is not JSON fails with its error.
  */
-export type DecimalWay = 'pre-pass' | 'source-text';
-
-/** Whether this runtime's JSON.parse hands a reviver the source text of each value (read once, at startup). */
-export const HAS_SOURCE_TEXT: boolean = hasSourceText();
-
-function hasSourceText(): boolean {
-  let seen = false;
-  JSON.parse('1', (_key: string, value: unknown, context?: { source?: unknown }) => {
-    seen = typeof context?.source === 'string';
-    return value;
-  });
-  return seen;
-}
-
-/**
- * The way used. Measured (notes/records.md): on Node 22.23 any reviver makes JSON.parse 6-9
- * times slower (4,000 coins: 21 ms plain, 150-210 ms with a reviver), far more than the
- * pre-pass costs (0.4-0.7 of a parse, and only on changed records), so the pre-pass stays on
- * every runtime until a reviver is cheap; the source text is there, tested to read the same.
- */
-export const DECIMAL_WAY: DecimalWay = 'pre-pass';
+export type BareDecimals = 'rare' | 'usual';
 
 /**
  * JSON.parse, with the numbers under the given keys turned into strings holding their exact
- * text (numbers under other keys are left as numbers). A dialect gives the keys of one answer
- * only: a shorter alternation is a faster scan of a large body. `way`: see DecimalWay; the
- * source text where the runtime has none is an error.
+ * text (numbers under other keys are left as numbers): every bare number under a decimal key
+ * is quoted by a regular expression before JSON.parse. A dialect gives the keys of one answer
+ * only: a shorter alternation is a faster scan of a large body. (Node 22's JSON.parse hands a
+ * reviver each value's source text, but any reviver makes its parse 6-9 times slower:
+ * 150-210 ms against 21 ms for 4,000 coins, notes/records.md.) A key written with an escape
+ * (`"f\u0065e":1E-8`) is not seen: its number reads as its shortest text (readDecimal).
  */
-export function exactDecimalJson(keys: readonly string[], way: DecimalWay = DECIMAL_WAY): ExactDecimalJson {
-  const parse = way === 'pre-pass' ? prePassParse(keys) : sourceTextParse(keys);
-  return {
-    parse,
-    parseInTurns: (text, memory, at) => parseRecordsInTurns(text, parse, parse, nextTurn, memory, at),
-  };
+export function exactDecimalJson(keys: readonly string[], bare: BareDecimals = 'rare'): (text: string) => unknown {
+  return bare === 'usual' ? prePass(keys) : parseFirst(keys);
 }
 
-/**
- * The pre-pass, where it is needed. A scan of the text for bare numbers under the keys costs
- * about what the parse costs, and most answers have none where they may (the spec's tickers
- * send every decimal as a string): the text is parsed first, and parsed again with the
- * pre-pass only when the parsed value has a number under one of the keys. Once a text had
- * some (the spec's coin list: `withdrawIntegerMultiple` is a bare number), this parser takes
- * the pre-pass first from then on. Either way the value is the pre-pass's, and an
- * answer that is not JSON fails with the pre-pass's error.
- */
-function prePassParse(keys: readonly string[]): (text: string) => unknown {
+/** JSON.parse, throwing InvalidJson for a text that is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new InvalidJson(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function prePass(keys: readonly string[]): (text: string) => unknown {
   const bare = bareDecimal(keys);
+  return (text) => parseJson(text.replace(bare, '"$1"$2"$3"'));
+}
+
+/** The `rare` way (see BareDecimals): the pre-pass only when the parsed value shows it is needed. */
+function parseFirst(keys: readonly string[]): (text: string) => unknown {
+  const quoted = prePass(keys);
   const decimal = new Set(keys);
-  let bareSeen = false;
-  const prePass = (text: string): unknown => {
-    const quoted = text.replace(bare, '"$1"$2"$3"');
-    // Kept once seen: a record without one, or an answer's skeleton, says nothing of the next record.
-    if (quoted.length !== text.length) bareSeen = true;
-    return JSON.parse(quoted);
-  };
   return (text) => {
-    if (bareSeen) return prePass(text);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      return prePass(text);
+      return quoted(text);
     }
-    return numberUnder(value, decimal) ? prePass(text) : value;
+    return numberUnder(value, decimal) ? quoted(text) : value;
   };
 }
 
@@ -131,13 +98,6 @@ function walkNumbers(value: unknown, keys: ReadonlySet<string>): boolean {
     } else if (typeof v === 'object' && v !== null && walkNumbers(v, keys)) return true;
   }
   return false;
-}
-
-function sourceTextParse(keys: readonly string[]): (text: string) => unknown {
-  if (!HAS_SOURCE_TEXT) throw new Error(`JSON.parse source text access needs Node 22 or later (this is ${process.version})`);
-  const decimal = new Set(keys);
-  const keep = (key: string, value: unknown, context?: { source?: string }): unknown => (typeof value === 'number' && decimal.has(key) ? context?.source : value);
-  return (text) => JSON.parse(text, keep);
 }
 
 const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

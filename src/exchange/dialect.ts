@@ -8,8 +8,7 @@
  * line in `exchange/dialects/registry.ts`.
  */
 import type { z } from 'zod';
-import type { CoinRecord, Endpoint, TickerRecord } from '../snapshot/model';
-import type { AnswerMemory } from './decode-records';
+import type { CoinRecord, TickerRecord } from '../snapshot/model';
 import type { ExchangeError } from './errors';
 import type { Parsed } from './read';
 
@@ -81,28 +80,23 @@ export interface RequestPlan {
   serverTime?(): Request;
 }
 
+/**
+ * How a dialect reads its answers: text in, records out, synchronously (the poll path runs in
+ * a thread of its own: nothing here yields). Exact decimals are kept as their text (decimal.ts).
+ */
 export interface Decoder {
   /**
-   * The answer's text as JSON, decimals kept as their exact text (see exactDecimalJson in
-   * decimal.ts); a large answer in turns of the event loop. Throws on text that is not JSON.
-   * `memory`: the records of the last answer to the same request (the client keeps one per
-   * request path). A dialect that passes it on to exactDecimalJson's parseInTurns must pass it
-   * to its coins and tickers decode too, and take the list out of the parsed answer as it is:
-   * an unchanged record stands in it as the memory's Remembered, which only decodeRecords
-   * (decode-records.ts) reads.
+   * The coins of an answer's text. `previous` (the last snapshot's coins) gives the last known
+   * values of networks unknown now (the coin flags carried over them, derived.ts), and an
+   * unchanged coin back as its previous object. Throws ShapeError (wrong shape), Refused (an
+   * error inside a 2xx answer), InvalidJson (not JSON). A malformed record is an issue, not a
+   * failure.
    */
-  parse(text: string, endpoint: Endpoint, memory?: AnswerMemory): Promise<unknown>;
-  /**
-   * The coins of a parsed answer. `previous` (the coins of the last snapshot) may give back an
-   * unchanged coin as its previous object; the records are the same without it. A malformed
-   * record is an issue, not a failure; an answer of the wrong shape throws ShapeError, an error
-   * inside a 2xx answer throws Refused. `memory`: as given to parse (see decode-records.ts).
-   */
-  coins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>, memory?: AnswerMemory): Promise<Parsed<CoinRecord>>;
-  /** The tickers of a parsed answer, as coins. */
-  tickers(body: unknown, previous?: ReadonlyMap<string, TickerRecord>, memory?: AnswerMemory): Promise<Parsed<TickerRecord>>;
-  /** The server's time (ms since the epoch) from the answer to RequestPlan.serverTime. */
-  serverTime?(body: unknown): number;
+  coins(text: string, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord>;
+  /** The tickers of an answer's text, as coins. */
+  tickers(text: string, previous?: ReadonlyMap<string, TickerRecord>): Parsed<TickerRecord>;
+  /** The server's time (ms since the epoch) from the answer to RequestPlan.serverTime; throws as coins. */
+  serverTime?(text: string): number;
 }
 
 export interface DialectErrors {

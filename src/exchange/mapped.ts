@@ -3,17 +3,13 @@
  * each says how one raw coin, network or ticker maps onto the model, and these loops do the
  * rest the same way for all of them: a malformed record is set aside as an issue (its
  * previous value is kept by the merge: unknown is never taken for closed), a key sent twice
- * is resolved by KeyedRecords, a coin's flags are derived from its networks (rule 4), a large
- * answer is read in turns of the event loop, and a record equal to its previous one comes
- * back as the previous object (the merge, the diff and the state store skip it by identity).
- * A record whose text is that of the last answer's is not read at all: the client's record
- * memory hands it back as it was decoded (decode-records.ts).
+ * is resolved by KeyedRecords, a coin's flags are derived from its networks (rule 4), and a
+ * record equal to its previous one comes back as the previous object (decode-list.ts).
  */
 import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
-import { inTurns } from '../lib/timer';
 import { carriedFlag } from './derived';
-import { type AnswerMemory, COINS_PER_TURN, decodeRecords, type RecordReader, TICKERS_PER_TURN } from './decode-records';
+import { decodeList, type ListReader } from './decode-list';
 import { KeyedRecords } from './duplicates';
 import { dec, FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from './read';
 
@@ -159,57 +155,46 @@ function readCoin(source: CoinSource, o: Json, coin: string, before: CoinRecord 
   if (depositAllEnable === undefined || withdrawAllEnable === undefined) {
     throw new FieldError('the coin flags are unknown: a network was set aside and no other is closed');
   }
-  const record: CoinRecord = { coin, name: source.name(o), depositAllEnable, withdrawAllEnable, networkList: read.networks };
-  return before !== undefined && sameCoin(before, record) ? before : record;
+  return { coin, name: source.name(o), depositAllEnable, withdrawAllEnable, networkList: read.networks };
 }
 
-/** A source's coins as the shared loop reads them (decode-records.ts); one reader per source. */
-function coinReader(source: CoinSource): RecordReader<CoinRecord> {
+/** A source's coins as the shared loop reads them (decode-list.ts). */
+function coinReader(source: CoinSource): ListReader<CoinRecord> {
   return {
     entity: 'coin',
     key: (item) => source.coin(item),
-    read: (item, coin, before, own) => {
+    read: (item, coin, before, parts) => {
       if (coin === undefined) throw new FieldError('the coin has no symbol');
-      return readCoin(source, item, coin, before, own);
+      return readCoin(source, item, coin, before, parts);
     },
     same: sameCoin,
-    perTurn: COINS_PER_TURN,
+    twice: 'coin appears twice in the list with different values',
     // The networks that made the coin's flags unknown, said first (the log names them).
-    partIssuesOfFailed: true,
+    parts: 'of-read',
   };
 }
 
 /** A source's tickers at an answer's time `time`. */
-function tickerReader(source: TickerSource, time: number | null): RecordReader<TickerRecord> {
+function tickerReader(source: TickerSource, time: number | null): ListReader<TickerRecord> {
   return {
     entity: 'ticker',
     key: (item) => source.symbol(item),
-    read: (item, symbol, before) => {
+    read: (item, symbol) => {
       if (symbol === undefined) throw new FieldError('the ticker has no symbol');
-      const read = source.ticker(item, symbol, time);
-      return before !== undefined && sameTicker(before, read) ? before : read;
+      return source.ticker(item, symbol, time);
     },
     same: sameTicker,
-    perTurn: TICKERS_PER_TURN,
-    partIssuesOfFailed: false,
+    twice: 'symbol appears twice in the list with different values',
+    parts: 'of-taken',
   };
 }
 
-const COIN_READERS = new WeakMap<CoinSource, RecordReader<CoinRecord>>();
-
-/**
- * The coins of a list of raw coins, read by `source`; `previous` gives back unchanged coins as
- * their previous objects, and `memory` (the client's, for this request) coins whose text is
- * unchanged since the last answer. COINS_PER_TURN coins read afresh per turn of the event loop.
- */
-export function decodeCoinsWith(source: CoinSource, list: readonly unknown[], previous?: ReadonlyMap<string, CoinRecord>, memory?: AnswerMemory): Promise<Parsed<CoinRecord>> {
-  let reader = COIN_READERS.get(source);
-  if (reader === undefined) COIN_READERS.set(source, (reader = coinReader(source)));
-  return inTurns(decodeRecords(reader, list, previous, memory));
+/** The coins of a list of raw coins, read by `source`; `previous` gives back unchanged coins as their previous objects. */
+export function decodeCoinsWith(source: CoinSource, list: readonly unknown[], previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
+  return decodeList(coinReader(source), list, previous);
 }
 
 /** The tickers of a list of raw tickers, read by `source` (`time`: the answer's own time, when it has one), as decodeCoinsWith. */
-export function decodeTickersWith(source: TickerSource, list: readonly unknown[], time: number | null, previous?: ReadonlyMap<string, TickerRecord>, memory?: AnswerMemory): Promise<Parsed<TickerRecord>> {
-  // The answer's time is the context: a ticker remembered from an answer of another time is read again.
-  return inTurns(decodeRecords(tickerReader(source, time), list, previous, memory, time));
+export function decodeTickersWith(source: TickerSource, list: readonly unknown[], time: number | null, previous?: ReadonlyMap<string, TickerRecord>): Parsed<TickerRecord> {
+  return decodeList(tickerReader(source, time), list, previous);
 }

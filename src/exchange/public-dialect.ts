@@ -6,7 +6,7 @@
  */
 import { keysOf, NETWORK_FIELDS } from '../snapshot/fields';
 import type { Endpoint, NetworkRecord } from '../snapshot/model';
-import { exactDecimalJson } from './decimal';
+import { exactDecimalJson, type BareDecimals } from './decimal';
 import type { Dialect, Refusal, WeightLimit } from './dialect';
 import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, type CoinSource, type TickerSource } from './mapped';
 
@@ -21,6 +21,8 @@ export interface PublicDialect {
   readonly weightLimit: WeightLimit;
   /** Per answer, the keys whose bare JSON numbers are decimals (their text is kept). */
   readonly decimalKeys: Readonly<Record<Endpoint, readonly string[]>>;
+  /** Per answer, how often such numbers come bare (decimal.ts BareDecimals); `rare` unless said. */
+  readonly bareDecimals?: Readonly<Partial<Record<Endpoint, BareDecimals>>>;
   /** The raw coins of a parsed answer (throws Refused for an error in it, ShapeError for another shape). */
   coinList(body: unknown): unknown[];
   /** The raw tickers of a parsed answer, and its own time when it has one. */
@@ -36,7 +38,7 @@ export interface PublicDialect {
  * request, or none): symbolsCap 0, the watch list is picked out of the answer.
  */
 export function publicDialect(d: PublicDialect): Dialect {
-  const json = { coins: exactDecimalJson(d.decimalKeys.coins), tickers: exactDecimalJson(d.decimalKeys.tickers) };
+  const json = { coins: exactDecimalJson(d.decimalKeys.coins, d.bareDecimals?.coins), tickers: exactDecimalJson(d.decimalKeys.tickers, d.bareDecimals?.tickers) };
   return {
     name: d.name,
     defaults: { baseUrl: d.baseUrl, symbolsCap: 0, weightLimit: d.weightLimit },
@@ -45,11 +47,10 @@ export function publicDialect(d: PublicDialect): Dialect {
       tickers: () => ({ path: d.paths.tickers, weight: d.weights.tickers }),
     },
     decode: {
-      parse: (text, endpoint, memory) => json[endpoint].parseInTurns(text, memory),
-      coins: (body, previous, memory) => decodeCoinsWith(d.coins, d.coinList(body), previous, memory),
-      tickers: (body, previous, memory) => {
-        const { list, time } = d.tickerList(body);
-        return decodeTickersWith(d.tickers, list, time, previous, memory);
+      coins: (text, previous) => decodeCoinsWith(d.coins, d.coinList(json.coins(text)), previous),
+      tickers: (text, previous) => {
+        const { list, time } = d.tickerList(json.tickers(text));
+        return decodeTickersWith(d.tickers, list, time, previous);
       },
     },
     // No request names a symbol: no failure is about one.

@@ -84,6 +84,14 @@ export function requiredBool(o: Json, key: string): boolean {
   return bool(o, key, true) as boolean;
 }
 
+/** A flag sent as one of two documented values; anything else (absent included) fails the record: unknown is never closed. */
+export function flagOf(o: Json, key: string, open: unknown, closed: unknown): boolean {
+  const v = o[key];
+  if (v === open) return true;
+  if (v === closed) return false;
+  throw new FieldError(v === undefined || v === null ? `${key} is missing` : `${key} is not ${JSON.stringify(open)} or ${JSON.stringify(closed)}`);
+}
+
 /** A decimal's exact text (see readDecimal); null when absent or empty. */
 export function dec(o: Json, key: string): string | null {
   const v = readDecimal(o[key]);
@@ -101,36 +109,4 @@ export function int(o: Json, key: string): number | null {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
   if (typeof v === 'string' && /^-?\d{1,15}$/.test(v)) return Number(v);
   throw new FieldError(`${key} is not an integer`);
-}
-
-/*
- * A raw value against the value a record holds, for the reuse of previous records: true only
- * in the plain cases where reading the raw value would give exactly the held one (a string
- * that is the same string, a boolean that is the same boolean, null or absent for null).
- * Anything else answers false and takes the full path, so a reused record is always the one
- * the full path would have built.
- */
-
-export function sameText(v: unknown, old: string | null): boolean {
-  return typeof v === 'string' ? v === old : v == null && old === null;
-}
-
-/** As sameText, for a decimal (an empty string reads as null, a number as its shortest text). */
-export function sameDecimal(v: unknown, old: string | null): boolean {
-  if (typeof v === 'string') return v === '' ? old === null : v === old;
-  if (typeof v === 'number') return old !== null && String(v) === old;
-  return v == null && old === null;
-}
-
-export function sameFlag(v: unknown, old: boolean | null): boolean {
-  if (typeof v === 'boolean') return v === old;
-  if (v === 'true' || v === 'false') return (v === 'true') === old;
-  return v == null && old === null;
-}
-
-export function sameInt(v: unknown, old: number | null): boolean {
-  if (typeof v === 'number') return v === old;
-  // int() reads at most 15 digits from a string.
-  if (typeof v === 'string') return old !== null && v.length <= 15 && v === String(old);
-  return v == null && old === null;
 }

@@ -2,18 +2,15 @@
  * The shape every signed dialect shares (binance, mexc, okx, bybit): signed coins, public
  * tickers, the exchange's clock for the re-sync, exact decimals under the answer's own keys.
  * A dialect's folder gives only what is its own; this builds the Dialect object from it.
- * The client's record memory is passed from the parse to the decode (decode-list.ts): in a
- * changed answer, a record whose text is unchanged is neither parsed nor read again.
  */
 import type { z } from 'zod';
-import type { CoinRecord, TickerRecord } from '../snapshot/model';
-import type { RecordsAt } from '../lib/json-records';
-import { inTurns } from '../lib/timer';
-import type { AnswerMemory } from './decode-records';
-import { exactDecimalJson } from './decimal';
+import { sameCoin, sameTicker } from '../snapshot/merge';
+import type { CoinRecord, RecordIssue, TickerRecord } from '../snapshot/model';
+import { exactDecimalJson, parseJson } from './decimal';
+import { decodeList, type ListReader } from './decode-list';
 import type { Dialect, DialectErrors, Refusal, Request, WeightLimit } from './dialect';
 import type { ExchangeError } from './errors';
-import type { Parsed } from './read';
+import type { Json, Parsed } from './read';
 
 export interface SignedDialectSpec<C> {
   name: string;
@@ -30,16 +27,10 @@ export interface SignedDialectSpec<C> {
   symbolsCap: number;
   /** The keys of decimals in each answer (kept as their exact text when sent as bare numbers). */
   decimals: { readonly coins: readonly string[]; readonly tickers: readonly string[] };
-  /** Where each answer's records are, when not a bare array or under `data` (lib/json-records.ts): they are parsed and remembered one by one. */
-  recordsAt?: { readonly coins: RecordsAt; readonly tickers: RecordsAt };
   sign(request: Request, credentials: C, now: number): Request;
-  /**
-   * The coins, `previous` (the last snapshot's) giving the last known values of networks
-   * unknown now; `memory` the client's for the request (decode-list.ts), to be given to the
-   * loop that reads the list as the parse left it. In turns: a generator (lib/timer.ts inTurns).
-   */
-  coins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined, memory: AnswerMemory | undefined): Generator<void, Parsed<CoinRecord>, void>;
-  tickers(body: unknown, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void>;
+  /** The coins of a parsed answer, `previous` (the last snapshot's) giving the last known values of networks unknown now. */
+  coins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord>;
+  tickers(body: unknown): Parsed<TickerRecord>;
   serverTime(body: unknown): number;
   /** An error answer of status `status`. */
   refusal(status: number, text: string): Refusal;
@@ -64,12 +55,44 @@ export function signedDialect<C>(spec: SignedDialectSpec<C>): Dialect<C> {
     },
     sign: spec.sign,
     decode: {
-      parse: (text, endpoint, memory) => json[endpoint].parseInTurns(text, memory, spec.recordsAt?.[endpoint]),
-      // async: a decode that throws before its loop starts (an error envelope) is a rejection, as any other.
-      coins: async (body, previous, memory) => inTurns(spec.coins(body, previous, memory)),
-      tickers: async (body, _previous, memory) => inTurns(spec.tickers(body, memory)),
-      serverTime: spec.serverTime,
+      coins: (text, previous) => spec.coins(json.coins(text), previous),
+      tickers: (text) => spec.tickers(json.tickers(text)),
+      serverTime: (text) => spec.serverTime(parseJson(text)),
     },
     errors: { read: spec.refusal, refusesSymbols: spec.refusesSymbols ?? (() => false), ...(spec.pauseAfter !== undefined && { pauseAfter: spec.pauseAfter }) },
   };
+}
+
+/** One raw coin into the model: `before` is its previous record, `parts` takes the issues of its networks (derived.ts readNetworks). */
+export type CoinReader = (item: Json, before: CoinRecord | undefined, parts: RecordIssue[]) => CoinRecord;
+
+/**
+ * The coins of a signed dialect's list (decode-list.ts), with the issues these dialects always
+ * said: every copy's network issues first. `key` names the coin of a raw item (to find its
+ * previous record, so that a network whose flag is unknown keeps its last known value, and for
+ * the issue of one that fails).
+ */
+export function decodeCoinList(list: readonly unknown[], key: (item: unknown) => string | undefined, read: CoinReader, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
+  const reader: ListReader<CoinRecord> = {
+    entity: 'coin',
+    key,
+    read: (item, _key, before, parts) => read(item, before, parts),
+    same: sameCoin,
+    twice: 'coin appears twice with different values',
+    parts: 'first',
+  };
+  return decodeList(reader, list, previous);
+}
+
+/** The tickers of a signed dialect's list; a ticker that fails is an issue without its symbol (as these dialects always said). */
+export function decodeTickerList(list: readonly unknown[], read: (item: Json) => TickerRecord): Parsed<TickerRecord> {
+  const reader: ListReader<TickerRecord> = {
+    entity: 'ticker',
+    key: () => undefined,
+    read: (item) => read(item),
+    same: sameTicker,
+    twice: 'symbol appears twice with different values',
+    parts: 'of-taken',
+  };
+  return decodeList(reader, list);
 }

@@ -3,7 +3,7 @@
  * type in the model, and what it is when the exchange sends nothing) and what a change of it
  * is (the Change it raises, or why it raises none). From these lists come the record types,
  * their equality (merge.ts), the diff (diff.ts), and, in the spot-v3 dialect whose wire names
- * are the model's, the wire types, validation and the reuse of unchanged records. A new field
+ * are the model's, the wire types and validation (its readers loop over the lists). A new field
  * is one line here plus its decode in each other dialect (the compiler asks for it), and
  * cannot be half-added: test/snapshot/fields.test.ts checks every field through each of them.
  */

@@ -1,25 +1,31 @@
 import fc from 'fast-check';
-import { exactDecimalJson, HAS_SOURCE_TEXT, isDecimalText, readDecimal, type DecimalWay } from '../../src/exchange/decimal';
+import { exactDecimalJson, InvalidJson, isDecimalText, parseJson, readDecimal } from '../../src/exchange/decimal';
 import { NETWORK_DECIMAL_KEYS, TICKER_DECIMAL_KEYS } from '../../src/exchange/dialects/spot-v3/parse';
 import { renderCoinsBody, renderTickersBody } from '../../src/simulator';
 import { jsonNumberText } from '../support/json-number';
 
 describe('exactDecimalJson', () => {
-  it('keeps the exact text of bare numbers under the keys it is given, and only those', () => {
-    const json = exactDecimalJson(['close', 'vol']);
+  it.each(['rare', 'usual'] as const)('%s: keeps the exact text of bare numbers under the keys it is given, and only those', (bare) => {
+    const parse = exactDecimalJson(['close', 'vol'], bare);
     const text = '{"data":[{"close":8988.0,"vol":2.3822168242201668E8,"count":12,"open":1.0712E-5}]}';
-    expect(json.parse(text)).toEqual({ data: [{ close: '8988.0', vol: '2.3822168242201668E8', count: 12, open: 1.0712e-5 }] });
+    expect(parse(text)).toEqual({ data: [{ close: '8988.0', vol: '2.3822168242201668E8', count: 12, open: 1.0712e-5 }] });
   });
 
-  it('reads in turns what it reads at once', async () => {
-    const json = exactDecimalJson(['fee']);
-    const text = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ id: i, fee: `${i}.50` }))).replace(/"(\d+\.50)"/g, '$1');
-    expect(await json.parseInTurns(text)).toEqual(json.parse(text));
-    expect((json.parse(text) as { fee: string }[])[3]?.fee).toBe('3.50');
+  it.each(['rare', 'usual'] as const)('%s: a text that is not JSON is InvalidJson, with JSON.parse\'s message', (bare) => {
+    const text = '{"close":8988.0';
+    let message = '';
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(() => exactDecimalJson(['close'], bare)(text)).toThrow(InvalidJson);
+    expect(() => exactDecimalJson(['close'], bare)(text)).toThrow(message);
+    expect(() => parseJson('<html>')).toThrow(InvalidJson);
   });
 });
 
-/** A JSON text of objects whose keys may be decimal keys, values bare numbers among others, nested; keys written plainly (see DecimalWay). */
+/** A JSON text of objects whose keys may be decimal keys, values bare numbers among others, nested; keys written plainly. */
 const KEYS = ['fee', 'min', 'count', 'name', 'data'];
 const value: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
   v: fc.oneof(
@@ -32,66 +38,49 @@ const value: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
   ),
 })).v;
 
-/** Runs only where the runtime has JSON.parse source text access (Node 22: `npm run test:node22`). */
-const withSourceText = HAS_SOURCE_TEXT ? it : it.skip;
-
-describe('the two ways of keeping exact decimals (DecimalWay)', () => {
-  it('knows whether the runtime hands a reviver the source text (Node 22 and later)', () => {
-    expect(HAS_SOURCE_TEXT).toBe(Number(process.versions.node.split('.')[0]) >= 22);
-    if (!HAS_SOURCE_TEXT) expect(() => exactDecimalJson(['fee'], 'source-text')).toThrow(/Node 22/);
-  });
-
-  withSourceText('reads any answer as the pre-pass does, at once and in turns', async () => {
-    const ways = (keys: string[]): Record<DecimalWay, ReturnType<typeof exactDecimalJson>> => ({ 'pre-pass': exactDecimalJson(keys, 'pre-pass'), 'source-text': exactDecimalJson(keys, 'source-text') });
-    const json = ways(['fee', 'min']);
-    await fc.assert(
-      fc.asyncProperty(value, async (text) => {
-        expect(json['source-text'].parse(text)).toEqual(json['pre-pass'].parse(text));
-        expect(await json['source-text'].parseInTurns(`[${text}]`)).toEqual(await json['pre-pass'].parseInTurns(`[${text}]`));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  withSourceText('reads the reference exchange\'s coin list and tickers as the pre-pass does', () => {
-    const coins = renderCoinsBody({ coins: 300, seed: 3 });
-    const tickers = renderTickersBody({ coins: 300, seed: 3, now: Date.UTC(2026, 0, 1) });
-    expect(exactDecimalJson(NETWORK_DECIMAL_KEYS, 'source-text').parse(coins)).toEqual(exactDecimalJson(NETWORK_DECIMAL_KEYS, 'pre-pass').parse(coins));
-    expect(exactDecimalJson(TICKER_DECIMAL_KEYS, 'source-text').parse(tickers)).toEqual(exactDecimalJson(TICKER_DECIMAL_KEYS, 'pre-pass').parse(tickers));
-  });
-
-  it('pre-pass: parsing first and the pre-pass only where a number stands under a key gives the pre-pass\'s value, and its error, for any text in any order', () => {
+describe('the pre-pass, at once or where the parse shows it is needed (BareDecimals)', () => {
+  it.each(['rare', 'usual'] as const)('%s: the pre-pass\'s value, and its error, for any text in any order (no state kept between texts)', (bare) => {
     const keys = ['fee', 'min'];
-    const bare = new RegExp(`"(${keys.join('|')})"(\\s*:\\s*)(-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`, 'g');
+    const pattern = new RegExp(`"(${keys.join('|')})"(\\s*:\\s*)(-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`, 'g');
     const outcome = (f: () => unknown): unknown => {
       try {
         return { value: f() };
       } catch (err) {
-        return { error: String(err) };
+        return { error: (err as Error).message };
       }
     };
-    // Texts whole, cut short, or with an escaped key; one parser for the whole sequence (it adapts to what it saw).
+    // Texts whole, cut short, or with an escaped key; one parser for the whole sequence.
     const text = fc.tuple(value, fc.nat({ max: 3 })).map(([t, way]) => (way === 1 ? t.slice(0, Math.max(0, t.length - 2)) : way === 2 ? t.replace('"fee"', '"f\\u0065e"') : t));
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), (texts) => {
-        const json = exactDecimalJson(keys, 'pre-pass');
-        for (const t of texts) expect(outcome(() => json.parse(t))).toEqual(outcome(() => JSON.parse(t.replace(bare, '"$1"$2"$3"'))));
+        const parse = exactDecimalJson(keys, bare);
+        for (const t of texts) expect(outcome(() => parse(t))).toEqual(outcome(() => JSON.parse(t.replace(pattern, '"$1"$2"$3"'))));
       }),
       { numRuns: 3000 },
     );
   });
 
-  it('pre-pass: a value too deep to walk is read with the pre-pass', () => {
+  it('rare: a value too deep to walk is read with the pre-pass', () => {
     const deep = `${'['.repeat(20_000)}{"fee":1.50}${']'.repeat(20_000)}`;
-    let v = exactDecimalJson(['fee'], 'pre-pass').parse(deep);
+    let v = exactDecimalJson(['fee'])(deep);
     for (let i = 0; i < 20_000; i++) v = (v as unknown[])[0];
     expect(v).toEqual({ fee: '1.50' });
   });
 
-  it('differs only for a key written with an escape: the pre-pass does not see it', () => {
+  it('does not see a key written with an escape: its number reads as a number', () => {
     const text = '{"f\\u0065e":1E-8}';
-    expect(exactDecimalJson(['fee'], 'pre-pass').parse(text)).toEqual({ fee: 1e-8 });
-    if (HAS_SOURCE_TEXT) expect(exactDecimalJson(['fee'], 'source-text').parse(text)).toEqual({ fee: '1E-8' });
+    expect(exactDecimalJson(['fee'])(text)).toEqual({ fee: 1e-8 });
+    expect(exactDecimalJson(['fee'], 'usual')(text)).toEqual({ fee: 1e-8 });
+  });
+
+  it('reads the reference exchange\'s coin list and tickers with their decimals as sent', () => {
+    const coins = renderCoinsBody({ coins: 300, seed: 3 });
+    const tickers = renderTickersBody({ coins: 300, seed: 3, now: Date.UTC(2026, 0, 1) });
+    for (const bare of ['rare', 'usual'] as const) {
+      const read = exactDecimalJson(NETWORK_DECIMAL_KEYS, bare)(coins) as { networkList: { withdrawIntegerMultiple: unknown }[] }[];
+      expect(read.flatMap((c) => c.networkList.map((n) => typeof n.withdrawIntegerMultiple))).not.toContain('number');
+      expect(exactDecimalJson(TICKER_DECIMAL_KEYS, bare)(tickers)).toEqual(JSON.parse(tickers));
+    }
   });
 });
 

@@ -63,13 +63,13 @@ describe('an answer with the bytes of the last one', () => {
     await client.close();
   });
 
-  it('in a changed answer, takes each record whose text is unchanged as it was, wherever it moved', async () => {
+  it('in a changed answer, gives back each unchanged coin as its previous object, wherever it moved', async () => {
     const client = testClient(url);
     const coins = (withdrawFee: string): unknown[] => (JSON.parse(coinsBody(0)) as { coin: string; networkList: { withdrawFee: string }[] }[]).map((c) => (c.coin === 'C1' ? { ...c, networkList: c.networkList.map((n) => ({ ...n, withdrawFee })) } : c));
     body = JSON.stringify(coins('0.5'));
     const first = await client.fetchCoins();
     body = JSON.stringify(coins('0.6').reverse());
-    const next = await client.fetchCoins();
+    const next = await client.fetchCoins(undefined, new Map(first.records.map((c) => [c.coin, c])));
     expect(next.unchanged).toBeUndefined();
     expect(next.records.map((c) => c.coin)).toEqual(['C2', 'C1', 'C0']);
     expect(next.records[0]).toBe(first.records[2]);

@@ -1,10 +1,9 @@
 import type { Change } from '../../src/snapshot/changes';
 import { sameDecimal } from '../../src/snapshot/decimal';
-import { diff, diffInTurns } from '../../src/snapshot/diff';
+import { diff } from '../../src/snapshot/diff';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot, type CoinRecord, type NetworkRecord, type Snapshot, type TickerRecord } from '../../src/snapshot/model';
 import { coinRecord, tickerRecord } from '../support/records';
-import { countTurns } from '../support/turns';
 
 const T0 = 1_000;
 const T1 = 2_000;
@@ -138,18 +137,5 @@ describe('sameDecimal', () => {
     ['abc', 'abd', false],
   ])('%p vs %p -> %p', (a, b, same) => {
     expect(sameDecimal(a, b)).toBe(same);
-  });
-});
-
-describe('diffInTurns', () => {
-  it('gives what diff gives, in the same order, and lets the event loop run between parts', async () => {
-    const coins = (closed: boolean, n: number) => Array.from({ length: n }, (_, i) => coinRecord(`C${i}`, [{ network: 'A', withdrawEnable: !closed }, { network: 'B', depositEnable: !closed }]));
-    const prev = applyTickers(applyCoins(emptySnapshot('main'), { records: coins(false, 1500), issues: [] }, 1), { records: [tickerRecord('XUSDT')], issues: [] }, 1);
-    // 1,200 coins change, 300 are delisted, one is listed, a ticker goes.
-    const next = applyTickers(applyCoins(prev, { records: [...coins(true, 1200), coinRecord('NEW', [{ network: 'A' }])], issues: [] }, 2), { records: [tickerRecord('YUSDT')], issues: [] }, 2);
-    const { result: changes, turns } = await countTurns(() => diffInTurns(prev, next));
-    expect(changes).toEqual(diff(prev, next));
-    expect(changes.length).toBeGreaterThan(2400 + 300);
-    expect(turns).toBeGreaterThanOrEqual(2);
   });
 });

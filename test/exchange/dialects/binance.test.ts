@@ -1,5 +1,5 @@
-import { signQuery } from '../../../src/exchange/binance-family';
 import { binance } from '../../../src/exchange/dialects/binance';
+import { signBinance } from '../../../src/exchange/dialects/binance/sign';
 import { dialects } from '../../../src/exchange/dialects/registry';
 import { ExchangeError } from '../../../src/exchange/errors';
 import { manualClock } from '../../../src/lib/clock';
@@ -62,7 +62,7 @@ describe('binance: recorded answers', () => {
 describe('binance: signing', () => {
   it('gives the signature of Binance\'s worked HMAC SHA256 example', () => {
     const request = { path: '/api/v3/order?symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1', weight: 1 };
-    expect(signQuery(request, 'X-MBX-APIKEY', KEYS, 1499827319559)).toEqual({
+    expect(signBinance(request, KEYS, 1499827319559)).toEqual({
       path: '/api/v3/order?symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559&signature=c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71',
       weight: 1,
       headers: { 'X-MBX-APIKEY': KEYS.api_key },

@@ -112,7 +112,7 @@ describe('okx: through the real client', () => {
     await client.close();
   });
 
-  it('takes a coin whose rows did not change as it was, though each request is signed anew (the memory is the request path\'s, not the signed query\'s)', async () => {
+  it('gives back a coin whose rows did not change as its previous object, each request signed anew', async () => {
     const recorded = fixture('okx', 'currencies.json');
     const rows = recorded.split('\n').filter((l) => l.startsWith('{"canDep"')).map((l) => l.replace(/,$/, ''));
     let body = recorded;
@@ -121,7 +121,7 @@ describe('okx: through the real client', () => {
     const first = await client.fetchCoins();
     // USDT's rows first, unchanged; BTC's Lightning chain closed for deposits.
     body = `{"code":"0","msg":"","data":[${[...rows.slice(3), ...rows.slice(0, 3)].join(',\n').replace('"canDep":true,"canInternal":true,"canWd":true,"ccy":"BTC","chain":"BTC-Lightning"', '"canDep":false,"canInternal":true,"canWd":true,"ccy":"BTC","chain":"BTC-Lightning"')}]}`;
-    const next = await client.fetchCoins();
+    const next = await client.fetchCoins(undefined, new Map(first.records.map((c) => [c.coin, c])));
     expect(next.records.map((c) => [c.coin, c.depositAllEnable])).toEqual([['USDT', true], ['BTC', false]]);
     expect(next.records[0]).toBe(first.records[1]);
     // Each request signed for itself: its signature is the HMAC of its own timestamp and path (OKX's "Signature").

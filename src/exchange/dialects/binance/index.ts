@@ -2,15 +2,16 @@
  * The dialect `binance`: Binance's Spot API. The coins are the capital config of the account
  * (SIGNED, a read-only key is enough); the tickers are public. dialects.md section 2.
  */
-import { binanceCredentials, decodeCapitalConfig, decodeTicker24hr, readBinanceRefusal, readTicker24hr, serverTimeOf, signQuery } from '../../binance-family';
+import { decodeCapitalConfig, decodeTicker24hr, readBinanceRefusal, readTicker24hr, serverTimeOf } from '../../binance-family';
 import { signedDialect } from '../../signed-dialect';
 import { readCoin } from './decode';
-import { BINANCE_PATHS, CLOCK_CODES, COIN_DECIMALS, KEY_HEADER, TICKER_DECIMALS, WEIGHT_LIMIT, WEIGHTS } from './wire';
+import { signBinance } from './sign';
+import { BINANCE_PATHS, CLOCK_CODES, COIN_DECIMALS, credentials, TICKER_DECIMALS, WEIGHT_LIMIT, WEIGHTS } from './wire';
 
 export const binance = signedDialect({
   name: 'binance',
   baseUrl: 'https://api.binance.com',
-  credentials: binanceCredentials,
+  credentials,
   paths: BINANCE_PATHS,
   weights: WEIGHTS,
   // REQUEST_WEIGHT 6,000 per minute per IP (Spot API "LIMITS", `exchangeInfo` rateLimits). The
@@ -19,9 +20,9 @@ export const binance = signedDialect({
   symbolsCap: 100,
   tickersOf: (symbols) => `${BINANCE_PATHS.tickers}?symbols=${encodeURIComponent(JSON.stringify(symbols))}`,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
-  sign: (request, credentials, now) => signQuery(request, KEY_HEADER, credentials, now),
-  coins: (body, previous, memory) => decodeCapitalConfig(body, readCoin, previous, memory),
-  tickers: (body, memory) => decodeTicker24hr(body, (o) => readTicker24hr(o, { percent: 'percentage', count: true }), memory),
+  sign: signBinance,
+  coins: (body, previous) => decodeCapitalConfig(body, readCoin, previous),
+  tickers: (body) => decodeTicker24hr(body, (o) => readTicker24hr(o, { percent: 'percentage', count: true })),
   serverTime: serverTimeOf,
   refusal: (status, text) => readBinanceRefusal(status, text, CLOCK_CODES),
   // -1121 Invalid symbol (and -1100 for a malformed one): a watch list naming a symbol Binance does not list.

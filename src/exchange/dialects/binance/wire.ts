@@ -1,13 +1,21 @@
 /**
  * Binance's paths, request weights and refusal codes, as its Spot API documentation gives
  * them (developers.binance.com/docs: "All Coins' Information (USER_DATA)", "24hr Ticker Price
- * Change Statistics", "Check Server Time", "Error Codes").
+ * Change Statistics", "Check Server Time", "Error Codes", "SIGNED Endpoint security").
  */
+import { z } from 'zod';
 
 export const BINANCE_PATHS = { coins: '/sapi/v1/capital/config/getall', tickers: '/api/v3/ticker/24hr', time: '/api/v3/time' } as const;
 
 /** `X-MBX-APIKEY`: the header of the API key. */
 export const KEY_HEADER = 'X-MBX-APIKEY';
+
+/** A read-only API key and its secret. */
+export const credentials = z.object({ api_key: z.string().min(1), api_secret: z.string().min(1) }).strict();
+export type BinanceCredentials = z.output<typeof credentials>;
+
+/** The window (ms) a signed request is valid in after its timestamp: Binance's default. */
+export const RECV_WINDOW_MS = 5_000;
 
 /** getall: weight 10 (IP); time: 1; 24hr: 2 for 1-20 symbols, 40 for 21-100, 80 for more or all. */
 export const WEIGHTS = {

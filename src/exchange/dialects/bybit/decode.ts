@@ -8,10 +8,9 @@ import { Refused } from '../../dialect';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
 import { difference, stepOfSentPlaces } from '../../derived-decimals';
 import { derivedCoinOf, readNetworks, rollingWindow, specSymbol } from '../../derived';
-import { decodeCoinList, decodeTickerList, flagOf } from '../../decode-list';
-import type { AnswerMemory } from '../../decode-records';
-import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
+import { dec, FieldError, flagOf, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
+import { decodeCoinList, decodeTickerList } from '../../signed-dialect';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
 
 export function bybitRefusal(body: unknown): Refusal {
@@ -66,16 +65,15 @@ function readCoin(o: Json, before: CoinRecord | undefined, issues: RecordIssue[]
   return derivedCoinOf(coin, str(o, 'name', false), readNetworks(coin, o.chains, (n) => keyOf(n, 'chain'), (n) => readNetwork(n, coin), issues), before);
 }
 
-export function decodeCoins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined, memory: AnswerMemory | undefined): Generator<void, Parsed<CoinRecord>, void> {
-  return decodeCoinList(listOf(resultOf(body, 'coins'), 'rows', 'coins'), (item) => keyOf(item, 'coin'), readCoin, previous, memory);
+export function decodeCoins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
+  return decodeCoinList(listOf(resultOf(body, 'coins'), 'rows', 'coins'), (item) => keyOf(item, 'coin'), readCoin, previous);
 }
 
-export function* decodeTickers(body: unknown, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void> {
+export function decodeTickers(body: unknown): Parsed<TickerRecord> {
   const list = listOf(resultOf(body, 'tickers'), 'list', 'tickers');
-  const time = isObject(body) ? int(body, 'time') : null;
-  // A ticker is read (and remembered) without its window: the answer's time, every ticker's
-  // closeTime, changes with every answer, and would make every remembered ticker be read again.
-  const read = yield* decodeTickerList(list, (o) => {
+  // The answer's one `time` is every ticker's (rule 7).
+  const window = rollingWindow(isObject(body) ? int(body, 'time') : null);
+  return decodeTickerList(list, (o) => {
     const last = dec(o, 'lastPrice');
     if (last === null) throw new FieldError('lastPrice is missing');
     const open = dec(o, 'prevPrice24h');
@@ -93,13 +91,10 @@ export function* decodeTickers(body: unknown, memory: AnswerMemory | undefined):
       lowPrice: dec(o, 'lowPrice24h'),
       volume: dec(o, 'volume24h'),
       quoteVolume: dec(o, 'turnover24h'),
-      openTime: null,
-      closeTime: null,
+      ...window,
       count: null,
     };
-  }, memory);
-  const window = rollingWindow(time);
-  return { records: read.records.map((t) => ({ ...t, ...window })), issues: read.issues };
+  });
 }
 
 /** `GET /v5/market/time`: the envelope's top-level `time` (ms). */

@@ -18,7 +18,6 @@ export const bybit = signedDialect({
   weightLimit: { max: 600, windowMs: 5_000 },
   symbolsCap: 0,
   decimals: { coins: COIN_DECIMALS, tickers: TICKER_DECIMALS },
-  recordsAt: { coins: ['result', 'rows'], tickers: ['result', 'list'] },
   sign: signBybit,
   coins: decodeCoins,
   tickers: decodeTickers,

@@ -3,12 +3,12 @@
  * secret, of timestamp + api key + recv window + the query string exactly as sent (`""` when
  * none), with `X-BAPI-API-KEY`, `X-BAPI-TIMESTAMP` (ms) and `X-BAPI-RECV-WINDOW`.
  */
+import { createHmac } from 'node:crypto';
 import type { Request } from '../../dialect';
-import { hmacSha256, queryOf } from '../../hmac';
 import { RECV_WINDOW_MS, type BybitCredentials } from './wire';
 
 export function bybitSignature(secret: string, timestamp: string, key: string, recvWindow: string, query: string): string {
-  return hmacSha256(secret, `${timestamp}${key}${recvWindow}${query}`, 'hex');
+  return createHmac('sha256', secret).update(`${timestamp}${key}${recvWindow}${query}`, 'utf8').digest('hex');
 }
 
 export function signBybit(request: Request, { api_key, api_secret }: BybitCredentials, now: number): Request {
@@ -24,4 +24,10 @@ export function signBybit(request: Request, { api_key, api_secret }: BybitCreden
       'X-BAPI-SIGN': bybitSignature(api_secret, timestamp, api_key, recvWindow, queryOf(request.path)),
     },
   };
+}
+
+/** The query string of a path as sent (`""` when none). */
+function queryOf(path: string): string {
+  const at = path.indexOf('?');
+  return at < 0 ? '' : path.slice(at + 1);
 }

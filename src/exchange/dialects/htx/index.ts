@@ -121,6 +121,8 @@ export const htx = publicDialect({
   // "Access Frequency Limits"): 100 per 10 s.
   weightLimit: { max: 100, windowMs: 10_000 },
   decimalKeys: DECIMAL_KEYS,
+  // Every ticker value is a JSON number (the module's comment): the pre-pass at once.
+  bareDecimals: { tickers: 'usual' },
   coinList: (body) => envelopeList(REFERENCE, body, 'coins'),
   tickerList: (body) => ({ list: envelopeList(MARKET, body, 'tickers'), time: isObject(body) ? timeOf(body.ts) : null }),
   coins: COINS,

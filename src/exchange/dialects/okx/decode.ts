@@ -8,10 +8,9 @@ import { Refused } from '../../dialect';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
 import { changeRatio, difference, stepOfSentPlaces } from '../../derived-decimals';
 import { derivedCoinOf, readNetworks, rollingWindow, specSymbol } from '../../derived';
-import { decodeCoinList, decodeTickerList } from '../../decode-list';
-import { decodeItems, type AnswerMemory } from '../../decode-records';
 import { bool, dec, FieldError, int, isObject, keyOf, reason, requiredBool, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
 import { refusalOf } from '../../refusal';
+import { decodeCoinList, decodeTickerList } from '../../signed-dialect';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
 
 /** OKX's `{"code","msg"}`: `code` "0" is success; the rate-limit and clock codes say so. */
@@ -52,11 +51,7 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
   };
 }
 
-/**
- * One currencies row as read on its own: all that building its coin takes from it. It depends
- * on the row's text alone, so it is what the client's memory keeps of a row (decode-records.ts
- * decodeItems); the coins are built after, from their rows.
- */
+/** One currencies row as read on its own: all that building its coin takes from it; the coins are built after, from their rows. */
 type Row = CoinRow | Failed;
 
 /** A row with a usable `ccy`, the key rows are grouped by. */
@@ -67,12 +62,6 @@ interface CoinRow {
   /** Its network, or why it cannot be read; `chain` its key when it has one. */
   network: NetworkRecord | { failure: string };
   chain: string | undefined;
-  /**
-   * The coin last built from rows of which this one was the first, and those rows, when it was
-   * built without an issue (it then depends on them alone): a coin whose rows are all unchanged
-   * (the very rows the memory kept) is that coin again, not built again.
-   */
-  built?: { rows: readonly CoinRow[]; coin: CoinRecord };
 }
 
 /** A row without a usable `ccy`: a coin of its own, which fails (`failure` says why). */
@@ -109,18 +98,9 @@ function readCoin(item: Json, before: CoinRecord | undefined, issues: RecordIssu
   const coin = item as unknown as Coin;
   if (coin.ccy === undefined) throw new FieldError(coin.failure);
   const [first] = coin.rows;
-  if (first.built !== undefined && sameRows(first.built.rows, coin.rows)) return first.built.coin;
   if ('failure' in first.name) throw new FieldError(first.name.failure);
-  const own: RecordIssue[] = [];
-  const networks = readNetworks(coin.ccy, coin.rows, (r) => (r as CoinRow).chain, (r) => networkOf(r as unknown as CoinRow), own);
-  issues.push(...own);
-  const record = derivedCoinOf(coin.ccy, first.name.text, networks, before);
-  if (own.length === 0) first.built = { rows: coin.rows, coin: record };
-  return record;
-}
-
-function sameRows(a: readonly CoinRow[], b: readonly CoinRow[]): boolean {
-  return a.length === b.length && a.every((row, i) => row === b[i]);
+  const networks = readNetworks(coin.ccy, coin.rows, (r) => (r as CoinRow).chain, (r) => networkOf(r as unknown as CoinRow), issues);
+  return derivedCoinOf(coin.ccy, first.name.text, networks, before);
 }
 
 function networkOf(row: CoinRow): NetworkRecord {
@@ -128,17 +108,13 @@ function networkOf(row: CoinRow): NetworkRecord {
   return row.network;
 }
 
-/** Rows read per turn of the event loop (a coin has one per chain: about as many as coins read per turn, times two). */
-const ROWS_PER_TURN = 1_000;
-
 /**
- * The coins of the currencies answer: each row read through the memory (an unchanged row is
- * not read again), then grouped by `ccy` in the order each coin is first seen, and each coin
- * built from its rows (its flags derived, its previous record giving the last known value of a
- * network unknown now).
+ * The coins of the currencies answer: each row read, then grouped by `ccy` in the order each
+ * coin is first seen, and each coin built from its rows (its flags derived, its previous record
+ * giving the last known value of a network unknown now).
  */
-export function* decodeCoins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined, memory: AnswerMemory | undefined): Generator<void, Parsed<CoinRecord>, void> {
-  const rows = yield* decodeItems(dataOf(body, 'coins'), readRow, ROWS_PER_TURN, memory);
+export function decodeCoins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
+  const rows = dataOf(body, 'coins').map(readRow);
   const coins: Coin[] = [];
   const byCcy = new Map<string, CoinRow[]>();
   for (const row of rows) {
@@ -154,7 +130,7 @@ export function* decodeCoins(body: unknown, previous: ReadonlyMap<string, CoinRe
       coins.push({ ccy: row.ccy, rows: first });
     }
   }
-  return yield* decodeCoinList(coins, (c) => (c as Coin).ccy, readCoin, previous);
+  return decodeCoinList(coins, (c) => (c as Coin).ccy, readCoin, previous);
 }
 
 function readTicker(o: Json): TickerRecord {
@@ -181,8 +157,8 @@ function readTicker(o: Json): TickerRecord {
   };
 }
 
-export function decodeTickers(body: unknown, memory: AnswerMemory | undefined): Generator<void, Parsed<TickerRecord>, void> {
-  return decodeTickerList(dataOf(body, 'tickers'), readTicker, memory);
+export function decodeTickers(body: unknown): Parsed<TickerRecord> {
+  return decodeTickerList(dataOf(body, 'tickers'), readTicker);
 }
 
 /** `{"code":"0","data":[{"ts":"1597026383085"}]}`. */

@@ -3,13 +3,13 @@
  * of timestamp + method + request path (with its query) + body; `OK-ACCESS-TIMESTAMP` is ISO
  * 8601 UTC with milliseconds (`2020-12-08T09:08:57.715Z`), within 30 s of OKX's clock.
  */
+import { createHmac } from 'node:crypto';
 import type { Request } from '../../dialect';
-import { hmacSha256 } from '../../hmac';
 import type { OkxCredentials } from './wire';
 
 /** The signature of a GET of `path` (no body) stamped `timestamp`. */
 export function okxSignature(secret: string, timestamp: string, path: string): string {
-  return hmacSha256(secret, `${timestamp}GET${path}`, 'base64');
+  return createHmac('sha256', secret).update(`${timestamp}GET${path}`, 'utf8').digest('base64');
 }
 
 export function signOkx(request: Request, { api_key, api_secret, passphrase }: OkxCredentials, now: number): Request {

@@ -5,6 +5,7 @@
 import type { Refusal } from '../../dialect';
 import type { ExchangeError } from '../../errors';
 import { shapeOf, isObject, ShapeError } from '../../read';
+import { errorJson, refusalOf } from '../../refusal';
 
 /** The list inside an answer: the array itself, or a `data` array of a `{code, msg, data}` envelope. */
 export function listOf(body: unknown, what: string): unknown[] {
@@ -20,26 +21,10 @@ export function listOf(body: unknown, what: string): unknown[] {
  * them unsaid; these are what deployments of the interface send, with Retry-After).
  */
 export function readRefusal(status: number, text: string): Refusal {
-  const out: Refusal = errorBody(text);
+  const out = refusalOf(errorJson(text), ['code'], ['msg']);
   if (status === 429) out.pause = 'rate_limited';
   else if (status === 418) out.pause = 'banned';
   return out;
-}
-
-function errorBody(text: string): Refusal {
-  if (text.length > 64 * 1024) return {};
-  try {
-    const body: unknown = JSON.parse(text);
-    if (typeof body !== 'object' || body === null) return {};
-    const { code, msg } = body as { code?: unknown; msg?: unknown };
-    const out: Refusal = {};
-    if (typeof code === 'number' || typeof code === 'string') out.code = String(code).slice(0, 32);
-    // eslint-disable-next-line no-control-regex
-    if (typeof msg === 'string') out.msg = msg.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
-    return out;
-  } catch {
-    return {};
-  }
 }
 
 /**

@@ -1,20 +1,21 @@
 /**
  * The coin list (`GET /api/v3/coins`, spec sections 2.1, 2.2 and 4.1) into coin records, one
- * record at a time (exchange/decode-records.ts): a malformed coin or network is set aside as a
+ * record at a time (exchange/decode-list.ts): a malformed coin or network is set aside as a
  * RecordIssue and the rest of the answer is still used; unknown fields are ignored.
  */
 import { COIN_FIELDS, NETWORK_FIELDS } from '../../../snapshot/fields';
 import { sameCoin, sameNetwork } from '../../../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
-import { drain, inTurns } from '../../../lib/timer';
-import { COINS_PER_TURN, decodeRecords, type AnswerMemory, type RecordReader } from '../../decode-records';
+import { decodeList, type ListReader } from '../../decode-list';
 import { KeyedRecords } from '../../duplicates';
 import { shapeOf, FieldError, isObject, keyOf, reason, requiredStr, type Json, type Parsed } from '../../read';
 import { listOf } from './answer';
-import { codecOf } from './records';
+import { readerOf, sameAsRawOf } from './records';
 
-const NETWORK = codecOf<NetworkRecord>('Network', NETWORK_FIELDS);
-const COIN = codecOf<CoinRecord>('Coin', COIN_FIELDS, sameNetworksAsRaw);
+const readNetwork = readerOf<NetworkRecord>(NETWORK_FIELDS);
+const readCoinFields = readerOf<CoinRecord>(COIN_FIELDS);
+const sameNetworkAsRaw = sameAsRawOf<NetworkRecord>(NETWORK_FIELDS);
+const sameCoinAsRaw = sameAsRawOf<CoinRecord>(COIN_FIELDS, sameNetworksAsRaw);
 
 /** A coin's raw networkList against the networks it holds, network by network. */
 function sameNetworksAsRaw(nets: unknown, held: unknown): boolean {
@@ -22,15 +23,16 @@ function sameNetworksAsRaw(nets: unknown, held: unknown): boolean {
   if (!Array.isArray(nets) || nets.length !== networks.length) return false;
   for (let j = 0; j < nets.length; j++) {
     const n: unknown = nets[j];
-    if (!isObject(n) || !NETWORK.same(n, networks[j] as NetworkRecord)) return false;
+    if (!isObject(n) || !sameNetworkAsRaw(n, networks[j] as NetworkRecord)) return false;
   }
   return true;
 }
 
-function readCoin(o: Json, coin: string, issues: RecordIssue[]): CoinRecord {
+function readCoin(o: Json, issues: RecordIssue[]): CoinRecord {
+  const coin = requiredStr(o, 'coin');
   const nets = o.networkList;
   if (!Array.isArray(nets)) throw new FieldError('networkList is not a list');
-  return COIN.read(o, coin, readNetworks(nets, coin, issues));
+  return readCoinFields(o, coin, readNetworks(nets, coin, issues));
 }
 
 /** The networks of one coin, duplicates resolved (see exchange/duplicates.ts). */
@@ -40,7 +42,7 @@ function readNetworks(nets: readonly unknown[], coin: string, issues: RecordIssu
     const n = nets[j];
     try {
       if (!isObject(n)) throw new FieldError(`network is ${shapeOf(n)}, not an object`);
-      const record = NETWORK.read(n, coin);
+      const record = readNetwork(n, coin);
       if (networks.add(record) === 'conflict') {
         issues.push({ entity: 'network', coin, network: record.network, index: j, reason: 'network appears twice in networkList with different values' });
       }
@@ -59,34 +61,20 @@ function readNetworks(nets: readonly unknown[], coin: string, issues: RecordIssu
 
 /**
  * How a raw coin is read. A raw coin whose every field is exactly what its previous record
- * holds gives back that previous object, without building a new one: most of a coin list is
- * unchanged from poll to poll, and the merge, the diff, the metrics and the state store all
- * skip an unchanged record by identity.
+ * holds gives back that previous object without reading it: most of a coin list is unchanged
+ * when a few coins change, and reading it all cost 19 ms against 3 ms at 4,000 coins
+ * (BENCHMARKS.md, issue 21).
  */
-const COINS: RecordReader<CoinRecord> = {
+const COINS: ListReader<CoinRecord> = {
   entity: 'coin',
   key: (item) => keyOf(item, 'coin'),
-  read: (item, _key, before, own) => {
-    const coin = requiredStr(item, 'coin');
-    return before !== undefined && COIN.same(item, before) ? before : readCoin(item, coin, own);
-  },
+  read: (item, _key, before, parts) => (before !== undefined && sameCoinAsRaw(item, before) ? before : readCoin(item, parts)),
   same: sameCoin,
-  // Coins read afresh per turn: when an exchange closes every network, no coin is its
-  // previous object, and 4,000 coins read at once held the loop for 80-100 ms.
-  perTurn: COINS_PER_TURN,
-  partIssuesOfFailed: false,
+  twice: 'coin appears twice in the list with different values',
+  parts: 'of-taken',
 };
 
 /** The coin list; `previous` (the coins of the last snapshot) lets an unchanged coin come back as its previous object. */
 export function decodeCoins(body: unknown, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
-  return drain(decodeRecords(COINS, listOf(body, 'coins'), previous));
-}
-
-/**
- * decodeCoins in turns of the event loop (500 coins read afresh per turn); with `memory` (the
- * client's, for this request), a coin whose text is unchanged since the last answer is taken
- * as it was (see exchange/decode-records.ts).
- */
-export function decodeCoinsInTurns(body: unknown, previous?: ReadonlyMap<string, CoinRecord>, memory?: AnswerMemory): Promise<Parsed<CoinRecord>> {
-  return inTurns(decodeRecords(COINS, listOf(body, 'coins'), previous, memory));
+  return decodeList(COINS, listOf(body, 'coins'), previous);
 }

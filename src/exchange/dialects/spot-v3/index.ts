@@ -6,9 +6,9 @@
  */
 import type { Dialect } from '../../dialect';
 import { readRefusal, refusesSymbols } from './answer';
-import { decodeCoinsInTurns } from './coins';
-import { parseJsonKeepingDecimalsInTurns } from './parse';
-import { decodeTickersInTurns } from './tickers';
+import { decodeCoins } from './coins';
+import { parseJsonKeepingDecimals } from './parse';
+import { decodeTickers } from './tickers';
 import { COINS_PATH, TICKER_PATH, WEIGHTS } from './wire';
 
 export const spotV3 = {
@@ -23,10 +23,8 @@ export const spotV3 = {
     }),
   },
   decode: {
-    parse: parseJsonKeepingDecimalsInTurns,
-    // Decoded in turns of the event loop: a storm changes every coin of a 4 MB answer.
-    coins: decodeCoinsInTurns,
-    tickers: decodeTickersInTurns,
+    coins: (text, previous) => decodeCoins(parseJsonKeepingDecimals(text, 'coins'), previous),
+    tickers: (text, previous) => decodeTickers(parseJsonKeepingDecimals(text, 'tickers'), previous),
   },
   errors: { read: readRefusal, refusesSymbols },
 } satisfies Dialect;

@@ -5,7 +5,6 @@
  */
 import type { Endpoint } from '../../../snapshot/model';
 import { fieldsOf, NETWORK_FIELDS, TICKER_FIELDS, type FieldSpec } from '../../../snapshot/fields';
-import type { RecordTexts } from '../../../lib/record-memory';
 import { exactDecimalJson } from '../../decimal';
 
 function decimalKeys(list: Record<string, FieldSpec>): string[] {
@@ -17,15 +16,14 @@ export const NETWORK_DECIMAL_KEYS = decimalKeys(NETWORK_FIELDS);
 export const TICKER_DECIMAL_KEYS = decimalKeys(TICKER_FIELDS);
 export const DECIMAL_KEYS = [...NETWORK_DECIMAL_KEYS, ...TICKER_DECIMAL_KEYS];
 
-/** Per answer, only its own keys; `any`: both. */
-const JSON_OF = { coins: exactDecimalJson(NETWORK_DECIMAL_KEYS), tickers: exactDecimalJson(TICKER_DECIMAL_KEYS), any: exactDecimalJson(DECIMAL_KEYS) };
+/**
+ * Per answer, only its own keys; `any`: both. The coin list always has a bare number under a
+ * decimal key (`withdrawIntegerMultiple`, spec section 2.2): the pre-pass at once; the spec's
+ * tickers send every decimal as a string.
+ */
+const JSON_OF = { coins: exactDecimalJson(NETWORK_DECIMAL_KEYS, 'usual'), tickers: exactDecimalJson(TICKER_DECIMAL_KEYS), any: exactDecimalJson(DECIMAL_KEYS) };
 
 /** JSON.parse, with the numbers under the answer's decimal keys turned into strings holding their exact text. */
 export function parseJsonKeepingDecimals(text: string, answer: Endpoint | 'any' = 'any'): unknown {
-  return JSON_OF[answer].parse(text);
-}
-
-/** parseJsonKeepingDecimals, record by record, in turns of the event loop; `memory`: see exactDecimalJson. */
-export function parseJsonKeepingDecimalsInTurns(text: string, answer: Endpoint | 'any' = 'any', memory?: RecordTexts): Promise<unknown> {
-  return JSON_OF[answer].parseInTurns(text, memory);
+  return JSON_OF[answer](text);
 }

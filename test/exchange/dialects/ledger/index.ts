@@ -28,6 +28,7 @@ export function ledgerSignature(secret: string, ts: string, path: string): strin
 
 const coinsJson = exactDecimalJson(['fee', 'minimum']);
 const tickersJson = exactDecimalJson(['last', 'open', 'volume']);
+const timeJson = exactDecimalJson([]);
 
 /** `{"ok": false, "error": {"code", "text"}}` as a Refusal; E_TS is a refused timestamp. */
 function refusalOf(body: unknown): Refusal {
@@ -151,10 +152,10 @@ export const ledger = {
     return { ...request, headers: { ...request.headers, 'x-ledger-key': api_key, 'x-ledger-ts': ts, 'x-ledger-sign': ledgerSignature(api_secret, ts, request.path) } };
   },
   decode: {
-    parse: (text, endpoint) => (endpoint === 'coins' ? coinsJson : tickersJson).parseInTurns(text),
-    coins: async (body) => decodeCoins(body),
-    tickers: async (body) => decodeTickers(body),
-    serverTime: (body) => {
+    coins: (text) => decodeCoins(coinsJson(text)),
+    tickers: (text) => decodeTickers(tickersJson(text)),
+    serverTime: (text) => {
+      const body = timeJson(text);
       if (isObject(body) && typeof body.time === 'number') return body.time;
       throw new ShapeError('time: expected {"ok": true, "time": <ms>}');
     },

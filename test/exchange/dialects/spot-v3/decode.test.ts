@@ -1,5 +1,5 @@
 import { parseJsonKeepingDecimals } from '../../../../src/exchange/dialects/spot-v3/parse';
-import { decodeCoins, decodeCoinsInTurns } from '../../../../src/exchange/dialects/spot-v3/coins';
+import { decodeCoins } from '../../../../src/exchange/dialects/spot-v3/coins';
 import { decodeTickers } from '../../../../src/exchange/dialects/spot-v3/tickers';
 import { ShapeError } from '../../../../src/exchange/read';
 import { coinRecord, tickerRecord } from '../../../support/records';
@@ -142,47 +142,5 @@ describe('decodeTickers', () => {
       { entity: 'ticker', index: 2, reason: 'symbol is missing' },
       { entity: 'ticker', index: 3, reason: 'ticker is a number, not an object' },
     ]);
-  });
-});
-
-describe('decodeCoinsInTurns', () => {
-  it('gives what decodeCoins gives, duplicates and malformed records included, and lets the event loop run between parts', async () => {
-    const coin = (i: number, withdraw: unknown): Record<string, unknown> => ({
-      coin: `C${i}`,
-      name: `Coin ${i}`,
-      networkList: [{ network: 'N', name: 'N', depositEnable: true, withdrawEnable: withdraw, withdrawFee: '0.1', withdrawMin: '1', minConfirm: 1 }],
-    });
-    // 1,200 coins: a malformed one in the second part, a conflicting copy of the first in the third.
-    const body = [...Array.from({ length: 1200 }, (_, i) => coin(i, i === 700 ? 'maybe' : i % 2 === 0)), coin(0, false)];
-    let ran = 0;
-    const tick = (): void => {
-      ran += 1;
-      if (ran < 100) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const parsed = await decodeCoinsInTurns(body);
-    const turns = ran;
-    expect(parsed).toEqual(decodeCoins(body));
-    expect(parsed.issues.map((i) => i.coin)).toEqual(['C700', 'C0']);
-    expect(turns).toBeGreaterThanOrEqual(2);
-  });
-
-  it('reads an unchanged answer in one turn: coins that come back as their previous objects are not counted', async () => {
-    const coin = (i: number): Record<string, unknown> => ({
-      coin: `C${i}`,
-      name: `Coin ${i}`,
-      networkList: [{ network: 'N', name: 'N', depositEnable: true, withdrawEnable: true, withdrawFee: '0.1', withdrawMin: '1', minConfirm: 1 }],
-    });
-    const body = Array.from({ length: 1200 }, (_, i) => coin(i));
-    const previous = new Map(decodeCoins(body).records.map((c) => [c.coin, c]));
-    let ran = 0;
-    setImmediate(() => {
-      ran += 1;
-    });
-    const parsed = await decodeCoinsInTurns(body, previous);
-    expect(ran).toBe(0);
-    expect(parsed.issues).toEqual([]);
-    expect(parsed.records.every((c) => c === previous.get(c.coin))).toBe(true);
-    expect(parsed.records).toHaveLength(1200);
   });
 });
