@@ -179,8 +179,63 @@ function strong(v) {
 }
 for (const f of files) if (!idx.has(f)) strong(f);
 
+// --- The purity of `step` (DESIGN.md section 2) ------------------------------------------------
+// Every file `step` reaches through its imports: no clock, no logger, no store, no I/O, no
+// timers, no awaits, no state kept between calls at module level.
+const STEP = join(src, 'poll', 'step.ts');
+/** Modules a pure file may import besides its own project's: crypto's hashes are deterministic. */
+const PURE_BUILTINS = new Set(['node:crypto', 're2js']);
+/** Names a pure file may not use: the clock, randomness, timers, the process. */
+const IMPURE_NAMES = new Set(['Date.now', 'Math.random', 'performance', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'process', 'console']);
+
+function reached(from) {
+  const seen = new Set();
+  const visit = (f) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    for (const d of graph.get(f) ?? []) visit(d);
+  };
+  visit(from);
+  return seen;
+}
+
+function purityProblems(file) {
+  const text = readFileSync(file, 'utf8');
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const out = [];
+  const where = (node) => `${relative(root, file)}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+  for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+    if (!ref.fileName.startsWith('.') && !PURE_BUILTINS.has(ref.fileName)) out.push(`${relative(root, file)}: imports ${ref.fileName}, which step (pure) may not reach`);
+  }
+  for (const stmt of sf.statements) {
+    if (!ts.isVariableStatement(stmt)) continue;
+    const flags = stmt.declarationList.flags;
+    if ((flags & ts.NodeFlags.Let) !== 0 || (flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) === 0) out.push(`${where(stmt)}: a module-level let or var: state kept between calls of step`);
+    for (const d of stmt.declarationList.declarations) {
+      const init = d.initializer;
+      const typed = d.type !== undefined && /^Readonly(Map|Set)</.test(d.type.getText(sf));
+      if (init !== undefined && ts.isNewExpression(init) && /^(Map|Set|WeakMap|WeakSet)$/.test(init.expression.getText(sf)) && !typed) {
+        out.push(`${where(d)}: a module-level ${init.expression.getText(sf)}: state kept between calls of step (type it Readonly if it is a constant)`);
+      }
+    }
+  }
+  const visit = (node) => {
+    if (ts.isAwaitExpression(node) || (ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.AsyncKeyword))) out.push(`${where(node)}: async code in what step reaches`);
+    if ((ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) && IMPURE_NAMES.has(node.getText(sf)) && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) {
+      out.push(`${where(node)}: ${node.getText(sf)} in what step reaches (time, randomness and timers are inputs)`);
+    }
+    if (ts.isNewExpression(node) && node.expression.getText(sf) === 'Date' && (node.arguments?.length ?? 0) === 0) out.push(`${where(node)}: new Date() reads the clock`);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+const core = reached(STEP);
+for (const f of core) problems.push(...purityProblems(f));
+
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`imports: ${files.length} files, no cycles, directions as in DESIGN.md`);
+console.log(`imports: ${files.length} files, no cycles, directions as in DESIGN.md; step and the ${core.size - 1} files it reaches are pure`);

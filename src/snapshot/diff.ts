@@ -16,9 +16,6 @@ export function diff(prev: Snapshot, next: Snapshot): Change[] {
   return changes;
 }
 
-/** diff, as the poll engine of main still awaits it (the poll path's rebuild of issue 21 drops it). */
-export const diffInTurns = async (prev: Snapshot, next: Snapshot): Promise<Change[]> => diff(prev, next);
-
 function diffCoins(prev: Snapshot, next: Snapshot, at: number, out: Change[]): void {
   const exchange = next.exchange;
   for (const [coin, after] of next.coins) {
