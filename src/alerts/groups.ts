@@ -9,6 +9,17 @@ export function groupKeyOf(route: string, labels: Record<string, string>): strin
   return `${route}:{${pairs.join(',')}}`;
 }
 
+/** What tells an alert's group on a route apart: the route and its group_by values (all the labels for `...`). */
+function valuesKey(route: RouteSpec, labels: Readonly<Record<string, string>>): string {
+  if (route.groupBy.includes('...')) return groupKeyOf(route.id, { ...labels });
+  let key = route.id;
+  for (const k of route.groupBy) {
+    const v = labels[k];
+    key += v === undefined ? '\u0000\u0001' : `\u0000\u0002${v}`;
+  }
+  return key;
+}
+
 /** A group's alerts handed to the notification stages. */
 export interface Flush {
   key: string;
@@ -59,6 +70,12 @@ export class Aggregator {
   private readonly groups = new Map<string, Group>();
   /** Versions are never reused, not even by a group that goes and comes back. */
   private versions = 0;
+  /**
+   * The groups by their route and group_by values, joined as they come: finding an alert's group
+   * costs a string of two or three values, not the group key (sorted and quoted), which a
+   * storm's 16,000 alerts paid 15-30 ms for.
+   */
+  private readonly byValues = new Map<string, Group>();
 
   constructor(private routes: CompiledRoutes) {}
 
@@ -73,16 +90,21 @@ export class Aggregator {
       const keys: string[] = [];
       joined.push(keys);
       for (const route of routesFor(a.labels, this.routes)) {
-        const labels = groupLabels(a.labels, route.groupBy);
-        const key = groupKeyOf(route.id, labels);
-        let g = this.groups.get(key);
-        if (g === undefined) {
-          g = { key, route, labels, alerts: new Map(), nextFlushAt: firstFlushAt(a, now, route.groupWaitMs), version: 0 };
-          this.groups.set(key, g);
+        const values = valuesKey(route, a.labels);
+        let g = this.byValues.get(values);
+        if (g === undefined || this.groups.get(g.key) !== g) {
+          const labels = groupLabels(a.labels, route.groupBy);
+          const key = groupKeyOf(route.id, labels);
+          g = this.groups.get(key);
+          if (g === undefined) {
+            g = { key, route, labels, alerts: new Map(), nextFlushAt: firstFlushAt(a, now, route.groupWaitMs), version: 0 };
+            this.groups.set(key, g);
+          }
+          this.byValues.set(values, g);
         } else if (route.immediate) g.nextFlushAt = Math.min(g.nextFlushAt, now);
         g.alerts.set(a.fingerprint, a);
         g.version = ++this.versions;
-        keys.push(key);
+        keys.push(g.key);
       }
     }
     return joined;
@@ -109,6 +131,7 @@ export class Aggregator {
       if (g.nextFlushAt > now) continue;
       if (g.alerts.size === 0) {
         this.groups.delete(g.key);
+        for (const [values, x] of this.byValues) if (x === g) this.byValues.delete(values);
         continue;
       }
       out.push({ key: g.key, route: g.route, labels: g.labels, alerts: [...g.alerts.values()], version: g.version });
