@@ -3,7 +3,6 @@ import { Agent } from 'undici';
 import { loadConfigFile, type Config } from './config';
 import { ConfigError } from './config/errors';
 import { chainLookup, loadRules } from './compose/settings';
-import { Notifications } from './notifications';
 import { httpSurface } from './compose/http-surface';
 import { Exposition } from './metrics/exposition';
 import { storedSilences } from './compose/silences';
@@ -13,6 +12,8 @@ import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
 import type { Logger } from './lib/logger';
+import { errorMessage } from './lib/error-message';
+import type { Answers } from './poll/protocol';
 import type { Rule } from './rules/model';
 import type { ChainOf } from './rules/transfer';
 import { transferRoutes } from './rules/evaluate-transfer';
@@ -21,11 +22,12 @@ import { Views } from './http/views';
 import { StateStore } from './store/store';
 import { PollObserver } from './compose/poll-observer';
 import { PollMirror } from './compose/poll-mirror';
-import { PollThread, type PollHost } from './compose/poll-thread';
+import { Threads, type ThreadsHost } from './compose/threads';
 import { Retention } from './compose/retention';
-import { botContext } from './compose/bot-context';
+import { botReads } from './compose/bot-context';
 import { startDigests } from './compose/digest';
-import { notificationMeters, openMeteredStore } from './compose/metered';
+import { openMeteredStore } from './compose/metered';
+import { BOT_READS, type DeliveryReport } from './compose/delivery-service';
 
 export interface DaemonDeps {
   clock?: Clock;
@@ -35,34 +37,35 @@ export interface DaemonDeps {
   openStore?: typeof StateStore.open;
   /** Where the metrics are registered (a fresh Registry unless given). */
   registry?: Registry;
-  /** The HTTP connection pool for exchanges and receivers; made (and closed at stop) by the daemon unless given. */
-  dispatcher?: Agent;
   /**
-   * Where the poll path runs: a worker thread (the default), or this thread, on the same
-   * messages, for tests that run from the sources or inject the clock, the store or the pool.
+   * Where the poll path and delivery run: worker threads (the default), or this thread, on the
+   * same messages, for tests that run from the sources or inject the clock or the store.
    */
-  pollHost?: 'worker' | 'inline';
+  threads?: 'worker' | 'inline';
 }
 
 /** How long the poll thread has to answer a question before it is taken as stalled (the families of /metrics wait far less: see Exposition). */
 const ANSWER_WAIT_MS = 30_000;
+/** How long a reload waits for the delivery thread to take the new configuration. */
+const CONFIGURE_WAIT_MS = 30_000;
 
 /**
  * The composition root: builds every part from the config, and owns start, reload and stop.
- * The poll path (fetch, decode, step, the state's writes) runs in a thread of its own
- * (compose/poll-thread.ts); this thread serves HTTP and delivers, from what the poll thread
- * reports (compose/poll-mirror.ts).
+ * The poll path (fetch, decode, step, the state's writes) and delivery (groups, outbox,
+ * receivers) run in threads of their own (compose/threads.ts); this thread serves HTTP, from
+ * what the poll thread reports (compose/poll-mirror.ts).
  */
 export class Daemon {
   private http: Listening | undefined;
   private store: StateStore | undefined;
-  private thread: PollThread | undefined;
+  private threads: Threads | undefined;
   private mirror: PollMirror | undefined;
-  private delivery: Notifications | undefined;
   private rules: Rule[] = [];
   private chainOf: ChainOf;
-  private readonly pool: Agent;
-  private readonly ownsPool: boolean;
+  /** The HTTP connection pool of the threads when they run in this one (tests). */
+  private pool: Agent | undefined;
+  /** Per thread, who waits for it to take a configuration (its next `ready` or `failed`), in order. */
+  private readonly configuring = { poll: [] as ((error?: string) => void)[], delivery: [] as ((error?: string) => void)[] };
   private retention: Retention | undefined;
   /** Stops notify.digest's timer. */
   private stopDigests: (() => void) | undefined;
@@ -74,7 +77,7 @@ export class Daemon {
   private readonly views = new Views({
     now: () => this.deps.clock.now(),
     exchanges: () => this.exchangeInputs(),
-    alerts: () => this.mirror?.activeAlerts() ?? [],
+    alerts: () => this.mirror?.refreshedAlerts() ?? [],
     store: () => this.store,
     chainOf: (exchange, network) => this.chainOf(exchange, network),
     routes: () => transferRoutes(this.rules, (ex) => this.mirror?.snapshot(ex), this.chainOf),
@@ -85,21 +88,19 @@ export class Daemon {
     store: () => this.store,
     now: () => this.deps.clock.now(),
     onStoreError: () => this.metrics.storeWriteErrors.inc(),
-    inForce: () => this.delivery?.refreshSilences(),
+    inForce: () => this.threads?.delivery.post({ t: 'silences' }),
   });
 
   private constructor(
     private config: Config,
-    private readonly deps: Required<Omit<DaemonDeps, 'dispatcher' | 'pollHost'>> & Pick<DaemonDeps, 'dispatcher' | 'pollHost'>,
+    private readonly deps: Required<Omit<DaemonDeps, 'threads'>> & Pick<DaemonDeps, 'threads'>,
     private readonly source: { path?: string | undefined; env: NodeJS.ProcessEnv },
   ) {
     this.registry = deps.registry;
     this.metrics = createMetrics(this.registry);
     this.pollMetrics = new PollMetrics(this.metrics);
-    this.ownsPool = deps.dispatcher === undefined;
-    this.pool = deps.dispatcher ?? new Agent({ connections: 8, keepAliveTimeout: 30_000 });
     this.chainOf = chainLookup(config);
-    this.exposition = new Exposition(this.registry, async (have) => this.thread?.ask({ q: 'families', have }, ANSWER_WAIT_MS), deps.clock);
+    this.exposition = new Exposition(this.registry, async (have) => this.threads?.poll.ask({ q: 'families', have }, ANSWER_WAIT_MS) as Promise<Answers['families'] | undefined>, deps.clock);
   }
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
@@ -127,15 +128,11 @@ export class Daemon {
     // Validated by the config schema.
     const { host, port } = parseHostPort(this.config.server.listen) ?? { host: '127.0.0.1', port: 9464 };
     this.http = await listen(this.app(), host, port);
-    let ready: () => void = () => undefined;
-    let failed: (err: Error) => void = () => undefined;
-    const started = new Promise<void>((resolve, reject) => {
-      ready = resolve;
-      failed = reject;
-    });
+    let exited: (error: string) => void = () => undefined;
+    const ended = new Promise<never>((_, reject) => (exited = (error) => reject(new Error(error))));
+    ended.catch(() => undefined);
     // The alerts active when the daemon stopped: the poll thread starts from the same rows.
-    const restored = [...store.loadAlerts().values()];
-    this.mirror = new PollMirror(async (q, timeoutMs) => this.thread?.ask(q, timeoutMs), restored);
+    this.mirror = new PollMirror(async (q, timeoutMs) => this.threads?.poll.ask(q, timeoutMs), store.loadAlerts().values());
     const mirror = this.mirror;
     const observer = new PollObserver({
       logger,
@@ -144,64 +141,91 @@ export class Daemon {
       pollMetrics: this.pollMetrics,
       views: this.views,
       store: () => this.store,
-      tell: (alerts, pending) => this.delivery?.insert(alerts, pending),
-      ready: (error) => (error === undefined ? ready() : failed(new ConfigError([error]))),
+      ready: (error) => this.configuring.poll.shift()?.(error),
       gauges: {
         rules: () => this.rules,
         firing: () => this.mirror?.firingCounts() ?? [],
-        receivers: () => this.delivery?.receivers ?? [],
-        pending: (r) => this.delivery?.pendingDeliveries(r) ?? 0,
-        deadLetters: () => store.deadLetterCounts(),
       },
     });
-    this.thread = new PollThread({ host: this.pollHost(), logger, onReport: (r) => observer.on(r), onExit: (error) => failed(new Error(error)) });
-    const thread = this.thread;
-    this.delivery = new Notifications(this.config, {
-      store,
-      clock,
-      random: this.deps.random,
-      logger,
-      dispatcher: this.pool,
-      externalURL: this.http.url,
-      activeAlerts: () => mirror.activeAlerts(),
-      bot: botContext({
-        now: () => clock.now(),
-        stateDir: this.config.state_dir,
-        refresh: () => mirror.refresh(),
-        exchanges: () => this.exchangeInputs(),
-        alerts: () => mirror.activeAlerts(),
-        closures: (exchange, coin, network) => this.views.closures(exchange, coin, network),
-        silences: this.silences,
-        onIgnored: (receiver, reason) => this.metrics.botUpdatesIgnored.inc({ receiver, reason }),
-      }),
-      ...notificationMeters(this.metrics),
+    this.threads = new Threads(this.threadsHost(), logger, {
+      poll: { onReport: (r) => observer.on(r), onExit: exited },
+      delivery: { onReport: (r) => this.delivered(r), onAsk: (q) => this.botAsked(q), onExit: exited },
     });
-    // Alerts still firing from before a restart rejoin their groups; the notification log
-    // (also restored) keeps them from being told again, and repeats keep their rhythm.
-    this.delivery.resume();
-    this.delivery.insert(restored.filter((a) => a.status === 'firing'));
-    this.delivery.start();
+    const threads = this.threads;
+    // Delivery first: it hears what the poll thread tells from its first step on.
+    await Promise.race([this.configure('delivery'), ended]);
     this.startDigests();
-    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery.receivers, this.rules);
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), this.rules);
     this.retention = new Retention({
       store,
       clock,
       logger,
       historyMs: () => this.config.history_retention,
-      onSilencesPruned: () => this.delivery?.refreshSilences(),
+      onSilencesPruned: () => threads.delivery.post({ t: 'silences' }),
       onError: () => this.metrics.storeWriteErrors.inc(),
     });
     this.retention.start();
-    thread.configure(this.config, this.source.env);
-    await started;
-    logger.info({ url: this.http.url, rules: this.rules.length, receivers: this.delivery.receivers }, 'serving /metrics, /healthz, /readyz, /api/v1');
+    await Promise.race([this.configure('poll'), ended]);
+    logger.info({ url: this.http.url, rules: this.rules.length, receivers: this.receivers() }, 'serving /metrics, /healthz, /readyz, /api/v1');
   }
 
-  private pollHost(): PollHost {
-    if (this.deps.pollHost !== 'inline') return { kind: 'worker' };
+  private threadsHost(): ThreadsHost {
+    if (this.deps.threads !== 'inline') return { kind: 'worker' };
     const { clock, random, logger } = this.deps;
     const open = this.deps.openStore;
-    return { kind: 'inline', clock, random, dispatcher: this.pool, openStore: (dir) => open(dir, (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state')) };
+    this.pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
+    return { kind: 'inline', parts: { clock, random, dispatcher: this.pool, openStore: (dir) => open(dir, (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state')) } };
+  }
+
+  private receivers(): string[] {
+    return this.config.notify.receivers.map((r) => r.name);
+  }
+
+  /** The external URL notifications link to. */
+  private externalURL(): string {
+    return this.config.server.external_url ?? this.http?.url ?? '';
+  }
+
+  /** Hands a thread the configuration; resolves once it is in force (rejects with a ConfigError when it cannot be). */
+  private configure(thread: 'poll' | 'delivery'): Promise<void> {
+    const threads = this.threads as Threads;
+    return new Promise((resolve, reject) => {
+      this.configuring[thread].push((error) => (error === undefined ? resolve() : reject(new ConfigError([error]))));
+      if (thread === 'poll') threads.poll.post({ t: 'configure', config: this.config, env: this.source.env });
+      else threads.delivery.post({ t: 'configure', config: this.config, externalURL: this.externalURL() });
+    });
+  }
+
+  /** What the delivery thread reports: configurations in force, delivery outcomes (metrics), what waits. */
+  private delivered(report: DeliveryReport): void {
+    const m = this.metrics;
+    switch (report.t) {
+      case 'ready':
+        return this.configuring.delivery.shift()?.();
+      case 'failed':
+        return this.configuring.delivery.shift()?.(report.error);
+      case 'outcome':
+        m.notifications.inc({ receiver: report.receiver, outcome: report.outcome });
+        if (report.outcome !== 'success') m.notificationsFailed.inc({ receiver: report.receiver, reason: report.reason ?? 'other' });
+        if (report.latencyMs !== undefined) m.notificationLatency.observe({ receiver: report.receiver }, report.latencyMs / 1000);
+        return;
+      case 'counted':
+        if (report.what === 'store_error') m.storeWriteErrors.inc();
+        else if (report.what === 'dropped') m.notificationsDropped.inc({ receiver: report.receiver });
+        else m.botUpdatesIgnored.inc({ receiver: report.receiver, reason: report.reason });
+        return;
+      case 'outbox':
+        for (const [receiver, n] of Object.entries(report.pending)) m.outboxPending.set({ receiver }, n);
+        for (const [receiver, n] of Object.entries(report.dead)) m.deadLetters.set({ receiver }, n);
+        return;
+    }
+  }
+
+  /** What a chat bot's /status and /closed read (the delivery thread asks before each command). */
+  private async botAsked(question: unknown): Promise<unknown> {
+    if ((question as typeof BOT_READS).q !== BOT_READS.q) return undefined;
+    await this.mirror?.refresh();
+    return botReads({ exchanges: () => this.exchangeInputs(), alerts: () => this.mirror?.refreshedAlerts() ?? [], closures: (exchange, coin, network) => this.views.closures(exchange, coin, network) });
   }
 
   private app() {
@@ -214,7 +238,7 @@ export class Daemon {
       views: this.views,
       silences: this.silences,
       ready: () => this.config.exchanges.every((e) => (this.mirror?.health.ready(e.name) ?? false) && !(this.mirror?.isDown(e.name) ?? false)),
-      alive: () => this.thread?.alive() ?? true,
+      alive: () => this.threads?.alive() ?? true,
       refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
       alerts: () => this.mirror?.activeAlerts() ?? [],
       store: () => this.store,
@@ -265,18 +289,24 @@ export class Daemon {
     this.config = { ...next, server: { ...next.server, listen: old.server.listen }, state_dir: old.state_dir };
     this.rules = rules;
     this.chainOf = chainLookup(this.config);
-    this.thread?.configure(this.config, this.source.env);
-    const oldReceivers = this.delivery?.receivers ?? [];
-    await this.delivery?.reconfigure(this.config);
+    const oldReceivers = old.notify.receivers.map((r) => r.name);
+    // Delivery first (it hears what the poll thread tells by the new configuration), then polling.
+    for (const thread of ['delivery', 'poll'] as const) {
+      try {
+        await Promise.race([this.configure(thread), new Promise((_, reject) => setTimeout(() => reject(new Error(`the ${thread} thread did not take the configuration in time`)), CONFIGURE_WAIT_MS).unref())]);
+      } catch (err) {
+        logger.error({ error: errorMessage(err), thread }, 'a thread did not take the new configuration');
+      }
+    }
     const wanted = new Set(this.config.exchanges.map((e) => e.name));
     const goneExchanges = old.exchanges.map((e) => e.name).filter((name) => !wanted.has(name));
     for (const name of goneExchanges) {
       this.mirror?.forget(name);
       this.views.forget(name);
     }
-    const receivers = new Set(this.delivery?.receivers ?? []);
+    const receivers = new Set(this.receivers());
     forgetSeries(this.metrics, { exchanges: goneExchanges, receivers: oldReceivers.filter((r) => !receivers.has(r)) });
-    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.delivery?.receivers ?? [], rules);
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), rules);
     this.metrics.reloadOk.set(1);
     this.exposition.refresh();
     logger.info({ rules: rules.length, exchanges: this.config.exchanges.length }, 'configuration reloaded');
@@ -285,7 +315,7 @@ export class Daemon {
 
   /** The daily digests (notify.digest), through the notification path. */
   private startDigests(): void {
-    const delivery = this.delivery as Notifications;
+    const threads = this.threads as Threads;
     this.stopDigests = startDigests({
       clock: this.deps.clock,
       logger: this.deps.logger,
@@ -293,8 +323,8 @@ export class Daemon {
       outages: (q) => this.store?.queryOutages(q) ?? [],
       snapshots: () => this.config.exchanges.map((ex) => ({ name: ex.name, symbols: ex.symbols, snapshot: this.mirror?.snapshot(ex.name) })),
       refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
-      send: (deliveries) => delivery.sendDeliveries(deliveries),
-      externalURL: () => delivery.externalURL,
+      send: (deliveries) => threads.delivery.post({ t: 'send', deliveries }),
+      externalURL: () => this.externalURL(),
     });
   }
 
@@ -302,11 +332,10 @@ export class Daemon {
   async stop(): Promise<void> {
     this.stopDigests?.();
     this.retention?.stop();
-    await this.thread?.stop();
-    await this.delivery?.stop();
+    await this.threads?.stop();
     await this.http?.close();
     this.store?.close();
     await this.store?.settled();
-    if (this.ownsPool) await this.pool.close();
+    await this.pool?.close();
   }
 }

@@ -15,13 +15,7 @@ import type { ReceiverRegistry } from './notify/receiver-registry';
 import { receiverRegistry, type BotDeps } from './notify/registry';
 import { RetryStage, type Outcome } from './notify/retry-stage';
 import { HeldOutbox } from './store/held';
-import { deliveryRows } from './store/outbox';
 import type { StateStore } from './store/store';
-
-/** A task of its own for what follows (after the I/O already waiting: a health check, a scrape). */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** How often notifications held in memory (the store failing) are tried on disk again. */
 const HELD_RETRY_MS = 1_000;
@@ -65,10 +59,6 @@ export class Notifications {
   /** The store's outbox, and what is held in memory while the store cannot be written. */
   private readonly outbox: HeldOutbox;
   private heldTriedAt = 0;
-  /** The tick asked for by an insert, if not run yet. */
-  private soon: NodeJS.Timeout | undefined;
-  /** The flush of due groups under way, if any (see tick). */
-  private flushing: Promise<void> | undefined;
 
   constructor(
     private config: Config,
@@ -103,11 +93,7 @@ export class Notifications {
     } catch (err) {
       this.deps.logger.error({ err }, 'notification pipeline failed to take alerts');
     }
-    // Flushed in a task of its own (a storm's insert and its flush in one held the loop 100 ms).
-    this.soon ??= setTimeout(() => {
-      this.soon = undefined;
-      this.tick();
-    }, 0);
+    this.tick();
   }
 
   /**
@@ -141,41 +127,17 @@ export class Notifications {
     this.tick();
   }
 
-  /**
-   * Flushes due groups, one group at a time, each phase in a task of its own: taken out and
-   * judged; serialized; its outbox row compressed on the thread pool; committed. A storm's group
-   * of 8,000 alerts (a 4 MB body) costs 30-50 ms of CPU in all, which held health checks that
-   * long in one task. Runs on a timer and after every insert.
-   */
+  /** Flushes the groups due, and tries what is held in memory on disk again. Runs on a timer and after every insert. */
   tick(): void {
     const now = this.deps.clock.now();
     if (this.outbox.holding && now - this.heldTriedAt >= HELD_RETRY_MS) {
       this.heldTriedAt = now;
       this.outbox.retry();
     }
-    if (this.flushing !== undefined) return;
-    this.flushing = this.flushDue().finally(() => {
-      this.flushing = undefined;
-    });
-  }
-
-  private async flushDue(): Promise<void> {
-    for (;;) {
-      const now = this.deps.clock.now();
-      try {
-        const batch = this.pipeline.prepare(now, 1);
-        if (batch === undefined) return;
-        await nextTask();
-        this.pipeline.serialize(batch);
-        await nextTask();
-        await deliveryRows(batch.items);
-        if (this.pipeline.commit(batch, this.deps.clock.now()) > 0) for (const s of this.retryStages) s.wake();
-      } catch (err) {
-        this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
-        return;
-      }
-      const next = this.pipeline.nextDue();
-      if (next === undefined || next > this.deps.clock.now()) return;
+    try {
+      if (this.pipeline.tick(now) > 0) for (const s of this.retryStages) s.wake();
+    } catch (err) {
+      this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
     }
   }
 
@@ -207,9 +169,6 @@ export class Notifications {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    if (this.soon) clearTimeout(this.soon);
-    this.soon = undefined;
-    await this.flushing;
     await this.stopReceivers();
     // A last try: what is still held would otherwise be lost with the process.
     if (!this.outbox.retry()) this.deps.logger.error('the store still cannot be written: notifications held in memory are lost at this stop');

@@ -121,13 +121,11 @@ export class Aggregator {
    * The groups due at `now`; their resolved alerts and events are then dropped. A group left
    * empty is kept for one more group_interval, as Alertmanager keeps it: what joins it meanwhile
    * goes at that interval, not after a fresh group_wait (a network flipping at every poll is
-   * told once per group_interval, not once per poll). Still empty then, it goes. At most `max`
-   * groups; the others stay due.
+   * told once per group_interval, not once per poll). Still empty then, it goes.
    */
-  due(now: number, max = Number.POSITIVE_INFINITY): Flush[] {
+  due(now: number): Flush[] {
     const out: Flush[] = [];
     for (const g of this.groups.values()) {
-      if (out.length >= max) break;
       if (g.nextFlushAt > now) continue;
       if (g.alerts.size === 0) {
         this.groups.delete(g.key);

@@ -6,9 +6,8 @@
  */
 import type { Alert } from '../alerts/alert';
 import type { FiringCount } from '../metrics/polls';
-import type { PollThread } from './poll-thread';
 import { PollHealth } from '../poll/health';
-import type { PartDelta, PollReport } from '../poll/protocol';
+import type { Answers, PartDelta, PollReport, Question } from '../poll/protocol';
 import { emptySnapshot, type CoinRecord, type Endpoint, type Snapshot, type TickerRecord } from '../snapshot/model';
 
 
@@ -24,19 +23,26 @@ export class PollMirror {
   /** Per exchange, the version of each part held here. */
   private readonly held = new Map<string, Partial<Record<Endpoint, number>>>();
   private refreshing: Promise<void> | undefined;
+  /** The active alerts as of the last refresh (what the views show beside the snapshots of that refresh). */
+  private refreshed: Alert[];
+  /** Alerts were set or removed since the last refresh. */
+  private alertsChanged = false;
 
   constructor(
-    private readonly ask: PollThread['ask'],
+    /** Asks the poll thread; undefined when it has not answered in time. */
+    private readonly ask: (question: Question, timeoutMs: number) => Promise<unknown>,
     /** The alerts active when the daemon stopped (what the poll thread starts from too). */
     restored: Iterable<Alert>,
   ) {
     for (const a of restored) this.put(a);
+    this.refreshed = [...this.alerts.values()];
   }
 
   /** Alerts set and removed by a step. */
   applyAlerts(set: readonly Alert[], removed: readonly string[]): void {
     for (const fp of removed) this.remove(fp);
     for (const a of set) this.put(a);
+    this.alertsChanged = true;
   }
 
   /** A poll's report: health, and the versions of the exchange's parts. */
@@ -46,13 +52,17 @@ export class PollMirror {
     else this.health.answer(poll.exchange, poll.endpoint, poll.at, poll.outcome === 'accepted');
   }
 
-  /** An active alert, by fingerprint. */
-  alert(fingerprint: string): Alert | undefined {
-    return this.alerts.get(fingerprint);
-  }
-
   activeAlerts(): IterableIterator<Alert> {
     return this.alerts.values();
+  }
+
+  /**
+   * The active alerts as of the last refresh: a view shows them with the snapshots of that
+   * refresh (a step's alerts are reported before its poll, so the live alerts can be a step
+   * ahead of the snapshots held: a page would count an alert whose closure it does not show).
+   */
+  refreshedAlerts(): readonly Alert[] {
+    return this.refreshed;
   }
 
   firingCounts(): Iterable<Readonly<FiringCount>> {
@@ -74,16 +84,20 @@ export class PollMirror {
   }
 
   /**
-   * Brings the snapshots up to the poll thread's, when a poll reported a newer version: the
-   * parts that changed since, as deltas. One refresh at a time; one that waits longer than
-   * REFRESH_WAIT_MS leaves the snapshots as they are.
+   * Brings the snapshots up to the poll thread's, when a poll reported a newer version or a
+   * step changed the alerts: the parts that changed since, as deltas, and the alerts as of them
+   * (the poll thread answers after every report of the steps before, so both are of the same
+   * moment). One refresh at a time; one that waits longer than REFRESH_WAIT_MS leaves the
+   * snapshots as they are.
    */
   refresh(): Promise<void> {
     if (!this.stale()) return Promise.resolve();
     this.refreshing ??= (async () => {
       try {
-        const answer = await this.ask({ q: 'parts', have: Object.fromEntries(this.held) }, REFRESH_WAIT_MS);
+        this.alertsChanged = false;
+        const answer = (await this.ask({ q: 'parts', have: Object.fromEntries(this.held) }, REFRESH_WAIT_MS)) as Answers['parts'] | undefined;
         for (const d of answer?.parts ?? []) this.apply(d);
+        this.refreshed = [...this.alerts.values()];
       } finally {
         this.refreshing = undefined;
       }
@@ -100,6 +114,7 @@ export class PollMirror {
   }
 
   private stale(): boolean {
+    if (this.alertsChanged) return true;
     for (const [exchange, poll] of this.polls) {
       const held = this.held.get(exchange);
       if (held?.coins !== poll.versions.coins || held.tickers !== poll.versions.tickers) return true;

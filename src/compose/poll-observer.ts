@@ -1,4 +1,3 @@
-import type { Alert } from '../alerts/alert';
 import type { Logger } from '../lib/logger';
 import type { Metrics } from '../metrics/metrics';
 import type { FiringCount, PollMetrics } from '../metrics/polls';
@@ -13,9 +12,6 @@ import type { PollMirror } from './poll-mirror';
 export interface GaugeSources {
   rules(): readonly Rule[];
   firing(): Iterable<Readonly<FiringCount>>;
-  receivers(): readonly string[];
-  pending(receiver: string): number;
-  deadLetters(): ReadonlyMap<string, number>;
 }
 
 export interface PollObserverOptions {
@@ -25,9 +21,7 @@ export interface PollObserverOptions {
   pollMetrics: PollMetrics;
   views: Views;
   store: () => StateStore | undefined;
-  /** Where told alerts go (the delivery pipeline), with their pending notifications' ids. */
-  tell(alerts: readonly Alert[], pending: readonly (number | undefined)[]): void;
-  /** The poll thread has started every exchange, or could not start (`error`). */
+  /** The poll thread took a configuration (every exchange watched), or could not (`error`). */
   ready(error?: string): void;
   gauges: GaugeSources;
 }
@@ -37,16 +31,13 @@ const LOGGED_CHANGES = 50;
 
 /**
  * Where the poll thread's reports go in the main thread, one way: the mirror of its alerts and
- * health, the views, the delivery, the metrics and the logs.
+ * health, the views, the metrics and the logs (what to tell goes to the delivery thread).
  */
 export class PollObserver {
   /** Per exchange, changes logged and not logged since its last poll report. */
   private readonly logged = new Map<string, { lines: number; more: number }>();
   /** Per exchange, the version of its coins part at its last report (a new one: outages were written). */
   private readonly coinsVersion = new Map<string, number>();
-  /** The told alerts of the step being reported, until its last message. */
-  private readonly telling: Alert[] = [];
-  private readonly pendingIds: (number | undefined)[] = [];
 
   constructor(private readonly o: PollObserverOptions) {}
 
@@ -56,16 +47,6 @@ export class PollObserver {
         return this.o.mirror.applyAlerts(report.set, report.removed);
       case 'changes':
         return this.changes(report.exchange, report.changes);
-      case 'tell':
-        // A step's alerts join their groups together (a group flushed between two messages would be told twice).
-        report.alerts.forEach((a, i) => {
-          const alert = typeof a === 'string' ? this.o.mirror.alert(a) : a;
-          if (alert === undefined) return;
-          this.telling.push(alert);
-          this.pendingIds.push(report.pending[i] ?? undefined);
-        });
-        if (report.last) this.o.tell(this.telling.splice(0), this.pendingIds.splice(0));
-        return;
       case 'polled':
         return this.polled(report.poll);
       case 'wrote':
@@ -131,9 +112,6 @@ export class PollObserver {
       weightUsed: poll.weightUsed,
       rules: gauges.rules(),
       firing: gauges.firing(),
-      receivers: gauges.receivers(),
-      pending: (r) => gauges.pending(r),
-      deadLetters: gauges.deadLetters(),
     });
   }
 }

@@ -1,16 +1,15 @@
 /**
  * The poll thread's composition root: from the configuration, each exchange's client and its
  * two polling loops; every answer (or failure) through `step`; each step's writes to the state
- * store, then its reports to the main thread (protocol.ts). It also answers what the main
- * thread asks: snapshot parts for the views, and the exchanges' metric families for /metrics.
- * The main thread starts it in a worker (poll-worker.ts), or in its own thread for tests that
- * inject a clock or a failing store (poll-thread.ts).
+ * store, then its reports (poll/protocol.ts): to the main thread what it decided, to the
+ * delivery thread what to tell. It also answers what the main thread asks: snapshot parts for
+ * the views, and the exchanges' metric families for /metrics. Started by service-thread.ts in a
+ * worker (poll-worker.ts), or in the main thread for tests that inject a clock or a store.
  */
-import type { Agent } from 'undici';
+import type { MessagePort } from 'node:worker_threads';
 import type { Alert } from '../alerts/alert';
 import type { Config, ExchangeConfig } from '../config';
 import type { ExchangeClient } from '../exchange/client';
-import type { Clock } from '../lib/clock';
 import { errorMessage } from '../lib/error-message';
 import type { Logger } from '../lib/logger';
 import { NETWORK_FAMILIES, renderNetworks, renderTickers, TICKER_FAMILIES, type FamilyName, type SeriesFilter } from '../metrics/render';
@@ -18,23 +17,21 @@ import { fetchInput, type Fetched } from '../poll/fetch';
 import { startLoop, type Loop } from '../poll/loop';
 import { PollPath } from '../poll/path';
 import { Persist, type Written } from '../poll/persist';
-import { PER_MESSAGE, type Answers, type Command, type FamilyTexts, type PartDelta, type PollReport, type Question, type Report } from '../poll/protocol';
+import { PER_MESSAGE, type Answers, type Command, type FamilyTexts, type PartDelta, type PollReport, type Question, type Report, type Tell } from '../poll/protocol';
 import { configure, exchangeOf, initialState, type PollState, type Restored, type StepSettings } from '../poll/state';
 import { DOWN_AFTER_FAILURES, type StepInput, type StepResult } from '../poll/step';
 import { networkCount, type Endpoint, type Snapshot } from '../snapshot/model';
 import type { StateStore } from '../store/store';
+import { Channel, type Port } from './channel';
+import { serve, type Service, type ThreadParts } from './service-thread';
 import { chainLookup, guards, loadRules, seriesFilter, watchLists } from './settings';
 import { clientFor, reach, type Target } from './targets';
 
-export interface PollServiceDeps {
+export interface PollServiceDeps extends ThreadParts {
   /** Where reports go (the main thread). */
   post(report: Report): void;
-  clock: Clock;
-  random: () => number;
-  /** Opens the state store (its own connection: the main thread has another). */
-  openStore(dir: string): StateStore;
-  /** The HTTP connection pool for the exchanges. */
-  dispatcher: Agent;
+  /** Where what to tell goes (the delivery thread). */
+  tell(message: Tell): void;
   logger: Logger;
 }
 
@@ -50,7 +47,7 @@ const FAMILIES: Record<Endpoint, readonly FamilyName[]> = { coins: NETWORK_FAMIL
 /** Issues named in a poll's report (and its log line): the rest are counted. */
 const FIRST_ISSUES = 5;
 
-export class PollService {
+export class PollService implements Service<Command> {
   private store: StateStore | undefined;
   private path: PollPath | undefined;
   private keep: SeriesFilter = () => true;
@@ -70,19 +67,8 @@ export class PollService {
     return this.path?.state;
   }
 
-  handle(command: Command): Promise<void> | void {
-    switch (command.t) {
-      case 'configure':
-        return this.configure(command.config as Config, command.env);
-      case 'ask':
-        return this.deps.post({ t: 'reply', id: command.id, answer: this.answer(command.question) });
-      case 'ping':
-        return this.deps.post({ t: 'pong' });
-      case 'ack':
-        return;
-      case 'stop':
-        return this.stop();
-    }
+  handle(command: Command): Promise<void> {
+    return this.configure(command.config as Config, command.env);
   }
 
   private async configure(config: Config, env: Record<string, string | undefined>): Promise<void> {
@@ -92,8 +78,8 @@ export class PollService {
       rules = await loadRules(config, env);
     } catch (err) {
       // The main thread checked them; a file changed meanwhile (or unreadable now) is refused here.
-      if (this.path === undefined) this.deps.post({ t: 'failed', error: `rules not loaded: ${errorMessage(err)}` });
-      else logger.error({ error: errorMessage(err) }, 'rules not loaded; the poll thread keeps the configuration it had');
+      if (this.path !== undefined) logger.error({ error: errorMessage(err) }, 'rules not loaded; the poll thread keeps the configuration it had');
+      this.deps.post({ t: 'failed', error: `rules not loaded: ${errorMessage(err)}` });
       return;
     }
     const settings: StepSettings = { rules, guards: guards(config), expectedSymbols: watchLists(config), chainOf: chainLookup(config) };
@@ -116,6 +102,7 @@ export class PollService {
       }
     }
     for (const e of config.exchanges) if (!this.watched.has(e.name)) await this.watch(e);
+    this.deps.post({ t: 'ready' });
   }
 
   /** The store and the state at the start: each exchange resumes from what the store holds. */
@@ -231,7 +218,9 @@ export class PollService {
     const w = r.effects.write;
     if (w !== undefined && (w.alerts.set.length > 0 || w.alerts.removed.length > 0)) {
       for (let i = 0; i < Math.max(w.alerts.set.length, w.alerts.removed.length); i += PER_MESSAGE) {
-        post({ t: 'alerts', set: w.alerts.set.slice(i, i + PER_MESSAGE), removed: w.alerts.removed.slice(i, i + PER_MESSAGE) });
+        const message = { t: 'alerts', set: w.alerts.set.slice(i, i + PER_MESSAGE), removed: w.alerts.removed.slice(i, i + PER_MESSAGE) } as const;
+        post(message);
+        this.deps.tell(message);
       }
     }
     const exchange = r.changes[0]?.exchange;
@@ -245,7 +234,7 @@ export class PollService {
       if (id !== undefined) ids.set(a, id);
     });
     const pending = r.effects.tell.map((a) => ids.get(a) ?? null);
-    for (let i = 0; i < tell.length; i += PER_MESSAGE) post({ t: 'tell', alerts: tell.slice(i, i + PER_MESSAGE), pending: pending.slice(i, i + PER_MESSAGE), last: i + PER_MESSAGE >= tell.length });
+    for (let i = 0; i < tell.length; i += PER_MESSAGE) this.deps.tell({ t: 'tell', alerts: tell.slice(i, i + PER_MESSAGE), pending: pending.slice(i, i + PER_MESSAGE), last: i + PER_MESSAGE >= tell.length });
   }
 
   /** A new version for each part whose map a step changed. */
@@ -259,7 +248,8 @@ export class PollService {
     }
   }
 
-  private answer(question: Question): Answers[keyof Answers] {
+  answer(q: unknown): Answers[keyof Answers] {
+    const question = q as Question;
     const state = this.state;
     if (question.q === 'parts') {
       const parts: PartDelta[] = [];
@@ -298,10 +288,22 @@ export class PollService {
     return { exchange: s.exchange, part, version, at: part === 'coins' ? s.coinsAt : s.tickersAt, changed: changed as PartDelta['changed'], gone, whole, unknown: unknown === undefined ? undefined : [...unknown] };
   }
 
-  private async stop(): Promise<void> {
+  async stop(): Promise<void> {
     await Promise.all([...this.watched.keys()].map((name) => this.unwatch(name)));
     this.store?.close();
     await this.store?.settled();
-    this.deps.post({ t: 'stopped' });
   }
+}
+
+/**
+ * The poll service on its thread's end of the channel to the main thread (`port`), telling the
+ * delivery thread on `delivery`; `done` once it has stopped and everything it told was taken.
+ */
+export function servePoll(port: Port, level: string, delivery: MessagePort, parts: ThreadParts, done: () => Promise<void> | void = () => undefined): void {
+  const told = new Channel<Tell, never>(delivery, { message: () => undefined });
+  serve<Command, Report>(port, level, ({ post, logger }) => new PollService({ ...parts, post, tell: (m) => told.post(m), logger }), async () => {
+    await told.drained();
+    delivery.close();
+    await done();
+  });
 }

@@ -43,7 +43,7 @@ export class PollMetrics {
   }
 
   /** Gauges that follow every poll, successful or not. */
-  after(exchange: string, state: { up: boolean; weightUsed: number; rules: readonly Rule[]; firing: Iterable<Readonly<FiringCount>>; receivers: readonly string[]; pending: (receiver: string) => number; deadLetters: ReadonlyMap<string, number> }): void {
+  after(exchange: string, state: { up: boolean; weightUsed: number; rules: readonly Rule[]; firing: Iterable<Readonly<FiringCount>> }): void {
     this.metrics.up.set({ exchange }, state.up ? 1 : 0);
     this.metrics.weightUsed.set({ exchange }, state.weightUsed);
     // Every rule's alertname and severity at 0, then the counts the mirror keeps (no walk over the alerts).
@@ -55,7 +55,5 @@ export class PollMetrics {
     }
     this.metrics.alertsFiring.reset();
     for (const f of firing.values()) this.metrics.alertsFiring.set({ alertname: f.alertname, severity: f.severity }, f.n);
-    for (const r of state.receivers) this.metrics.outboxPending.set({ receiver: r }, state.pending(r));
-    for (const r of state.receivers) this.metrics.deadLetters.set({ receiver: r }, state.deadLetters.get(r) ?? 0);
   }
 }

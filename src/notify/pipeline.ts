@@ -102,21 +102,16 @@ export class Pipeline {
     return this.aggregator.nextDue();
   }
 
-  /**
-   * Flushes the groups due at `now` (at most `maxGroups` of them); returns how many deliveries
-   * were committed. prepare() and commit() are its two halves, for a caller that gives the
-   * event loop a turn between them (a group of 8,000 alerts is a lot to judge, and a 3 MB body
-   * to commit).
-   */
-  tick(now: number, maxGroups?: number): number {
-    const batch = this.prepare(now, maxGroups);
+  /** Flushes the groups due at `now`; returns how many deliveries were committed. */
+  tick(now: number): number {
+    const batch = this.prepare(now);
     return batch === undefined ? 0 : this.commit(batch, now);
   }
 
   /** Takes the due groups out and judges them; nothing is committed yet (see commit). */
-  prepare(now: number, maxGroups?: number): Batch | undefined {
+  private prepare(now: number): Batch | undefined {
     this.recentEvents = this.recentEvents.filter((e) => now - (e.startsAt ?? 0) < EVENT_MEMORY_MS);
-    const flushes = this.aggregator.due(now, maxGroups);
+    const flushes = this.aggregator.due(now);
     if (flushes.length === 0) return undefined;
     this.unchanged.prune(2 * this.aggregator.size() * Math.max(1, this.options.receivers.size), (group) => this.aggregator.has(group));
     const flushed = new Set(flushes.map((f) => f.key));
@@ -130,13 +125,8 @@ export class Pipeline {
     return { flushes, flushed, done, waiting, items };
   }
 
-  /** Serializes the notifications of a prepared batch (commit() serializes what is left otherwise). */
-  serialize(batch: Batch): void {
-    for (const item of batch.items) if (item.delivery !== undefined) item.notificationJson ??= JSON.stringify(item.delivery.notification);
-  }
-
   /** Commits what prepare() judged; if that fails, the groups come back and the error is thrown. */
-  commit(batch: Batch, now: number): number {
+  private commit(batch: Batch, now: number): number {
     const { flushes, flushed, done, waiting, items } = batch;
     if (items.length > 0 || done.length > 0) {
       try {

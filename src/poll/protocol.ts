@@ -72,91 +72,34 @@ export interface Answers {
 
 /** Poll thread -> main thread. */
 export type Report =
-  /** Started: every exchange watched (or failed to start, logged). */
+  /** A configuration is in force: every exchange watched (or failed to start, logged). */
   | { t: 'ready' }
-  /** Could not start (the rules file could not be read). */
+  /** A configuration could not be put in force (the rules file could not be read). */
   | { t: 'failed'; error: string }
-  /** Alerts now active (new or changed) and alerts no longer active (fingerprints): the main thread's copy of the active alerts follows. */
+  /** Alerts now active (new or changed) and alerts no longer active (fingerprints): the copies of the active alerts follow. */
   | { t: 'alerts'; set: Alert[]; removed: string[] }
   /** An exchange's changes, stored. */
   | { t: 'changes'; exchange: string; changes: Change[] }
-  /**
-   * Alerts to tell, in decision order (their state is written); a step's are told together, at
-   * its `last` message. An alert the step's `alerts` report just set is named by its fingerprint
-   * (a storm's 8,000 firing alerts are not sent twice). `pending`: the id of each one's pending
-   * notification, written with the step's state (null: none, or the write failed).
-   */
-  | { t: 'tell'; alerts: (Alert | string)[]; pending: (number | null)[]; last: boolean }
   | { t: 'polled'; poll: PollReport }
   /** A write of the state: the store's error when it refused, and change rows dropped while it refuses. */
-  | { t: 'wrote'; error: string | undefined; dropped: number }
-  /** A log line of the poll thread (pino's JSON). */
-  | { t: 'log'; line: string }
-  | { t: 'reply'; id: number; answer: unknown }
-  | { t: 'pong' }
-  /** Stopped: every loop ended, the store closed. */
-  | { t: 'stopped' };
+  | { t: 'wrote'; error: string | undefined; dropped: number };
+
+/** Poll thread -> delivery thread. */
+export type Tell =
+  /** As the main thread gets it: the delivery thread's copy of the active alerts (the sources of inhibition). */
+  | { t: 'alerts'; set: Alert[]; removed: string[] }
+  /**
+   * Alerts to tell, in decision order (their state is written); a step's are told together, at
+   * its `last` message. An alert the step's `alerts` message just set is named by its
+   * fingerprint (a storm's 8,000 firing alerts are not sent twice). `pending`: the id of each
+   * one's pending notification, written with the step's state (null: none, or the write failed).
+   */
+  | { t: 'tell'; alerts: (Alert | string)[]; pending: (number | null)[]; last: boolean };
 
 /** Main thread -> poll thread. */
 export type Command =
   /** The configuration to watch by (the first one starts; later ones are reloads). */
-  | { t: 'configure'; config: unknown; env: Record<string, string | undefined> }
-  | { t: 'ask'; id: number; question: Question }
-  | { t: 'ping' }
-  /** The main thread has taken a report: the next may come (see PacedReports). */
-  | { t: 'ack' }
-  | { t: 'stop' };
+  { t: 'configure'; config: unknown; env: Record<string, string | undefined> };
 
-/** Items per message: a storm's 8,000 alerts cloned in one message held the main thread 20-40 ms as it read them; 500 cost it 3-8 ms each. */
+/** Items per message: a storm's 8,000 alerts cloned in one message held the receiving thread 20-40 ms as it read them; 500 cost it 3-8 ms each. */
 export const PER_MESSAGE = 500;
-
-/**
- * Reports sent one at a time, each once the main thread has taken the one before (its `ack`).
- * A port hands every message waiting on it to the receiving thread in one go: a storm's step
- * posted at once (its alerts, changes and what to tell, 40 messages) held the main thread
- * 110-230 ms as it read them all; paced, the main thread reads one, answers a health check,
- * reads the next.
- */
-export class PacedReports {
-  private readonly waiting: Report[] = [];
-  private inFlight = false;
-  private idle: (() => void) | undefined;
-
-  constructor(private readonly send: (report: Report) => void) {}
-
-  post(report: Report): void {
-    this.waiting.push(report);
-    this.next();
-  }
-
-  /** The main thread took the report in flight. */
-  ack(): void {
-    this.inFlight = false;
-    this.next();
-  }
-
-  /** Resolves once every report posted so far has been taken. */
-  drained(): Promise<void> {
-    if (!this.inFlight && this.waiting.length === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const before = this.idle;
-      this.idle = () => {
-        before?.();
-        resolve();
-      };
-    });
-  }
-
-  private next(): void {
-    if (this.inFlight) return;
-    const report = this.waiting.shift();
-    if (report === undefined) {
-      const idle = this.idle;
-      this.idle = undefined;
-      idle?.();
-      return;
-    }
-    this.inFlight = true;
-    this.send(report);
-  }
-}

@@ -1,5 +1,4 @@
-import { promisify } from 'node:util';
-import { gunzipSync, gzip } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Alert } from '../alerts/alert';
 import type { LogEntry } from '../alerts/dedup';
 import type { Delivery } from '../notify/notifier';
@@ -43,8 +42,6 @@ export interface CommitDelivery {
   delivery: Delivery | undefined;
   entry: LogEntry | undefined;
   notificationJson?: string;
-  /** The outbox row's body, made beforehand off the event loop (see deliveryRows). */
-  row?: string | Buffer;
 }
 
 /** A delivery waiting in (or finished with) the outbox. */
@@ -74,34 +71,17 @@ interface Committed {
 /** Characters of committed notifications kept at hand for the senders at most (about 64 MB). */
 const COMMITTED_CHARS = 32_000_000;
 
-/** An outbox row's body: the Delivery as JSON, its notification already serialized. */
-function deliveryBody(notificationJson: string, idempotencyKey: string): string {
-  return `{"notification":${notificationJson},"idempotencyKey":${JSON.stringify(idempotencyKey)}}`;
-}
-
 /**
  * Bodies longer than this are stored gzip-compressed (a BLOB in the body column; shorter ones
  * stay text, readable with the sqlite3 shell): a storm's 4 MB notification took 15-50 ms to
- * insert, on the event loop, and a tenth of that compressed.
+ * insert, and a tenth of that compressed (level 1, 10-20 ms).
  */
 export const GZIP_BODY_CHARS = 64 * 1024;
 
-const gzipAsync = promisify(gzip) as (data: Buffer, options: { level: number }) => Promise<Buffer>;
-
-/**
- * The outbox rows of items about to be committed (their `row`), made beforehand: a long body
- * is compressed on libuv's thread pool, off the event loop (commitDeliveries makes what is
- * not made). Never rejects.
- */
-export async function deliveryRows(items: readonly CommitDelivery[]): Promise<void> {
-  await Promise.all(
-    items.map(async (i) => {
-      if (i.delivery === undefined || i.notificationJson === undefined || i.row !== undefined) return;
-      const body = deliveryBody(i.notificationJson, i.delivery.idempotencyKey);
-      // Not compressed (it cannot fail for want of it): stored as text.
-      i.row = body.length > GZIP_BODY_CHARS ? await gzipAsync(Buffer.from(body, 'utf8'), { level: 1 }).catch(() => body) : body;
-    }),
-  );
+/** An outbox row's body: the Delivery as JSON, its notification already serialized; compressed past GZIP_BODY_CHARS. */
+function deliveryRow(notificationJson: string, idempotencyKey: string): string | Buffer {
+  const body = `{"notification":${notificationJson},"idempotencyKey":${JSON.stringify(idempotencyKey)}}`;
+  return body.length > GZIP_BODY_CHARS ? gzipSync(body, { level: 1 }) : body;
 }
 
 /** An outbox body as stored (text, or gzip-compressed text) as text. */
@@ -146,7 +126,7 @@ export class Outbox {
       for (const i of items) {
         if (i.delivery !== undefined) {
           const json = i.notificationJson ?? JSON.stringify(i.delivery.notification);
-          const id = Number(insert.run(i.receiver, i.row ?? deliveryBody(json, i.delivery.idempotencyKey), now, now).lastInsertRowid);
+          const id = Number(insert.run(i.receiver, deliveryRow(json, i.delivery.idempotencyKey), now, now).lastInsertRowid);
           committed.push([id, { delivery: i.delivery, json }]);
         }
         if (i.entry === undefined) drop.run(i.receiver, i.groupKey);

@@ -25,8 +25,6 @@ function observer() {
   const mirror = new PollMirror(async () => undefined, []);
   const observed: number[] = [];
   const touched: string[] = [];
-  const told: Alert[] = [];
-  const ids: (number | undefined)[] = [];
   const o = new PollObserver({
     logger: createLogger({ level: 'info', destination, format: 'json' }),
     mirror,
@@ -34,16 +32,13 @@ function observer() {
     pollMetrics: new PollMetrics(metrics),
     views: { observe: (_exchange: string, changes: readonly Change[]) => observed.push(changes.length) } as unknown as Views,
     store: () => ({ outagesTouched: (exchange: string, coin?: string) => touched.push(`${exchange}/${coin ?? '*'}`) }) as unknown as StateStore,
-    tell: (alerts, pending) => {
-      told.push(...alerts);
-      ids.push(...pending);
-    },
     ready: () => undefined,
-    gauges: { rules: () => [], firing: () => mirror.firingCounts(), receivers: () => [], pending: () => 0, deadLetters: () => new Map() },
+    gauges: { rules: () => [], firing: () => mirror.firingCounts() },
   });
-  return { o, lines, observed, touched, told, ids, registry, mirror };
+  return { o, lines, observed, touched, registry, mirror };
 }
 
+const alert = (fp: string, status: Alert['status']): Alert => ({ fingerprint: fp, ruleId: 'r', entity: fp, labels: { alertname: 'W', severity: 'warning', exchange: 'main' }, annotations: {}, status, activeAt: 0, startsAt: 0, endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: 1, event: false });
 const change = (i: number): Change => ({ kind: 'withdraw_disabled', exchange: 'main', coin: `C${i}`, network: 'TRX', before: true, after: false, at: 1_000 + i });
 
 function polled(over: Partial<PollReport> = {}): PollReport {
@@ -75,26 +70,14 @@ describe('the poll observer', () => {
     expect(lines[51]).toMatchObject({ msg: 'change', coin: 'C5' });
   });
 
-  it('keeps the mirror of the active alerts and hands told alerts to delivery, in order', () => {
-    const { o, told, ids, mirror } = observer();
-    const alert = (fp: string, status: Alert['status']): Alert => ({ fingerprint: fp, ruleId: 'r', entity: fp, labels: { alertname: 'W', severity: 'warning', exchange: 'main' }, annotations: {}, status, activeAt: 0, startsAt: 0, endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: 1, event: false });
+  it('keeps the mirror of the active alerts and their firing counts', () => {
+    const { o, mirror } = observer();
     o.on({ t: 'alerts', set: [alert('a', 'firing'), alert('b', 'pending')], removed: [] });
-    o.on({ t: 'tell', alerts: [alert('a', 'firing')], pending: [null], last: true });
     expect([...mirror.activeAlerts()].map((a) => a.fingerprint)).toEqual(['a', 'b']);
     expect([...mirror.firingCounts()]).toEqual([{ alertname: 'W', severity: 'warning', n: 1 }]);
     o.on({ t: 'alerts', set: [], removed: ['a'] });
+    expect([...mirror.activeAlerts()].map((a) => a.fingerprint)).toEqual(['b']);
     expect([...mirror.firingCounts()]).toEqual([{ alertname: 'W', severity: 'warning', n: 0 }]);
-    expect(told.map((a) => a.fingerprint)).toEqual(['a']);
-    // A step's told alerts over several messages are handed on together, at its last.
-    o.on({ t: 'tell', alerts: [alert('c', 'firing')], pending: [7], last: false });
-    expect(told.map((a) => a.fingerprint)).toEqual(['a']);
-    o.on({ t: 'tell', alerts: [alert('d', 'firing')], pending: [null], last: true });
-    expect(told.map((a) => a.fingerprint)).toEqual(['a', 'c', 'd']);
-    // An alert just set is named by its fingerprint: the mirror's is told.
-    o.on({ t: 'tell', alerts: ['b'], pending: [null], last: true });
-    expect(told.slice(3)).toEqual([alert('b', 'pending')]);
-    // With the ids of their pending notifications, where the poll thread wrote one.
-    expect(ids).toEqual([undefined, 7, undefined, undefined]);
   });
 
   it('reports a poll: health, the poll metrics, a log line for a failure and for malformed records', async () => {

@@ -71,7 +71,7 @@ notify:
   );
   const loaded = await loadConfigFile(configPath, {});
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-  const daemon = await Daemon.start(loaded.config, { logger: silentLogger(), pollHost: 'inline' }, { path: configPath, env: {} });
+  const daemon = await Daemon.start(loaded.config, { logger: silentLogger(), threads: 'inline' }, { path: configPath, env: {} });
   return {
     sim,
     hook,

@@ -23,7 +23,7 @@ describe('API silences once they expire', () => {
     const T0 = Date.now();
     const clock = manualClock(T0);
     const start = async (): Promise<string> => {
-      daemon = await Daemon.start(s.config, { logger: silentLogger(), clock, pollHost: 'inline' }, { path: s.configPath, env: {} });
+      daemon = await Daemon.start(s.config, { logger: silentLogger(), clock, threads: 'inline' }, { path: s.configPath, env: {} });
       const url = daemon.url as string;
       await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready');
       return url;

@@ -22,10 +22,9 @@ jest.setTimeout(120_000);
  * throughout the storm, /metrics at most 200 ms, and the first notification within group_wait +
  * 1 s of the poll that saw the change. Three processes share the CI runner's two cores (the
  * reference exchange, which stands for a remote service and runs at the lowest priority; the
- * daemon; this one, timing every request). The poll path runs in a thread of its own, which
- * hands what a step decided to the main thread one message at a time (poll/protocol.ts
- * PacedReports): run alone on a 2-core machine, /healthz at most 24-33 ms (BENCHMARKS.md, "The
- * storm"). STORM_HEALTHZ_MS, STORM_METRICS_MS and STORM_FIRST_SLACK_MS change the bounds (for a
+ * daemon; this one, timing every request). The poll path and delivery run in threads of their
+ * own (compose/threads.ts), which hand the main thread one message at a time (compose/channel.ts).
+ * STORM_HEALTHZ_MS, STORM_METRICS_MS and STORM_FIRST_SLACK_MS change the bounds (for a
  * slower machine, say).
  */
 const HEALTHZ_MAX_MS = Number(process.env.STORM_HEALTHZ_MS ?? 50);

@@ -7,7 +7,7 @@ import type { Delivery } from '../../src/notify/notifier';
 import type { Change } from '../../src/snapshot/changes';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot } from '../../src/snapshot/model';
-import { deliveryRows, GZIP_BODY_CHARS, type CommitDelivery } from '../../src/store/outbox';
+import { GZIP_BODY_CHARS, type CommitDelivery } from '../../src/store/outbox';
 import { StateStore } from '../../src/store/store';
 import { coinRecord, tickerRecord } from '../support/records';
 
@@ -201,16 +201,13 @@ describe('a delivery committed by this process', () => {
     again.close();
   });
 
-  it('is stored compressed past GZIP_BODY_CHARS when its row was made beforehand, and reads back, after a restart and as a dead letter, as the same delivery', async () => {
+  it('is stored compressed past GZIP_BODY_CHARS, and reads back, after a restart and as a dead letter, as the same delivery', () => {
     const big = delivery('MARK_BIG');
     const one = big.notification.alerts[0] as Delivery['notification']['alerts'][number];
     big.notification.alerts = Array.from({ length: 600 }, (_, i) => ({ ...one, fingerprint: `f${i}`, annotations: { summary: `closed <b>"${i}"</b> \u2028 é` } }));
     const small = delivery('MARK_SMALL');
     const items: CommitDelivery[] = [big, small].map((d) => ({ receiver: 'hook', groupKey: d.notification.groupKey, delivery: d, entry: undefined, notificationJson: JSON.stringify(d.notification) }));
-    await deliveryRows(items);
     expect(JSON.stringify(big).length).toBeGreaterThan(GZIP_BODY_CHARS);
-    expect(Buffer.isBuffer(items[0]?.row)).toBe(true);
-    expect(items[1]?.row).toBe(JSON.stringify(small));
     const store = StateStore.open(dir);
     store.commitDeliveries(items, 7);
     store.close();

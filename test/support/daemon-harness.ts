@@ -90,7 +90,7 @@ export async function stack(rules: string, options: StackOptions = {}): Promise<
     async start() {
       const env = process.env.SPOTWATCH_TEST_LOG;
       const logger = current.logger ?? (env ? createLogger({ level: env }) : silentLogger());
-      s.daemon = await Daemon.start(s.config, { logger, pollHost: 'inline', ...current.deps }, { path: configPath, env: {} });
+      s.daemon = await Daemon.start(s.config, { logger, threads: 'inline', ...current.deps }, { path: configPath, env: {} });
       const url = s.daemon.url;
       await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready');
       return s.daemon;

@@ -3,7 +3,7 @@ import type { BotDeps } from './bot-context';
 import { TELEGRAM_DEFAULTS, telegramSchema, type TelegramConfig } from './schema';
 import { telegramNotifier } from './telegram';
 
-export type { BotContext, BotDeps } from './bot-context';
+export type { BotContext, BotDeps, BotStatus, ClosedNetwork } from './bot-context';
 
 /**
  * `telegram`: a message per group through a bot (sendMessage, HTML), and with `commands: true`

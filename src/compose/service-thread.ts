@@ -1,0 +1,219 @@
+/**
+ * The daemon's threads: the main thread serves HTTP; the poll path and delivery each run in a
+ * thread of their own (the one way the daemon stays responsive: a storm's heavy work never runs
+ * where health checks and scrapes are answered). This is both sides of one such thread: the
+ * main thread's handle (start, commands, questions, liveness, stop) and `serve`, which runs a
+ * service on the thread's end. Tests that inject a clock or a store run the same service in
+ * the main thread, on a message channel: the same messages, cloned the same way.
+ */
+import { setPriority } from 'node:os';
+import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
+import pino from 'pino';
+import { errorMessage } from '../lib/error-message';
+import type { Agent } from 'undici';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../lib/logger';
+import type { StateStore } from '../store/store';
+import { Channel, closePorts, type Port } from './channel';
+
+/** What every service thread answers to and says, besides its own messages. */
+export type BaseCommand = { t: 'ping' } | { t: 'stop' };
+export type BaseReport = { t: 'pong' } | { t: 'log'; line: string } | { t: 'stopped' };
+
+/** A service: its commands (run in order) and questions. */
+export interface Service<C> {
+  handle(command: C): Promise<void> | void;
+  answer?(question: unknown): unknown;
+  /** Stops: resolves once everything it holds is closed. */
+  stop(): Promise<void>;
+}
+
+/** What a service has of its thread's channel to the main thread. */
+export interface ServiceIO<R> {
+  /** A report, after those before it. */
+  post(report: R): void;
+  /** Asks the main thread; undefined when it has not answered within `timeoutMs`. */
+  ask(question: unknown, timeoutMs: number): Promise<unknown>;
+  /** Its lines are logged by the main thread's logger. */
+  logger: Logger;
+}
+
+/** The parts a service thread makes for itself in a worker (or is given, in the main thread, by tests). */
+export interface ThreadParts {
+  clock: Clock;
+  random: () => number;
+  /** Opens the state store (each thread has a connection of its own). */
+  openStore(dir: string): StateStore;
+  /** The thread's HTTP connection pool (exchanges, or receivers). */
+  dispatcher: Agent;
+}
+
+/**
+ * Lowers the calling thread's CPU priority to `nice` (0 is the main thread's, 19 the lowest):
+ * a service thread yields the processor to the main thread, whose health checks and scrapes
+ * must be answered at once. On Linux a priority set with no process id is the calling
+ * thread's alone; elsewhere it may not be allowed, and nothing depends on it.
+ */
+export function lowerPriority(nice: number): void {
+  try {
+    setPriority(nice);
+  } catch {
+    // not allowed here: the thread keeps the process's priority
+  }
+}
+
+/** How long without a word from a thread before it counts as stalled (/healthz). */
+export const STALLED_AFTER_MS = 15_000;
+const PING_MS = 2_000;
+
+const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+
+/** A logger whose lines (pino's JSON) go to the main thread's logger (whose redaction applies). */
+export function forwardingLogger(level: string, post: (report: { t: 'log'; line: string }) => void): Logger {
+  return pino({ level, base: undefined }, { write: (line: string) => post({ t: 'log', line }) });
+}
+
+/** A thread's log line, logged by the main thread's logger. */
+function relog(logger: Logger, line: string): void {
+  try {
+    const { level, msg, time: _time, ...fields } = JSON.parse(line) as { level: number; msg?: string; time?: number } & Record<string, unknown>;
+    logger[LEVELS[level] ?? 'info'](fields, msg ?? '');
+  } catch {
+    logger.warn({ line: line.slice(0, 200) }, 'unreadable log line from a thread');
+  }
+}
+
+/**
+ * Runs `make`'s service on `port` (the thread's end): commands in order, questions answered,
+ * a ping answered, logs forwarded; on `stop`, the service stops, `done` releases what the
+ * thread holds besides, and the main thread hears that it stopped (and may end the thread).
+ */
+export function serve<C extends { t: string }, R extends { t: string }>(port: Port, level: string, make: (io: ServiceIO<R>) => Service<C>, done: () => Promise<void> | void = () => undefined): void {
+  let queue: Promise<void> = Promise.resolve();
+  const channel: Channel<R | BaseReport, C | BaseCommand> = new Channel(port, {
+    message: (command) => {
+      if (command.t === 'ping') return channel.post({ t: 'pong' });
+      queue = queue.then(async () => {
+        const s = service;
+        try {
+          if (command.t === 'stop') {
+            await s.stop();
+            await done();
+            channel.post({ t: 'stopped' });
+          } else await s.handle(command as C);
+        } catch (err) {
+          channel.post({ t: 'log', line: JSON.stringify({ level: 50, msg: 'a thread failed to carry out a command', command: command.t, error: err instanceof Error ? err.stack : String(err) }) });
+        }
+      });
+    },
+    ask: (question) => service.answer?.(question),
+  });
+  const post = (report: R | BaseReport): void => channel.post(report);
+  // Made once its channel is: nothing arrives on a port before this task ends.
+  const service = make({ post, ask: (question, timeoutMs) => channel.ask(question, timeoutMs), logger: forwardingLogger(level, post) });
+}
+
+export interface ServiceThreadOptions<R> {
+  /** Its name in the log ('poll', 'delivery'). */
+  name: string;
+  /** A worker thread running `file` (the build's), or the service made here, on a channel in this thread. */
+  host: { kind: 'worker'; file: string; workerData?: Record<string, unknown>; transfer?: TransferListItem[] } | { kind: 'inline'; start(port: MessagePort, level: string): void };
+  logger: Logger;
+  /** Every report but the base ones, in order. */
+  onReport(report: R): void;
+  /** The thread's questions to the main thread. */
+  onAsk?(question: unknown): unknown;
+  /** The thread ended without being asked to (a fault of spotwatch). */
+  onExit?(error: string): void;
+}
+
+/** The main thread's handle on a service thread. */
+export class ServiceThread<C extends { t: string }, R extends { t: string }> {
+  private readonly channel: Channel<C | BaseCommand, R | BaseReport>;
+  private readonly close: () => Promise<void>;
+  private ended = false;
+  private stopping: Promise<void> | undefined;
+  private resolveStopped: (() => void) | undefined;
+  private readonly ping: NodeJS.Timeout;
+
+  constructor(private readonly options: ServiceThreadOptions<R>) {
+    const listener = {
+      message: (report: R | BaseReport): void => this.heard(report),
+      ask: (question: unknown): unknown => options.onAsk?.(question),
+    };
+    const level = options.logger.level;
+    const host = options.host;
+    if (host.kind === 'worker') {
+      if (__filename.endsWith('.ts')) throw new Error(`the ${options.name} thread runs from the build (dist/); running from the sources, start the daemon with its threads inline`);
+      const worker = new Worker(host.file, { workerData: { level, ...host.workerData }, ...(host.transfer !== undefined && { transferList: host.transfer }) });
+      this.channel = new Channel(worker, listener);
+      worker.on('error', (err) => options.logger.error({ err, thread: options.name }, 'a thread failed'));
+      worker.on('exit', (code) => {
+        const expected = this.stopping !== undefined;
+        this.ended = true;
+        this.resolveStopped?.();
+        if (!expected) {
+          options.logger.error({ code, thread: options.name }, 'a thread ended unasked; what it did has stopped');
+          options.onExit?.(`the ${options.name} thread ended (exit code ${code})`);
+        }
+      });
+      this.close = async () => {
+        await worker.terminate();
+      };
+    } else {
+      const { port1, port2 } = new MessageChannel();
+      this.channel = new Channel(port1, listener);
+      host.start(port2, level);
+      this.close = async () => closePorts(port1, port2);
+    }
+    this.ping = setInterval(() => this.channel.post({ t: 'ping' }), PING_MS);
+    this.ping.unref();
+  }
+
+  post(command: C): void {
+    this.channel.post(command);
+  }
+
+  /** Asks the thread; undefined when it has not answered within `timeoutMs` (it is busy with a storm, say). */
+  ask(question: unknown, timeoutMs: number): Promise<unknown> {
+    if (this.ended) return Promise.resolve(undefined);
+    return this.channel.ask(question, timeoutMs);
+  }
+
+  /** The thread runs and has said something within STALLED_AFTER_MS (it answers a ping every two seconds). */
+  alive(now = Date.now()): boolean {
+    return !this.ended && now - this.channel.heardAt < STALLED_AFTER_MS;
+  }
+
+  /** Stops the thread: resolves once its service has stopped (its store closed). */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      clearInterval(this.ping);
+      if (!this.ended) {
+        const stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
+        this.channel.post({ t: 'stop' });
+        await stopped;
+      }
+      await this.close();
+    })();
+    return this.stopping;
+  }
+
+  private heard(report: R | BaseReport): void {
+    switch (report.t) {
+      case 'log':
+        return relog(this.options.logger, (report as { line: string }).line);
+      case 'pong':
+        return;
+      case 'stopped':
+        this.ended = true;
+        return this.resolveStopped?.();
+      default:
+        try {
+          this.options.onReport(report as R);
+        } catch (err) {
+          this.options.logger.error({ error: errorMessage(err), thread: this.options.name }, 'a report of a thread could not be taken');
+        }
+    }
+  }
+}
