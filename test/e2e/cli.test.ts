@@ -98,7 +98,7 @@ describe('spotwatch check-config', () => {
     expect(await check.exit()).toBe(1);
     expect(check.stderr.trim().split('\n')).toEqual([
       `${join(dir, 'bad.yaml')}:3:20: exchanges[0].poll.coins: invalid duration "30x" (use 500ms, 15s, 5m, 4h)`,
-      `${join(dir, 'bad.yaml')}:4:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains)`,
+      `${join(dir, 'bad.yaml')}:4:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains, record)`,
     ]);
     writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: X\n    state: nope\n');
     writeFileSync(join(dir, 'good.yaml'), 'exchanges:\n  - name: main\nrules_file: rules.yaml\n');
