@@ -7,7 +7,9 @@ import { isSimulatorDialect, SIMULATOR_DIALECTS, type SimCredentials, type Simul
 const USAGE = `usage: spotwatch <command> [options]
 
 commands:
-  run          [--config FILE]            watch the configured exchanges (the daemon)
+  run          [--config FILE] [--record DIR]
+                                          watch the configured exchanges (the daemon);
+                                          --record: keep every answer in DIR, for replay
   simulate     [--listen HOST:PORT] [--scenario FILE] [--coins N] [--seed N]
                [--dialect NAME] [--api-key K --api-secret S [--passphrase P]]
                                           serve the reference exchange (in NAME's API)
@@ -57,8 +59,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     switch (command) {
       case 'run': {
-        const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' } } });
-        return await runDaemon(configPath(values, io.env), io);
+        const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' }, record: { type: 'string' } } });
+        return await runDaemon(configPath(values, io.env), io, { record: values.record });
       }
       case 'simulate': {
         const { values } = parseArgs({
