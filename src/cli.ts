@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { parseHostPort, type HostPort } from './lib/host-port';
-import { checkConfigFile, pollOnce, runDaemon, runSimulator, testNotify, type Io } from './commands';
+import { checkConfigFile, pollOnce, replay, runDaemon, runSimulator, testNotify, type Io } from './commands';
 import { isSimulatorDialect, SIMULATOR_DIALECTS, type SimCredentials, type SimulatorDialect } from './simulator';
 
 const USAGE = `usage: spotwatch <command> [options]
@@ -17,6 +17,9 @@ commands:
   once         [--config FILE] [--json]   poll every exchange once and print what was seen
   test-notify  --receiver NAME [--config FILE]
                                           send a test notification through a receiver
+  replay       DIR [--config FILE] [--rules FILE] [--json]
+                                          run a recording (run --record DIR) through the
+                                          rules again and print each change and alert
 
 The config file is --config, else $SPOTWATCH_CONFIG, else config/spotwatch.yaml.`;
 
@@ -90,6 +93,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
         const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' }, receiver: { type: 'string' } } });
         if (values.receiver === undefined) throw new UsageError('test-notify needs --receiver NAME');
         return await testNotify(configPath(values, io.env), values.receiver, io);
+      }
+      case 'replay': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: { config: { type: 'string', short: 'c' }, rules: { type: 'string' }, json: { type: 'boolean' } },
+        });
+        const [dir, ...more] = positionals;
+        if (dir === undefined) throw new UsageError('replay needs the recording\'s directory: spotwatch replay DIR');
+        if (more.length > 0) throw new UsageError(`replay takes one directory, got also "${more.join(' ')}"`);
+        return await replay(dir, configPath(values, io.env), { rules: values.rules, json: values.json ?? false }, io);
       }
       case undefined:
       case 'help':
