@@ -117,6 +117,8 @@ export class Recorder {
   /** The time of the last record, for a failure the streams report later. */
   private lastAt = 0;
   private pruning: Promise<void> | undefined;
+  /** Segments being ended. */
+  private readonly ending = new Set<Promise<void>>();
 
   constructor(
     private options: RecordOptions,
@@ -145,26 +147,29 @@ export class Recorder {
    * at `now`; `before`: the state before the first, which a new segment begins with.
    */
   record(before: PollState, inputs: readonly StepInput[], now: number, detail: InputDetail = {}): void {
-    const w = this.ready(before, now);
-    if (w === undefined) return;
-    for (const [i, input] of inputs.entries()) {
-      const d = i === 0 ? detail : {};
-      if (input.type === 'answer' && d.texts === undefined) {
-        // Not one that can be read again: the segment ends here, and the next begins with the state this answer led to.
-        this.logger.warn({ exchange: input.exchange, endpoint: input.endpoint }, 'an answer without its bytes cannot be recorded; the recording starts a new segment');
-        this.writer = undefined;
-        void w.end(now);
-        return;
+    try {
+      const w = this.ready(before, now);
+      if (w === undefined) return;
+      for (const [i, input] of inputs.entries()) {
+        const d = i === 0 ? detail : {};
+        if (input.type === 'answer' && d.texts === undefined) {
+          // Not one that can be read again: the segment ends here, and the next begins with the state this answer led to.
+          this.logger.warn({ exchange: input.exchange, endpoint: input.endpoint }, 'an answer without its bytes cannot be recorded; the recording starts a new segment');
+          this.retire(w, now);
+          return;
+        }
+        if (!this.put(now, (writer) => this.write(writer, input, now, d))) return;
       }
-      if (!this.put(now, (writer) => this.write(writer, input, now, d))) return;
+    } catch (err) {
+      // A fault of the recording is never one of polling.
+      this.fail(this.writer, err);
     }
   }
 
-  /** Ends the segment being written, and keeps the bounds with it written whole. */
+  /** Ends the segment being written, and keeps the bounds with every segment written whole. */
   async close(): Promise<void> {
-    const w = this.writer;
-    this.writer = undefined;
-    await w?.end(this.lastAt);
+    if (this.writer !== undefined) this.retire(this.writer, this.lastAt);
+    await Promise.all(this.ending);
     await this.pruning;
     const { dir, maxBytes, maxAgeMs } = this.options;
     await pruneSegments(dir, undefined, maxBytes, maxAgeMs, this.lastAt).catch(() => undefined);
@@ -183,8 +188,15 @@ export class Recorder {
     }
     const { bytes, ms } = this.segmentBounds();
     if (w.compressed < bytes && now - w.startedAt < ms) return w;
-    void w.end(now);
+    this.retire(w, now);
     return this.open(state, now, true);
+  }
+
+  /** Ends a segment (its `end` record, its file closed) in the background; close() waits for it. */
+  private retire(w: SegmentWriter, at: number): void {
+    if (this.writer === w) this.writer = undefined;
+    const ending = w.end(at).finally(() => this.ending.delete(ending));
+    this.ending.add(ending);
   }
 
   /** Writes through `fn` and makes it readable; false when the disk failed (or does not keep up). */

@@ -170,8 +170,6 @@ describe('the bounds of a recording', () => {
     rec.start(RESTORED, 0);
     for (let h = 1; h <= n; h++) {
       rec.record(RESTORED, [COINS], h * HOUR, { texts: { answers: [{ path: '/api/v3/coins', body: randomBytes(size) }] } });
-      // Let the previous segment's file close (and a prune run) as it would between two polls.
-      await new Promise((r) => setTimeout(r, 5));
     }
     await rec.close();
   }
