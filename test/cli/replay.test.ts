@@ -4,7 +4,7 @@
  * same bytes every time. The recording here is made by the recorder itself, from answers as
  * the reference exchange's dialect writes them.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli';
@@ -58,10 +58,10 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
  * closed on TRX (alert firing); they reopen, the same answer comes again, they close with a
  * message, a tickers poll fails, a write fails and the next succeeds.
  */
-async function recordIncident(to: string): Promise<void> {
+async function recordIncident(to: string, maxAgeMs = 86_400_000): Promise<void> {
   const settings = { ...DEFAULT_SETTINGS, rules: rulesFrom(RULES), guards: NEVER_HOLD };
   const restored: PollState = step(initialState(settings), { type: 'answer', exchange: 'main', endpoint: 'coins', answer: { records: [usdt(false)], issues: [] } }, T0 - 60_000).state;
-  const rec = new Recorder({ dir: to, maxBytes: 1_000_000, maxAgeMs: 86_400_000, watched: [{ name: 'main', dialect: 'spot-v3' }] }, silentLogger());
+  const rec = new Recorder({ dir: to, maxBytes: 1_000_000, maxAgeMs, watched: [{ name: 'main', dialect: 'spot-v3' }] }, silentLogger());
   rec.start(restored, T0);
   const coins = (records: CoinRecord[]): { input: StepInput; body: Buffer } => ({
     input: { type: 'answer', exchange: 'main', endpoint: 'coins', answer: { records, issues: [] } },
@@ -156,6 +156,15 @@ describe('spotwatch replay', () => {
     ['rules that are not there', ['replay', join(dir, 'rec'), '--config', join(dir, 'c.yaml'), '--rules', join(dir, 'none.yaml')], `${join(dir, 'none.yaml')}: cannot read: Error: ENOENT: no such file or directory, open '${join(dir, 'none.yaml')}'\n`],
   ])('%s: one clear line, exit 1, nothing printed', async (_name, args, err) => {
     expect(await run(args)).toEqual({ code: 1, out: '', err });
+  });
+
+  it('a recording in several segments replays as one: each goes on from the state the one before reached', async () => {
+    const split = join(dir, 'split');
+    // A segment lasts a sixteenth of max_age at most: 10 s here, one record each.
+    await recordIncident(split, 160_000);
+    expect(readdirSync(split).length).toBe(5);
+    const whole = await run(['replay', rec, '--config', join(dir, 'c.yaml'), '--json']);
+    expect(await run(['replay', split, '--config', join(dir, 'c.yaml'), '--json'])).toEqual(whole);
   });
 
   it('a segment that is damaged: a note, and the replay goes on from the next segment\'s state', async () => {
