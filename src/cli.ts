@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { parseHostPort, type HostPort } from './lib/host-port';
-import { checkConfigFile, pollOnce, runDaemon, runSimulator, testNotify, type Io } from './commands';
+import { checkConfigFile, pollOnce, replay, runDaemon, runSimulator, testNotify, type Io } from './commands';
 import { isSimulatorDialect, SIMULATOR_DIALECTS, type SimCredentials, type SimulatorDialect } from './simulator';
 
 const USAGE = `usage: spotwatch <command> [options]
 
 commands:
-  run          [--config FILE]            watch the configured exchanges (the daemon)
+  run          [--config FILE] [--record DIR]
+                                          watch the configured exchanges (the daemon);
+                                          --record: keep every answer in DIR, for replay
   simulate     [--listen HOST:PORT] [--scenario FILE] [--coins N] [--seed N]
                [--dialect NAME] [--api-key K --api-secret S [--passphrase P]]
                                           serve the reference exchange (in NAME's API)
@@ -15,6 +17,9 @@ commands:
   once         [--config FILE] [--json]   poll every exchange once and print what was seen
   test-notify  --receiver NAME [--config FILE]
                                           send a test notification through a receiver
+  replay       DIR [--config FILE] [--rules FILE] [--json]
+                                          run a recording (run --record DIR) through the
+                                          rules again and print each change and alert
 
 The config file is --config, else $SPOTWATCH_CONFIG, else config/spotwatch.yaml.`;
 
@@ -57,8 +62,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     switch (command) {
       case 'run': {
-        const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' } } });
-        return await runDaemon(configPath(values, io.env), io);
+        const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' }, record: { type: 'string' } } });
+        return await runDaemon(configPath(values, io.env), io, { record: values.record });
       }
       case 'simulate': {
         const { values } = parseArgs({
@@ -88,6 +93,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
         const { values } = parseArgs({ args: rest, options: { config: { type: 'string', short: 'c' }, receiver: { type: 'string' } } });
         if (values.receiver === undefined) throw new UsageError('test-notify needs --receiver NAME');
         return await testNotify(configPath(values, io.env), values.receiver, io);
+      }
+      case 'replay': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: { config: { type: 'string', short: 'c' }, rules: { type: 'string' }, json: { type: 'boolean' } },
+        });
+        const [dir, ...more] = positionals;
+        if (dir === undefined) throw new UsageError('replay needs the recording\'s directory: spotwatch replay DIR');
+        if (more.length > 0) throw new UsageError(`replay takes one directory, got also "${more.join(' ')}"`);
+        return await replay(dir, configPath(values, io.env), { rules: values.rules, json: values.json ?? false }, io);
       }
       case undefined:
       case 'help':

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { RECORD_DIR_ENV } from '../compose/recording';
 import { ConfigError } from '../config/errors';
 import { Daemon } from '../daemon';
 import { createLogger } from '../lib/logger';
@@ -5,14 +7,21 @@ import { receiverRegistry } from '../notify/registry';
 import { StoreError } from '../store/store';
 import { loadOrReport, type Io } from './io';
 
+export interface RunOptions {
+  /** `--record DIR`: record every answer there (for spotwatch replay), whatever `record.dir` says. */
+  record?: string | undefined;
+}
+
 /** `spotwatch run`: the daemon, until SIGTERM or SIGINT. */
-export async function runDaemon(path: string, io: Io): Promise<number> {
+export async function runDaemon(path: string, io: Io, options: RunOptions = {}): Promise<number> {
   const config = await loadOrReport(path, io);
   if (config === undefined) return 1;
   const logger = createLogger({ level: config.log.level, format: config.log.format, redact: receiverRegistry.logRedactPaths() });
+  // Through the environment the poll thread is configured with, so that it holds across reloads (which re-read the file).
+  const env = options.record === undefined ? io.env : { ...io.env, [RECORD_DIR_ENV]: resolve(options.record) };
   let daemon: Daemon;
   try {
-    daemon = await Daemon.start(config, { logger }, { path, env: io.env });
+    daemon = await Daemon.start(config, { logger }, { path, env });
   } catch (err) {
     if (err instanceof StoreError) {
       io.stderr.write(`spotwatch: ${err.message}\n`);

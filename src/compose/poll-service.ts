@@ -26,6 +26,8 @@ import { Channel, type Port } from './channel';
 import { serve, type Service, type ThreadParts } from './service-thread';
 import { chainLookup, guards, loadRules, seriesFilter, watchLists } from './settings';
 import { clientFor, reach, type Target } from './targets';
+import { recorderFor } from './recording';
+import type { Recorder } from '../poll/record/recorder';
 
 export interface PollServiceDeps extends ThreadParts {
   /** Where reports go (the main thread). */
@@ -59,6 +61,8 @@ export class PollService implements Service<Command> {
   private readonly sent = new Map<string, { version: number; records: ReadonlyMap<string, object> }>();
   /** Whether the last write failed: logged once per streak. */
   private storeFailing = false;
+  /** Every input of step, recorded for spotwatch replay (run --record, record.dir). */
+  private recorder: Recorder | undefined;
 
   constructor(private readonly deps: PollServiceDeps) {}
 
@@ -85,12 +89,13 @@ export class PollService implements Service<Command> {
     const settings: StepSettings = { rules, guards: guards(config), expectedSymbols: watchLists(config), chainOf: chainLookup(config) };
     this.keep = seriesFilter(config);
     if (this.path === undefined) {
-      this.open(config, settings);
+      this.open(config, settings, env);
       for (const ex of config.exchanges) await this.watch(ex);
       this.deps.post({ t: 'ready' });
       return;
     }
     this.path.state = configure(this.path.state, settings);
+    this.recorder = recorderFor(this.recorder, config, env, this.path.state, this.deps.clock.now(), logger);
     const wanted = new Map(config.exchanges.map((e) => [e.name, e]));
     for (const [name, w] of [...this.watched]) {
       const e = wanted.get(name);
@@ -106,11 +111,12 @@ export class PollService implements Service<Command> {
   }
 
   /** The store and the state at the start: each exchange resumes from what the store holds. */
-  private open(config: Config, settings: StepSettings): void {
+  private open(config: Config, settings: StepSettings, env: Record<string, string | undefined>): void {
     const store = this.deps.openStore(config.state_dir);
     this.store = store;
     const restored = new Map<string, Restored>(config.exchanges.map((e) => [e.name, { snapshot: store.loadSnapshot(e.name), samples: store.loadHistory(e.name) }]));
     this.path = new PollPath(initialState(settings, restored, store.loadAlerts().values()), new Persist(store));
+    this.recorder = recorderFor(undefined, config, env, this.path.state, this.deps.clock.now(), this.deps.logger);
   }
 
   private async watch(ex: ExchangeConfig): Promise<void> {
@@ -162,7 +168,7 @@ export class PollService implements Service<Command> {
     const { input, bytes, failure: failed } = fetched;
     if (this.watched.get(exchange) !== w) return;
     const at = clock.now();
-    const result = this.decide(input, at);
+    const result = this.decide(input, at, fetched);
     const issues = input.type === 'answer' ? input.answer.issues : [];
     const after = exchangeOf(this.state as PollState, exchange);
     const s = after.snapshot;
@@ -188,10 +194,11 @@ export class PollService implements Service<Command> {
   }
 
   /** One input through the poll path (step, its write, the write's outcome), then reported. */
-  private decide(input: StepInput, now: number): StepResult {
+  private decide(input: StepInput, now: number, fetched?: Fetched): StepResult {
     const path = this.path as PollPath;
     const before = path.state;
-    const { results, writes } = path.decide(input, now);
+    const { inputs, results, writes } = path.decide(input, now);
+    this.recorder?.record(before, inputs, now, { texts: fetched?.texts, kind: fetched?.failure?.kind });
     this.bump(before, path.state);
     results.forEach((r, i) => {
       const written = writes[i];
@@ -290,6 +297,7 @@ export class PollService implements Service<Command> {
 
   async stop(): Promise<void> {
     await Promise.all([...this.watched.keys()].map((name) => this.unwatch(name)));
+    await this.recorder?.close();
     this.store?.close();
     await this.store?.settled();
   }

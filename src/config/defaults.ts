@@ -20,6 +20,10 @@ export const DEFAULT_LISTEN = '127.0.0.1:9464';
 export const DEFAULT_STATE_DIR = './data';
 export const DEFAULT_LOG_LEVEL = 'info';
 export const DEFAULT_HISTORY_RETENTION_MS = 30 * 86_400_000;
+/** A recording (run --record) keeps at most this many bytes, compressed... */
+export const DEFAULT_RECORD_MAX_BYTES = 1_000_000_000;
+/** ...and nothing older than this: a week covers last week's incident. */
+export const DEFAULT_RECORD_MAX_AGE_MS = 7 * 86_400_000;
 
 export const DEFAULT_GUARD_MAX_SHRINK = DEFAULT_GUARD.maxShrink;
 export const DEFAULT_GUARD_CONFIRM_POLLS = DEFAULT_GUARD.confirmPolls;

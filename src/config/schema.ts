@@ -5,14 +5,14 @@
 import { LOG_FORMATS } from '../lib/logger';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { hostPort, httpUrl, pattern, withDefault } from '../lib/schema-types';
+import { byteSize, hostPort, httpUrl, pattern, withDefault } from '../lib/schema-types';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
 import { receiverRegistry } from '../notify/registry';
 import { CHAIN_NAME, CHAIN_NAME_MESSAGE } from '../lib/chain-name';
-import { DEFAULT_HISTORY_RETENTION_MS, DEFAULT_LISTEN, DEFAULT_LOG_LEVEL, DEFAULT_STATE_DIR } from './defaults';
+import { DEFAULT_HISTORY_RETENTION_MS, DEFAULT_LISTEN, DEFAULT_LOG_LEVEL, DEFAULT_RECORD_MAX_AGE_MS, DEFAULT_RECORD_MAX_BYTES, DEFAULT_STATE_DIR } from './defaults';
 import { exchangeSchema } from './exchange-schema';
 import { notifySchema } from './notify-schema';
-import { LOG_LEVELS, retention, type FileResolver, filePath } from './schema-parts';
+import { LOG_LEVELS, positiveSpan, retention, type FileResolver, filePath } from './schema-parts';
 
 export { LOG_LEVELS, type LogLevel } from './schema-parts';
 
@@ -56,6 +56,19 @@ export function configSchema(baseDir: string, receivers: ReceiverRegistry = rece
        */
       chains: z
         .object({ aliases: z.record(z.string().min(1), z.string().regex(CHAIN_NAME, CHAIN_NAME_MESSAGE)).default({}) })
+        .strict()
+        .default({}),
+      /**
+       * The recording of every answer for `spotwatch replay`: on when `dir` is set (or `run
+       * --record DIR`), bounded by size and age (the oldest segments go first).
+       */
+      record: z
+        .object({
+          // Relative to the working directory, as state_dir.
+          dir: z.string().min(1).optional(),
+          max_size: withDefault(byteSize, DEFAULT_RECORD_MAX_BYTES).refine((n) => n > 0, { message: 'must be greater than 0' }),
+          max_age: withDefault(positiveSpan, DEFAULT_RECORD_MAX_AGE_MS),
+        })
         .strict()
         .default({}),
     })

@@ -13,7 +13,15 @@ import { LastAnswers } from './last-answers';
 import { ShapeError, type Parsed } from './read';
 import { WatchList, type FetchResult } from './watch-list';
 
-export type { FetchResult } from './watch-list';
+export type { AnswerText, AnswerTexts, FetchResult, WatchAssembly } from './watch-list';
+
+export interface FetchOptions {
+  /**
+   * Also hand back the bytes of each answer read (FetchResult.texts), for a recording. They are
+   * the client's own last answers (kept anyway to compare the next with), so this copies nothing.
+   */
+  texts?: boolean;
+}
 
 export interface ClientOptions {
   /** The `exchange` label; used in messages. */
@@ -95,8 +103,8 @@ export class ExchangeClient {
    * The coin list. `previous` (the coins of the last snapshot) lets unchanged coins come back
    * as their previous objects (see the dialect's decode).
    */
-  async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>): Promise<FetchResult<CoinRecord>> {
-    return this.fetch('coins', this.dialect.requests.coins(), (text) => this.dialect.decode.coins(text, previous), signal);
+  async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>, options: FetchOptions = {}): Promise<FetchResult<CoinRecord>> {
+    return this.fetch('coins', this.dialect.requests.coins(), (text) => this.dialect.decode.coins(text, previous), signal, options);
   }
 
   /**
@@ -104,14 +112,14 @@ export class ExchangeClient {
    * `previous` as for fetchCoins. A watched symbol the exchange refuses is left out of the
    * records, so it reads as missing, and named in `refused` (see watch-list.ts).
    */
-  async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
+  async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>, options: FetchOptions = {}): Promise<FetchResult<TickerRecord>> {
     const decode = (text: string): Parsed<TickerRecord> => this.dialect.decode.tickers(text, previous);
-    const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal);
+    const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal, options);
     if (symbols.length === 0) return all();
     return this.watchList.fetch(
       symbols,
       {
-        some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal),
+        some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal, options),
         all,
         refusesSymbols: (err) => err instanceof ExchangeError && this.dialect.errors.refusesSymbols(err),
       },
@@ -136,7 +144,7 @@ export class ExchangeClient {
    * One request of the plan, decoded. When the exchange refuses the request's timestamp, the
    * client re-reads the exchange's time and tries once more.
    */
-  private async fetch<T>(endpoint: Endpoint, request: Request, decode: Decode<T>, signal?: AbortSignal): Promise<FetchResult<T>> {
+  private async fetch<T>(endpoint: Endpoint, request: Request, decode: Decode<T>, signal: AbortSignal | undefined, options: FetchOptions): Promise<FetchResult<T>> {
     for (let synced = false; ; synced = true) {
       try {
         // The last answer, taken now: its bytes are what the new answer's are compared with as they
@@ -147,11 +155,11 @@ export class ExchangeClient {
         if (same !== undefined) {
           // The same answer compressed anew: its compressed bytes are what the next is compared with.
           if (res.wire !== undefined) this.answers.rewire(request.path, res.wire);
-          return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true };
+          return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true, ...textOf(options, request, last?.raw) };
         }
         const result = this.decode(endpoint, res, decode);
         this.answers.keep(request.path, result, res.raw, res.wire);
-        return { ...result, bytes: res.bytes, requests: 1 };
+        return { ...result, bytes: res.bytes, requests: 1, ...textOf(options, request, res.raw ?? Buffer.from(res.text, 'utf8')) };
       } catch (err) {
         if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw unwrap(err);
         await this.syncClock(endpoint, signal).catch((e: unknown) => {
@@ -270,6 +278,11 @@ export class ExchangeClient {
     const error = new ExchangeError(res.status >= 500 ? 'http_5xx' : 'http_4xx', endpoint, detail, details);
     return refusal.clock === true ? new RefusedClock(error) : error;
   }
+}
+
+/** The answer's bytes as FetchResult.texts, when asked for. */
+function textOf(options: FetchOptions, request: Request, body: Buffer | undefined): Pick<FetchResult<unknown>, 'texts'> {
+  return options.texts === true && body !== undefined ? { texts: { answers: [{ path: request.path, body }] } } : {};
 }
 
 /** A dialect's decode of one endpoint's answer text (see Decoder). */

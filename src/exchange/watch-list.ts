@@ -6,6 +6,28 @@
 import type { RecordIssue, TickerRecord } from '../snapshot/model';
 import type { Parsed } from './read';
 
+/** One answer a fetch read: its request's path (unsigned, as LastAnswers keys it) and its bytes (decoded, as the dialect read them). */
+export interface AnswerText {
+  path: string;
+  body: Buffer;
+}
+
+/**
+ * How a watch-list fetch made its records of its answers, so that they can be made again from
+ * the same answers (a replay): `parts`, every answer is a part of the watch list, joined in
+ * order (joinParts); `all`, the last answer is one for every symbol and the watch list is
+ * picked out of it (pickWatched), the answers before it set aside.
+ */
+export type WatchAssembly =
+  | { how: 'parts'; symbols: readonly string[]; refused: readonly string[]; reorder: boolean }
+  | { how: 'all'; symbols: readonly string[] };
+
+/** The answers of one fetch, in the order they were read, and how its records were made of them (none: the one answer is the records). */
+export interface AnswerTexts {
+  answers: AnswerText[];
+  watch?: WatchAssembly;
+}
+
 export interface FetchResult<T> extends Parsed<T> {
   /** Bytes received over all requests of this fetch. */
   bytes: number;
@@ -14,6 +36,13 @@ export interface FetchResult<T> extends Parsed<T> {
   refused?: string[];
   /** Every answer of this fetch had exactly the bytes of the same request's last answer: the records are that answer's, not read again. */
   unchanged?: boolean;
+  /** When asked for (FetchOptions.texts): the answers the records were read from, for a recording. */
+  texts?: AnswerTexts;
+}
+
+/** Records of a watch list: those read, and the watched symbols the exchange refused. */
+export interface Watched extends Parsed<TickerRecord> {
+  refused?: string[];
 }
 
 /** How the watch list reaches the exchange. */
@@ -29,10 +58,11 @@ export interface TickerSource {
 /** The state of one watch-list fetch while refused symbols are narrowed down. */
 interface Narrowing {
   source: TickerSource;
-  result: FetchResult<TickerRecord>;
+  /** Requests answered with records, in order. */
+  parts: FetchResult<TickerRecord>[];
   refused: string[];
-  /** Requests answered with records. */
-  answered: number;
+  /** Requests sent, answered or refused. */
+  requests: number;
   /** Halvings left. */
   left: number;
 }
@@ -42,10 +72,40 @@ class NarrowingTooCostly extends Error {
   override readonly name = 'NarrowingTooCostly';
 }
 
-/** Sorts records into the order of the watch list (a symbol it does not name goes last). */
-function inOrderOf(symbols: readonly string[], records: TickerRecord[]): void {
-  const at = new Map(symbols.map((s, i) => [s, i]));
-  records.sort((a, b) => (at.get(a.symbol) ?? symbols.length) - (at.get(b.symbol) ?? symbols.length));
+/**
+ * The records of a watch list read in parts, in the order of the parts. `reorder`: the parts
+ * did not ask in the watch list's order (the symbols refused last time went last, or a part
+ * was halved), so the records are sorted into it (a symbol it does not name goes last).
+ */
+export function joinParts(symbols: readonly string[], parts: readonly Parsed<TickerRecord>[], refused: readonly string[], reorder: boolean): Watched {
+  const records = parts.flatMap((p) => p.records);
+  const issues = parts.flatMap((p) => p.issues);
+  if (reorder) {
+    const at = new Map(symbols.map((s, i) => [s, i]));
+    records.sort((a, b) => (at.get(a.symbol) ?? symbols.length) - (at.get(b.symbol) ?? symbols.length));
+  }
+  return { records, issues, ...(refused.length > 0 && { refused: [...refused] }) };
+}
+
+/** The watch list picked out of one answer for every symbol; a watched symbol not in it (nor set aside as malformed) is refused. */
+export function pickWatched(symbols: readonly string[], all: Parsed<TickerRecord>): Watched {
+  const bySymbol = new Map(all.records.map((t) => [t.symbol, t]));
+  const records: TickerRecord[] = [];
+  for (const s of symbols) {
+    const t = bySymbol.get(s);
+    if (t !== undefined) records.push(t);
+  }
+  const wanted = new Set(symbols);
+  const issues = all.issues.filter((i: RecordIssue) => i.symbol === undefined || wanted.has(i.symbol));
+  const malformed = new Set(issues.map((i) => i.symbol));
+  const refused = symbols.filter((s) => !bySymbol.has(s) && !malformed.has(s));
+  return { records, issues, ...(refused.length > 0 && { refused }) };
+}
+
+/** The answers of several fetches, in order (undefined when they were not asked for). */
+function answersOf(results: readonly FetchResult<TickerRecord>[]): AnswerText[] | undefined {
+  if (results.some((r) => r.texts === undefined)) return undefined;
+  return results.flatMap((r) => r.texts?.answers ?? []);
 }
 
 /** One exchange's watch list, with the symbols it refused on the last fetch. */
@@ -60,13 +120,12 @@ export class WatchList {
    * halving the request, at most `halvings` times (each costs up to two requests).
    */
   async fetch(symbols: readonly string[], source: TickerSource, halvings: number): Promise<FetchResult<TickerRecord>> {
-    const empty = (): FetchResult<TickerRecord> => ({ records: [], issues: [], bytes: 0, requests: 0 });
-    if (this.cap <= 0) return this.fromAll(symbols, empty(), source);
+    const run: Narrowing = { source, parts: [], refused: [], requests: 0, left: halvings };
+    if (this.cap <= 0) return this.fromAll(symbols, run);
     // Symbols refused last time go in requests of their own, so a delisted symbol costs a
     // request or two per poll instead of a narrowing down of the whole watch list.
     const suspects = symbols.filter((s) => this.refused.has(s));
     const rest = suspects.length === 0 ? symbols : symbols.filter((s) => !this.refused.has(s));
-    const run: Narrowing = { source, result: empty(), refused: [], answered: 0, left: halvings };
     try {
       for (const list of [rest, suspects]) {
         for (let i = 0; i < list.length; i += this.cap) await this.fetchSymbols(list.slice(i, i + this.cap), false, run);
@@ -75,19 +134,23 @@ export class WatchList {
       if (!(err instanceof NarrowingTooCostly)) throw err;
       // Too many refused symbols to find them one by one within the weight budget: one
       // request for every symbol tells which are there.
-      return this.fromAll(symbols, run.result, source);
+      return this.fromAll(symbols, run);
     }
-    if (run.answered === 0) {
+    if (run.parts.length === 0) {
       // Not one symbol answered: a 4xx to every request may be about the request, not the
       // symbols (a blocked path, a changed API). One request for every symbol tells, and
       // fails the poll when it fails too, rather than reading the whole list as missing.
-      return this.fromAll(symbols, run.result, source);
+      return this.fromAll(symbols, run);
     }
     this.refused = new Set(run.refused);
-    const result = run.result;
-    if (run.refused.length > 0) result.refused = run.refused;
-    if (suspects.length > 0 || run.refused.length > 0) inOrderOf(symbols, result.records);
-    return result;
+    const reorder = suspects.length > 0 || run.refused.length > 0;
+    const answers = answersOf(run.parts);
+    return {
+      ...joinParts(symbols, run.parts, run.refused, reorder),
+      bytes: run.parts.reduce((n, p) => n + p.bytes, 0),
+      requests: run.requests,
+      ...(answers !== undefined && { texts: { answers, watch: { how: 'parts', symbols, refused: [...run.refused], reorder } } }),
+    };
   }
 
   /**
@@ -98,15 +161,12 @@ export class WatchList {
     if (!failed) {
       try {
         const parsed = await run.source.some(chunk);
-        run.result.records.push(...parsed.records);
-        run.result.issues.push(...parsed.issues);
-        run.result.bytes += parsed.bytes;
-        run.result.requests += 1;
-        run.answered += 1;
+        run.parts.push(parsed);
+        run.requests += 1;
         return true;
       } catch (err) {
         if (!run.source.refusesSymbols(err)) throw err;
-        run.result.requests += 1;
+        run.requests += 1;
       }
     }
     if (chunk.length === 1) {
@@ -122,20 +182,17 @@ export class WatchList {
     return false;
   }
 
-  /** The watch list picked out of one request for every symbol; a watched symbol not in it is refused. */
-  private async fromAll(symbols: readonly string[], sofar: FetchResult<TickerRecord>, source: TickerSource): Promise<FetchResult<TickerRecord>> {
-    const all = await source.all();
-    const bySymbol = new Map(all.records.map((t) => [t.symbol, t]));
-    const records: TickerRecord[] = [];
-    for (const s of symbols) {
-      const t = bySymbol.get(s);
-      if (t !== undefined) records.push(t);
-    }
-    const wanted = new Set(symbols);
-    const issues = all.issues.filter((i: RecordIssue) => i.symbol === undefined || wanted.has(i.symbol));
-    const malformed = new Set(issues.map((i) => i.symbol));
-    const refused = symbols.filter((s) => !bySymbol.has(s) && !malformed.has(s));
-    this.refused = new Set(refused);
-    return { records, issues, bytes: sofar.bytes + all.bytes, requests: sofar.requests + 1, ...(refused.length > 0 && { refused }) };
+  /** The watch list picked out of one request for every symbol (the parts read before it only counted). */
+  private async fromAll(symbols: readonly string[], run: Narrowing): Promise<FetchResult<TickerRecord>> {
+    const all = await run.source.all();
+    const picked = pickWatched(symbols, all);
+    this.refused = new Set(picked.refused ?? []);
+    const answers = answersOf([...run.parts, all]);
+    return {
+      ...picked,
+      bytes: run.parts.reduce((n, p) => n + p.bytes, 0) + all.bytes,
+      requests: run.requests + 1,
+      ...(answers !== undefined && { texts: { answers, watch: { how: 'all', symbols } } }),
+    };
   }
 }

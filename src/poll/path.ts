@@ -11,6 +11,8 @@ import { step, type StepInput, type StepResult, type Write } from './step';
 const NOTHING: Write = { changes: [], alerts: { set: [], removed: [] }, pending: [] };
 
 export interface Decided {
+  /** The inputs given to step: the input, then its write's outcome (and that one's), in order. */
+  inputs: StepInput[];
   /** The input's result, then its write's outcome's (and that one's), in order. */
   results: StepResult[];
   /** Each write's outcome, by the result that wrote it (undefined: it wrote nothing). */
@@ -24,6 +26,7 @@ export class PollPath {
   ) {}
 
   decide(input: StepInput, now: number): Decided {
+    const inputs: StepInput[] = [];
     const results: StepResult[] = [];
     const writes: (Written | undefined)[] = [];
     let next: StepInput | undefined = input;
@@ -31,6 +34,7 @@ export class PollPath {
     // write's outcome then changes nothing: this ends within three steps.
     while (next !== undefined && results.length < 3) {
       const r = step(this.state, next, now);
+      inputs.push(next);
       this.state = r.state;
       results.push(r);
       next = undefined;
@@ -41,6 +45,6 @@ export class PollPath {
         next = { type: 'written', exchange: input.exchange, error: written.error };
       } else writes.push(undefined);
     }
-    return { results, writes };
+    return { inputs, results, writes };
   }
 }

@@ -69,6 +69,8 @@ const DEFAULT_NOTIFY = {
   retry: { base_delay: 1_000, max_delay: 300_000, max_age: 43_200_000 },
 };
 
+const DEFAULT_RECORD = { max_size: 1_000_000_000, max_age: 604_800_000 };
+
 describe('parseConfig: valid files', () => {
   it('fills every default around a single exchange', () => {
     expect(config(MINIMAL)).toStrictEqual({
@@ -80,6 +82,7 @@ describe('parseConfig: valid files', () => {
       metrics: { include: {}, exclude: {} },
       chains: { aliases: {} },
       notify: DEFAULT_NOTIFY,
+      record: DEFAULT_RECORD,
     });
   });
 
@@ -93,6 +96,7 @@ describe('parseConfig: valid files', () => {
       log: { level: 'info', format: 'auto' },
       metrics: { include: {}, exclude: {} },
       chains: { aliases: {} },
+      record: DEFAULT_RECORD,
       notify: {
         ...DEFAULT_NOTIFY,
         receivers: [
@@ -136,6 +140,7 @@ server: { listen: ":9464", bearer_token: "\${TOKEN}" }
 state_dir: /var/lib/spotwatch
 rules_file: /srv/alerts.yaml
 log: { level: debug }
+record: { dir: /var/lib/spotwatch/recording, max_size: 2GiB, max_age: 3d }
 notify:
   group_by: ["..."]
   group_wait: 0
@@ -196,6 +201,7 @@ notify:
       log: { level: 'debug', format: 'auto' },
       metrics: { include: {}, exclude: {} },
       chains: { aliases: {} },
+      record: { dir: '/var/lib/spotwatch/recording', max_size: 2_147_483_648, max_age: 259_200_000 },
       notify: {
         group_by: ['...'],
         group_wait: 0,
@@ -301,7 +307,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:3:1: YAML syntax error: Sequence item without - indicator`,
     ]],
     ['an unknown top-level key', `${MINIMAL}sever: { listen: ":1" }\n`, [
-      `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains)`,
+      `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains, record)`,
     ]],
     ['an unknown key in an exchange', 'exchanges:\n  - name: main\n    pol: { coins: 30s }\n', [
       `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, credentials, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard)`,
@@ -405,6 +411,10 @@ describe('parseConfig: problems', () => {
       `${FILE}:9:21: notify.retry.max_age: must be at most 365d, got "1000d"`,
       `${FILE}:12:55: notify.receivers[0].webhook.timeout: must be at most 24d, got "24d1s"`,
     ]],
+    ['recording bounds that are not a size and an age', `${MINIMAL}record: { dir: rec, max_size: 0, max_age: 1w }\n`, [
+      `${FILE}:3:31: record.max_size: must be greater than 0`,
+      `${FILE}:3:43: record.max_age: invalid duration "1w" (use 500ms, 15s, 5m, 4h)`,
+    ]],
     ['retries whose cap is below the base delay', 'exchanges:\n  - name: main\n    retries: { base_delay: 2s, max_delay: 1s }\n', [
       `${FILE}:3:43: exchanges[0].retries.max_delay: must not be shorter than base_delay`,
     ]],
@@ -443,7 +453,7 @@ lgo: { level: info }
       `${FILE}:7:19: server.listen: invalid listen address "nowhere" (use HOST:PORT, e.g. 127.0.0.1:9464 or :9464)`,
       `${FILE}:12:7: notify.receivers[0].email: receiver "hook" has both webhook and email; list one receiver per kind`,
       `${FILE}:14:19: notify.routes[0].receivers[0]: unknown receiver "pager" (known: hook)`,
-      `${FILE}:15:1: unknown key "lgo" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains)`,
+      `${FILE}:15:1: unknown key "lgo" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains, record)`,
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killAll, spotwatch } from '../support/process';
+import { waitFor } from '../support/wait';
 
 jest.setTimeout(60_000);
 
@@ -98,7 +99,7 @@ describe('spotwatch check-config', () => {
     expect(await check.exit()).toBe(1);
     expect(check.stderr.trim().split('\n')).toEqual([
       `${join(dir, 'bad.yaml')}:3:20: exchanges[0].poll.coins: invalid duration "30x" (use 500ms, 15s, 5m, 4h)`,
-      `${join(dir, 'bad.yaml')}:4:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains)`,
+      `${join(dir, 'bad.yaml')}:4:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains, record)`,
     ]);
     writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: X\n    state: nope\n');
     writeFileSync(join(dir, 'good.yaml'), 'exchanges:\n  - name: main\nrules_file: rules.yaml\n');
@@ -111,5 +112,45 @@ describe('spotwatch check-config', () => {
     const bad = spotwatch(['simulate', '--coins', 'many']);
     expect(await bad.exit()).toBe(2);
     expect(bad.stderr).toContain('--coins takes a whole number, got "many"');
+  });
+});
+
+interface Stored {
+  kind: string;
+  coin: string;
+  network?: string;
+  before: unknown;
+  after: unknown;
+  at: string;
+}
+
+describe('spotwatch run --record DIR, then spotwatch replay DIR', () => {
+  it('replays what the daemon decided from the answers it recorded, the same bytes twice', async () => {
+    const url = await simulate(['--coins', '30', '--seed', '3']);
+    writeFileSync(join(dir, 'rec-rules.yaml'), 'rules:\n  - alert: WithdrawDisabled\n    state: withdraw_disabled\n    match: { coin: USDT }\n    severity: critical\n');
+    const config = join(dir, 'rec.yaml');
+    writeFileSync(config, `exchanges:\n  - name: sim\n    base_url: ${url}\n    poll: { coins: 200ms, tickers: 200ms }\nserver: { listen: "127.0.0.1:0" }\nstate_dir: ${join(dir, 'rec-data')}\nrules_file: rec-rules.yaml\nlog: { format: json }\n`);
+    const recording = join(dir, 'recording');
+    const daemon = spotwatch(['run', '--config', config, '--record', recording]);
+    await daemon.output(/"msg":"recording every answer for spotwatch replay"/);
+    const [, api] = await daemon.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"serving/);
+    await fetch(`${url}/-/sim/actions`, { method: 'POST', body: JSON.stringify({ action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: false, withdrawDesc: 'maintenance' } }) });
+    const stored = await waitFor(async (): Promise<Stored[] | undefined> => {
+      const changes = ((await (await fetch(`${api}/api/v1/changes`)).json()) as { data: Stored[] }).data;
+      return changes.some((c) => c.kind === 'withdraw_desc_set') ? changes : undefined;
+    }, 'the daemon to store the changes');
+    await daemon.kill('SIGTERM');
+    expect(daemon.exitCode).toBe(0);
+
+    const replay = spotwatch(['replay', recording, '--config', config, '--json']);
+    expect(await replay.exit()).toBe(0);
+    expect(replay.stderr).toBe('');
+    const lines = replay.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const changes = lines.filter((l) => l.type === 'change').map(({ at, kind, coin, network, before, after }) => ({ at, kind, coin, network: network ?? null, before, after }));
+    expect(changes).toEqual(stored.reverse().map(({ at, kind, coin, network, before, after }) => ({ at, kind, coin, network: network ?? null, before, after })));
+    expect(lines.filter((l) => l.type === 'alert').map((l) => `${String(l.to)} ${String(l.alertname)} ${String((l.labels as Record<string, string>).network)}`)).toEqual(['firing WithdrawDisabled Tron(TRC20)']);
+    const again = spotwatch(['replay', recording, '--config', config, '--json']);
+    expect(await again.exit()).toBe(0);
+    expect(again.stdout).toBe(replay.stdout);
   });
 });

@@ -1,4 +1,8 @@
 import type { ClientOptions, ExchangeClient } from '../../src/exchange/client';
+import { spotV3 } from '../../src/exchange/dialects/spot-v3';
+import { LastAnswers } from '../../src/exchange/last-answers';
+import { rereadTickers } from '../../src/exchange/reread';
+import type { Watched } from '../../src/exchange/watch-list';
 import { silentLogger } from '../../src/lib/logger';
 import { editJson, ExchangeDouble } from '../support/exchange-double';
 import { startTestSimulator, type TestSimulator } from '../support/simulator';
@@ -139,5 +143,42 @@ describe('a watched symbol the exchange refuses', () => {
     expect(got.refused).toEqual(gone);
     expect(double.requests.length).toBeLessThanOrEqual(1 + 2 * 2 + 1);
     expect(double.requests.at(-1)).toBe('/api/v3/market/ticker/24hr');
+  });
+});
+
+describe('a watch list read again from the answers it was read from (a replay)', () => {
+  /** What the client made of a fetch, as step takes it. */
+  const made = (r: Watched): object => ({ records: r.records, issues: r.issues, ...(r.refused !== undefined && { refused: r.refused }) });
+
+  it('gives exactly what the client gave, poll after poll: parts joined, refused symbols last, one request for every symbol', async () => {
+    // 3 halvings: enough to find one refused symbol of ten, not five.
+    const c = client({ weightLimit: { max: 60, windowMs: 10_000 } });
+    const last = new LastAnswers();
+    const polls: [string, () => void][] = [
+      ['all answered', () => undefined],
+      ['one refused, found by halving', () => refusing([symbols[3] as string])],
+      ['the refused one asked last, on its own', () => refusing([symbols[3] as string])],
+      ['too many refused: one request for every symbol', () => refusing(symbols.filter((_s, i) => i % 2 === 0))],
+      ['back to all answered: the same bytes as before', () => (double.respond = (_path, upstream) => upstream())],
+      ['again the same bytes', () => undefined],
+    ];
+    const hows: string[] = [];
+    for (const [, script] of polls) {
+      script();
+      const got = await c.fetchTickers(symbols, undefined, undefined, { texts: true });
+      const texts = got.texts;
+      if (texts === undefined) throw new Error('no texts');
+      hows.push(texts.watch?.how ?? 'none');
+      expect(made(rereadTickers(texts, spotV3, new Map(), last))).toEqual(made(got));
+    }
+    await c.close();
+    expect(hows).toEqual(['parts', 'parts', 'parts', 'all', 'parts', 'parts']);
+  });
+
+  it('hands back no texts unless asked', async () => {
+    const c = client();
+    const got = await c.fetchTickers(symbols);
+    await c.close();
+    expect(got.texts).toBeUndefined();
   });
 });

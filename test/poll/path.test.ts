@@ -90,6 +90,20 @@ describe('the poll path when the state store cannot be written', () => {
     real.close();
   });
 
+  it('hands back every input it gave step, in order: the input, then each write\'s outcome (what a recording keeps)', () => {
+    const { real, store, disk } = fillableStore(dir);
+    const { path } = pathOver(store, 'rules:\n  - alert: W\n    state: withdraw_disabled\n');
+    const answer = (at: number): StepInput => ({ type: 'answer', exchange: 'main', endpoint: 'coins', answer: { records: [usdt(false, String(at))], issues: [] } });
+    const full = { type: 'written', exchange: 'main', error: 'database or disk is full' };
+    expect(path.decide(answer(1), 1).inputs).toEqual([answer(1), { type: 'written', exchange: 'main', error: undefined }]);
+    disk.full = true;
+    // Refused: StoreFailing fires, and its own write is refused too (whose outcome changes nothing, and is not given to step).
+    expect(path.decide(answer(2), 2).inputs).toEqual([answer(2), full, full]);
+    const failed: StepInput = { type: 'failure', exchange: 'main', endpoint: 'tickers', error: 'tickers: timed out' };
+    expect(path.decide(failed, 3).inputs).toEqual([failed, full]);
+    real.close();
+  });
+
   it('writes the changes and the snapshot that showed them together, with the next input, whatever it is', () => {
     const { real, store, disk } = fillableStore(dir);
     const { coins, input } = pathOver(store);
