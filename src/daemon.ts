@@ -44,6 +44,19 @@ export interface DaemonDeps {
   threads?: 'worker' | 'inline';
 }
 
+/** Where the configuration came from, and what the command line sets over it (at the start and at every reload). */
+export interface DaemonSource {
+  /** The config file (makes reload possible). */
+  path?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  /** `run --record DIR`: over `record.dir`. */
+  recordDir?: string | undefined;
+}
+
+function withFlags(config: Config, source: DaemonSource): Config {
+  return source.recordDir === undefined ? config : { ...config, record: { ...config.record, dir: source.recordDir } };
+}
+
 /** How long the poll thread has to answer a question before it is taken as stalled (the families of /metrics wait far less: see Exposition). */
 const ANSWER_WAIT_MS = 30_000;
 /** How long a reload waits for the delivery thread to take the new configuration. */
@@ -94,7 +107,7 @@ export class Daemon {
   private constructor(
     private config: Config,
     private readonly deps: Required<Omit<DaemonDeps, 'threads'>> & Pick<DaemonDeps, 'threads'>,
-    private readonly source: { path?: string | undefined; env: NodeJS.ProcessEnv },
+    private readonly source: DaemonSource & { env: NodeJS.ProcessEnv },
   ) {
     this.registry = deps.registry;
     this.metrics = createMetrics(this.registry);
@@ -104,8 +117,8 @@ export class Daemon {
   }
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
-  static async start(config: Config, deps: DaemonDeps, source: { path?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Daemon> {
-    const daemon = new Daemon(config, { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), ...deps }, { path: source.path, env: source.env ?? process.env });
+  static async start(config: Config, deps: DaemonDeps, source: DaemonSource = {}): Promise<Daemon> {
+    const daemon = new Daemon(withFlags(config, source), { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), ...deps }, { ...source, env: source.env ?? process.env });
     try {
       await daemon.boot();
     } catch (err) {
@@ -286,7 +299,7 @@ export class Daemon {
     if (next.server.listen !== old.server.listen || next.state_dir !== old.state_dir) {
       logger.warn('server.listen and state_dir take effect at the next restart');
     }
-    this.config = { ...next, server: { ...next.server, listen: old.server.listen }, state_dir: old.state_dir };
+    this.config = withFlags({ ...next, server: { ...next.server, listen: old.server.listen }, state_dir: old.state_dir }, this.source);
     this.rules = rules;
     this.chainOf = chainLookup(this.config);
     const oldReceivers = old.notify.receivers.map((r) => r.name);

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { RECORD_DIR_ENV } from '../compose/recording';
 import { ConfigError } from '../config/errors';
 import { Daemon } from '../daemon';
 import { createLogger } from '../lib/logger';
@@ -17,11 +16,9 @@ export async function runDaemon(path: string, io: Io, options: RunOptions = {}):
   const config = await loadOrReport(path, io);
   if (config === undefined) return 1;
   const logger = createLogger({ level: config.log.level, format: config.log.format, redact: receiverRegistry.logRedactPaths() });
-  // Through the environment the poll thread is configured with, so that it holds across reloads (which re-read the file).
-  const env = options.record === undefined ? io.env : { ...io.env, [RECORD_DIR_ENV]: resolve(options.record) };
   let daemon: Daemon;
   try {
-    daemon = await Daemon.start(config, { logger }, { path, env });
+    daemon = await Daemon.start(config, { logger }, { path, env: io.env, recordDir: options.record === undefined ? undefined : resolve(options.record) });
   } catch (err) {
     if (err instanceof StoreError) {
       io.stderr.write(`spotwatch: ${err.message}\n`);

@@ -89,13 +89,13 @@ export class PollService implements Service<Command> {
     const settings: StepSettings = { rules, guards: guards(config), expectedSymbols: watchLists(config), chainOf: chainLookup(config) };
     this.keep = seriesFilter(config);
     if (this.path === undefined) {
-      this.open(config, settings, env);
+      this.open(config, settings);
       for (const ex of config.exchanges) await this.watch(ex);
       this.deps.post({ t: 'ready' });
       return;
     }
     this.path.state = configure(this.path.state, settings);
-    this.recorder = recorderFor(this.recorder, config, env, this.path.state, this.deps.clock.now(), logger);
+    this.recorder = recorderFor(this.recorder, config, this.path.state, this.deps.clock.now(), logger);
     const wanted = new Map(config.exchanges.map((e) => [e.name, e]));
     for (const [name, w] of [...this.watched]) {
       const e = wanted.get(name);
@@ -111,12 +111,12 @@ export class PollService implements Service<Command> {
   }
 
   /** The store and the state at the start: each exchange resumes from what the store holds. */
-  private open(config: Config, settings: StepSettings, env: Record<string, string | undefined>): void {
+  private open(config: Config, settings: StepSettings): void {
     const store = this.deps.openStore(config.state_dir);
     this.store = store;
     const restored = new Map<string, Restored>(config.exchanges.map((e) => [e.name, { snapshot: store.loadSnapshot(e.name), samples: store.loadHistory(e.name) }]));
     this.path = new PollPath(initialState(settings, restored, store.loadAlerts().values()), new Persist(store));
-    this.recorder = recorderFor(undefined, config, env, this.path.state, this.deps.clock.now(), this.deps.logger);
+    this.recorder = recorderFor(undefined, config, this.path.state, this.deps.clock.now(), this.deps.logger);
   }
 
   private async watch(ex: ExchangeConfig): Promise<void> {

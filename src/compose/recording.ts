@@ -1,7 +1,7 @@
 /**
- * The recording the configuration asks for (`spotwatch run --record DIR`, which sets
- * SPOTWATCH_RECORD_DIR for the daemon so that it holds across reloads, else `record.dir`): its
- * options, and the poll thread's recorder through starts and reloads.
+ * The recording the configuration asks for (`record.dir`, which `spotwatch run --record DIR`
+ * sets over the file's, at the start and at every reload): its options, and the poll thread's
+ * recorder through starts and reloads.
  */
 import { resolve } from 'node:path';
 import type { Config } from '../config';
@@ -9,11 +9,8 @@ import type { Logger } from '../lib/logger';
 import { Recorder, type RecordOptions } from '../poll/record/recorder';
 import type { PollState } from '../poll/state';
 
-/** The environment variable `run --record DIR` sets; it wins over `record.dir`. */
-export const RECORD_DIR_ENV = 'SPOTWATCH_RECORD_DIR';
-
-export function recordOptions(config: Config, env: Record<string, string | undefined>): RecordOptions | undefined {
-  const dir = env[RECORD_DIR_ENV] || config.record.dir;
+function recordOptions(config: Config): RecordOptions | undefined {
+  const dir = config.record.dir;
   if (dir === undefined) return undefined;
   return {
     dir: resolve(dir),
@@ -28,8 +25,8 @@ export function recordOptions(config: Config, env: Record<string, string | undef
  * reload and given the new bounds; a new one that begins with `state` (recording turned on, or
  * moved to another directory: the old one is closed); or none.
  */
-export function recorderFor(current: Recorder | undefined, config: Config, env: Record<string, string | undefined>, state: PollState, now: number, logger: Logger): Recorder | undefined {
-  const options = recordOptions(config, env);
+export function recorderFor(current: Recorder | undefined, config: Config, state: PollState, now: number, logger: Logger): Recorder | undefined {
+  const options = recordOptions(config);
   if (current !== undefined && options?.dir === current.dir) {
     current.reload(options, now);
     return current;
