@@ -5,7 +5,7 @@ import { ConfigError } from './config/errors';
 import { chainLookup, loadRules } from './compose/settings';
 import { httpSurface } from './compose/http-surface';
 import { Exposition } from './metrics/exposition';
-import { storedSilences } from './compose/silences';
+import { storedSilences } from './compose/stored-silences';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
@@ -24,9 +24,9 @@ import { PollObserver } from './compose/poll-observer';
 import { PollMirror } from './compose/poll-mirror';
 import { Threads, type ThreadsHost } from './compose/threads';
 import { Retention } from './compose/retention';
-import { botReads } from './compose/bot-context';
-import { startDigests } from './compose/digest';
-import { openMeteredStore } from './compose/metered';
+import { botReads } from './compose/chat-bots';
+import { startDigests } from './compose/daily-digest';
+import { openMeteredStore } from './compose/open-store';
 import { BOT_READS, type DeliveryReport } from './compose/delivery-service';
 
 export interface DaemonDeps {

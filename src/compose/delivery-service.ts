@@ -11,16 +11,16 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Alert } from '../alerts/alert';
 import type { Config } from '../config';
 import { errorMessage } from '../lib/error-message';
-import { Notifications } from '../notifications';
+import { Notifications } from '../notify/notifications';
 import type { MailTransportFactory } from '../notify/plugin';
 import type { Delivery } from '../notify/notifier';
 import type { Outcome } from '../notify/retry-stage';
 import type { Tell } from '../poll/protocol';
 import type { StateStore } from '../store/store';
-import { botContext, type BotReads } from './bot-context';
+import { botContext, type BotReads } from './chat-bots';
 import { Channel, type Port } from './channel';
 import { serve, type Service, type ServiceIO, type ThreadParts } from './service-thread';
-import { storedSilences } from './silences';
+import { storedSilences } from './stored-silences';
 
 /** Main thread -> delivery thread. */
 export type DeliveryCommand =

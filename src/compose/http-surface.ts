@@ -8,7 +8,7 @@ import type { Logger } from '../lib/logger';
 import type { Exposition } from '../metrics/exposition';
 import type { StateStore } from '../store/store';
 import { historySource } from './history-source';
-import type { StoredSilences } from './silences';
+import type { StoredSilences } from './stored-silences';
 
 /** What the daemon's HTTP surface reads: each a getter, since reload replaces the config and the parts come up one by one. */
 export interface HttpSources {

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { timerDelay } from './timer';
+import { timerDelay } from './timer-delay';
 
 /** A timer firing later than this was held up by a busy event loop, not by the far end. */
 const LATE_MS = 20;

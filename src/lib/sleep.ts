@@ -1,4 +1,4 @@
-import { timerDelay } from './timer';
+import { timerDelay } from './timer-delay';
 
 /**
  * A sleep that an AbortSignal cuts short (rejecting with the signal's reason). A wait longer

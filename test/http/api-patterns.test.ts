@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import type { Silence } from '../../src/alerts/silence';
-import { apiRouter, parseSilence } from '../../src/http/api';
+import { parseSilence } from '../../src/alerts/silence-request';
+import { apiRouter } from '../../src/http/api';
 import { compileMatcher } from '../../src/rules/match';
 
 const NOW = Date.UTC(2026, 0, 1);

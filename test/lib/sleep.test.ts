@@ -1,5 +1,5 @@
 import { sleep } from '../../src/lib/sleep';
-import { MAX_TIMER_DELAY_MS, timerDelay } from '../../src/lib/timer';
+import { MAX_TIMER_DELAY_MS, timerDelay } from '../../src/lib/timer-delay';
 
 describe('timers', () => {
   it.each([

@@ -3,7 +3,7 @@ import { Agent } from 'undici';
 import { parseConfig } from '../../src/config';
 import { systemClock } from '../../src/lib/clock';
 import { createLogger } from '../../src/lib/logger';
-import { Notifications } from '../../src/notifications';
+import { Notifications } from '../../src/notify/notifications';
 import { receiverRegistry } from '../../src/notify/registry';
 import { DISCORD_TOKEN, DiscordDouble } from '../support/doubles/discord';
 import { PAGERDUTY_ROUTING_KEY, PagerDutyDouble } from '../support/doubles/pagerduty';

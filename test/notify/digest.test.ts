@@ -1,9 +1,9 @@
 import { Agent } from 'undici';
-import { Digests, digestContent } from '../../src/compose/digest';
+import { Digests, digestContent } from '../../src/compose/daily-digest';
 import { parseConfig, type Config } from '../../src/config';
 import { manualClock, systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
-import { Notifications } from '../../src/notifications';
+import { Notifications } from '../../src/notify/notifications';
 import { digestDelivery, digestText, localDate, nextDigestAt } from '../../src/notify/digest';
 import type { Delivery } from '../../src/notify/notifier';
 import type { Outage } from '../../src/store/store';

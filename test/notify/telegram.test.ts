@@ -4,7 +4,7 @@ import type { Alert } from '../../src/alerts/alert';
 import { parseConfig, type Config } from '../../src/config';
 import { systemClock } from '../../src/lib/clock';
 import { createLogger } from '../../src/lib/logger';
-import { Notifications } from '../../src/notifications';
+import { Notifications } from '../../src/notify/notifications';
 import { buildDelivery } from '../../src/notify/notification';
 import { NotifyError } from '../../src/notify/notifier';
 import { receiverRegistry } from '../../src/notify/registry';

@@ -1,4 +1,4 @@
-import { MAX_TIMER_DELAY_MS, timerDelay } from '../../src/lib/timer';
+import { MAX_TIMER_DELAY_MS, timerDelay } from '../../src/lib/timer-delay';
 
 describe('timerDelay', () => {
   it('bounds timer delays to what setTimeout honours', () => {

@@ -1,21 +1,21 @@
 import type { Dispatcher } from 'undici';
-import type { Alert } from './alerts/alert';
-import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from './alerts/inhibit';
-import { compileRoutes } from './alerts/route';
-import { configSilences, maintenanceWindows, Muter } from './alerts/silence';
-import type { Config } from './config';
-import type { Clock } from './lib/clock';
-import type { Logger } from './lib/logger';
-import { patternProblem } from './lib/pattern';
-import { smtpTransport } from './notify/mail-transport';
-import type { Delivery, Notifier } from './notify/notifier';
-import { Pipeline } from './notify/pipeline';
-import type { MailTransportFactory, ReceiverDeps } from './notify/plugin';
-import type { ReceiverRegistry } from './notify/receiver-registry';
-import { receiverRegistry, type BotDeps } from './notify/registry';
-import { RetryStage, type Outcome } from './notify/retry-stage';
-import { HeldOutbox } from './store/held';
-import type { StateStore } from './store/store';
+import type { Alert } from '../alerts/alert';
+import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from '../alerts/inhibit';
+import { compileRoutes } from '../alerts/route';
+import { configSilences, maintenanceWindows, Muter } from '../alerts/silence';
+import type { Config } from '../config';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../lib/logger';
+import { patternProblem } from '../lib/pattern';
+import { smtpTransport } from './mail-transport';
+import type { Delivery, Notifier } from './notifier';
+import { Pipeline } from './pipeline';
+import type { MailTransportFactory, ReceiverDeps } from './plugin';
+import type { ReceiverRegistry } from './receiver-registry';
+import { receiverRegistry, type BotDeps } from './registry';
+import { RetryStage, type Outcome } from './retry-stage';
+import { HeldOutbox } from '../store/held';
+import type { StateStore } from '../store/store';
 
 /** How often notifications held in memory (the store failing) are tried on disk again. */
 const HELD_RETRY_MS = 1_000;

@@ -1,9 +1,9 @@
 import type { Alert } from '../alerts/alert';
-import { parseSilence } from '../http/api';
+import { parseSilence } from '../alerts/silence-request';
 import { closedAt, closedMessage, type Closures } from '../http/closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput } from '../http/state-view';
 import type { BotContext, BotStatus, ClosedNetwork } from '../notify/registry';
-import type { StoredSilences } from './silences';
+import type { StoredSilences } from './stored-silences';
 
 /** What a chat bot's commands read: /status and /closed, as the views (on the main thread) say. */
 export interface BotReads {
