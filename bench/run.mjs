@@ -10,20 +10,15 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const dist = (p) => require(join(process.cwd(), 'dist', p));
 const { renderCoinsBody, renderTickersBody } = dist('simulator/index.js');
-// The spec's dialect, spot-v3: its parse and its decode (the validation) of each answer.
-const { parseJsonKeepingDecimals } = dist('exchange/dialects/spot-v3/parse.js');
-const { decodeCoins: validateCoins } = dist('exchange/dialects/spot-v3/coins.js');
-const { decodeTickers: validateTickers } = dist('exchange/dialects/spot-v3/tickers.js');
-const { applyCoins, applyTickers } = dist('snapshot/merge.js');
-const { emptySnapshot } = dist('snapshot/model.js');
-const { diff } = dist('snapshot/diff.js');
-const { evaluateRules } = dist('rules/evaluate.js');
-const { TickerHistory } = dist('rules/history.js');
+// The poll path as the poll thread runs it: the spec's dialect decodes, step decides, Persist writes.
+const { dialects } = dist('exchange/dialects/registry.js');
+const { DEFAULT_SETTINGS, initialState, exchangeOf } = dist('poll/state.js');
+const { PollPath } = dist('poll/path.js');
+const { Persist } = dist('poll/persist.js');
 const { loadRulesFile } = dist('rules/load.js');
-const { advance, ActiveAlerts } = dist('alerts/lifecycle.js');
-const { Exposition } = dist('metrics/exposition.js');
-const { Registry } = require('prom-client');
+const { renderNetworks, renderTickers } = dist('metrics/render.js');
 const { StateStore } = dist('store/store.js');
+const decode = dialects.named('spot-v3').decode;
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
@@ -64,20 +59,21 @@ function pollCost(coins) {
   // Two ticker answers 5 s apart: prices move between polls, as they do on an exchange.
   const tickerBodies = [tickersBody, renderTickersBody({ coins, seed: 1, now: now + 5_000 })];
   let turn = 0;
-  const exposition = new Exposition(new Registry());
   const dir = mkdtempSync(join(tmpdir(), 'spotwatch-bench-'));
   const store = StateStore.open(dir);
-  const history = new TickerHistory(6 * 60_000);
-  const base = applyTickers(applyCoins(emptySnapshot('bench'), validateCoins(JSON.parse(coinsBody)), now - 30_000), validateTickers(JSON.parse(tickersBody)), now - 30_000);
-  const alerts = new ActiveAlerts();
+  const path = new PollPath(initialState({ ...DEFAULT_SETTINGS, rules: rules.rules }), new Persist(store));
+  const keep = () => true;
+  // The first answers: what the polls measured follow.
+  path.decide({ type: 'answer', exchange: 'bench', endpoint: 'coins', answer: decode.coins(coinsBody) }, now - 30_000);
+  path.decide({ type: 'answer', exchange: 'bench', endpoint: 'tickers', answer: decode.tickers(tickersBody) }, now - 30_000);
 
   const bare = time(() => {
     JSON.parse(coinsBody);
     JSON.parse(tickersBody);
   });
   const parseValidate = time(() => {
-    validateCoins(parseJsonKeepingDecimals(coinsBody, 'coins'));
-    validateTickers(parseJsonKeepingDecimals(tickersBody, 'tickers'));
+    decode.coins(coinsBody);
+    decode.tickers(tickersBody);
   });
   // What a user would otherwise script: JSON.parse and ccxt's parsers, nothing more (no
   // diff, rules, metrics or state).
@@ -89,46 +85,33 @@ function pollCost(coins) {
       binance.parseTickers(JSON.parse(tickersBody));
     });
   }
-  let prev = base;
-  // Each step's time within the whole poll (a step run for both answers counts both), for
-  // "where the time goes".
+  // Each part's time within the whole poll (one run for both answers counts both), for "where the time goes".
   const steps = new Map();
   let current = new Map();
-  const step = (name, fn) => {
+  const part = (name, fn) => {
     const t = performance.now();
     const out = fn();
     current.set(name, (current.get(name) ?? 0) + performance.now() - t);
     return out;
   };
+  let at = now;
   const full = time(() => {
     const body = tickerBodies[turn++ % 2];
-    // As the daemon does: the previous records let unchanged ones be reused as they are.
-    const rawCoins = step('parse (exact decimals)', () => parseJsonKeepingDecimals(coinsBody, 'coins'));
-    const coinAnswer = step('validate', () => validateCoins(rawCoins, prev.coins));
-    let next = step('merge', () => applyCoins(prev, coinAnswer, now));
-    const rawTickers = step('parse (exact decimals)', () => parseJsonKeepingDecimals(body, 'tickers'));
-    const tickerAnswer = step('validate', () => validateTickers(rawTickers, prev.tickers));
-    next = step('merge', () => applyTickers(next, tickerAnswer, now));
-    const changes = step('diff', () => diff(prev, next));
-    step('rules and alert lifecycle', () => {
-      history.record(next.tickers.values(), now);
-      for (const domain of ['coins', 'tickers']) {
-        const ev = evaluateRules({ rules: rules.rules, domain, snapshot: next, changes, samples: history.symbols, expectedSymbols: new Set(), now, wasActive: (r, e) => alerts.isActive(r, e) });
-        alerts.apply(advance(alerts, ev, { exchange: 'bench', rules: new Map(rules.rules.map((r) => [r.id, r])), known: new Set(rules.rules.map((r) => r.id)) }, now));
-      }
+    at += 5_000;
+    const snapshot = () => exchangeOf(path.state, 'bench').snapshot;
+    // As the daemon does: the previous records let unchanged ones keep their objects.
+    const coinAnswer = part('decode', () => decode.coins(coinsBody, snapshot().coins));
+    part('step and its write', () => path.decide({ type: 'answer', exchange: 'bench', endpoint: 'coins', answer: coinAnswer }, at));
+    const tickerAnswer = part('decode', () => decode.tickers(body, snapshot().tickers));
+    part('step and its write', () => path.decide({ type: 'answer', exchange: 'bench', endpoint: 'tickers', answer: tickerAnswer }, at));
+    part('metrics rendered (a scrape)', () => {
+      renderNetworks(snapshot(), keep);
+      renderTickers(snapshot(), keep);
     });
-    step('metrics exposition', () => {
-      exposition.update(next, 'coins');
-      exposition.update(next, 'tickers');
-    });
-    step('state written', () => store.transaction(() => {
-      if (next.coins !== prev.coins) store.saveSnapshot(next, 'coins');
-      store.saveAlerts('bench', alerts.values());
-    }));
-    prev = next;
     for (const [name, ms] of current) steps.set(name, [...(steps.get(name) ?? []), ms]);
     current = new Map();
   });
+  const base = exchangeOf(path.state, 'bench').snapshot;
   store.close();
   rmSync(dir, { recursive: true, force: true });
   let networks = 0;
@@ -138,7 +121,7 @@ function pollCost(coins) {
 
 const rows = [pollCost(4000), pollCost(16000)];
 console.log(`spotwatch bench — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; median of ${RUNS} runs\n`);
-console.log('| coins | networks | symbols | body MB | JSON.parse ms | parse+validate ms | ratio | whole poll ms | ratio |');
+console.log('| coins | networks | symbols | body MB | JSON.parse ms | decode ms | ratio | whole poll ms | ratio |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(`| ${r.coins} | ${r.networks} | ${r.symbols} | ${r.mb.toFixed(1)} | ${r.bare.toFixed(1)} | ${r.parseValidate.toFixed(1)} | ${(r.parseValidate / r.bare).toFixed(2)} | ${r.full.toFixed(1)} | ${(r.full / r.bare).toFixed(2)} |`);
@@ -193,5 +176,5 @@ if (process.env.BENCH_HISTORY !== '0') {
   console.log('\n| history figure | | |\n|---|---|---|');
   await historyBench();
 }
-console.log('\nwhole poll = one coins and one tickers answer: parse, validate, merge, diff, rules (alerts.example.yaml), alert');
-console.log('lifecycle, metrics exposition (changed records only), state written to SQLite (as the daemon does).');
+console.log('\nwhole poll = one coins and one tickers answer, in this process: decode (the spec\'s dialect), step (guard, merge, diff, rules of');
+console.log('alerts.example.yaml, alert lifecycle) and its write to SQLite, as the poll thread does, and the metrics of both parts rendered (as a scrape).');

@@ -62,13 +62,6 @@ export type FamilyName = keyof typeof SNAPSHOT_FAMILIES;
 /** Sample lines of each family for one exchange and one part (each line ends with a newline). */
 export type FamilyLines = Partial<Record<FamilyName, string>>;
 
-/**
- * Lines rendered per record, reused while the record object is the same (merge keeps the
- * previous object of an unchanged coin or ticker), so a poll renders only what changed.
- * A record's entry holds one string per family of its part, in the order below.
- */
-export type RenderCache = WeakMap<object, string[]>;
-
 export const NETWORK_FAMILIES = [
   'spotwatch_network_deposit_enabled',
   'spotwatch_network_withdraw_enabled',
@@ -85,16 +78,12 @@ export const TICKER_FAMILIES = [
   'spotwatch_ticker_close_timestamp_seconds',
 ] as const satisfies readonly FamilyName[];
 
-/** Appends each record's lines (rendered, or from the cache) to its family's list. */
-function collect<T extends object>(families: readonly FamilyName[], records: Iterable<T>, include: (r: T) => boolean, render: (r: T) => string[], cache?: RenderCache): FamilyLines {
+/** Appends each record's lines (one string per family of its part, in order) to its family's list. */
+function collect<T extends object>(families: readonly FamilyName[], records: Iterable<T>, include: (r: T) => boolean, render: (r: T) => string[]): FamilyLines {
   const parts: string[][] = families.map(() => []);
   for (const r of records) {
     if (!include(r)) continue;
-    let lines = cache?.get(r);
-    if (lines === undefined) {
-      lines = render(r);
-      cache?.set(r, lines);
-    }
+    const lines = render(r);
     for (let i = 0; i < parts.length; i++) if (lines[i] !== '') (parts[i] as string[]).push(lines[i] as string);
   }
   const out: FamilyLines = {};
@@ -110,11 +99,10 @@ function collect<T extends object>(families: readonly FamilyName[], records: Ite
  */
 export type SeriesFilter = (label: 'coin' | 'network' | 'symbol', value: string, exchange?: string) => boolean;
 
-export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter, cache?: RenderCache): FamilyLines {
+export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter): FamilyLines {
   const ex = esc(snapshot.exchange);
   return collect(NETWORK_FAMILIES, snapshot.coins.values(), (c) => keep('coin', c.coin), (c) => {
-    // Pieces joined once per family: the cache keeps these strings for many polls, and a
-    // string built by `+` is a tree of its pieces, two to three times its size.
+    // Pieces joined once per family (a string built by `+` is a tree of its pieces, two to three times its size).
     const parts: string[][] = [[], [], [], [], []];
     const [deposit, withdraw, fee, min, desc] = parts as [string[], string[], string[], string[], string[]];
     const coin = esc(c.coin);
@@ -132,10 +120,10 @@ export function renderNetworks(snapshot: Snapshot, keep: SeriesFilter, cache?: R
       desc.push('spotwatch_network_desc_present', dl, blankToNull(n.withdrawDesc) === null ? ',direction="withdraw"} 0\n' : ',direction="withdraw"} 1\n');
     }
     return parts.map((p) => p.join(''));
-  }, cache);
+  });
 }
 
-export function renderTickers(snapshot: Snapshot, keep: SeriesFilter, cache?: RenderCache): FamilyLines {
+export function renderTickers(snapshot: Snapshot, keep: SeriesFilter): FamilyLines {
   const ex = esc(snapshot.exchange);
   return collect(TICKER_FAMILIES, snapshot.tickers.values(), (t) => keep('symbol', t.symbol), (t) => {
     // Each line joined from its pieces, flat (see renderNetworks).
@@ -151,7 +139,7 @@ export function renderTickers(snapshot: Snapshot, keep: SeriesFilter, cache?: Re
     if (qv !== undefined) lines[3] = ['spotwatch_ticker_quote_volume', l, sampleValue(t.quoteVolume as string, qv), '\n'].join('');
     if (t.closeTime !== null) lines[4] = ['spotwatch_ticker_close_timestamp_seconds', l, seconds(t.closeTime), '\n'].join('');
     return lines;
-  }, cache);
+  });
 }
 
 /** The HELP and TYPE lines that open a family. */
