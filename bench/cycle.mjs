@@ -19,7 +19,7 @@ import { quantile, start, waitFor } from './processes.mjs';
 const require = createRequire(import.meta.url);
 const { renderCoinsBody, renderTickersBody } = require(join(process.cwd(), 'dist', 'simulator', 'index.js'));
 // The reference exchange's seeded PRNG: every run serves the same answers.
-const { seededRandom } = require(join(process.cwd(), 'dist', 'lib', 'random.js'));
+const { seededRandom } = require(join(process.cwd(), 'dist', 'simulator', 'market', 'random.js'));
 
 /** Bodies per sequence: each differs from the one before (a mode that changes), served in a ring. */
 const RING = 8;

@@ -1,8 +1,8 @@
 /** Reading and validating the config file; every failure is a list of `FILE:LINE:COL: message`. */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Env } from '../lib/env-expand';
-import { loadYaml } from '../lib/yaml-schema';
+import type { Env } from './env-expand';
+import { loadYaml } from './yaml-schema';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
 import { receiverRegistry } from '../notify/registry';
 import { crossCheck } from './checks';

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { escapeXml as x } from '../lib/xml';
+import { escapeXml as x } from './xml';
 import { isChangeKind, type ChangeValue } from '../snapshot/changes';
 import type { ChangeQuery, StoredChange } from '../store/store';
 import { iso, one, parseLimit, singleParams } from './api';

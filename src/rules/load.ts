@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { loadYaml, type YamlIssue } from '../lib/yaml-schema';
+import { loadYaml, type YamlIssue } from '../config/yaml-schema';
 import { compileRule } from './compile';
 import type { Rule } from './model';
 import { rulesFileSchema } from './schema';

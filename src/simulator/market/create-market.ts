@@ -1,4 +1,4 @@
-import { seededRandom } from '../../lib/random';
+import { seededRandom } from './random';
 import { generateCoins } from './generate-coins';
 import { generateSymbols } from './generate-symbols';
 import type { Market } from './model';

@@ -3,7 +3,7 @@
  * 1..5 networks (about two on average), a few closed for maintenance, a few carrying a message
  * while open. Everything comes from one seeded PRNG, so a seed names one exact market.
  */
-import { pick, randomInt, type Random } from '../../lib/random';
+import { pick, randomInt, type Random } from './random';
 import { TOKEN_CHAINS, type AddressStyle, type TokenChain } from '../catalog/chains';
 import { WELL_KNOWN_COINS, type KnownCoin } from '../catalog/well-known';
 import {

@@ -2,7 +2,7 @@
  * Trading pairs, about 0.875 per coin: mostly `<BASE>USDT`, some `<BASE>USDC` and `<BASE>BTC`.
  * Every base and quote is a listed coin.
  */
-import type { Random } from '../../lib/random';
+import type { Random } from './random';
 import { KNOWN_EXTRA_PAIRS, STABLE_COINS, WELL_KNOWN_COINS } from '../catalog/well-known';
 import type { SimCoin, SimSymbol } from './model';
 import { newSymbol, qtyPlacesFor, quotePlacesFor } from './symbol';

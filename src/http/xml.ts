@@ -1,4 +1,4 @@
-import { escapeHtml } from './html';
+import { escapeHtml } from '../lib/html';
 
 /**
  * Characters XML 1.0 does not allow at all (not even as references): C0 controls other than tab,
