@@ -1,5 +1,8 @@
 import type { Writable } from 'node:stream';
+import { loadRules } from '../compose/settings';
 import { loadConfigFile, type Config } from '../config';
+import { ConfigError } from '../config/errors';
+import type { Rule } from '../rules/model';
 
 /** The process's standard streams and environment, passed in so commands run in tests. */
 export interface Io {
@@ -14,6 +17,17 @@ export async function loadOrReport(path: string, io: Io): Promise<Config | undef
   if (result.ok) return result.config;
   for (const p of result.problems) io.stderr.write(`${p}\n`);
   return undefined;
+}
+
+/** The rules of `config` (its rules_file), or undefined with every problem written to standard error. */
+export async function rulesOrReport(config: Config, io: Io): Promise<Rule[] | undefined> {
+  try {
+    return await loadRules(config, io.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    for (const p of err.problems) io.stderr.write(`${p}\n`);
+    return undefined;
+  }
 }
 
 export function write(stream: Writable, text: string): Promise<void> {

@@ -1,14 +1,12 @@
 import { resolve } from 'node:path';
-import { chainLookup, guards, loadRules, watchLists } from '../compose/settings';
-import { ConfigError } from '../config/errors';
+import { chainLookup, guards, watchLists } from '../compose/settings';
 import type { Transition } from '../alerts/lifecycle';
 import { dialects } from '../exchange/dialects/registry';
 import { RecordingError } from '../poll/record/reader';
 import { replayRecording } from '../poll/record/replay';
 import type { StepSettings } from '../poll/state';
-import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
-import { loadOrReport, write, type Io } from './io';
+import { loadOrReport, rulesOrReport, write, type Io } from './io';
 
 export interface ReplayCommandOptions {
   /** `--rules FILE`: the rules to replay with, instead of the configuration's rules_file. */
@@ -29,14 +27,8 @@ export async function replay(dir: string, configPath: string, options: ReplayCom
   const loaded = await loadOrReport(configPath, io);
   if (loaded === undefined) return 1;
   const config = options.rules === undefined ? loaded : { ...loaded, rules_file: resolve(options.rules) };
-  let rules: Rule[];
-  try {
-    rules = await loadRules(config, io.env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    for (const p of err.problems) io.stderr.write(`${p}\n`);
-    return 1;
-  }
+  const rules = await rulesOrReport(config, io);
+  if (rules === undefined) return 1;
   const settings: StepSettings = { rules, guards: guards(config), expectedSymbols: watchLists(config), chainOf: chainLookup(config) };
   const dialectOf = new Map(config.exchanges.map((e) => [e.name, dialects.named(e.dialect)]));
   const line = options.json ? jsonLines : textLines;

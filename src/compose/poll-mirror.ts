@@ -124,24 +124,13 @@ export class PollMirror {
 
   private apply(d: PartDelta): void {
     const before = this.snapshots.get(d.exchange) ?? emptySnapshot(d.exchange);
-    const next: Snapshot = { ...before };
-    if (d.part === 'coins') {
-      const coins = new Map(d.whole ? [] : before.coins);
-      for (const key of d.gone) coins.delete(key);
-      for (const c of d.changed as CoinRecord[]) coins.set(c.coin, c);
-      next.coins = coins;
-      next.coinsAt = d.at;
-      if (d.unknown === undefined) delete next.unknownCoins;
-      else next.unknownCoins = new Set(d.unknown);
-    } else {
-      const tickers = new Map(d.whole ? [] : before.tickers);
-      for (const key of d.gone) tickers.delete(key);
-      for (const t of d.changed as TickerRecord[]) tickers.set(t.symbol, t);
-      next.tickers = tickers;
-      next.tickersAt = d.at;
-      if (d.unknown === undefined) delete next.unknownSymbols;
-      else next.unknownSymbols = new Set(d.unknown);
-    }
+    const unknown = d.unknown === undefined ? undefined : new Set(d.unknown);
+    const next: Snapshot =
+      d.part === 'coins'
+        ? { ...before, coins: patched(before.coins, d, (c: CoinRecord) => c.coin), coinsAt: d.at, unknownCoins: unknown }
+        : { ...before, tickers: patched(before.tickers, d, (t: TickerRecord) => t.symbol), tickersAt: d.at, unknownSymbols: unknown };
+    if (next.unknownCoins === undefined) delete next.unknownCoins;
+    if (next.unknownSymbols === undefined) delete next.unknownSymbols;
     this.snapshots.set(d.exchange, next);
     this.held.set(d.exchange, { ...this.held.get(d.exchange), [d.part]: d.version });
   }
@@ -169,4 +158,12 @@ export class PollMirror {
     if (entry === undefined) this.firing.set(key, (entry = { alertname, severity, n: 0 }));
     entry.n += by;
   }
+}
+
+/** A part's records brought up to a delta: the whole of it, or what changed and what went. */
+function patched<R>(held: ReadonlyMap<string, R>, d: PartDelta, keyOf: (r: R) => string): Map<string, R> {
+  const records = new Map(d.whole ? [] : held);
+  for (const key of d.gone) records.delete(key);
+  for (const r of d.changed as R[]) records.set(keyOf(r), r);
+  return records;
 }
