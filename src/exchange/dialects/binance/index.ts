@@ -2,7 +2,7 @@
  * The dialect `binance`: Binance's Spot API. The coins are the capital config of the account
  * (SIGNED, a read-only key is enough); the tickers are public. dialects.md section 2.
  */
-import { decodeCapitalConfig, decodeTicker24hr, readBinanceRefusal, readTicker24hr, serverTimeOf } from '../../binance-family';
+import { decodeCapitalConfig, decodeTicker24hr, readBinanceRefusal, readTicker24hr, serverTimeOf } from '../binance-family';
 import { signedDialect } from '../../signed-dialect';
 import { readCoin } from './decode';
 import { signBinance } from './sign';

@@ -2,7 +2,7 @@
  * The dialect `mexc`: MEXC's Spot API v3, Binance-like (binance-family.ts) with its own key
  * header, codes and fields. The coins are SIGNED (a read-only key); the tickers are public.
  */
-import { decodeCapitalConfig, decodeTicker24hr, readBinanceRefusal, readTicker24hr, serverTimeOf } from '../../binance-family';
+import { decodeCapitalConfig, decodeTicker24hr, readBinanceRefusal, readTicker24hr, serverTimeOf } from '../binance-family';
 import { signedDialect } from '../../signed-dialect';
 import { readCoin } from './decode';
 import { signMexc } from './sign';

@@ -4,13 +4,13 @@
  * bare-array capital-config answer and the 24 h ticker. Each dialect's folder says the rest: its
  * signing, its codes, its field differences.
  */
-import type { CoinRecord, TickerRecord } from '../snapshot/model';
-import { Refused, type Refusal } from './dialect';
-import { percentAsRatio } from './derived-decimals';
-import { specSymbol } from './derived';
-import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, type Json, type Parsed } from './read';
-import { errorJson, refusalOf } from './refusal';
-import { decodeCoinList, decodeTickerList, type CoinReader } from './signed-dialect';
+import type { CoinRecord, TickerRecord } from '../../snapshot/model';
+import { Refused, type Refusal } from '../dialect';
+import { percentAsRatio } from '../derived-decimals';
+import { specSymbol } from '../derived';
+import { dec, FieldError, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, type Json, type Parsed } from '../read';
+import { errorJson, refusalOf } from '../refusal';
+import { decodeCoinList, decodeTickerList, type CoinReader } from '../signed-dialect';
 
 /** An error answer: `{"code","msg"}`; 429 too many requests, 418 an IP ban (both with Retry-After); `clockCodes` refuse the timestamp. */
 export function readBinanceRefusal(status: number, text: string, clockCodes: readonly string[]): Refusal {
