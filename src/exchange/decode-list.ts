@@ -1,9 +1,9 @@
 /**
- * The loop every list decode runs (spot-v3's coins and tickers, the mapped dialects', the
- * signed dialects'): records read one by one, a malformed record an issue (its key set aside,
- * never read as closed), a key sent twice resolved by KeyedRecords (duplicates.ts), and a
- * record equal to its previous one given back as the previous object (the merge, the diff and
- * the state store skip it by identity). A dialect gives only how one record is keyed and read.
+ * The loop every list decode runs (spot-v3's coins and tickers, the mapped dialects'): records
+ * read one by one, a malformed record an issue (its key set aside, never read as closed), a key
+ * sent twice resolved by KeyedRecords (duplicates.ts), and a record equal to its previous one
+ * given back as the previous object (the merge, the diff and the state store skip it by
+ * identity). A dialect gives only how one record is keyed and read.
  */
 import type { RecordIssue } from '../snapshot/model';
 import { KeyedRecords } from './duplicates';
@@ -47,7 +47,6 @@ export function decodeList<R extends object>(reader: ListReader<R>, list: readon
   const keyOf = (record: R): string => (record as Record<string, unknown>)[field] as string;
   const records = new KeyedRecords<R>(keyOf, reader.same);
   const issues: RecordIssue[] = [];
-  const partsFirst: RecordIssue[] = [];
   for (let index = 0; index < list.length; index++) {
     const item = list[index];
     const key = reader.key(item);
@@ -57,16 +56,14 @@ export function decodeList<R extends object>(reader: ListReader<R>, list: readon
       const before = key === undefined ? undefined : previous?.get(key);
       const read = reader.read(item, key, before, parts);
       const record = before !== undefined && reader.same(before, read) ? before : read;
-      const copy = reader.parts === 'first' ? records.add(record) : records.add(record, parts);
-      if (copy === 'first' && reader.parts !== 'first') issues.push(...parts);
+      const copy = records.add(record, parts);
+      if (copy === 'first') issues.push(...parts);
       else if (copy === 'conflict') issues.push({ entity: reader.entity, [field]: keyOf(record), index, reason: reader.twice });
     } catch (err) {
       if (key !== undefined) records.setAside(key);
       if (reader.parts === 'of-read') issues.push(...parts);
       issues.push({ entity: reader.entity, ...(key !== undefined && { [field]: key }), index, reason: reason(err) });
-    } finally {
-      if (reader.parts === 'first') partsFirst.push(...parts);
     }
   }
-  return { records: records.taken(), issues: partsFirst.length === 0 ? issues : [...partsFirst, ...issues] };
+  return { records: records.taken(), issues };
 }

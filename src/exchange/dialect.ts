@@ -87,7 +87,7 @@ export interface RequestPlan {
 export interface Decoder {
   /**
    * The coins of an answer's text. `previous` (the last snapshot's coins) gives the last known
-   * values of networks unknown now (the coin flags carried over them, derived.ts), and an
+   * values of networks unknown now (the coin flags carried over them, mapped.ts), and an
    * unchanged coin back as its previous object. Throws ShapeError (wrong shape), Refused (an
    * error inside a 2xx answer), InvalidJson (not JSON). A malformed record is an issue, not a
    * failure.

@@ -52,6 +52,17 @@ describe('coin flags (dialects.md rule 4)', () => {
     expect(closed.records.map((c) => [c.depositAllEnable, c.withdrawAllEnable])).toEqual([[false, false]]);
   });
 
+  it('never closes a coin whose only network is set aside without a key: its previous flags, or the coin set aside', () => {
+    const first = decodeCoinsWith(SOURCE, [{ id: 'X', nets: [net('A', true, true)] }]);
+    const previous = new Map(first.records.map((c) => [c.coin, c]));
+    const unkeyed = [{ id: 'X', nets: [{ dep: true, wd: true }] }];
+    expect(decodeCoinsWith(SOURCE, unkeyed, previous).records.map((c) => [c.depositAllEnable, c.withdrawAllEnable])).toEqual([[true, true]]);
+    expect(decodeCoinsWith(SOURCE, unkeyed).issues.map((i) => [i.entity, i.reason])).toEqual([
+      ['network', 'id is missing'],
+      ['coin', 'the coin flags are unknown: a network was set aside and no other is closed'],
+    ]);
+  });
+
   it('sets a coin aside whose networks are not a list rather than reading it as having none', () => {
     const { records, issues } = decodeCoinsWith(SOURCE, [{ id: 'X' }, { id: 'Y', nets: null }]);
     expect([records, issues.map((i) => i.reason)]).toEqual([[], ['nets is not a list', 'nets is not a list']]);

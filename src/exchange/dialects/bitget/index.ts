@@ -5,10 +5,9 @@
  * in them is a string, booleans too (`"true"`/`"false"`); an error is the same envelope with
  * another code, also inside an answer of status 200.
  */
-import { difference, nonZero, stepOfPlaces } from '../../derived-decimals';
-import { rollingWindow, specSymbol } from '../../derived';
-import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
-import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
+import { difference, nonZero, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
+import { booleanValue, chainsOf, integer, keyIn, optionalFlag, publicNetwork, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { mappedDialect } from '../../mapped-dialect';
 import { dec, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -86,7 +85,7 @@ const TICKERS: TickerSource = {
 };
 
 // `?symbol=` names one symbol: the whole list costs one request, and the watch list is picked out of it.
-export const bitget = publicDialect({
+export const bitget = mappedDialect({
   name: 'bitget',
   baseUrl: 'https://api.bitget.com',
   paths: BITGET_PATHS,

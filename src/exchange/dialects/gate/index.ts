@@ -6,10 +6,9 @@
  * `/wallet/withdraw_status`, not read here): those fields are null.
  */
 import { Refused } from '../../dialect';
-import { percentAsRatio } from '../../derived-decimals';
-import { specSymbol } from '../../derived';
-import { booleanValue, keyIn, requiredDecimal, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
-import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
+import { percentAsRatio, specSymbol } from '../../derive';
+import { booleanValue, chainsOf, keyIn, publicNetwork, requiredDecimal, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
+import { mappedDialect } from '../../mapped-dialect';
 import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -97,7 +96,7 @@ const TICKERS: TickerSource = {
 };
 
 // `?currency_pair=` names one pair: the whole list costs one request, and the watch list is picked out of it.
-export const gate = publicDialect({
+export const gate = mappedDialect({
   name: 'gate',
   baseUrl: 'https://api.gateio.ws',
   paths: GATE_PATHS,

@@ -7,10 +7,9 @@
  * values are JSON numbers written by Java (`8988.0`, `2.3822168242201668E8`): their text is
  * kept (rule 1).
  */
-import { changeRatio, difference, stepOfPlaces } from '../../derived-decimals';
-import { rollingWindow, specSymbol } from '../../derived';
-import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
-import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
+import { changeRatio, difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
+import { booleanValue, chainsOf, integer, keyIn, optionalFlag, publicNetwork, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { mappedDialect } from '../../mapped-dialect';
 import { dec, isObject, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -112,7 +111,7 @@ const TICKERS: TickerSource = {
 };
 
 // /market/tickers has no list of symbols: the watch list is picked out of every symbol.
-export const htx = publicDialect({
+export const htx = mappedDialect({
   name: 'htx',
   baseUrl: 'https://api.huobi.pro',
   paths: HTX_PATHS,

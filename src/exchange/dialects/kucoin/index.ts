@@ -4,10 +4,9 @@
  * `{"code":"200000","data":...}`; an error is `{"code":"<other>","msg":"..."}`, also inside an
  * answer of status 200.
  */
-import { difference, stepOfPlaces } from '../../derived-decimals';
-import { rollingWindow, specSymbol } from '../../derived';
-import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
-import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
+import { difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
+import { booleanValue, chainsOf, integer, keyIn, optionalFlag, publicNetwork, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { mappedDialect } from '../../mapped-dialect';
 import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
@@ -84,7 +83,7 @@ const TICKERS: TickerSource = {
 };
 
 // allTickers has no list of symbols: the watch list is picked out of every symbol.
-export const kucoin = publicDialect({
+export const kucoin = mappedDialect({
   name: 'kucoin',
   baseUrl: 'https://api.kucoin.com',
   paths: KUCOIN_PATHS,

@@ -1,11 +1,14 @@
 /**
- * Derived decimals (dialects.md section 1, rule 3), the one module every dialect derives them
- * with: values an exchange does not send but that its other fields determine exactly, computed
- * on the decimal text with integer arithmetic (never through a float). Every result is written
- * in plain notation, without trailing zeros after the point or a trailing point, `"0"` for zero
- * (never `"-0"`), with a `0` before the point. A quotient is rounded half away from zero to 8
- * decimal places. An input that is absent (null) or not a decimal derives nothing (null): the
- * field is then absent too, never a guess.
+ * What dialects.md section 1 lets a dialect derive from the fields an exchange sends (the coin
+ * flags of rule 4 are mapped.ts's): decimals (rule 3), spec-style symbols (rule 6) and the 24 h
+ * window (rule 7).
+ *
+ * Derived decimals are the values an exchange does not send but that its other fields determine
+ * exactly, computed on the decimal text with integer arithmetic (never through a float). Every
+ * result is written in plain notation, without trailing zeros after the point or a trailing
+ * point, `"0"` for zero (never `"-0"`), with a `0` before the point. A quotient is rounded half
+ * away from zero to 8 decimal places. An input that is absent (null) or not a decimal derives
+ * nothing (null): the field is then absent too, never a guess.
  */
 import { isDecimalText } from './decimal';
 import { FieldError } from './read';
@@ -122,4 +125,16 @@ export function nonZero(text: string | null): boolean {
   if (/^[+-]?0*\.?0*$/.test(text)) return false;
   const x = exactOf(text);
   return x !== undefined && x.digits !== 0n;
+}
+
+/** A spec-style symbol: separators removed, upper-cased (`BTC-USDT` → `BTCUSDT`). */
+export function specSymbol(symbol: string): string {
+  return symbol.replace(/[-_/]/g, '').toUpperCase();
+}
+
+const DAY_MS = 86_400_000;
+
+/** The window of a rolling 24 h ticker known only by its snapshot time (rule 7). */
+export function rollingWindow(closeTime: number | null): { openTime: number | null; closeTime: number | null } {
+  return { openTime: closeTime === null ? null : closeTime - DAY_MS, closeTime };
 }
