@@ -203,7 +203,6 @@ export function decodeCoinsWith(source: CoinSource, list: readonly unknown[], pr
     },
     same: sameCoin,
     twice: 'coin appears twice in the list with different values',
-    parts: 'of-read',
   };
   return decodeList(reader, list, previous);
 }
@@ -219,7 +218,6 @@ export function decodeTickersWith(source: TickerSource, list: readonly unknown[]
     },
     same: sameTicker,
     twice: 'symbol appears twice in the list with different values',
-    parts: 'of-taken',
   };
   return decodeList(reader, list, previous);
 }
