@@ -5,7 +5,7 @@ import { sleep } from '../lib/sleep';
 import type { CoinRecord, Endpoint, TickerRecord } from '../snapshot/model';
 import { backoffDelay } from './backoff';
 import { WeightBudget } from './budget';
-import { InvalidJson } from './decimal';
+import { InvalidJson } from './decimal-text';
 import { Refused, type Dialect, type Refusal, type Request } from './dialect';
 import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';

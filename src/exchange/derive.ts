@@ -10,7 +10,7 @@
  * away from zero to 8 decimal places. An input that is absent (null) or not a decimal derives
  * nothing (null): the field is then absent too, never a guess.
  */
-import { isDecimalText } from './decimal';
+import { isDecimalText } from './decimal-text';
 import { FieldError } from './read';
 
 /** A decimal as `digits × 10^-scale`. */

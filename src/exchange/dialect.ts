@@ -82,7 +82,7 @@ export interface RequestPlan {
 
 /**
  * How a dialect reads its answers: text in, records out, synchronously (the poll path runs in
- * a thread of its own: nothing here yields). Exact decimals are kept as their text (decimal.ts).
+ * a thread of its own: nothing here yields). Exact decimals are kept as their text (decimal-text.ts).
  */
 export interface Decoder {
   /**

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import type { Endpoint } from '../snapshot/model';
-import { exactDecimalJson, parseJson, type BareDecimals } from './decimal';
+import { exactDecimalJson, parseJson, type BareDecimals } from './decimal-text';
 import type { Dialect, DialectErrors, Refusal, Request, WeightLimit } from './dialect';
 import { decodeCoinsWith, decodeTickersWith, type CoinSource, type TickerSource } from './mapped';
 
@@ -34,7 +34,7 @@ export interface MappedDialect<C> {
   };
   /** Per answer, the keys whose bare JSON numbers are decimals (their text is kept). */
   readonly decimalKeys: Readonly<Record<Endpoint, readonly string[]>>;
-  /** Per answer, how often such numbers come bare (decimal.ts BareDecimals); `rare` unless said. */
+  /** Per answer, how often such numbers come bare (decimal-text.ts BareDecimals); `rare` unless said. */
   readonly bareDecimals?: Readonly<Partial<Record<Endpoint, BareDecimals>>>;
   /** The raw coins of a parsed answer (throws Refused for an error in it, ShapeError for another shape). */
   coinList(body: unknown): readonly unknown[];

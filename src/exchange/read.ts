@@ -6,7 +6,7 @@
  * must stay close to the cost of JSON.parse.
  */
 import type { RecordIssue } from '../snapshot/model';
-import { readDecimal } from './decimal';
+import { readDecimal } from './decimal-text';
 
 /** A decoded answer: the records read well, and the ones set aside. */
 export interface Parsed<T> {

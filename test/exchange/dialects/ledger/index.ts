@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { exactDecimalJson } from '../../../../src/exchange/decimal';
+import { exactDecimalJson } from '../../../../src/exchange/decimal-text';
 import { Refused, type Dialect, type Refusal } from '../../../../src/exchange/dialect';
 import { KeyedRecords } from '../../../../src/exchange/duplicates';
 import { bool, dec, shapeOf, FieldError, int, isObject, keyOf, reason, requiredStr, ShapeError, str, type Json, type Parsed } from '../../../../src/exchange/read';
