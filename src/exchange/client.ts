@@ -161,10 +161,8 @@ export class ExchangeClient {
         this.answers.keep(request.path, result, res.raw, res.wire);
         return { ...result, bytes: res.bytes, requests: 1, ...textOf(options, request, res.raw ?? Buffer.from(res.text, 'utf8')) };
       } catch (err) {
-        if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw unwrap(err);
-        await this.syncClock(endpoint, signal).catch((e: unknown) => {
-          throw unwrap(e);
-        });
+        if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw err;
+        await this.syncClock(endpoint, signal);
       }
     }
   }
@@ -253,7 +251,7 @@ export class ExchangeClient {
   }
 
   /** The error of an answer the exchange refused (any status but 2xx, or an error inside a 2xx answer). */
-  private refusalError(endpoint: Endpoint, res: GetResult, refusal: Refusal): ExchangeError | RefusedClock {
+  private refusalError(endpoint: Endpoint, res: GetResult, refusal: Refusal): ExchangeError {
     const now = this.clock.now();
     const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now);
     const { code, msg } = refusal;
@@ -275,8 +273,8 @@ export class ExchangeClient {
       // its own kind with where it pointed, so a moved base_url is fixed in the config, knowingly.
       return new ExchangeError('http_3xx', endpoint, `${detail}${redirectTarget(res.headers.location)} (redirects are not followed; check base_url)`, details);
     }
-    const error = new ExchangeError(res.status >= 500 ? 'http_5xx' : 'http_4xx', endpoint, detail, details);
-    return refusal.clock === true ? new RefusedClock(error) : error;
+    const kind = res.status >= 500 ? 'http_5xx' : 'http_4xx';
+    return refusal.clock === true ? new RefusedClock(kind, endpoint, detail, details) : new ExchangeError(kind, endpoint, detail, details);
   }
 }
 
@@ -292,17 +290,11 @@ function notJson(endpoint: Endpoint, res: GetResult): ExchangeError {
   return new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
 }
 
-/** A refused timestamp, on its way to fetch (which re-syncs the clock); the error it is otherwise. */
-class RefusedClock extends Error {
-  override readonly name = 'RefusedClock';
-
-  constructor(readonly error: ExchangeError) {
-    super(error.message);
+/** A refused timestamp: fetch re-syncs the clock and tries once more (never a retry of its own). */
+class RefusedClock extends ExchangeError {
+  override get retryable(): boolean {
+    return false;
   }
-}
-
-function unwrap(err: unknown): unknown {
-  return err instanceof RefusedClock ? err.error : err;
 }
 
 /** ` to ORIGIN` of a redirect's Location (origin only: a path or query may carry tokens), or nothing. */
