@@ -21,8 +21,6 @@
 export const CHAIN_DIALECTS = ['binance', 'mexc', 'bitget', 'kucoin', 'gate', 'htx', 'okx', 'bybit'] as const;
 export type ChainDialect = (typeof CHAIN_DIALECTS)[number];
 
-export { CHAIN_NAME } from '../lib/chain-name';
-
 type Row = readonly [chain: string, ids: Readonly<Partial<Record<ChainDialect, readonly string[]>>>];
 
 /** dialects.md section 3, row by row (a `—` there is an absent key here). */
@@ -64,7 +62,7 @@ export type ChainAliases = Readonly<Record<string, string>>;
 const SPOT_V3 = 'spot-v3';
 
 /** How spot-v3 ids are compared after an exact miss. */
-export function normalizeNetworkId(id: string): string {
+function normalizeNetworkId(id: string): string {
   return id.trim().toLowerCase();
 }
 
@@ -102,11 +100,6 @@ export class ChainTable {
     if (dialect !== SPOT_V3) return null;
     return this.spotExact.get(network) ?? this.spotLoose.get(normalizeNetworkId(network)) ?? null;
   }
-
-  /** A lookup for one exchange's networks. */
-  resolver(dialect: string): (network: string) => string | null {
-    return (network) => this.chainOf(dialect, network);
-  }
 }
 
 /** The chain name of an OKX id, after its `<ccy>-` (`USDT-Avalanche C-Chain` -> `Avalanche C-Chain`); '' without one. */
@@ -126,6 +119,3 @@ function setOnce(map: Map<string, string>, id: string, chain: string, where: str
   if (had !== undefined && had !== chain) throw new Error(`chain table: ${where} id ${JSON.stringify(id)} names both ${had} and ${chain}`);
   map.set(id, chain);
 }
-
-/** The shipped table, without config aliases. */
-export const SHIPPED_CHAINS = new ChainTable();
