@@ -144,7 +144,7 @@ export class ExchangeClient {
    * One request of the plan, decoded. When the exchange refuses the request's timestamp, the
    * client re-reads the exchange's time and tries once more.
    */
-  private async fetch<T>(endpoint: Endpoint, request: Request, decode: Decode<T>, signal: AbortSignal | undefined, options: FetchOptions): Promise<FetchResult<T>> {
+  private async fetch<T>(endpoint: Endpoint, request: Request, decode: (text: string) => Parsed<T>, signal: AbortSignal | undefined, options: FetchOptions): Promise<FetchResult<T>> {
     for (let synced = false; ; synced = true) {
       try {
         // The last answer, taken now: its bytes are what the new answer's are compared with as they
@@ -173,18 +173,13 @@ export class ExchangeClient {
     if (requests.serverTime === undefined || decode.serverTime === undefined) return;
     const sent = this.clock.now();
     const res = await this.request(endpoint, requests.serverTime(), signal);
-    let time: number;
-    try {
-      time = decode.serverTime(res.text);
-    } catch (err) {
-      throw err instanceof InvalidJson ? notJson(endpoint, res) : err;
-    }
+    const time = this.decode(endpoint, res, decode.serverTime);
     // The answer was stamped about halfway between sending and receiving.
     this.clockOffsetMs = time - Math.round((sent + this.clock.now()) / 2);
   }
 
   /** An answer's text through the dialect's decode; what the decode throws, as the error of that fetch. */
-  private decode<T>(endpoint: Endpoint, res: GetResult, decode: Decode<T>): Parsed<T> {
+  private decode<T>(endpoint: Endpoint, res: GetResult, decode: (text: string) => T): T {
     try {
       return decode(res.text);
     } catch (err) {
@@ -282,9 +277,6 @@ export class ExchangeClient {
 function textOf(options: FetchOptions, request: Request, body: Buffer | undefined): Pick<FetchResult<unknown>, 'texts'> {
   return options.texts === true && body !== undefined ? { texts: { answers: [{ path: request.path, body }] } } : {};
 }
-
-/** A dialect's decode of one endpoint's answer text (see Decoder). */
-type Decode<T> = (text: string) => Parsed<T>;
 
 function notJson(endpoint: Endpoint, res: GetResult): ExchangeError {
   return new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);

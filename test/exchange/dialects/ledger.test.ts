@@ -120,6 +120,13 @@ describe('a dialect registered with one line', () => {
     await c.close();
   });
 
+  it('reads a time answer of another shape as an error of the fetch that re-synced (schema), not a fault of its own', async () => {
+    exchange.answer = (path) => (path === LEDGER_PATHS.time ? { status: 200, body: '{"ok":true}' } : undefined);
+    const c = client();
+    await expect(c.fetchCoins()).rejects.toMatchObject({ name: 'ExchangeError', kind: 'schema', message: 'time: expected {"ok": true, "time": <ms>}' });
+    await c.close();
+  });
+
   it('asks for nothing while the pause a rate limit asked for lasts', async () => {
     exchange.answer = () => ({ status: 429, body: '{"ok":false,"error":{"code":"E_SLOW","text":"slow down"}}', headers: { 'retry-after': '30' } });
     const c = client();
