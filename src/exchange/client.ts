@@ -11,17 +11,9 @@ import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
 import { LastAnswers } from './last-answers';
 import { ShapeError, type Parsed } from './read';
-import { WatchList, type FetchResult } from './watch-list';
+import { WatchList, type AnswerTexts, type FetchResult } from './watch-list';
 
 export type { AnswerText, AnswerTexts, FetchResult, WatchAssembly } from './watch-list';
-
-export interface FetchOptions {
-  /**
-   * Also hand back the bytes of each answer read (FetchResult.texts), for a recording. They are
-   * the client's own last answers (kept anyway to compare the next with), so this copies nothing.
-   */
-  texts?: boolean;
-}
 
 export interface ClientOptions {
   /** The `exchange` label; used in messages. */
@@ -103,8 +95,8 @@ export class ExchangeClient {
    * The coin list. `previous` (the coins of the last snapshot) lets unchanged coins come back
    * as their previous objects (see the dialect's decode).
    */
-  async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>, options: FetchOptions = {}): Promise<FetchResult<CoinRecord>> {
-    return this.fetch('coins', this.dialect.requests.coins(), (text) => this.dialect.decode.coins(text, previous), signal, options);
+  async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>): Promise<FetchResult<CoinRecord>> {
+    return this.fetch('coins', this.dialect.requests.coins(), (text) => this.dialect.decode.coins(text, previous), signal);
   }
 
   /**
@@ -112,14 +104,14 @@ export class ExchangeClient {
    * `previous` as for fetchCoins. A watched symbol the exchange refuses is left out of the
    * records, so it reads as missing, and named in `refused` (see watch-list.ts).
    */
-  async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>, options: FetchOptions = {}): Promise<FetchResult<TickerRecord>> {
+  async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
     const decode = (text: string): Parsed<TickerRecord> => this.dialect.decode.tickers(text, previous);
-    const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal, options);
+    const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal);
     if (symbols.length === 0) return all();
     return this.watchList.fetch(
       symbols,
       {
-        some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal, options),
+        some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal),
         all,
         refusesSymbols: (err) => err instanceof ExchangeError && this.dialect.errors.refusesSymbols(err),
       },
@@ -141,25 +133,26 @@ export class ExchangeClient {
   }
 
   /**
-   * One request of the plan, decoded. When the exchange refuses the request's timestamp, the
-   * client re-reads the exchange's time and tries once more.
+   * One request of the plan, decoded, with the bytes it was decoded from (for a recording: the
+   * last answer the client keeps anyway, not a copy). When the exchange refuses the request's
+   * timestamp, the client re-reads the exchange's time and tries once more.
    */
-  private async fetch<T>(endpoint: Endpoint, request: Request, decode: (text: string) => Parsed<T>, signal: AbortSignal | undefined, options: FetchOptions): Promise<FetchResult<T>> {
+  private async fetch<T>(endpoint: Endpoint, request: Request, decode: (text: string) => Parsed<T>, signal: AbortSignal | undefined): Promise<FetchResult<T>> {
     for (let synced = false; ; synced = true) {
       try {
         // The last answer, taken now: its bytes are what the new answer's are compared with as they
         // arrive; equal bytes are handed back as they were decoded.
         const last = this.answers.get(request.path);
         const res = await this.request(endpoint, request, signal, last);
-        const same = (res.same === true ? last?.result : undefined) as Parsed<T> | undefined;
-        if (same !== undefined) {
+        if (res.same === true && last !== undefined) {
           // The same answer compressed anew: its compressed bytes are what the next is compared with.
           if (res.wire !== undefined) this.answers.rewire(request.path, res.wire);
-          return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true, ...textOf(options, request, last?.raw) };
+          const same = last.result as Parsed<T>;
+          return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true, texts: textOf(request, last.raw) };
         }
         const result = this.decode(endpoint, res, decode);
         this.answers.keep(request.path, result, res.raw, res.wire);
-        return { ...result, bytes: res.bytes, requests: 1, ...textOf(options, request, res.raw ?? Buffer.from(res.text, 'utf8')) };
+        return { ...result, bytes: res.bytes, requests: 1, texts: textOf(request, res.raw ?? Buffer.from(res.text, 'utf8')) };
       } catch (err) {
         if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw err;
         await this.syncClock(endpoint, signal);
@@ -273,9 +266,9 @@ export class ExchangeClient {
   }
 }
 
-/** The answer's bytes as FetchResult.texts, when asked for. */
-function textOf(options: FetchOptions, request: Request, body: Buffer | undefined): Pick<FetchResult<unknown>, 'texts'> {
-  return options.texts === true && body !== undefined ? { texts: { answers: [{ path: request.path, body }] } } : {};
+/** The answer's bytes as FetchResult.texts. */
+function textOf(request: Request, body: Buffer): AnswerTexts {
+  return { answers: [{ path: request.path, body }] };
 }
 
 function notJson(endpoint: Endpoint, res: GetResult): ExchangeError {

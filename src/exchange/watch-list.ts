@@ -36,8 +36,8 @@ export interface FetchResult<T> extends Parsed<T> {
   refused?: string[];
   /** Every answer of this fetch had exactly the bytes of the same request's last answer: the records are that answer's, not read again. */
   unchanged?: boolean;
-  /** When asked for (FetchOptions.texts): the answers the records were read from, for a recording. */
-  texts?: AnswerTexts;
+  /** The answers the records were read from, for a recording. */
+  texts: AnswerTexts;
 }
 
 /** Records of a watch list: those read, and the watched symbols the exchange refused. */
@@ -102,10 +102,9 @@ export function pickWatched(symbols: readonly string[], all: Parsed<TickerRecord
   return { records, issues, ...(refused.length > 0 && { refused }) };
 }
 
-/** The answers of several fetches, in order (undefined when they were not asked for). */
-function answersOf(results: readonly FetchResult<TickerRecord>[]): AnswerText[] | undefined {
-  if (results.some((r) => r.texts === undefined)) return undefined;
-  return results.flatMap((r) => r.texts?.answers ?? []);
+/** The answers of several fetches, in order. */
+function answersOf(results: readonly FetchResult<TickerRecord>[]): AnswerText[] {
+  return results.flatMap((r) => r.texts.answers);
 }
 
 /** One exchange's watch list, with the symbols it refused on the last fetch. */
@@ -144,12 +143,11 @@ export class WatchList {
     }
     this.refused = new Set(run.refused);
     const reorder = suspects.length > 0 || run.refused.length > 0;
-    const answers = answersOf(run.parts);
     return {
       ...joinParts(symbols, run.parts, run.refused, reorder),
       bytes: run.parts.reduce((n, p) => n + p.bytes, 0),
       requests: run.requests,
-      ...(answers !== undefined && { texts: { answers, watch: { how: 'parts', symbols, refused: [...run.refused], reorder } } }),
+      texts: { answers: answersOf(run.parts), watch: { how: 'parts', symbols, refused: [...run.refused], reorder } },
     };
   }
 
@@ -187,12 +185,11 @@ export class WatchList {
     const all = await run.source.all();
     const picked = pickWatched(symbols, all);
     this.refused = new Set(picked.refused ?? []);
-    const answers = answersOf([...run.parts, all]);
     return {
       ...picked,
       bytes: run.parts.reduce((n, p) => n + p.bytes, 0) + all.bytes,
       requests: run.requests + 1,
-      ...(answers !== undefined && { texts: { answers, watch: { how: 'all', symbols } } }),
+      texts: { answers: answersOf([...run.parts, all]), watch: { how: 'all', symbols } },
     };
   }
 }

@@ -69,6 +69,7 @@ describe('a dialect registered with one line', () => {
       issues: [],
       bytes: expect.any(Number),
       requests: 1,
+      texts: expect.anything(),
     });
     // Refused (our clock is an hour behind), the exchange's time read, then signed again.
     expect(exchange.requests).toEqual([LEDGER_PATHS.assets, LEDGER_PATHS.time, LEDGER_PATHS.assets]);
