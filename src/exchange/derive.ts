@@ -22,8 +22,9 @@ interface Exact {
 /** Exponents beyond this are not prices: no derivation (null) rather than a huge BigInt. */
 const MAX_EXPONENT = 400;
 
-function exactOf(text: string): Exact | undefined {
-  if (!isDecimalText(text)) return undefined;
+/** A decimal text as `digits × 10^-scale`; undefined when absent or not a decimal. */
+function exactOf(text: string | null): Exact | undefined {
+  if (text === null || !isDecimalText(text)) return undefined;
   const [mantissa = '', exp = '0'] = text.toLowerCase().split('e');
   const e = Number(exp);
   if (!Number.isSafeInteger(e) || Math.abs(e) > MAX_EXPONENT) return undefined;
@@ -59,8 +60,8 @@ function aligned(a: Exact, b: Exact): [bigint, bigint, number] {
 
 /** `a − b`, exactly (`"67400"` − `"597.9"` = `"66802.1"`); null when either is absent or not a decimal. */
 export function difference(a: string | null, b: string | null): string | null {
-  const x = a === null ? undefined : exactOf(a);
-  const y = b === null ? undefined : exactOf(b);
+  const x = exactOf(a);
+  const y = exactOf(b);
   if (x === undefined || y === undefined) return null;
   const [p, q, scale] = aligned(x, y);
   return plain({ digits: p - q, scale });
@@ -68,7 +69,7 @@ export function difference(a: string | null, b: string | null): string | null {
 
 /** A percentage as a ratio: the point moved two places (`"-1.18"` → `"-0.0118"`). */
 export function percentAsRatio(percent: string | null): string | null {
-  const x = percent === null ? undefined : exactOf(percent);
+  const x = exactOf(percent);
   return x === undefined ? null : plain({ digits: x.digits, scale: x.scale + 2 });
 }
 
@@ -101,8 +102,8 @@ const QUOTIENT_PLACES = 8;
  * places (`(2.3909 − 2.3938) / 2.3938` → `"-0.00121146"`); null when either is absent or `b` is 0.
  */
 export function changeRatio(a: string | null, b: string | null): string | null {
-  const x = a === null ? undefined : exactOf(a);
-  const y = b === null ? undefined : exactOf(b);
+  const x = exactOf(a);
+  const y = exactOf(b);
   if (x === undefined || y === undefined || y.digits === 0n) return null;
   const [p, q] = aligned(x, y);
   let num = (p - q) * 10n ** BigInt(QUOTIENT_PLACES);
