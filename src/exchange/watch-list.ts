@@ -46,7 +46,7 @@ export interface Watched extends Parsed<TickerRecord> {
 }
 
 /** How the watch list reaches the exchange. */
-export interface TickerSource {
+export interface TickerRequests {
   /** One request for these symbols (at most the cap). */
   some(symbols: readonly string[]): Promise<FetchResult<TickerRecord>>;
   /** One request for every symbol. */
@@ -57,7 +57,7 @@ export interface TickerSource {
 
 /** The state of one watch-list fetch while refused symbols are narrowed down. */
 interface Narrowing {
-  source: TickerSource;
+  source: TickerRequests;
   /** Requests answered with records, in order. */
   parts: FetchResult<TickerRecord>[];
   refused: string[];
@@ -102,11 +102,6 @@ export function pickWatched(symbols: readonly string[], all: Parsed<TickerRecord
   return { records, issues, ...(refused.length > 0 && { refused }) };
 }
 
-/** The answers of several fetches, in order. */
-function answersOf(results: readonly FetchResult<TickerRecord>[]): AnswerText[] {
-  return results.flatMap((r) => r.texts.answers);
-}
-
 /** One exchange's watch list, with the symbols it refused on the last fetch. */
 export class WatchList {
   private refused: ReadonlySet<string> = new Set();
@@ -118,7 +113,7 @@ export class WatchList {
    * Tickers of `symbols` in the order given. A 4xx that refuses a symbol is narrowed down by
    * halving the request, at most `halvings` times (each costs up to two requests).
    */
-  async fetch(symbols: readonly string[], source: TickerSource, halvings: number): Promise<FetchResult<TickerRecord>> {
+  async fetch(symbols: readonly string[], source: TickerRequests, halvings: number): Promise<FetchResult<TickerRecord>> {
     const run: Narrowing = { source, parts: [], refused: [], requests: 0, left: halvings };
     if (this.cap <= 0) return this.fromAll(symbols, run);
     // Symbols refused last time go in requests of their own, so a delisted symbol costs a
@@ -147,7 +142,7 @@ export class WatchList {
       ...joinParts(symbols, run.parts, run.refused, reorder),
       bytes: run.parts.reduce((n, p) => n + p.bytes, 0),
       requests: run.requests,
-      texts: { answers: answersOf(run.parts), watch: { how: 'parts', symbols, refused: [...run.refused], reorder } },
+      texts: { answers: run.parts.flatMap((p) => p.texts.answers), watch: { how: 'parts', symbols, refused: [...run.refused], reorder } },
     };
   }
 
@@ -189,7 +184,7 @@ export class WatchList {
       ...picked,
       bytes: run.parts.reduce((n, p) => n + p.bytes, 0) + all.bytes,
       requests: run.requests + 1,
-      texts: { answers: answersOf([...run.parts, all]), watch: { how: 'all', symbols } },
+      texts: { answers: [...run.parts, all].flatMap((p) => p.texts.answers), watch: { how: 'all', symbols } },
     };
   }
 }
