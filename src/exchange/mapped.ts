@@ -6,7 +6,6 @@
  * is resolved by KeyedRecords, a coin's flags are derived from its networks (rule 4), and a
  * record equal to its previous one comes back as the previous object (decode-list.ts).
  */
-import { keysOf, NETWORK_FIELDS } from '../snapshot/fields';
 import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 import { decodeList, type ListReader } from './decode-list';
@@ -59,23 +58,6 @@ export function chainsOf(coinKey: string, chainKey: string): Pick<CoinSource, 'c
     networks: (o) => listIn(o, 'chains'),
     networkKey: (n) => keyIn(n, chainKey),
   };
-}
-
-/**
- * The network fields the public dialects (bitget, kucoin, gate, htx) do not have (dialects.md
- * section 2: `withdrawInternalMin` and `contractAddressUrl` are Binance's, `depositDesc`
- * Binance's and MEXC's, `withdrawDesc` Binance's).
- */
-const NOT_SENT_PUBLICLY = { withdrawInternalMin: null, contractAddressUrl: null, depositDesc: null, withdrawDesc: null } as const;
-
-const NETWORK_KEYS = keysOf(NETWORK_FIELDS);
-
-/** A public dialect's network: the fields it sends, the others null, in the model's order (that of `once --json`). */
-export function publicNetwork(sent: Omit<NetworkRecord, keyof typeof NOT_SENT_PUBLICLY>): NetworkRecord {
-  const all: NetworkRecord = { ...sent, ...NOT_SENT_PUBLICLY };
-  const out: Partial<Record<keyof NetworkRecord, unknown>> = {};
-  for (const k of NETWORK_KEYS) out[k] = all[k];
-  return out as NetworkRecord;
 }
 
 /**

@@ -6,7 +6,7 @@
  * another code, also inside an answer of status 200.
  */
 import { difference, nonZero, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, chainsOf, integer, keyIn, optionalFlag, publicNetwork, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, chainsOf, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
 import { dec, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -39,23 +39,26 @@ const COINS: CoinSource = {
   ...chainsOf('coin', 'chain'),
   // Bitget gives no full name.
   name: () => null,
-  network: (n, coin) =>
-    publicNetwork({
-      network: requiredStr(n, 'chain'),
-      coin,
-      name: null,
-      isDefault: null,
-      depositEnable: statusFlag(n, 'rechargeable', booleanValue),
-      withdrawEnable: statusFlag(n, 'withdrawable', booleanValue),
-      withdrawFee: dec(n, 'withdrawFee'),
-      withdrawMin: dec(n, 'minWithdrawAmount'),
-      withdrawIntegerMultiple: withdrawMultiple(n),
-      minConfirm: integer(n, 'depositConfirm'),
-      withdrawTag: optionalFlag(n, 'needTag', booleanValue),
-      depositDust: dec(n, 'minDepositAmount'),
-      contractAddress: str(n, 'contractAddress', false),
-      // No contractAddressUrl: `browserUrl` is a transaction URL prefix, not the contract's page.
-    }),
+  network: (n, coin) => ({
+    network: requiredStr(n, 'chain'),
+    coin,
+    name: null,
+    isDefault: null,
+    depositEnable: statusFlag(n, 'rechargeable', booleanValue),
+    withdrawEnable: statusFlag(n, 'withdrawable', booleanValue),
+    withdrawFee: dec(n, 'withdrawFee'),
+    withdrawMin: dec(n, 'minWithdrawAmount'),
+    withdrawInternalMin: null,
+    withdrawIntegerMultiple: withdrawMultiple(n),
+    minConfirm: integer(n, 'depositConfirm'),
+    withdrawTag: optionalFlag(n, 'needTag', booleanValue),
+    depositDust: dec(n, 'minDepositAmount'),
+    contractAddress: str(n, 'contractAddress', false),
+    contractAddressUrl: null,
+    depositDesc: null,
+    withdrawDesc: null,
+    // No contractAddressUrl: `browserUrl` is a transaction URL prefix, not the contract's page.
+  }),
 };
 
 const TICKERS: TickerSource = {

@@ -7,7 +7,7 @@
  */
 import { Refused } from '../../dialect';
 import { percentAsRatio, specSymbol } from '../../derive';
-import { booleanValue, chainsOf, keyIn, publicNetwork, requiredDecimal, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, chainsOf, keyIn, requiredDecimal, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
 import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -51,7 +51,7 @@ const COINS: CoinSource = {
   // The coin-level flags and `chain` are deprecated (Gate docs): the flags are derived from `chains[]`.
   network: (n, coin, o) => {
     const network = requiredStr(n, 'name');
-    return publicNetwork({
+    return {
       network,
       coin,
       name: null,
@@ -62,12 +62,16 @@ const COINS: CoinSource = {
       withdrawEnable: statusFlag(n, 'withdraw_disabled', notDisabled),
       withdrawFee: null,
       withdrawMin: null,
+      withdrawInternalMin: null,
       withdrawIntegerMultiple: null,
       minConfirm: null,
       withdrawTag: null,
       depositDust: null,
       contractAddress: str(n, 'addr', false),
-    });
+      contractAddressUrl: null,
+      depositDesc: null,
+      withdrawDesc: null,
+    };
   },
 };
 

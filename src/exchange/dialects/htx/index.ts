@@ -8,7 +8,7 @@
  * kept (rule 1).
  */
 import { changeRatio, difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, chainsOf, integer, keyIn, optionalFlag, publicNetwork, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, chainsOf, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
 import { dec, isObject, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -64,24 +64,27 @@ const COINS: CoinSource = {
   ...chainsOf('currency', 'chain'),
   name: () => null,
   // `instStatus` is ignored: the coin's flags are derived from its chains.
-  network: (n, coin) =>
-    publicNetwork({
-      // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
-      network: requiredStr(n, 'chain'),
-      coin,
-      name: str(n, 'displayName', false),
-      isDefault: null,
-      depositEnable: statusFlag(n, 'depositStatus', allowed),
-      withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
-      withdrawFee: withdrawFee(n),
-      withdrawMin: dec(n, 'minWithdrawAmt'),
-      withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-      minConfirm: integer(n, 'numOfConfirmations'),
-      withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
-      depositDust: dec(n, 'minDepositAmt'),
-      // dialects.md: not provided (some answers carry one; the contract leaves it out).
-      contractAddress: null,
-    }),
+  network: (n, coin) => ({
+    // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
+    network: requiredStr(n, 'chain'),
+    coin,
+    name: str(n, 'displayName', false),
+    isDefault: null,
+    depositEnable: statusFlag(n, 'depositStatus', allowed),
+    withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
+    withdrawFee: withdrawFee(n),
+    withdrawMin: dec(n, 'minWithdrawAmt'),
+    withdrawInternalMin: null,
+    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+    minConfirm: integer(n, 'numOfConfirmations'),
+    withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
+    depositDust: dec(n, 'minDepositAmt'),
+    // dialects.md: not provided (some answers carry one; the contract leaves it out).
+    contractAddress: null,
+    contractAddressUrl: null,
+    depositDesc: null,
+    withdrawDesc: null,
+  }),
 };
 
 const TICKERS: TickerSource = {

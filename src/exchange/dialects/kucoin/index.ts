@@ -5,7 +5,7 @@
  * answer of status 200.
  */
 import { difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, chainsOf, integer, keyIn, optionalFlag, publicNetwork, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, chainsOf, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
 import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
 import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
@@ -37,23 +37,26 @@ const COINS: CoinSource = {
   ...chainsOf('currency', 'chainId'),
   // `name` repeats the symbol; `fullName` is the name.
   name: (o) => str(o, 'fullName', false),
-  network: (n, coin) =>
-    publicNetwork({
-      // The id withdrawals take (`eth`, `trx`, `bech32`).
-      network: requiredStr(n, 'chainId'),
-      coin,
-      name: str(n, 'chainName', false),
-      isDefault: null,
-      depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
-      withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
-      withdrawFee: dec(n, 'withdrawalMinFee'),
-      withdrawMin: dec(n, 'withdrawalMinSize'),
-      withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-      minConfirm: integer(n, 'confirms'),
-      withdrawTag: optionalFlag(n, 'needTag', booleanValue),
-      depositDust: dec(n, 'depositMinSize'),
-      contractAddress: str(n, 'contractAddress', false),
-    }),
+  network: (n, coin) => ({
+    // The id withdrawals take (`eth`, `trx`, `bech32`).
+    network: requiredStr(n, 'chainId'),
+    coin,
+    name: str(n, 'chainName', false),
+    isDefault: null,
+    depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
+    withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
+    withdrawFee: dec(n, 'withdrawalMinFee'),
+    withdrawMin: dec(n, 'withdrawalMinSize'),
+    withdrawInternalMin: null,
+    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+    minConfirm: integer(n, 'confirms'),
+    withdrawTag: optionalFlag(n, 'needTag', booleanValue),
+    depositDust: dec(n, 'depositMinSize'),
+    contractAddress: str(n, 'contractAddress', false),
+    contractAddressUrl: null,
+    depositDesc: null,
+    withdrawDesc: null,
+  }),
 };
 
 const TICKERS: TickerSource = {
