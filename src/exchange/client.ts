@@ -11,7 +11,7 @@ import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
 import { LastAnswers } from './last-answers';
 import { ShapeError, type Parsed } from './read';
-import { WatchList, type AnswerTexts, type FetchResult } from './watch-list';
+import { WatchList, type AnswerTexts, type FetchResult, type TickerRequests } from './watch-list';
 
 export type { AnswerText, AnswerTexts, FetchResult, WatchAssembly } from './watch-list';
 
@@ -28,8 +28,6 @@ export interface ClientOptions {
   retries: { max: number; baseDelayMs: number; maxDelayMs: number };
   weightLimit: { max: number; windowMs: number };
   headers?: Record<string, string>;
-  /** Largest `symbols` list one request may carry (the dialect's own when left out); longer watch lists are split. */
-  symbolsCap?: number;
   /** Shared connection pool; when left out the client makes (and closes) its own. */
   dispatcher?: Dispatcher;
   clock?: Clock;
@@ -77,7 +75,7 @@ export class ExchangeClient {
     this.dispatcher =
       options.dispatcher ?? new Agent({ connections: 4, keepAliveTimeout: 30_000, connectTimeout: options.timeoutMs });
     this.budget = new WeightBudget(options.weightLimit.max, options.weightLimit.windowMs, this.clock);
-    this.watchList = new WatchList(options.symbolsCap ?? this.dialect.defaults.symbolsCap);
+    this.watchList = new WatchList(this.dialect.defaults.symbolsCap);
     this.headers = {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
@@ -108,23 +106,16 @@ export class ExchangeClient {
     const decode = (text: string): Parsed<TickerRecord> => this.dialect.decode.tickers(text, previous);
     const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal);
     if (symbols.length === 0) return all();
-    return this.watchList.fetch(
-      symbols,
-      {
-        some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal),
-        all,
-        refusesSymbols: (err) => err instanceof ExchangeError && this.dialect.errors.refusesSymbols(err),
-      },
-      this.narrowingBudget(this.dialect.requests.tickers(symbols.slice(0, 1)).weight),
-    );
-  }
-
-  /**
-   * How many halvings one fetch may spend finding refused symbols: each costs up to two
-   * requests of `weight`, and together they stay within a quarter of the weight budget's window.
-   */
-  private narrowingBudget(weight: number): number {
-    return Math.max(2, Math.floor(this.options.weightLimit.max / weight / 8));
+    // The halvings one fetch may spend finding refused symbols: each costs up to two requests,
+    // and together they stay within a quarter of the weight budget's window.
+    const weight = this.dialect.requests.tickers(symbols.slice(0, 1)).weight;
+    const halvings = Math.max(2, Math.floor(this.options.weightLimit.max / weight / 8));
+    const requests: TickerRequests = {
+      some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal),
+      all,
+      refusesSymbols: (err) => err instanceof ExchangeError && this.dialect.errors.refusesSymbols(err),
+    };
+    return this.watchList.fetch(symbols, requests, halvings);
   }
 
   /** Closes the connection pool, when the client made it. */
