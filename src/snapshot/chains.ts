@@ -67,7 +67,7 @@ function normalizeNetworkId(id: string): string {
 }
 
 export class ChainTable {
-  private readonly columns = new Map<string, Map<string, string>>();
+  private readonly columns = new Map<string, Map<string, string>>(CHAIN_DIALECTS.map((d) => [d, new Map()]));
   /** OKX's chain names without the coin (`TRC20`, `Arbitrum One`) -> chain. */
   private readonly okxChains = new Map<string, string>();
   private readonly spotExact = new Map<string, string>();
@@ -77,7 +77,7 @@ export class ChainTable {
   constructor(aliases: ChainAliases = {}) {
     this.aliases = new Map(Object.entries(aliases));
     for (const [chain, ids] of CHAIN_TABLE) {
-      for (const d of CHAIN_DIALECTS) for (const id of ids[d] ?? []) setOnce(column(this.columns, d), id, chain, d);
+      for (const d of CHAIN_DIALECTS) for (const id of ids[d] ?? []) setOnce(this.columns.get(d) as Map<string, string>, id, chain, d);
       for (const id of ids.okx ?? []) setOnce(this.okxChains, okxChainName(id), chain, 'okx');
     }
     for (const [chain, ids] of [...CHAIN_TABLE, ...SPOT_V3_EXTRA]) {
@@ -106,12 +106,6 @@ export class ChainTable {
 function okxChainName(id: string): string {
   const dash = id.indexOf('-');
   return dash < 0 ? '' : id.slice(dash + 1);
-}
-
-function column(columns: Map<string, Map<string, string>>, dialect: string): Map<string, string> {
-  let c = columns.get(dialect);
-  if (c === undefined) columns.set(dialect, (c = new Map()));
-  return c;
 }
 
 function setOnce(map: Map<string, string>, id: string, chain: string, where: string): void {
