@@ -84,14 +84,6 @@ export function requiredBool(o: Json, key: string): boolean {
   return bool(o, key, true) as boolean;
 }
 
-/** A flag sent as one of two documented values; anything else (absent included) fails the record: unknown is never closed. */
-export function flagOf(o: Json, key: string, open: unknown, closed: unknown): boolean {
-  const v = o[key];
-  if (v === open) return true;
-  if (v === closed) return false;
-  throw new FieldError(v === undefined || v === null ? `${key} is missing` : `${key} is not ${JSON.stringify(open)} or ${JSON.stringify(closed)}`);
-}
-
 /** A decimal's exact text (see readDecimal); null when absent or empty. */
 export function dec(o: Json, key: string): string | null {
   const v = readDecimal(o[key]);

@@ -6,7 +6,7 @@
 import { difference, rollingWindow, specSymbol, stepOfSentPlaces } from '../../derive';
 import { Refused, type Refusal } from '../../dialect';
 import { integer, keyIn, listIn, requiredDecimal, type CoinSource, type TickerSource } from '../../mapped';
-import { dec, flagOf, int, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
+import { dec, FieldError, int, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
 
@@ -31,6 +31,14 @@ export function listOf(body: unknown, key: string, what: string): unknown[] {
   const list = resultOf(body, what)[key];
   if (Array.isArray(list)) return list;
   throw new ShapeError(`${what}: expected result.${key} to be a list, got ${shapeOf(list)}`);
+}
+
+/** A flag sent as one of two documented values (`"1"`, `"0"`); anything else (absent included) fails the network: unknown is never closed. */
+function flagOf(o: Json, key: string, open: unknown, closed: unknown): boolean {
+  const v = o[key];
+  if (v === open) return true;
+  if (v === closed) return false;
+  throw new FieldError(v === undefined || v === null ? `${key} is missing` : `${key} is not ${JSON.stringify(open)} or ${JSON.stringify(closed)}`);
 }
 
 export const COINS: CoinSource = {
