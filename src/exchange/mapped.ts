@@ -10,7 +10,7 @@ import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
 import { decodeList, type ListReader } from './decode-list';
 import { KeyedRecords } from './duplicates';
-import { dec, FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from './read';
+import { FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from './read';
 
 /** How a dialect's raw coin maps onto the model. */
 export interface CoinSource {
@@ -90,13 +90,6 @@ export function booleanValue(v: unknown): boolean | undefined {
 /** An integer field (rule 1: `15` or `"15"`); `""` is "no value", null (rule 2). */
 export function integer(o: Json, key: string): number | null {
   return o[key] === '' ? null : int(o, key);
-}
-
-/** A decimal the record cannot do without (a ticker's last price). */
-export function requiredDecimal(o: Json, key: string): string {
-  const v = dec(o, key);
-  if (v === null) throw new FieldError(`${key} is missing`);
-  return v;
 }
 
 /** An answer's time (ms), sent as a number or as a string of digits; null when absent or not one. */

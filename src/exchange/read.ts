@@ -94,6 +94,13 @@ export function dec(o: Json, key: string): string | null {
   return v;
 }
 
+/** A decimal the record cannot do without (a ticker's last price). */
+export function requiredDec(o: Json, key: string): string {
+  const v = dec(o, key);
+  if (v === null) throw new FieldError(`${key} is missing`);
+  return v;
+}
+
 /** An integer, also when sent as a string of at most 15 digits. */
 export function int(o: Json, key: string): number | null {
   const v = o[key];

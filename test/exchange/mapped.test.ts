@@ -1,5 +1,5 @@
-import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, requiredDecimal, statusFlag, booleanValue, type CoinSource, type TickerSource } from '../../src/exchange/mapped';
-import { dec, requiredStr } from '../../src/exchange/read';
+import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, statusFlag, booleanValue, type CoinSource, type TickerSource } from '../../src/exchange/mapped';
+import { dec, requiredDec, requiredStr } from '../../src/exchange/read';
 import { networkRecord, tickerRecord } from '../support/records';
 
 /** The loops every mapped dialect shares: flags derived without guessing, unchanged records reused. */
@@ -14,7 +14,7 @@ const SOURCE: CoinSource = {
 
 const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 's'),
-  ticker: (o, symbol, time) => tickerRecord(symbol, { lastPrice: requiredDecimal(o, 'p'), openPrice: dec(o, 'o'), closeTime: time }),
+  ticker: (o, symbol, time) => tickerRecord(symbol, { lastPrice: requiredDec(o, 'p'), openPrice: dec(o, 'o'), closeTime: time }),
 };
 
 const net = (id: string, dep: unknown, wd: unknown): Record<string, unknown> => ({ id, dep, wd });

@@ -6,8 +6,8 @@
  */
 import { percentAsRatio, specSymbol } from '../derive';
 import { Refused, type Refusal } from '../dialect';
-import { keyIn, listIn, requiredDecimal, type CoinSource, type TickerSource } from '../mapped';
-import { dec, int, isObject, shapeOf, ShapeError, str } from '../read';
+import { keyIn, listIn, type CoinSource, type TickerSource } from '../mapped';
+import { dec, int, isObject, requiredDec, ShapeError, shapeOf, str } from '../read';
 import { errorJson, refusalOf } from '../refusal';
 
 /** An error answer: `{"code","msg"}`; 429 too many requests, 418 an IP ban (both with Retry-After); `clockCodes` refuse the timestamp. */
@@ -56,7 +56,7 @@ export function ticker24hr({ percent, count }: { percent: 'percentage' | 'ratio'
   return {
     symbol: (o) => keyIn(o, 'symbol', specSymbol),
     ticker: (o, symbol) => {
-      const lastPrice = requiredDecimal(o, 'lastPrice');
+      const lastPrice = requiredDec(o, 'lastPrice');
       const change = dec(o, 'priceChangePercent');
       return {
         symbol,

@@ -6,9 +6,9 @@
  * another code, also inside an answer of status 200.
  */
 import { difference, nonZero, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, chainsOf, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, chainsOf, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
-import { dec, requiredStr, str, type Json } from '../../read';
+import { dec, requiredDec, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
 export const BITGET_PATHS = { coins: '/api/v2/spot/public/coins', tickers: '/api/v2/spot/market/tickers' } as const;
@@ -64,7 +64,7 @@ const COINS: CoinSource = {
 const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol) => {
-    const lastPrice = requiredDecimal(o, 'lastPr');
+    const lastPrice = requiredDec(o, 'lastPr');
     const openPrice = dec(o, 'open');
     return {
       symbol,

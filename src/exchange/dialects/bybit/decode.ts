@@ -5,8 +5,8 @@
  */
 import { difference, rollingWindow, specSymbol, stepOfSentPlaces } from '../../derive';
 import { Refused, type Refusal } from '../../dialect';
-import { integer, keyIn, listIn, requiredDecimal, type CoinSource, type TickerSource } from '../../mapped';
-import { dec, FieldError, int, isObject, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
+import { integer, keyIn, listIn, type CoinSource, type TickerSource } from '../../mapped';
+import { dec, FieldError, int, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str, type Json } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
 
@@ -76,7 +76,7 @@ export function tickerList(body: unknown): { list: unknown[]; time: number | nul
 export const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol, time) => {
-    const last = requiredDecimal(o, 'lastPrice');
+    const last = requiredDec(o, 'lastPrice');
     const open = dec(o, 'prevPrice24h');
     return {
       symbol,

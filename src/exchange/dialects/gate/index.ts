@@ -7,9 +7,9 @@
  */
 import { Refused } from '../../dialect';
 import { percentAsRatio, specSymbol } from '../../derive';
-import { booleanValue, chainsOf, keyIn, requiredDecimal, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, chainsOf, keyIn, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
-import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
+import { dec, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str } from '../../read';
 import { envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
 export const GATE_PATHS = { coins: '/api/v4/spot/currencies', tickers: '/api/v4/spot/tickers' } as const;
@@ -82,7 +82,7 @@ const TICKERS: TickerSource = {
     // Gate sends a 2-decimal percentage only: no exact open price or change (rule 3).
     priceChange: null,
     priceChangePercent: percentAsRatio(dec(o, 'change_percentage')),
-    lastPrice: requiredDecimal(o, 'last'),
+    lastPrice: requiredDec(o, 'last'),
     bidPrice: dec(o, 'highest_bid'),
     bidQty: dec(o, 'highest_size'),
     askPrice: dec(o, 'lowest_ask'),

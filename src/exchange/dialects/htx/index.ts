@@ -8,9 +8,9 @@
  * kept (rule 1).
  */
 import { changeRatio, difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, chainsOf, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, chainsOf, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
-import { dec, isObject, requiredStr, str, type Json } from '../../read';
+import { dec, isObject, requiredDec, requiredStr, str, type Json } from '../../read';
 import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
 export const HTX_PATHS = { coins: '/v2/reference/currencies', tickers: '/market/tickers' } as const;
@@ -90,7 +90,7 @@ const COINS: CoinSource = {
 const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol, ts) => {
-    const close = requiredDecimal(o, 'close');
+    const close = requiredDec(o, 'close');
     const open = dec(o, 'open');
     return {
       symbol,

@@ -5,9 +5,9 @@
  * answer of status 200.
  */
 import { difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, chainsOf, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, chainsOf, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
-import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
+import { dec, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str } from '../../read';
 import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
 
 export const KUCOIN_PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' } as const;
@@ -62,7 +62,7 @@ const COINS: CoinSource = {
 const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol, time) => {
-    const lastPrice = requiredDecimal(o, 'last');
+    const lastPrice = requiredDec(o, 'last');
     const priceChange = dec(o, 'changePrice');
     return {
       symbol,

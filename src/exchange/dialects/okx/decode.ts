@@ -5,8 +5,8 @@
  */
 import { changeRatio, difference, rollingWindow, specSymbol, stepOfSentPlaces } from '../../derive';
 import { Refused, type Refusal } from '../../dialect';
-import { keyIn, requiredDecimal, type CoinSource, type TickerSource } from '../../mapped';
-import { bool, dec, int, isObject, keyOf, requiredBool, requiredStr, shapeOf, ShapeError, str, type Json } from '../../read';
+import { keyIn, type CoinSource, type TickerSource } from '../../mapped';
+import { bool, dec, int, isObject, keyOf, requiredBool, requiredDec, requiredStr, ShapeError, shapeOf, str, type Json } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
 
@@ -85,7 +85,7 @@ export const COINS: CoinSource = {
 export const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 'instId', specSymbol),
   ticker: (o, symbol) => {
-    const last = requiredDecimal(o, 'last');
+    const last = requiredDec(o, 'last');
     const open = dec(o, 'open24h');
     return {
       symbol,

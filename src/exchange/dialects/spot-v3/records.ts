@@ -9,19 +9,13 @@
  */
 import { fieldsOf, type Absent, type FieldSpec } from '../../../snapshot/fields';
 import type { NetworkRecord } from '../../../snapshot/model';
-import { bool, dec, FieldError, int, requiredBool, requiredStr, str, type Json } from '../../read';
+import { bool, dec, int, requiredBool, requiredDec, requiredStr, str, type Json } from '../../read';
 
 /** One field of a raw record: `parent` the key of the record it belongs to, `networks` a coin's networks, read already. */
 type FieldReader = (o: Json, parent: string, networks: readonly NetworkRecord[]) => unknown;
 
 /** Whether one raw field reads as exactly what a record holds (`held`: the record, as its fields by name). */
 type FieldSame = (o: Json, held: Readonly<Record<string, unknown>>) => boolean;
-
-function requiredDec(o: Json, key: string): string {
-  const v = dec(o, key);
-  if (v === null) throw new FieldError(`${key} is missing`);
-  return v;
-}
 
 function flagReader(key: string, absent: Absent): FieldReader {
   if (absent === 'required') return (o) => requiredBool(o, key);
