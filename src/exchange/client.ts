@@ -167,7 +167,7 @@ export class ExchangeClient {
     try {
       return decode(res.text);
     } catch (err) {
-      if (err instanceof InvalidJson) throw notJson(endpoint, res);
+      if (err instanceof InvalidJson) throw new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
       if (err instanceof ShapeError) throw new ExchangeError('schema', endpoint, err.message);
       if (err instanceof Refused) throw this.refusalError(endpoint, res, err.refusal);
       throw err;
@@ -236,15 +236,12 @@ export class ExchangeClient {
     const { code, msg } = refusal;
     const detail = `${endpoint}: HTTP ${res.status}${code !== undefined ? ` code ${code}` : ''}${msg ? `: ${msg}` : ''}`;
     const details = { status: res.status, ...(code !== undefined && { code }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
-    if (refusal.pause === 'rate_limited') {
-      this.blockKind = 'rate_limited';
-      if (retryAfterMs !== undefined) this.budget.blockUntil(now + retryAfterMs);
-      return new ExchangeError('rate_limited', endpoint, detail, details);
-    }
-    if (refusal.pause === 'banned') {
-      this.blockKind = 'banned';
-      this.budget.blockUntil(now + (retryAfterMs ?? DEFAULT_BAN_MS));
-      return new ExchangeError('banned', endpoint, detail, details);
+    if (refusal.pause !== undefined) {
+      // Nothing is sent until the pause is over: its Retry-After, or for a ban that does not say, DEFAULT_BAN_MS.
+      this.blockKind = refusal.pause;
+      const pauseMs = retryAfterMs ?? (refusal.pause === 'banned' ? DEFAULT_BAN_MS : undefined);
+      if (pauseMs !== undefined) this.budget.blockUntil(now + pauseMs);
+      return new ExchangeError(refusal.pause, endpoint, detail, details);
     }
     if (res.status >= 300 && res.status < 400) {
       // Not followed: no interface defines a redirect, and one may lead away from the
@@ -260,10 +257,6 @@ export class ExchangeClient {
 /** The answer's bytes as FetchResult.texts. */
 function textOf(request: Request, body: Buffer): AnswerTexts {
   return { answers: [{ path: request.path, body }] };
-}
-
-function notJson(endpoint: Endpoint, res: GetResult): ExchangeError {
-  return new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
 }
 
 /** A refused timestamp: fetch re-syncs the clock and tries once more (never a retry of its own). */
