@@ -41,9 +41,7 @@ export interface FetchResult<T> extends Parsed<T> {
 }
 
 /** Records of a watch list: those read, and the watched symbols the exchange refused. */
-export interface Watched extends Parsed<TickerRecord> {
-  refused?: string[];
-}
+export type Watched = Pick<FetchResult<TickerRecord>, 'records' | 'issues' | 'refused'>;
 
 /** How the watch list reaches the exchange. */
 export interface TickerRequests {
@@ -152,14 +150,12 @@ export class WatchList {
    */
   private async fetchSymbols(chunk: readonly string[], failed: boolean, run: Narrowing): Promise<boolean> {
     if (!failed) {
+      run.requests += 1;
       try {
-        const parsed = await run.source.some(chunk);
-        run.parts.push(parsed);
-        run.requests += 1;
+        run.parts.push(await run.source.some(chunk));
         return true;
       } catch (err) {
         if (!run.source.refusesSymbols(err)) throw err;
-        run.requests += 1;
       }
     }
     if (chunk.length === 1) {
