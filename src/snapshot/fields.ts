@@ -49,8 +49,6 @@ export interface FieldSpec {
   readonly change: FieldChange;
 }
 
-const IDENTITY = { kind: 'identity' } as const;
-
 function silent(why: string): FieldChange {
   return { kind: 'silent', why };
 }
@@ -68,7 +66,7 @@ function value(change: ChangeKind, same: Sameness): FieldChange {
 }
 
 function key() {
-  return { type: 'key', absent: 'required', change: IDENTITY } as const;
+  return { type: 'key', absent: 'required', change: { kind: 'identity' } } as const;
 }
 
 function parent() {
