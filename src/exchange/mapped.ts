@@ -51,15 +51,6 @@ export function listIn(o: Json, key: string): readonly unknown[] {
   return v;
 }
 
-/** A coin whose networks are its list `chains`, each keyed by `chainKey` (bitget, kucoin, gate, htx); its symbol upper-cased. */
-export function chainsOf(coinKey: string, chainKey: string): Pick<CoinSource, 'coin' | 'networks' | 'networkKey'> {
-  return {
-    coin: (o) => keyIn(o, coinKey, (t) => t.toUpperCase()),
-    networks: (o) => listIn(o, 'chains'),
-    networkKey: (n) => keyIn(n, chainKey),
-  };
-}
-
 /**
  * A status flag as the exchange encodes it: `open` says what a sent value means (true, false,
  * or undefined for a value it does not document). Not sent, or not documented: FieldError,

@@ -6,10 +6,10 @@
  * another code, also inside an answer of status 200.
  */
 import { difference, nonZero, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, chainsOf, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
 import { dec, requiredDec, requiredStr, str, type Json } from '../../read';
-import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
+import { chainsOf, envelopeList, readEnvelopeRefusal, type Envelope } from '../public-family';
 
 export const BITGET_PATHS = { coins: '/api/v2/spot/public/coins', tickers: '/api/v2/spot/market/tickers' } as const;
 

@@ -7,10 +7,10 @@
  */
 import { Refused } from '../../dialect';
 import { percentAsRatio, specSymbol } from '../../derive';
-import { booleanValue, chainsOf, keyIn, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, keyIn, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
 import { dec, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str } from '../../read';
-import { envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../../refusal';
+import { chainsOf, envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../public-family';
 
 export const GATE_PATHS = { coins: '/api/v4/spot/currencies', tickers: '/api/v4/spot/tickers' } as const;
 

@@ -8,10 +8,10 @@
  * kept (rule 1).
  */
 import { changeRatio, difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, chainsOf, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
 import { mappedDialect } from '../../mapped-dialect';
 import { dec, isObject, requiredDec, requiredStr, str, type Json } from '../../read';
-import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
+import { chainsOf, envelopeList, readEnvelopeRefusal, type Envelope } from '../public-family';
 
 export const HTX_PATHS = { coins: '/v2/reference/currencies', tickers: '/market/tickers' } as const;
 
