@@ -50,38 +50,35 @@ export function keyOf(o: unknown, key: string): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-export function str(o: Json, key: string, required: boolean): string | null {
+/** A string; null when absent. */
+export function str(o: Json, key: string): string | null {
   const v = o[key];
   if (typeof v === 'string') return v;
-  if (v === undefined || v === null) {
-    if (required) throw new FieldError(`${key} is missing`);
-    return null;
-  }
+  if (v === undefined || v === null) return null;
   throw new FieldError(`${key} is not a string`);
 }
 
 /** A non-empty string. */
 export function requiredStr(o: Json, key: string): string {
-  const v = str(o, key, true);
+  const v = str(o, key);
   if (v === null || v === '') throw new FieldError(`${key} is missing`);
   return v;
 }
 
-/** A boolean, also when sent as the text `true` or `false`. */
-export function bool(o: Json, key: string, required: boolean): boolean | null {
+/** A boolean, also when sent as the text `true` or `false`; null when absent. */
+export function bool(o: Json, key: string): boolean | null {
   const v = o[key];
   if (typeof v === 'boolean') return v;
   if (v === 'true') return true;
   if (v === 'false') return false;
-  if (v === undefined || v === null) {
-    if (required) throw new FieldError(`${key} is missing`);
-    return null;
-  }
+  if (v === undefined || v === null) return null;
   throw new FieldError(`${key} is not a boolean`);
 }
 
 export function requiredBool(o: Json, key: string): boolean {
-  return bool(o, key, true) as boolean;
+  const v = bool(o, key);
+  if (v === null) throw new FieldError(`${key} is missing`);
+  return v;
 }
 
 /** A decimal's exact text (see readDecimal); null when absent or empty. */

@@ -33,7 +33,7 @@ export function capitalConfig(body: unknown): unknown[] {
 
 export const CAPITAL_CONFIG_COIN: Pick<CoinSource, 'coin' | 'name' | 'networks'> = {
   coin: (o) => keyIn(o, 'coin'),
-  name: (o) => str(o, 'name', false),
+  name: (o) => str(o, 'name'),
   networks: (o) => listIn(o, 'networkList'),
 };
 

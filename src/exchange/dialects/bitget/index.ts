@@ -53,7 +53,7 @@ const COINS: CoinSource = {
     minConfirm: integer(n, 'depositConfirm'),
     withdrawTag: optionalFlag(n, 'needTag', booleanValue),
     depositDust: dec(n, 'minDepositAmount'),
-    contractAddress: str(n, 'contractAddress', false),
+    contractAddress: str(n, 'contractAddress'),
     contractAddressUrl: null,
     depositDesc: null,
     withdrawDesc: null,

@@ -43,13 +43,13 @@ function flagOf(o: Json, key: string, open: unknown, closed: unknown): boolean {
 
 export const COINS: CoinSource = {
   coin: (o) => keyIn(o, 'coin'),
-  name: (o) => str(o, 'name', false),
+  name: (o) => str(o, 'name'),
   networks: (o) => listIn(o, 'chains'),
   networkKey: (n) => keyIn(n, 'chain'),
   network: (o, coin) => ({
     network: requiredStr(o, 'chain'),
     coin,
-    name: str(o, 'chainType', false),
+    name: str(o, 'chainType'),
     isDefault: null,
     // "1" open, "0" closed; anything else makes the network unknown (its last known value kept), never closed.
     depositEnable: flagOf(o, 'chainDeposit', '1', '0'),
@@ -57,11 +57,11 @@ export const COINS: CoinSource = {
     withdrawFee: dec(o, 'withdrawFee'),
     withdrawMin: dec(o, 'withdrawMin'),
     withdrawInternalMin: null,
-    withdrawIntegerMultiple: stepOfSentPlaces(str(o, 'minAccuracy', false)),
+    withdrawIntegerMultiple: stepOfSentPlaces(str(o, 'minAccuracy')),
     minConfirm: integer(o, 'confirmation'),
     withdrawTag: null,
     depositDust: dec(o, 'depositMin'),
-    contractAddress: str(o, 'contractAddress', false),
+    contractAddress: str(o, 'contractAddress'),
     contractAddressUrl: null,
     depositDesc: null,
     withdrawDesc: null,

@@ -47,7 +47,7 @@ function notDisabled(v: unknown): boolean | undefined {
 
 const COINS: CoinSource = {
   ...chainsOf('currency', 'name'),
-  name: (o) => str(o, 'name', false),
+  name: (o) => str(o, 'name'),
   // The coin-level flags and `chain` are deprecated (Gate docs): the flags are derived from `chains[]`.
   network: (n, coin, o) => {
     const network = requiredStr(n, 'name');
@@ -67,7 +67,7 @@ const COINS: CoinSource = {
       minConfirm: null,
       withdrawTag: null,
       depositDust: null,
-      contractAddress: str(n, 'addr', false),
+      contractAddress: str(n, 'addr'),
       contractAddressUrl: null,
       depositDesc: null,
       withdrawDesc: null,

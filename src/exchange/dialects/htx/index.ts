@@ -68,7 +68,7 @@ const COINS: CoinSource = {
     // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
     network: requiredStr(n, 'chain'),
     coin,
-    name: str(n, 'displayName', false),
+    name: str(n, 'displayName'),
     isDefault: null,
     depositEnable: statusFlag(n, 'depositStatus', allowed),
     withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),

@@ -36,12 +36,12 @@ function tickerList(body: unknown): { list: unknown[]; time: number | null } {
 const COINS: CoinSource = {
   ...chainsOf('currency', 'chainId'),
   // `name` repeats the symbol; `fullName` is the name.
-  name: (o) => str(o, 'fullName', false),
+  name: (o) => str(o, 'fullName'),
   network: (n, coin) => ({
     // The id withdrawals take (`eth`, `trx`, `bech32`).
     network: requiredStr(n, 'chainId'),
     coin,
-    name: str(n, 'chainName', false),
+    name: str(n, 'chainName'),
     isDefault: null,
     depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
     withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
@@ -52,7 +52,7 @@ const COINS: CoinSource = {
     minConfirm: integer(n, 'confirms'),
     withdrawTag: optionalFlag(n, 'needTag', booleanValue),
     depositDust: dec(n, 'depositMinSize'),
-    contractAddress: str(n, 'contractAddress', false),
+    contractAddress: str(n, 'contractAddress'),
     contractAddressUrl: null,
     depositDesc: null,
     withdrawDesc: null,

@@ -12,12 +12,12 @@ export const COINS: CoinSource = {
   // `netWork` when sent, else `network`: the key of a network that could not be read.
   networkKey: (n) => keyIn(n, 'netWork') ?? keyIn(n, 'network'),
   network: (o, coin) => {
-    const netWork = str(o, 'netWork', false);
+    const netWork = str(o, 'netWork');
     return {
       // Newer answers carry the id in `netWork` ("TRX"), older ones only `network` ("Tron(TRC20)").
       network: netWork !== null && netWork !== '' ? netWork : requiredStr(o, 'network'),
       coin,
-      name: str(o, 'name', false),
+      name: str(o, 'name'),
       // MEXC does not say which network is the default: the model's "not the default".
       isDefault: null,
       depositEnable: requiredBool(o, 'depositEnable'),
@@ -27,11 +27,11 @@ export const COINS: CoinSource = {
       withdrawInternalMin: null,
       withdrawIntegerMultiple: dec(o, 'withdrawIntegerMultiple'),
       minConfirm: int(o, 'minConfirm'),
-      withdrawTag: bool(o, 'sameAddress', false),
+      withdrawTag: bool(o, 'sameAddress'),
       depositDust: null,
-      contractAddress: str(o, 'contract', false),
+      contractAddress: str(o, 'contract'),
       contractAddressUrl: null,
-      depositDesc: str(o, 'depositDesc', false),
+      depositDesc: str(o, 'depositDesc'),
       // `withdrawTips` is a standing note, not a status.
       withdrawDesc: null,
     };

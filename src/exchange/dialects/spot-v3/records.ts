@@ -19,11 +19,11 @@ type FieldSame = (o: Json, held: Readonly<Record<string, unknown>>) => boolean;
 
 function flagReader(key: string, absent: Absent): FieldReader {
   if (absent === 'required') return (o) => requiredBool(o, key);
-  if (absent === 'false') return (o) => bool(o, key, false) ?? false;
-  if (absent === 'null') return (o) => bool(o, key, false);
+  if (absent === 'false') return (o) => bool(o, key) ?? false;
+  if (absent === 'null') return (o) => bool(o, key);
   // A coin's flag the exchange leaves out: true iff every one of its networks' is.
   const of = absent.every as keyof NetworkRecord;
-  return (o, _parent, networks) => bool(o, key, false) ?? networks.every((n) => n[of] === true);
+  return (o, _parent, networks) => bool(o, key) ?? networks.every((n) => n[of] === true);
 }
 
 function fieldReader(key: string, f: FieldSpec): FieldReader {
@@ -33,11 +33,11 @@ function fieldReader(key: string, f: FieldSpec): FieldReader {
     case 'parent':
       // Repeats the parent, which keys the record: checked, never taken.
       return (o, parent) => {
-        str(o, key, false);
+        str(o, key);
         return parent;
       };
     case 'text':
-      return (o) => str(o, key, false);
+      return (o) => str(o, key);
     case 'flag':
       return flagReader(key, f.absent);
     case 'decimal':
