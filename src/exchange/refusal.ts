@@ -21,7 +21,7 @@ export function errorJson(text: string): unknown {
 }
 
 /** A message as a Refusal carries it: control characters replaced, at most 200 characters. */
-export function cleanMessage(msg: string): string {
+function cleanMessage(msg: string): string {
   // eslint-disable-next-line no-control-regex
   return msg.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
 }

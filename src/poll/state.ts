@@ -55,7 +55,7 @@ export interface Restored {
   readonly samples?: Samples | undefined;
 }
 
-function exchangeState(restored: Restored = {}, name = ''): ExchangeState {
+function exchangeState(restored: Restored, name: string): ExchangeState {
   return {
     snapshot: restored.snapshot ?? emptySnapshot(name),
     suspect: {},

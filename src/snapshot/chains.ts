@@ -18,7 +18,7 @@
  */
 
 /** The dialects with a column in the table, in dialects.md's order. */
-export const CHAIN_DIALECTS = ['binance', 'mexc', 'bitget', 'kucoin', 'gate', 'htx', 'okx', 'bybit'] as const;
+const CHAIN_DIALECTS = ['binance', 'mexc', 'bitget', 'kucoin', 'gate', 'htx', 'okx', 'bybit'] as const;
 export type ChainDialect = (typeof CHAIN_DIALECTS)[number];
 
 type Row = readonly [chain: string, ids: Readonly<Partial<Record<ChainDialect, readonly string[]>>>];
