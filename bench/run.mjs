@@ -12,7 +12,8 @@ const dist = (p) => require(join(process.cwd(), 'dist', p));
 const { renderCoinsBody, renderTickersBody } = dist('simulator/index.js');
 // The poll path as the poll thread runs it: the spec's dialect decodes, step decides, Persist writes.
 const { dialects } = dist('exchange/dialects/registry.js');
-const { DEFAULT_SETTINGS, initialState, exchangeOf } = dist('poll/state.js');
+const { initialState, exchangeOf } = dist('poll/state.js');
+const { ChainTable } = dist('snapshot/chains.js');
 const { PollPath } = dist('poll/path.js');
 const { Persist } = dist('poll/persist.js');
 const { loadRulesFile } = dist('rules/load.js');
@@ -52,6 +53,12 @@ function time(fn) {
 const rules = await loadRulesFile(join(process.cwd(), 'alerts.example.yaml'), {});
 if (!rules.ok) throw new Error(rules.problems.join('\n'));
 
+// The daemon's settings for one spot-v3 exchange: the example rules, the default guard, the shipped chains.
+function benchSettings(rules) {
+  const chains = new ChainTable();
+  return { rules, guards: new Map(), expectedSymbols: new Map(), chainOf: (_exchange, network) => chains.chainOf('spot-v3', network) };
+}
+
 function pollCost(coins) {
   const coinsBody = renderCoinsBody({ coins, seed: 1 });
   const now = Date.UTC(2026, 0, 1);
@@ -61,7 +68,7 @@ function pollCost(coins) {
   let turn = 0;
   const dir = mkdtempSync(join(tmpdir(), 'spotwatch-bench-'));
   const store = StateStore.open(dir);
-  const path = new PollPath(initialState({ ...DEFAULT_SETTINGS, rules: rules.rules }), new Persist(store));
+  const path = new PollPath(initialState(benchSettings(rules.rules)), new Persist(store));
   const keep = () => true;
   // The first answers: what the polls measured follow.
   path.decide({ type: 'answer', exchange: 'bench', endpoint: 'coins', answer: decode.coins(coinsBody) }, now - 30_000);

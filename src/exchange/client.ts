@@ -5,23 +5,15 @@ import { sleep } from '../lib/sleep';
 import type { CoinRecord, Endpoint, TickerRecord } from '../snapshot/model';
 import { backoffDelay } from './backoff';
 import { WeightBudget } from './budget';
-import { InvalidJson } from './decimal';
+import { InvalidJson } from './decimal-text';
 import { Refused, type Dialect, type Refusal, type Request } from './dialect';
 import { ExchangeError, type FailureKind } from './errors';
 import { get, type GetResult } from './http';
 import { LastAnswers } from './last-answers';
 import { ShapeError, type Parsed } from './read';
-import { WatchList, type FetchResult } from './watch-list';
+import { WatchList, type AnswerTexts, type FetchResult, type TickerRequests } from './watch-list';
 
 export type { AnswerText, AnswerTexts, FetchResult, WatchAssembly } from './watch-list';
-
-export interface FetchOptions {
-  /**
-   * Also hand back the bytes of each answer read (FetchResult.texts), for a recording. They are
-   * the client's own last answers (kept anyway to compare the next with), so this copies nothing.
-   */
-  texts?: boolean;
-}
 
 export interface ClientOptions {
   /** The `exchange` label; used in messages. */
@@ -36,8 +28,6 @@ export interface ClientOptions {
   retries: { max: number; baseDelayMs: number; maxDelayMs: number };
   weightLimit: { max: number; windowMs: number };
   headers?: Record<string, string>;
-  /** Largest `symbols` list one request may carry (the dialect's own when left out); longer watch lists are split. */
-  symbolsCap?: number;
   /** Shared connection pool; when left out the client makes (and closes) its own. */
   dispatcher?: Dispatcher;
   clock?: Clock;
@@ -85,7 +75,7 @@ export class ExchangeClient {
     this.dispatcher =
       options.dispatcher ?? new Agent({ connections: 4, keepAliveTimeout: 30_000, connectTimeout: options.timeoutMs });
     this.budget = new WeightBudget(options.weightLimit.max, options.weightLimit.windowMs, this.clock);
-    this.watchList = new WatchList(options.symbolsCap ?? this.dialect.defaults.symbolsCap);
+    this.watchList = new WatchList(this.dialect.defaults.symbolsCap);
     this.headers = {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
@@ -103,8 +93,8 @@ export class ExchangeClient {
    * The coin list. `previous` (the coins of the last snapshot) lets unchanged coins come back
    * as their previous objects (see the dialect's decode).
    */
-  async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>, options: FetchOptions = {}): Promise<FetchResult<CoinRecord>> {
-    return this.fetch('coins', this.dialect.requests.coins(), (text) => this.dialect.decode.coins(text, previous), signal, options);
+  async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>): Promise<FetchResult<CoinRecord>> {
+    return this.fetch('coins', this.dialect.requests.coins(), (text) => this.dialect.decode.coins(text, previous), signal);
   }
 
   /**
@@ -112,27 +102,20 @@ export class ExchangeClient {
    * `previous` as for fetchCoins. A watched symbol the exchange refuses is left out of the
    * records, so it reads as missing, and named in `refused` (see watch-list.ts).
    */
-  async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>, options: FetchOptions = {}): Promise<FetchResult<TickerRecord>> {
+  async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
     const decode = (text: string): Parsed<TickerRecord> => this.dialect.decode.tickers(text, previous);
-    const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal, options);
+    const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal);
     if (symbols.length === 0) return all();
-    return this.watchList.fetch(
-      symbols,
-      {
-        some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal, options),
-        all,
-        refusesSymbols: (err) => err instanceof ExchangeError && this.dialect.errors.refusesSymbols(err),
-      },
-      this.narrowingBudget(this.dialect.requests.tickers(symbols.slice(0, 1)).weight),
-    );
-  }
-
-  /**
-   * How many halvings one fetch may spend finding refused symbols: each costs up to two
-   * requests of `weight`, and together they stay within a quarter of the weight budget's window.
-   */
-  private narrowingBudget(weight: number): number {
-    return Math.max(2, Math.floor(this.options.weightLimit.max / weight / 8));
+    // The halvings one fetch may spend finding refused symbols: each costs up to two requests,
+    // and together they stay within a quarter of the weight budget's window.
+    const weight = this.dialect.requests.tickers(symbols.slice(0, 1)).weight;
+    const halvings = Math.max(2, Math.floor(this.options.weightLimit.max / weight / 8));
+    const requests: TickerRequests = {
+      some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal),
+      all,
+      refusesSymbols: (err) => err instanceof ExchangeError && this.dialect.errors.refusesSymbols(err),
+    };
+    return this.watchList.fetch(symbols, requests, halvings);
   }
 
   /** Closes the connection pool, when the client made it. */
@@ -141,30 +124,29 @@ export class ExchangeClient {
   }
 
   /**
-   * One request of the plan, decoded. When the exchange refuses the request's timestamp, the
-   * client re-reads the exchange's time and tries once more.
+   * One request of the plan, decoded, with the bytes it was decoded from (for a recording: the
+   * last answer the client keeps anyway, not a copy). When the exchange refuses the request's
+   * timestamp, the client re-reads the exchange's time and tries once more.
    */
-  private async fetch<T>(endpoint: Endpoint, request: Request, decode: Decode<T>, signal: AbortSignal | undefined, options: FetchOptions): Promise<FetchResult<T>> {
+  private async fetch<T>(endpoint: Endpoint, request: Request, decode: (text: string) => Parsed<T>, signal: AbortSignal | undefined): Promise<FetchResult<T>> {
     for (let synced = false; ; synced = true) {
       try {
         // The last answer, taken now: its bytes are what the new answer's are compared with as they
         // arrive; equal bytes are handed back as they were decoded.
         const last = this.answers.get(request.path);
         const res = await this.request(endpoint, request, signal, last);
-        const same = (res.same === true ? last?.result : undefined) as Parsed<T> | undefined;
-        if (same !== undefined) {
+        if (res.same === true && last !== undefined) {
           // The same answer compressed anew: its compressed bytes are what the next is compared with.
           if (res.wire !== undefined) this.answers.rewire(request.path, res.wire);
-          return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true, ...textOf(options, request, last?.raw) };
+          const same = last.result as Parsed<T>;
+          return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true, texts: textOf(request, last.raw) };
         }
         const result = this.decode(endpoint, res, decode);
         this.answers.keep(request.path, result, res.raw, res.wire);
-        return { ...result, bytes: res.bytes, requests: 1, ...textOf(options, request, res.raw ?? Buffer.from(res.text, 'utf8')) };
+        return { ...result, bytes: res.bytes, requests: 1, texts: textOf(request, res.raw ?? Buffer.from(res.text, 'utf8')) };
       } catch (err) {
-        if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw unwrap(err);
-        await this.syncClock(endpoint, signal).catch((e: unknown) => {
-          throw unwrap(e);
-        });
+        if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw err;
+        await this.syncClock(endpoint, signal);
       }
     }
   }
@@ -175,22 +157,17 @@ export class ExchangeClient {
     if (requests.serverTime === undefined || decode.serverTime === undefined) return;
     const sent = this.clock.now();
     const res = await this.request(endpoint, requests.serverTime(), signal);
-    let time: number;
-    try {
-      time = decode.serverTime(res.text);
-    } catch (err) {
-      throw err instanceof InvalidJson ? notJson(endpoint, res) : err;
-    }
+    const time = this.decode(endpoint, res, decode.serverTime);
     // The answer was stamped about halfway between sending and receiving.
     this.clockOffsetMs = time - Math.round((sent + this.clock.now()) / 2);
   }
 
   /** An answer's text through the dialect's decode; what the decode throws, as the error of that fetch. */
-  private decode<T>(endpoint: Endpoint, res: GetResult, decode: Decode<T>): Parsed<T> {
+  private decode<T>(endpoint: Endpoint, res: GetResult, decode: (text: string) => T): T {
     try {
       return decode(res.text);
     } catch (err) {
-      if (err instanceof InvalidJson) throw notJson(endpoint, res);
+      if (err instanceof InvalidJson) throw new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
       if (err instanceof ShapeError) throw new ExchangeError('schema', endpoint, err.message);
       if (err instanceof Refused) throw this.refusalError(endpoint, res, err.refusal);
       throw err;
@@ -253,21 +230,18 @@ export class ExchangeClient {
   }
 
   /** The error of an answer the exchange refused (any status but 2xx, or an error inside a 2xx answer). */
-  private refusalError(endpoint: Endpoint, res: GetResult, refusal: Refusal): ExchangeError | RefusedClock {
+  private refusalError(endpoint: Endpoint, res: GetResult, refusal: Refusal): ExchangeError {
     const now = this.clock.now();
     const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now);
     const { code, msg } = refusal;
     const detail = `${endpoint}: HTTP ${res.status}${code !== undefined ? ` code ${code}` : ''}${msg ? `: ${msg}` : ''}`;
     const details = { status: res.status, ...(code !== undefined && { code }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
-    if (refusal.pause === 'rate_limited') {
-      this.blockKind = 'rate_limited';
-      if (retryAfterMs !== undefined) this.budget.blockUntil(now + retryAfterMs);
-      return new ExchangeError('rate_limited', endpoint, detail, details);
-    }
-    if (refusal.pause === 'banned') {
-      this.blockKind = 'banned';
-      this.budget.blockUntil(now + (retryAfterMs ?? DEFAULT_BAN_MS));
-      return new ExchangeError('banned', endpoint, detail, details);
+    if (refusal.pause !== undefined) {
+      // Nothing is sent until the pause is over: its Retry-After, or for a ban that does not say, DEFAULT_BAN_MS.
+      this.blockKind = refusal.pause;
+      const pauseMs = retryAfterMs ?? (refusal.pause === 'banned' ? DEFAULT_BAN_MS : undefined);
+      if (pauseMs !== undefined) this.budget.blockUntil(now + pauseMs);
+      return new ExchangeError(refusal.pause, endpoint, detail, details);
     }
     if (res.status >= 300 && res.status < 400) {
       // Not followed: no interface defines a redirect, and one may lead away from the
@@ -275,34 +249,21 @@ export class ExchangeClient {
       // its own kind with where it pointed, so a moved base_url is fixed in the config, knowingly.
       return new ExchangeError('http_3xx', endpoint, `${detail}${redirectTarget(res.headers.location)} (redirects are not followed; check base_url)`, details);
     }
-    const error = new ExchangeError(res.status >= 500 ? 'http_5xx' : 'http_4xx', endpoint, detail, details);
-    return refusal.clock === true ? new RefusedClock(error) : error;
+    const kind = res.status >= 500 ? 'http_5xx' : 'http_4xx';
+    return refusal.clock === true ? new RefusedClock(kind, endpoint, detail, details) : new ExchangeError(kind, endpoint, detail, details);
   }
 }
 
-/** The answer's bytes as FetchResult.texts, when asked for. */
-function textOf(options: FetchOptions, request: Request, body: Buffer | undefined): Pick<FetchResult<unknown>, 'texts'> {
-  return options.texts === true && body !== undefined ? { texts: { answers: [{ path: request.path, body }] } } : {};
+/** The answer's bytes as FetchResult.texts. */
+function textOf(request: Request, body: Buffer): AnswerTexts {
+  return { answers: [{ path: request.path, body }] };
 }
 
-/** A dialect's decode of one endpoint's answer text (see Decoder). */
-type Decode<T> = (text: string) => Parsed<T>;
-
-function notJson(endpoint: Endpoint, res: GetResult): ExchangeError {
-  return new ExchangeError('invalid_json', endpoint, `${endpoint}: answer is not valid JSON (${res.text.length} characters)`);
-}
-
-/** A refused timestamp, on its way to fetch (which re-syncs the clock); the error it is otherwise. */
-class RefusedClock extends Error {
-  override readonly name = 'RefusedClock';
-
-  constructor(readonly error: ExchangeError) {
-    super(error.message);
+/** A refused timestamp: fetch re-syncs the clock and tries once more (never a retry of its own). */
+class RefusedClock extends ExchangeError {
+  override get retryable(): boolean {
+    return false;
   }
-}
-
-function unwrap(err: unknown): unknown {
-  return err instanceof RefusedClock ? err.error : err;
 }
 
 /** ` to ORIGIN` of a redirect's Location (origin only: a path or query may carry tokens), or nothing. */

@@ -1,23 +1,13 @@
 /**
- * The loop every list decode runs (spot-v3's coins and tickers, the mapped dialects', the
- * signed dialects'): records read one by one, a malformed record an issue (its key set aside,
- * never read as closed), a key sent twice resolved by KeyedRecords (duplicates.ts), and a
- * record equal to its previous one given back as the previous object (the merge, the diff and
- * the state store skip it by identity). A dialect gives only how one record is keyed and read.
+ * The loop every list decode runs (spot-v3's coins and tickers, the mapped dialects'): records
+ * read one by one, a malformed record an issue (its key set aside, never read as closed), a key
+ * sent twice resolved by KeyedRecords (duplicates.ts), and a record equal to its previous one
+ * given back as the previous object (the merge, the diff and the state store skip it by
+ * identity). A dialect gives only how one record is keyed and read.
  */
 import type { RecordIssue } from '../snapshot/model';
 import { KeyedRecords } from './duplicates';
 import { FieldError, isObject, reason, shapeOf, type Json, type Parsed } from './read';
-
-/**
- * Which issues of a record's parts (a coin's networks) are said, and where; each family of
- * dialects keeps the issues it always said (the log and the malformed-records count show them):
- * - `of-taken`: those of the first copy of a key, after the issues before it (spot-v3);
- * - `of-read`: those too, and those of a record that then fails, before its own issue (the
- *   mapped dialects: they say why its flags are unknown);
- * - `first`: every copy's, failed or not, before every record's own issue (the signed dialects).
- */
-export type PartIssues = 'of-taken' | 'of-read' | 'first';
 
 /** How one list's records are keyed and read. */
 export interface ListReader<R> {
@@ -29,14 +19,14 @@ export interface ListReader<R> {
   key(item: unknown): string | undefined;
   /**
    * The record of a raw object (`key` as above; `before` its previous record). Issues of its
-   * parts go to `parts`. Throws FieldError for a malformed record.
+   * parts (a coin's networks) go to `parts`: they are said before the record's own issue, and
+   * of the copies of a key sent twice only the first's. Throws FieldError for a malformed record.
    */
   read(item: Json, key: string | undefined, before: R | undefined, parts: RecordIssue[]): R;
   /** Whether two records are the same (duplicates that agree are one record; an unchanged one is its previous object). */
   same(a: R, b: R): boolean;
   /** The reason of the issue of a key sent twice with different values. */
   readonly twice: string;
-  readonly parts: PartIssues;
 }
 
 const FIELD_OF = { coin: 'coin', ticker: 'symbol' } as const;
@@ -47,7 +37,6 @@ export function decodeList<R extends object>(reader: ListReader<R>, list: readon
   const keyOf = (record: R): string => (record as Record<string, unknown>)[field] as string;
   const records = new KeyedRecords<R>(keyOf, reader.same);
   const issues: RecordIssue[] = [];
-  const partsFirst: RecordIssue[] = [];
   for (let index = 0; index < list.length; index++) {
     const item = list[index];
     const key = reader.key(item);
@@ -57,16 +46,13 @@ export function decodeList<R extends object>(reader: ListReader<R>, list: readon
       const before = key === undefined ? undefined : previous?.get(key);
       const read = reader.read(item, key, before, parts);
       const record = before !== undefined && reader.same(before, read) ? before : read;
-      const copy = reader.parts === 'first' ? records.add(record) : records.add(record, parts);
-      if (copy === 'first' && reader.parts !== 'first') issues.push(...parts);
+      const copy = records.add(record, parts);
+      if (copy === 'first') issues.push(...parts);
       else if (copy === 'conflict') issues.push({ entity: reader.entity, [field]: keyOf(record), index, reason: reader.twice });
     } catch (err) {
       if (key !== undefined) records.setAside(key);
-      if (reader.parts === 'of-read') issues.push(...parts);
-      issues.push({ entity: reader.entity, ...(key !== undefined && { [field]: key }), index, reason: reason(err) });
-    } finally {
-      if (reader.parts === 'first') partsFirst.push(...parts);
+      issues.push(...parts, { entity: reader.entity, ...(key !== undefined && { [field]: key }), index, reason: reason(err) });
     }
   }
-  return { records: records.taken(), issues: partsFirst.length === 0 ? issues : [...partsFirst, ...issues] };
+  return { records: records.taken(), issues };
 }

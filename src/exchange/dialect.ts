@@ -82,12 +82,12 @@ export interface RequestPlan {
 
 /**
  * How a dialect reads its answers: text in, records out, synchronously (the poll path runs in
- * a thread of its own: nothing here yields). Exact decimals are kept as their text (decimal.ts).
+ * a thread of its own: nothing here yields). Exact decimals are kept as their text (decimal-text.ts).
  */
 export interface Decoder {
   /**
    * The coins of an answer's text. `previous` (the last snapshot's coins) gives the last known
-   * values of networks unknown now (the coin flags carried over them, derived.ts), and an
+   * values of networks unknown now (the coin flags carried over them, mapped.ts), and an
    * unchanged coin back as its previous object. Throws ShapeError (wrong shape), Refused (an
    * error inside a 2xx answer), InvalidJson (not JSON). A malformed record is an issue, not a
    * failure.

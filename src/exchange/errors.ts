@@ -1,21 +1,11 @@
 import type { Endpoint } from '../snapshot/model';
 
 /** Every way a poll can fail; each becomes the `kind` label of `spotwatch_poll_errors_total`. */
-export type FailureKind =
-  | 'timeout'
-  | 'connect'
-  | 'http_3xx'
-  | 'http_4xx'
-  | 'rate_limited'
-  | 'banned'
-  | 'http_5xx'
-  | 'body_too_large'
-  | 'invalid_json'
-  | 'schema';
-
-export const FAILURE_KINDS: readonly FailureKind[] = [
+export const FAILURE_KINDS = [
   'timeout', 'connect', 'http_3xx', 'http_4xx', 'rate_limited', 'banned', 'http_5xx', 'body_too_large', 'invalid_json', 'schema',
-];
+] as const;
+
+export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** Kinds worth another attempt within the same poll. */
 const RETRYABLE: ReadonlySet<FailureKind> = new Set(['timeout', 'connect', 'http_5xx', 'rate_limited']);

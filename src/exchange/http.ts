@@ -71,8 +71,7 @@ export async function get(options: GetOptions): Promise<GetResult> {
       bodyTimeout: options.timeoutMs,
     });
     const ok = response.statusCode >= 200 && response.statusCode < 300;
-    const encoding = encodingOf(response.headers['content-encoding']);
-    const body = encoding === undefined ? await readBody(response, options, ok ? options.sameAs : undefined) : await readCompressed(response, options, encoding, ok);
+    const body = await readBody(response, options, encodingOf(response.headers['content-encoding']), ok);
     return { status: response.statusCode, ...body, headers: response.headers };
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
@@ -81,12 +80,6 @@ export async function get(options: GetOptions): Promise<GetResult> {
     timer.cancel();
     linked.release();
   }
-}
-
-async function readBody(response: Dispatcher.ResponseData, options: GetOptions, sameAs: Buffer | undefined): Promise<{ text: string; bytes: number; same?: true; raw?: Buffer }> {
-  const { buffer: joined, size, same } = await collect(response, options, sameAs);
-  if (same) return { text: '', bytes: size, same: true };
-  return { text: joined.toString('utf8'), bytes: size, raw: joined };
 }
 
 /**
@@ -144,16 +137,20 @@ const DECOMPRESS = {
 } as const satisfies Record<Encoding, (buf: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>>;
 
 /**
- * A compressed body: its compressed bytes compared with the last answer's as they arrive (an
- * unchanged answer costs no decompression), otherwise decompressed at once on libuv's thread
- * pool, off the event loop, and compared with the last answer's decompressed bytes (a server
- * may compress the same answer differently). The cap holds for both the compressed and the
- * decompressed size.
+ * The body, compared with the last answer's when it is a 2xx one. A body that came as it is
+ * (`encoding` undefined) is compared as it arrives. A compressed body: its compressed bytes
+ * compared with the last answer's as they arrive (an unchanged answer costs no decompression),
+ * otherwise decompressed at once on libuv's thread pool, off the event loop, and compared with
+ * the last answer's decompressed bytes (a server may compress the same answer differently). The
+ * cap holds for both the compressed and the decompressed size.
  */
-async function readCompressed(response: Dispatcher.ResponseData, options: GetOptions, encoding: Encoding, ok: boolean): Promise<{ text: string; bytes: number; same?: true; raw?: Buffer; wire?: Buffer }> {
+async function readBody(response: Dispatcher.ResponseData, options: GetOptions, encoding: Encoding | undefined, ok: boolean): Promise<Omit<GetResult, 'status' | 'headers'>> {
   const cap = options.maxBodyBytes;
-  const wire = await collect(response, options, ok ? options.sameWire : undefined);
+  const sameAs = ok ? options.sameAs : undefined;
+  const sameWire = ok ? options.sameWire : undefined;
+  const wire = await collect(response, options, encoding === undefined ? sameAs : sameWire);
   if (wire.same) return { text: '', bytes: wire.size, same: true };
+  if (encoding === undefined) return { text: wire.buffer.toString('utf8'), bytes: wire.size, raw: wire.buffer };
   let raw: Buffer;
   try {
     raw = await DECOMPRESS[encoding](wire.buffer, { maxOutputLength: cap });
@@ -161,8 +158,7 @@ async function readCompressed(response: Dispatcher.ResponseData, options: GetOpt
     if (errorCode(err) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(options, `more than ${cap} bytes decompressed`);
     throw err;
   }
-  const same = ok && options.sameAs !== undefined && raw.equals(options.sameAs);
-  return same ? { text: '', bytes: wire.buffer.length, same: true, wire: wire.buffer } : { text: raw.toString('utf8'), bytes: wire.buffer.length, raw, wire: wire.buffer };
+  return sameAs !== undefined && raw.equals(sameAs) ? { text: '', bytes: wire.buffer.length, same: true, wire: wire.buffer } : { text: raw.toString('utf8'), bytes: wire.buffer.length, raw, wire: wire.buffer };
 }
 
 function tooLarge(options: GetOptions, detail: string): ExchangeError {

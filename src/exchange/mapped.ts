@@ -8,14 +8,13 @@
  */
 import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
 import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
-import { carriedFlag } from './derived';
 import { decodeList, type ListReader } from './decode-list';
 import { KeyedRecords } from './duplicates';
-import { dec, FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from './read';
+import { FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from './read';
 
 /** How a dialect's raw coin maps onto the model. */
 export interface CoinSource {
-  /** The model's coin symbol of a raw coin (upper-cased), undefined when it has none usable. */
+  /** The model's coin symbol of a raw coin, undefined when it has none usable. */
   coin(o: unknown): string | undefined;
   name(o: Json): string | null;
   /** Its raw networks; throws FieldError when they are not a list. */
@@ -24,6 +23,8 @@ export interface CoinSource {
   networkKey(n: unknown): string | undefined;
   /** One network; throws FieldError for a malformed one (a flag not sent included). */
   network(n: Json, coin: string, o: Json): NetworkRecord;
+  /** A coin flag as the exchange sends it (Binance's), null when left out: then it is derived from the networks. */
+  sentFlag?(o: Json, flag: 'depositAllEnable' | 'withdrawAllEnable'): boolean | null;
 }
 
 /** How a dialect's raw ticker maps onto the model. */
@@ -33,7 +34,6 @@ export interface TickerSource {
   /** One ticker, `time` the answer's own time when it has one; throws FieldError for a malformed one. */
   ticker(o: Json, symbol: string, time: number | null): TickerRecord;
 }
-
 
 /** A usable key of a raw record (read.ts keyOf), in the model's style. */
 export function keyIn(o: unknown, key: string, style: (text: string) => string = (t) => t): string | undefined {
@@ -83,13 +83,6 @@ export function integer(o: Json, key: string): number | null {
   return o[key] === '' ? null : int(o, key);
 }
 
-/** A decimal the record cannot do without (a ticker's last price). */
-export function requiredDecimal(o: Json, key: string): string {
-  const v = dec(o, key);
-  if (v === null) throw new FieldError(`${key} is missing`);
-  return v;
-}
-
 /** An answer's time (ms), sent as a number or as a string of digits; null when absent or not one. */
 export function timeOf(v: unknown): number | null {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
@@ -98,24 +91,31 @@ export function timeOf(v: unknown): number | null {
 }
 
 /**
- * A coin's flag `of` (rule 4): true iff it has a network and every network's is true. With
- * networks set aside (unknown), as derived.ts's carriedFlag: from the previous values of the
- * unknown networks. Where that does not decide it (a network set aside had no key, or nothing
- * is known of the coin's networks), the previous record's flag stands (undefined: there is none).
+ * A coin's networks as read: the networks, the keys of those set aside (`unknown`: the merge
+ * keeps their previous records, merge.ts keepNetworks), and whether one set aside had no key.
  */
-function coinFlag(read: ReadNetworks, of: 'depositEnable' | 'withdrawEnable', before: CoinRecord | undefined): boolean | undefined {
-  const previous = before?.[of === 'depositEnable' ? 'depositAllEnable' : 'withdrawAllEnable'];
-  const carried = carriedFlag(read.networks, read.unknown, before, of);
-  // A network set aside without a key may be any of the coin's: only a known closed one decides.
-  if (read.unkeyed) return carried === false ? false : previous;
-  return carried ?? previous;
-}
-
-/** A coin's networks as read, the keys of those set aside (`unknown`), and whether one set aside had no key. */
 interface ReadNetworks {
   networks: NetworkRecord[];
   unknown: string[];
   unkeyed: boolean;
+}
+
+/**
+ * A coin's flag `of` (rule 4): true iff it has a network and every network's is true. What is
+ * not known now decides nothing: a network set aside counts at its last known value, and where
+ * that leaves the flag undecided the previous record's flag stands (undefined when there is
+ * none: the coin is set aside, held back until known).
+ */
+function coinFlag({ networks, unknown, unkeyed }: ReadNetworks, of: 'depositEnable' | 'withdrawEnable', before: CoinRecord | undefined): boolean | undefined {
+  if (networks.some((n) => !n[of])) return false;
+  if (unknown.length === 0 && !unkeyed) return networks.length > 0;
+  // Each network set aside counts at its last known value (the merge keeps its previous record).
+  const kept = before?.networkList.filter((n) => unknown.includes(n.network) && !networks.some((m) => m.network === n.network)) ?? [];
+  if (kept.some((n) => !n[of])) return false;
+  // Undecided: one set aside without a key may be any of the coin's networks (the closed one), or none is known.
+  if (unkeyed || networks.length + kept.length === 0) return before?.[of === 'depositEnable' ? 'depositAllEnable' : 'withdrawAllEnable'];
+  // Seen for the first time with a network unknown and none closed.
+  return before === undefined ? undefined : true;
 }
 
 function readNetworks(source: CoinSource, o: Json, coin: string, issues: RecordIssue[]): ReadNetworks {
@@ -150,17 +150,17 @@ function readNetworks(source: CoinSource, o: Json, coin: string, issues: RecordI
 
 function readCoin(source: CoinSource, o: Json, coin: string, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
   const read = readNetworks(source, o, coin, issues);
-  const depositAllEnable = coinFlag(read, 'depositEnable', before);
-  const withdrawAllEnable = coinFlag(read, 'withdrawEnable', before);
+  const depositAllEnable = source.sentFlag?.(o, 'depositAllEnable') ?? coinFlag(read, 'depositEnable', before);
+  const withdrawAllEnable = source.sentFlag?.(o, 'withdrawAllEnable') ?? coinFlag(read, 'withdrawEnable', before);
   if (depositAllEnable === undefined || withdrawAllEnable === undefined) {
     throw new FieldError('the coin flags are unknown: a network was set aside and no other is closed');
   }
   return { coin, name: source.name(o), depositAllEnable, withdrawAllEnable, networkList: read.networks };
 }
 
-/** A source's coins as the shared loop reads them (decode-list.ts). */
-function coinReader(source: CoinSource): ListReader<CoinRecord> {
-  return {
+/** The coins of a list of raw coins, read by `source`; `previous` gives back unchanged coins as their previous objects. */
+export function decodeCoinsWith(source: CoinSource, list: readonly unknown[], previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
+  const reader: ListReader<CoinRecord> = {
     entity: 'coin',
     key: (item) => source.coin(item),
     read: (item, coin, before, parts) => {
@@ -169,14 +169,13 @@ function coinReader(source: CoinSource): ListReader<CoinRecord> {
     },
     same: sameCoin,
     twice: 'coin appears twice in the list with different values',
-    // The networks that made the coin's flags unknown, said first (the log names them).
-    parts: 'of-read',
   };
+  return decodeList(reader, list, previous);
 }
 
-/** A source's tickers at an answer's time `time`. */
-function tickerReader(source: TickerSource, time: number | null): ListReader<TickerRecord> {
-  return {
+/** The tickers of a list of raw tickers, read by `source` (`time`: the answer's own time, when it has one), as decodeCoinsWith. */
+export function decodeTickersWith(source: TickerSource, list: readonly unknown[], time: number | null, previous?: ReadonlyMap<string, TickerRecord>): Parsed<TickerRecord> {
+  const reader: ListReader<TickerRecord> = {
     entity: 'ticker',
     key: (item) => source.symbol(item),
     read: (item, symbol) => {
@@ -185,16 +184,6 @@ function tickerReader(source: TickerSource, time: number | null): ListReader<Tic
     },
     same: sameTicker,
     twice: 'symbol appears twice in the list with different values',
-    parts: 'of-taken',
   };
-}
-
-/** The coins of a list of raw coins, read by `source`; `previous` gives back unchanged coins as their previous objects. */
-export function decodeCoinsWith(source: CoinSource, list: readonly unknown[], previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord> {
-  return decodeList(coinReader(source), list, previous);
-}
-
-/** The tickers of a list of raw tickers, read by `source` (`time`: the answer's own time, when it has one), as decodeCoinsWith. */
-export function decodeTickersWith(source: TickerSource, list: readonly unknown[], time: number | null, previous?: ReadonlyMap<string, TickerRecord>): Parsed<TickerRecord> {
-  return decodeList(tickerReader(source, time), list, previous);
+  return decodeList(reader, list, previous);
 }

@@ -6,7 +6,7 @@
  * must stay close to the cost of JSON.parse.
  */
 import type { RecordIssue } from '../snapshot/model';
-import { readDecimal } from './decimal';
+import { readDecimal } from './decimal-text';
 
 /** A decoded answer: the records read well, and the ones set aside. */
 export interface Parsed<T> {
@@ -50,46 +50,35 @@ export function keyOf(o: unknown, key: string): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-export function str(o: Json, key: string, required: boolean): string | null {
+/** A string; null when absent. */
+export function str(o: Json, key: string): string | null {
   const v = o[key];
   if (typeof v === 'string') return v;
-  if (v === undefined || v === null) {
-    if (required) throw new FieldError(`${key} is missing`);
-    return null;
-  }
+  if (v === undefined || v === null) return null;
   throw new FieldError(`${key} is not a string`);
 }
 
 /** A non-empty string. */
 export function requiredStr(o: Json, key: string): string {
-  const v = str(o, key, true);
+  const v = str(o, key);
   if (v === null || v === '') throw new FieldError(`${key} is missing`);
   return v;
 }
 
-/** A boolean, also when sent as the text `true` or `false`. */
-export function bool(o: Json, key: string, required: boolean): boolean | null {
+/** A boolean, also when sent as the text `true` or `false`; null when absent. */
+export function bool(o: Json, key: string): boolean | null {
   const v = o[key];
   if (typeof v === 'boolean') return v;
   if (v === 'true') return true;
   if (v === 'false') return false;
-  if (v === undefined || v === null) {
-    if (required) throw new FieldError(`${key} is missing`);
-    return null;
-  }
+  if (v === undefined || v === null) return null;
   throw new FieldError(`${key} is not a boolean`);
 }
 
 export function requiredBool(o: Json, key: string): boolean {
-  return bool(o, key, true) as boolean;
-}
-
-/** A flag sent as one of two documented values; anything else (absent included) fails the record: unknown is never closed. */
-export function flagOf(o: Json, key: string, open: unknown, closed: unknown): boolean {
-  const v = o[key];
-  if (v === open) return true;
-  if (v === closed) return false;
-  throw new FieldError(v === undefined || v === null ? `${key} is missing` : `${key} is not ${JSON.stringify(open)} or ${JSON.stringify(closed)}`);
+  const v = bool(o, key);
+  if (v === null) throw new FieldError(`${key} is missing`);
+  return v;
 }
 
 /** A decimal's exact text (see readDecimal); null when absent or empty. */
@@ -99,6 +88,13 @@ export function dec(o: Json, key: string): string | null {
     if (o[key] === undefined) return null;
     throw new FieldError(`${key} is not a decimal`);
   }
+  return v;
+}
+
+/** A decimal the record cannot do without (a ticker's last price). */
+export function requiredDec(o: Json, key: string): string {
+  const v = dec(o, key);
+  if (v === null) throw new FieldError(`${key} is missing`);
   return v;
 }
 

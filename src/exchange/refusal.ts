@@ -4,8 +4,8 @@
  * err-msg}`, `{code, msg, data}`...), and reads them through these helpers, so every dialect
  * cuts and cleans them the same way (dialect.ts: Refusal).
  */
-import { Refused, type Refusal } from './dialect';
-import { isObject, shapeOf, ShapeError } from './read';
+import type { Refusal } from './dialect';
+import { isObject } from './read';
 
 /** Bodies larger than this are not read for an error (a proxy's HTML page, say). */
 const MAX_ERROR_BODY = 64 * 1024;
@@ -21,7 +21,7 @@ export function errorJson(text: string): unknown {
 }
 
 /** A message as a Refusal carries it: control characters replaced, at most 200 characters. */
-export function cleanMessage(msg: string): string {
+function cleanMessage(msg: string): string {
   // eslint-disable-next-line no-control-regex
   return msg.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
 }
@@ -59,51 +59,4 @@ export function readRefusalWith(status: number, text: string, read: (body: unkno
   const out = read(errorJson(text));
   if (status === 429) out.pause = 'rate_limited';
   return out;
-}
-
-/** An exchange's answer envelope: where its code is, which codes are success, where an error's code and message are. */
-export interface Envelope {
-  /** The key of the envelope's status or code (`code`, `status`). */
-  readonly statusKey: string;
-  /** Whether that value says success (`"00000"`, `200`, `"ok"`). */
-  readonly success: (value: unknown) => boolean;
-  /** Where an error's code and message are, in order of preference. */
-  readonly codeKeys: readonly string[];
-  readonly msgKeys: readonly string[];
-  /** Codes the exchange answers "too many requests" with: a pause, whatever the HTTP status. */
-  readonly tooMany: readonly string[];
-  /** The shape of a good answer, for the message of a ShapeError. */
-  readonly shape: string;
-}
-
-/** What an error body in this envelope says. */
-export function envelopeRefusal(envelope: Envelope, body: unknown): Refusal {
-  const out = refusalOf(body, envelope.codeKeys, envelope.msgKeys);
-  if (out.code !== undefined && envelope.tooMany.includes(out.code)) out.pause = 'rate_limited';
-  return out;
-}
-
-/**
- * The `data` of an answer in this envelope. A status that is not success is the exchange
- * refusing, whatever the HTTP status (Refused); an answer without `data` is of the wrong
- * shape (ShapeError).
- */
-export function envelopeData(envelope: Envelope, body: unknown, what: string): unknown {
-  if (isObject(body) && body[envelope.statusKey] !== undefined && !envelope.success(body[envelope.statusKey])) {
-    throw new Refused(envelopeRefusal(envelope, body));
-  }
-  if (isObject(body) && body.data !== undefined && body.data !== null) return body.data;
-  throw new ShapeError(`${what}: expected ${envelope.shape}, got ${shapeOf(body)}`);
-}
-
-/** envelopeData, which must be a list. */
-export function envelopeList(envelope: Envelope, body: unknown, what: string): unknown[] {
-  const data = envelopeData(envelope, body, what);
-  if (Array.isArray(data)) return data;
-  throw new ShapeError(`${what}: expected a list in data, got ${shapeOf(data)}`);
-}
-
-/** errors.read of a dialect whose error bodies are in this envelope. */
-export function readEnvelopeRefusal(envelope: Envelope): (status: number, text: string) => Refusal {
-  return (status, text) => readRefusalWith(status, text, (body) => envelopeRefusal(envelope, body));
 }

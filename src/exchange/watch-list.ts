@@ -36,17 +36,15 @@ export interface FetchResult<T> extends Parsed<T> {
   refused?: string[];
   /** Every answer of this fetch had exactly the bytes of the same request's last answer: the records are that answer's, not read again. */
   unchanged?: boolean;
-  /** When asked for (FetchOptions.texts): the answers the records were read from, for a recording. */
-  texts?: AnswerTexts;
+  /** The answers the records were read from, for a recording. */
+  texts: AnswerTexts;
 }
 
 /** Records of a watch list: those read, and the watched symbols the exchange refused. */
-export interface Watched extends Parsed<TickerRecord> {
-  refused?: string[];
-}
+export type Watched = Pick<FetchResult<TickerRecord>, 'records' | 'issues' | 'refused'>;
 
 /** How the watch list reaches the exchange. */
-export interface TickerSource {
+export interface TickerRequests {
   /** One request for these symbols (at most the cap). */
   some(symbols: readonly string[]): Promise<FetchResult<TickerRecord>>;
   /** One request for every symbol. */
@@ -57,7 +55,7 @@ export interface TickerSource {
 
 /** The state of one watch-list fetch while refused symbols are narrowed down. */
 interface Narrowing {
-  source: TickerSource;
+  source: TickerRequests;
   /** Requests answered with records, in order. */
   parts: FetchResult<TickerRecord>[];
   refused: string[];
@@ -102,12 +100,6 @@ export function pickWatched(symbols: readonly string[], all: Parsed<TickerRecord
   return { records, issues, ...(refused.length > 0 && { refused }) };
 }
 
-/** The answers of several fetches, in order (undefined when they were not asked for). */
-function answersOf(results: readonly FetchResult<TickerRecord>[]): AnswerText[] | undefined {
-  if (results.some((r) => r.texts === undefined)) return undefined;
-  return results.flatMap((r) => r.texts?.answers ?? []);
-}
-
 /** One exchange's watch list, with the symbols it refused on the last fetch. */
 export class WatchList {
   private refused: ReadonlySet<string> = new Set();
@@ -119,7 +111,7 @@ export class WatchList {
    * Tickers of `symbols` in the order given. A 4xx that refuses a symbol is narrowed down by
    * halving the request, at most `halvings` times (each costs up to two requests).
    */
-  async fetch(symbols: readonly string[], source: TickerSource, halvings: number): Promise<FetchResult<TickerRecord>> {
+  async fetch(symbols: readonly string[], source: TickerRequests, halvings: number): Promise<FetchResult<TickerRecord>> {
     const run: Narrowing = { source, parts: [], refused: [], requests: 0, left: halvings };
     if (this.cap <= 0) return this.fromAll(symbols, run);
     // Symbols refused last time go in requests of their own, so a delisted symbol costs a
@@ -144,12 +136,11 @@ export class WatchList {
     }
     this.refused = new Set(run.refused);
     const reorder = suspects.length > 0 || run.refused.length > 0;
-    const answers = answersOf(run.parts);
     return {
       ...joinParts(symbols, run.parts, run.refused, reorder),
       bytes: run.parts.reduce((n, p) => n + p.bytes, 0),
       requests: run.requests,
-      ...(answers !== undefined && { texts: { answers, watch: { how: 'parts', symbols, refused: [...run.refused], reorder } } }),
+      texts: { answers: run.parts.flatMap((p) => p.texts.answers), watch: { how: 'parts', symbols, refused: [...run.refused], reorder } },
     };
   }
 
@@ -159,14 +150,12 @@ export class WatchList {
    */
   private async fetchSymbols(chunk: readonly string[], failed: boolean, run: Narrowing): Promise<boolean> {
     if (!failed) {
+      run.requests += 1;
       try {
-        const parsed = await run.source.some(chunk);
-        run.parts.push(parsed);
-        run.requests += 1;
+        run.parts.push(await run.source.some(chunk));
         return true;
       } catch (err) {
         if (!run.source.refusesSymbols(err)) throw err;
-        run.requests += 1;
       }
     }
     if (chunk.length === 1) {
@@ -187,12 +176,11 @@ export class WatchList {
     const all = await run.source.all();
     const picked = pickWatched(symbols, all);
     this.refused = new Set(picked.refused ?? []);
-    const answers = answersOf([...run.parts, all]);
     return {
       ...picked,
       bytes: run.parts.reduce((n, p) => n + p.bytes, 0) + all.bytes,
       requests: run.requests + 1,
-      ...(answers !== undefined && { texts: { answers, watch: { how: 'all', symbols } } }),
+      texts: { answers: [...run.parts, all].flatMap((p) => p.texts.answers), watch: { how: 'all', symbols } },
     };
   }
 }

@@ -5,7 +5,7 @@
  * network, symbol), escaped; messages never become label values.
  */
 import { changeRatio, spreadRatio } from '../rules/measure';
-import { decimalToNumber } from '../snapshot/decimal';
+import { decimalToNumber } from '../snapshot/decimal-value';
 import { blankToNull } from '../snapshot/diff';
 import type { Snapshot } from '../snapshot/model';
 

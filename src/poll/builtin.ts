@@ -3,30 +3,36 @@ import type { Rule } from '../rules/model';
 import type { Endpoint } from '../snapshot/model';
 
 /** The alerts spotwatch raises about an exchange itself, one rule per endpoint. */
-export type BuiltinName = 'UpstreamAnomaly' | 'ExchangeDown';
+type BuiltinName = 'UpstreamAnomaly' | 'ExchangeDown';
 
-const SEVERITY: Record<BuiltinName, string> = { UpstreamAnomaly: 'warning', ExchangeDown: 'critical' };
-
-/** The built-in rules of one endpoint, made once: their ids are what their alerts are kept under. */
-export const ENDPOINT_RULES: Readonly<Record<Endpoint, Readonly<Record<BuiltinName, Rule>>>> = {
-  coins: { UpstreamAnomaly: builtinRule('UpstreamAnomaly', 'coins'), ExchangeDown: builtinRule('ExchangeDown', 'coins') },
-  tickers: { UpstreamAnomaly: builtinRule('UpstreamAnomaly', 'tickers'), ExchangeDown: builtinRule('ExchangeDown', 'tickers') },
-};
-
-export function builtinRule(name: BuiltinName, endpoint: Endpoint): Rule {
+/** A rule of spotwatch's own: it fires and resolves as step judges it, with nothing to wait for. */
+function builtinRule(id: string, alert: string, severity: string, annotations: Record<string, string> = {}): Rule {
   return {
-    id: `builtin:${name}:${endpoint}`,
-    alert: name,
+    id,
+    alert,
     match: [],
-    severity: SEVERITY[name],
+    severity,
     forMs: 0,
     keepFiringForMs: 0,
     repeatIntervalMs: undefined,
     labels: {},
-    annotations: {},
+    annotations,
     condition: { type: 'builtin' },
   };
 }
+
+function endpointRules(endpoint: Endpoint): Readonly<Record<BuiltinName, Rule>> {
+  return {
+    UpstreamAnomaly: builtinRule(`builtin:UpstreamAnomaly:${endpoint}`, 'UpstreamAnomaly', 'warning'),
+    ExchangeDown: builtinRule(`builtin:ExchangeDown:${endpoint}`, 'ExchangeDown', 'critical'),
+  };
+}
+
+/** The built-in rules of one endpoint, made once: their ids are what their alerts are kept under. */
+export const ENDPOINT_RULES: Readonly<Record<Endpoint, Readonly<Record<BuiltinName, Rule>>>> = {
+  coins: endpointRules('coins'),
+  tickers: endpointRules('tickers'),
+};
 
 export function builtinInstance(rule: Rule, exchange: string, endpoint: Endpoint, fields: Record<string, string | number>): Instance {
   return {
@@ -43,21 +49,10 @@ export function builtinInstance(rule: Rule, exchange: string, endpoint: Endpoint
  * of an exchange's state that fails, resolves at the first that succeeds. Its notification is
  * held in memory like every other while the store fails (see store/held.ts).
  */
-export const STORE_FAILING_RULE: Rule = {
-  id: 'builtin:StoreFailing',
-  alert: 'StoreFailing',
-  match: [],
-  severity: 'critical',
-  forMs: 0,
-  keepFiringForMs: 0,
-  repeatIntervalMs: undefined,
-  labels: {},
-  annotations: {
-    summary: 'spotwatch cannot write its state store ({{exchange}})',
-    description: 'Writes fail: {{error}}. Notifications are held in memory and change history is queued until the store takes writes again.',
-  },
-  condition: { type: 'builtin' },
-};
+export const STORE_FAILING_RULE = builtinRule('builtin:StoreFailing', 'StoreFailing', 'critical', {
+  summary: 'spotwatch cannot write its state store ({{exchange}})',
+  description: 'Writes fail: {{error}}. Notifications are held in memory and change history is queued until the store takes writes again.',
+});
 
 export function storeFailingInstance(exchange: string, error: string): Instance {
   return {

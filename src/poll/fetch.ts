@@ -15,10 +15,7 @@ export interface Fetched {
   bytes: number;
   /** The failure, when the poll failed. */
   failure?: ExchangeError;
-  /**
-   * The bytes of the answer (for a recording). Always asked for: they are the buffers the client
-   * keeps of its last answers anyway, so this costs a reference, not a copy.
-   */
+  /** The bytes of the answer, for a recording (the buffers the client keeps of its last answers anyway: a reference, not a copy). */
   texts?: AnswerTexts;
 }
 
@@ -26,10 +23,10 @@ export interface Fetched {
 export async function fetchInput(client: ExchangeClient, exchange: string, endpoint: Endpoint, symbols: readonly string[], previous: Snapshot, signal?: AbortSignal): Promise<Fetched> {
   try {
     if (endpoint === 'coins') {
-      const { texts, ...answer } = await client.fetchCoins(signal, previous.coins, { texts: true });
+      const { texts, ...answer } = await client.fetchCoins(signal, previous.coins);
       return { input: { type: 'answer', exchange, endpoint, answer }, bytes: answer.bytes, texts };
     }
-    const { texts, ...answer } = await client.fetchTickers(symbols, signal, previous.tickers, { texts: true });
+    const { texts, ...answer } = await client.fetchTickers(symbols, signal, previous.tickers);
     return { input: { type: 'answer', exchange, endpoint, answer }, bytes: answer.bytes, texts };
   } catch (err) {
     if (signal?.aborted === true || !(err instanceof ExchangeError)) throw err;

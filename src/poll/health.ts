@@ -3,8 +3,7 @@
  * which answered last time (`spotwatch_up`), and each endpoint's last poll (the status page and
  * /api/v1/state). Time comes in with each poll.
  */
-
-export type Endpoint = 'coins' | 'tickers';
+import { ENDPOINTS, type Endpoint } from '../snapshot/model';
 
 export interface LastPoll {
   at: string;
@@ -13,7 +12,6 @@ export interface LastPoll {
   error?: string;
 }
 
-const ENDPOINTS: readonly Endpoint[] = ['coins', 'tickers'];
 const key = (exchange: string, endpoint: string): string => `${exchange}\u0000${endpoint}`;
 
 export class PollHealth {

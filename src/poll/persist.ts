@@ -17,7 +17,7 @@ import type { Write } from './step';
  * Change rows kept in memory at most while the store cannot be written (about 20 MB); past it
  * the oldest are dropped and counted.
  */
-export const UNSAVED_CHANGES_LIMIT = 100_000;
+const UNSAVED_CHANGES_LIMIT = 100_000;
 
 /**
  * What the poll path needs of the store (SQLite's StateStore in production). `transaction(fn)`:

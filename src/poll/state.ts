@@ -10,7 +10,6 @@ import type { Rule } from '../rules/model';
 import type { ChainOf } from '../rules/transfer';
 import { DEFAULT_GUARD, type GuardOptions, type Suspect } from '../snapshot/guard';
 import { emptySnapshot, type Endpoint, type Snapshot } from '../snapshot/model';
-import { SHIPPED_CHAINS } from '../snapshot/chains';
 
 /** What the decisions follow from the configuration (a reload gives new settings: configure). */
 export interface StepSettings {
@@ -56,14 +55,7 @@ export interface Restored {
   readonly samples?: Samples | undefined;
 }
 
-export const DEFAULT_SETTINGS: StepSettings = {
-  rules: [],
-  guards: new Map(),
-  expectedSymbols: new Map(),
-  chainOf: (_exchange, network) => SHIPPED_CHAINS.chainOf('spot-v3', network),
-};
-
-export function exchangeState(restored: Restored = {}, name = ''): ExchangeState {
+function exchangeState(restored: Restored, name: string): ExchangeState {
   return {
     snapshot: restored.snapshot ?? emptySnapshot(name),
     suspect: {},

@@ -27,7 +27,7 @@ import { exchangeOf, guardOf, type ExchangeState, type PollState } from './state
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */
 export const DOWN_AFTER_FAILURES = 3;
 /** How often an unchanged ticker list, and the ticker samples, are handed to the store. */
-export const SAVE_EVERY_MS = 60_000;
+const SAVE_EVERY_MS = 60_000;
 
 export type StepInput =
   /** An exchange's answer, decoded: its records and the records it set aside. */

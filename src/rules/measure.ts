@@ -3,7 +3,7 @@
  * and a spread as ratios). Percent changes come from openPrice and lastPrice, never from
  * priceChangePercent, which real deployments send as a ratio despite its name.
  */
-import { decimalToNumber } from '../snapshot/decimal';
+import { decimalToNumber } from '../snapshot/decimal-value';
 import { referenceSample, type Samples } from './history';
 import type { TickerMeasure } from './model';
 import type { TickerRecord } from '../snapshot/model';

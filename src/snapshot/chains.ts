@@ -18,10 +18,8 @@
  */
 
 /** The dialects with a column in the table, in dialects.md's order. */
-export const CHAIN_DIALECTS = ['binance', 'mexc', 'bitget', 'kucoin', 'gate', 'htx', 'okx', 'bybit'] as const;
+const CHAIN_DIALECTS = ['binance', 'mexc', 'bitget', 'kucoin', 'gate', 'htx', 'okx', 'bybit'] as const;
 export type ChainDialect = (typeof CHAIN_DIALECTS)[number];
-
-export { CHAIN_NAME } from '../lib/chain-name';
 
 type Row = readonly [chain: string, ids: Readonly<Partial<Record<ChainDialect, readonly string[]>>>];
 
@@ -64,12 +62,12 @@ export type ChainAliases = Readonly<Record<string, string>>;
 const SPOT_V3 = 'spot-v3';
 
 /** How spot-v3 ids are compared after an exact miss. */
-export function normalizeNetworkId(id: string): string {
+function normalizeNetworkId(id: string): string {
   return id.trim().toLowerCase();
 }
 
 export class ChainTable {
-  private readonly columns = new Map<string, Map<string, string>>();
+  private readonly columns = new Map<string, Map<string, string>>(CHAIN_DIALECTS.map((d) => [d, new Map()]));
   /** OKX's chain names without the coin (`TRC20`, `Arbitrum One`) -> chain. */
   private readonly okxChains = new Map<string, string>();
   private readonly spotExact = new Map<string, string>();
@@ -79,7 +77,7 @@ export class ChainTable {
   constructor(aliases: ChainAliases = {}) {
     this.aliases = new Map(Object.entries(aliases));
     for (const [chain, ids] of CHAIN_TABLE) {
-      for (const d of CHAIN_DIALECTS) for (const id of ids[d] ?? []) setOnce(column(this.columns, d), id, chain, d);
+      for (const d of CHAIN_DIALECTS) for (const id of ids[d] ?? []) setOnce(this.columns.get(d) as Map<string, string>, id, chain, d);
       for (const id of ids.okx ?? []) setOnce(this.okxChains, okxChainName(id), chain, 'okx');
     }
     for (const [chain, ids] of [...CHAIN_TABLE, ...SPOT_V3_EXTRA]) {
@@ -102,11 +100,6 @@ export class ChainTable {
     if (dialect !== SPOT_V3) return null;
     return this.spotExact.get(network) ?? this.spotLoose.get(normalizeNetworkId(network)) ?? null;
   }
-
-  /** A lookup for one exchange's networks. */
-  resolver(dialect: string): (network: string) => string | null {
-    return (network) => this.chainOf(dialect, network);
-  }
 }
 
 /** The chain name of an OKX id, after its `<ccy>-` (`USDT-Avalanche C-Chain` -> `Avalanche C-Chain`); '' without one. */
@@ -115,17 +108,8 @@ function okxChainName(id: string): string {
   return dash < 0 ? '' : id.slice(dash + 1);
 }
 
-function column(columns: Map<string, Map<string, string>>, dialect: string): Map<string, string> {
-  let c = columns.get(dialect);
-  if (c === undefined) columns.set(dialect, (c = new Map()));
-  return c;
-}
-
 function setOnce(map: Map<string, string>, id: string, chain: string, where: string): void {
   const had = map.get(id);
   if (had !== undefined && had !== chain) throw new Error(`chain table: ${where} id ${JSON.stringify(id)} names both ${had} and ${chain}`);
   map.set(id, chain);
 }
-
-/** The shipped table, without config aliases. */
-export const SHIPPED_CHAINS = new ChainTable();

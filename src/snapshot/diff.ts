@@ -1,5 +1,5 @@
 import { CHANGE_KINDS, type Change, type ChangeKind, type ChangeValue } from './changes';
-import { sameDecimal } from './decimal';
+import { sameDecimal } from './decimal-value';
 import { COIN_FIELDS, fieldsOf, NETWORK_FIELDS, type FieldChange, type FieldSpec, type Sameness } from './fields';
 import { unknownKey, type CoinRecord, type Snapshot } from './model';
 

@@ -49,8 +49,6 @@ export interface FieldSpec {
   readonly change: FieldChange;
 }
 
-const IDENTITY = { kind: 'identity' } as const;
-
 function silent(why: string): FieldChange {
   return { kind: 'silent', why };
 }
@@ -68,7 +66,7 @@ function value(change: ChangeKind, same: Sameness): FieldChange {
 }
 
 function key() {
-  return { type: 'key', absent: 'required', change: IDENTITY } as const;
+  return { type: 'key', absent: 'required', change: { kind: 'identity' } } as const;
 }
 
 function parent() {
@@ -103,7 +101,7 @@ function int(change: FieldChange) {
  * whose flag an answer leaves out (or sends as a status the dialect does not document) is set
  * aside on its own, and the merge keeps its last known record (merge.ts keepNetworks) while the
  * coin's other networks update; a network never known is held back until it is. A derived coin
- * flag counts such a network at its last known value (exchange/derived.ts carriedFlag). So an
+ * flag counts such a network at its last known value (exchange/mapped.ts coinFlag). So an
  * unknown flag raises no change, counts as open or closed only as it last was known (metrics,
  * state, outages), and the next known value is compared with the last known one: true ->
  * unknown -> false is one `withdraw_disabled`, true -> unknown -> true none. A `boolean | null`

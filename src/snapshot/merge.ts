@@ -1,5 +1,5 @@
 import { COIN_FIELDS, keysOf, NETWORK_FIELDS, TICKER_FIELDS } from './fields';
-import { unknownKey, type CoinRecord, type NetworkRecord, type RecordIssue, type Snapshot, type TickerRecord } from './model';
+import { unknownKey, type CoinRecord, type Endpoint, type NetworkRecord, type RecordIssue, type Snapshot, type TickerRecord } from './model';
 
 /** What the client read from one answer: the good records and the ones it set aside. */
 export interface Answer<T> {
@@ -14,34 +14,14 @@ export interface Answer<T> {
  * any of it might be that record.
  */
 export function applyCoins(prev: Snapshot, answer: Answer<CoinRecord>, at: number): Snapshot {
-  const coins = new Map<string, CoinRecord>();
-  // An unchanged coin keeps its previous object: everything downstream (diff, metrics,
-  // state) can then skip it by identity, which is most of an exchange on most polls.
-  let unchanged = answer.records.length === prev.coins.size;
-  for (const c of answer.records) {
-    const old = prev.coins.get(c.coin);
-    if (old !== undefined && sameCoin(old, c)) coins.set(c.coin, old);
-    else {
-      coins.set(c.coin, c);
-      unchanged = false;
-    }
-  }
+  const { records: coins, unchanged } = byKey(answer.records, prev.coins, (c) => c.coin, sameCoin);
   const keepAllCoins = answer.issues.some((i) => i.entity === 'coin' && i.coin === undefined);
   for (const issue of answer.issues) {
-    if (issue.entity === 'coin' && issue.coin !== undefined) keepCoin(prev, coins, issue.coin);
+    if (issue.entity === 'coin' && issue.coin !== undefined) keep(prev.coins, coins, issue.coin);
     if (issue.entity === 'network' && issue.coin !== undefined) keepNetworks(prev, coins, issue.coin, issue.network);
   }
-  if (keepAllCoins) for (const c of prev.coins.keys()) keepCoin(prev, coins, c);
-  if (unchanged && answer.issues.length === 0 && coins.size === prev.coins.size && prev.coinsAt !== null && prev.unknownCoins === undefined) return { ...prev, coinsAt: at };
-  const unknown = unknownCoins(prev, answer.issues, coins);
-  // Malformed records kept at their previous values, and nothing else changed: still the very
-  // part it was, as for an answer without them (the path, the engine, the exposition and the
-  // writer take a new map as a change; an answer read afresh must give what a remembered one does).
-  if (prev.coinsAt !== null && sameRecords(coins, prev.coins) && sameKeys(unknown, prev.unknownCoins)) return { ...prev, coinsAt: at };
-  const next: Snapshot = { ...prev, coins, coinsAt: at };
-  if (unknown === undefined) delete next.unknownCoins;
-  else next.unknownCoins = unknown;
-  return next;
+  if (keepAllCoins) for (const c of prev.coins.keys()) keep(prev.coins, coins, c);
+  return withPart(prev, 'coins', coins, unknownCoins(prev, answer.issues, coins), at, unchanged && answer.issues.length === 0);
 }
 
 /**
@@ -87,8 +67,44 @@ export function sameCoin(a: CoinRecord, b: CoinRecord): boolean {
   return true;
 }
 
+/**
+ * The records of an answer by key, a record equal to its previous one as that previous object:
+ * everything downstream (diff, metrics, state) can then skip it by identity, which is most of an
+ * exchange on most polls. `unchanged`: every record is its previous one, and every previous one is there.
+ */
+function byKey<T>(records: readonly T[], before: ReadonlyMap<string, T>, key: (record: T) => string, same: (a: T, b: T) => boolean): { records: Map<string, T>; unchanged: boolean } {
+  const out = new Map<string, T>();
+  let unchanged = true;
+  for (const r of records) {
+    const k = key(r);
+    const old = before.get(k);
+    if (old !== undefined && same(old, r)) out.set(k, old);
+    else {
+      out.set(k, r);
+      unchanged = false;
+    }
+  }
+  return { records: out, unchanged: unchanged && out.size === before.size };
+}
+
+/**
+ * `prev` with one part as read at `at`, and the keys set aside without a value (`unknown`).
+ * Malformed records kept at their previous values, and nothing else changed: still the very part
+ * it was, as for an answer without them (the path, the engine, the exposition and the writer take
+ * a new map as a change; an answer read afresh must give what a remembered one does). `same`:
+ * known to be so already (every record its previous one, none set aside).
+ */
+function withPart(prev: Snapshot, part: Endpoint, records: ReadonlyMap<string, object>, unknown: ReadonlySet<string> | undefined, at: number, same: boolean): Snapshot {
+  const [atKey, unknownKey] = part === 'coins' ? (['coinsAt', 'unknownCoins'] as const) : (['tickersAt', 'unknownSymbols'] as const);
+  if (prev[atKey] !== null && (same || sameRecords(records, prev[part])) && sameKeys(unknown, prev[unknownKey])) return { ...prev, [atKey]: at };
+  const next: Snapshot = { ...prev, [part]: records, [atKey]: at };
+  if (unknown === undefined) delete next[unknownKey];
+  else next[unknownKey] = unknown;
+  return next;
+}
+
 /** Whether two parts hold the very same record objects under the same keys (in any order). */
-function sameRecords<T>(a: ReadonlyMap<string, T>, b: ReadonlyMap<string, T>): boolean {
+function sameRecords(a: ReadonlyMap<string, object>, b: ReadonlyMap<string, object>): boolean {
   if (a.size !== b.size) return false;
   for (const [k, v] of a) if (b.get(k) !== v) return false;
   return true;
@@ -101,9 +117,10 @@ function sameKeys(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | u
   return true;
 }
 
-function keepCoin(prev: Snapshot, coins: Map<string, CoinRecord>, coin: string): void {
-  const old = prev.coins.get(coin);
-  if (old !== undefined && !coins.has(coin)) coins.set(coin, old);
+/** Keeps the previous record of `key` when the answer has none. */
+function keep<T>(before: ReadonlyMap<string, T>, records: Map<string, T>, key: string): void {
+  const old = before.get(key);
+  if (old !== undefined && !records.has(key)) records.set(key, old);
 }
 
 /** Keeps the previous value of one network (or, when unkeyed, of every network absent now). */
@@ -128,35 +145,17 @@ function keepNetworks(prev: Snapshot, coins: Map<string, CoinRecord>, coin: stri
 
 /** The next snapshot from a ticker answer, malformed records kept as for applyCoins. */
 export function applyTickers(prev: Snapshot, answer: Answer<TickerRecord>, at: number): Snapshot {
-  const tickers = new Map<string, TickerRecord>();
-  // As applyCoins: nothing changed keeps the previous map, which downstream skips by identity.
-  let unchanged = answer.records.length === prev.tickers.size;
-  for (const t of answer.records) {
-    const old = prev.tickers.get(t.symbol);
-    if (old !== undefined && sameTicker(old, t)) tickers.set(t.symbol, old);
-    else {
-      tickers.set(t.symbol, t);
-      unchanged = false;
-    }
-  }
+  const { records: tickers, unchanged } = byKey(answer.records, prev.tickers, (t) => t.symbol, sameTicker);
   const keepAll = answer.issues.some((i) => i.symbol === undefined);
-  for (const issue of answer.issues) {
-    if (issue.symbol !== undefined) keepTicker(prev, tickers, issue.symbol);
-  }
-  if (keepAll) for (const s of prev.tickers.keys()) keepTicker(prev, tickers, s);
-  if (unchanged && answer.issues.length === 0 && tickers.size === prev.tickers.size && prev.tickersAt !== null && prev.unknownSymbols === undefined) return { ...prev, tickersAt: at };
+  for (const issue of answer.issues) if (issue.symbol !== undefined) keep(prev.tickers, tickers, issue.symbol);
+  if (keepAll) for (const s of prev.tickers.keys()) keep(prev.tickers, tickers, s);
   // As unknownCoins: symbols set aside without a previous value, on the baseline or since.
   let unknown: Set<string> | undefined;
   for (const issue of answer.issues) {
     const s = issue.symbol;
     if (s !== undefined && !tickers.has(s) && (prev.tickersAt === null || prev.unknownSymbols?.has(s) === true)) (unknown ??= new Set()).add(s);
   }
-  // As applyCoins: only malformed records kept, the very part it was.
-  if (prev.tickersAt !== null && sameRecords(tickers, prev.tickers) && sameKeys(unknown, prev.unknownSymbols)) return { ...prev, tickersAt: at };
-  const next: Snapshot = { ...prev, tickers, tickersAt: at };
-  if (unknown === undefined) delete next.unknownSymbols;
-  else next.unknownSymbols = unknown;
-  return next;
+  return withPart(prev, 'tickers', tickers, unknown, at, unchanged && answer.issues.length === 0);
 }
 
 /** Field-by-field equality of two ticker records (text for text, as sameCoin). */
@@ -164,9 +163,4 @@ export function sameTicker(a: TickerRecord, b: TickerRecord): boolean {
   if (a === b) return true;
   for (const k of TICKER_KEYS) if (a[k] !== b[k]) return false;
   return true;
-}
-
-function keepTicker(prev: Snapshot, tickers: Map<string, TickerRecord>, symbol: string): void {
-  const old = prev.tickers.get(symbol);
-  if (old !== undefined && !tickers.has(symbol)) tickers.set(symbol, old);
 }

@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { main } from '../../src/cli';
 import { silentLogger } from '../../src/lib/logger';
 import { Recorder } from '../../src/poll/record/recorder';
-import { DEFAULT_SETTINGS, initialState, type PollState } from '../../src/poll/state';
+import { initialState, type PollState } from '../../src/poll/state';
 import { step, type StepInput } from '../../src/poll/step';
 import type { CoinRecord } from '../../src/snapshot/model';
 import { coinRecord, tickerRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
 import { Sink } from '../support/sink';
+import { DEFAULT_SETTINGS } from '../support/poll-settings';
 
 const RULES = `rules:
   - alert: WithdrawDisabled

@@ -52,7 +52,7 @@ describe('ExchangeClient against the reference exchange', () => {
   it('asks for a watch list in the order given, splitting it over the symbols cap', async () => {
     const all = (await client().fetchTickers([])).records.map((t) => t.symbol);
     const wanted = [...all].reverse();
-    const c = client({ symbolsCap: 7 });
+    const c = client({ dialect: { ...spotV3, defaults: { ...spotV3.defaults, symbolsCap: 7 } } });
     const got = await c.fetchTickers(wanted);
     await c.close();
     expect(got.records.map((t) => t.symbol)).toEqual(wanted);

@@ -1,5 +1,5 @@
-import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, requiredDecimal, statusFlag, booleanValue, type CoinSource, type TickerSource } from '../../src/exchange/mapped';
-import { dec, requiredStr } from '../../src/exchange/read';
+import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, statusFlag, booleanValue, type CoinSource, type TickerSource } from '../../src/exchange/mapped';
+import { dec, requiredDec, requiredStr } from '../../src/exchange/read';
 import { networkRecord, tickerRecord } from '../support/records';
 
 /** The loops every mapped dialect shares: flags derived without guessing, unchanged records reused. */
@@ -14,7 +14,7 @@ const SOURCE: CoinSource = {
 
 const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 's'),
-  ticker: (o, symbol, time) => tickerRecord(symbol, { lastPrice: requiredDecimal(o, 'p'), openPrice: dec(o, 'o'), closeTime: time }),
+  ticker: (o, symbol, time) => tickerRecord(symbol, { lastPrice: requiredDec(o, 'p'), openPrice: dec(o, 'o'), closeTime: time }),
 };
 
 const net = (id: string, dep: unknown, wd: unknown): Record<string, unknown> => ({ id, dep, wd });
@@ -50,6 +50,17 @@ describe('coin flags (dialects.md rule 4)', () => {
     // A closed network known (read now, or set aside with a key and closed last time) still decides.
     const closed = decodeCoinsWith(SOURCE, [{ id: 'X', nets: [net('B', 'soon', null), { dep: true, wd: true }, net('C', true, true)] }], previous);
     expect(closed.records.map((c) => [c.depositAllEnable, c.withdrawAllEnable])).toEqual([[false, false]]);
+  });
+
+  it('never closes a coin whose only network is set aside without a key: its previous flags, or the coin set aside', () => {
+    const first = decodeCoinsWith(SOURCE, [{ id: 'X', nets: [net('A', true, true)] }]);
+    const previous = new Map(first.records.map((c) => [c.coin, c]));
+    const unkeyed = [{ id: 'X', nets: [{ dep: true, wd: true }] }];
+    expect(decodeCoinsWith(SOURCE, unkeyed, previous).records.map((c) => [c.depositAllEnable, c.withdrawAllEnable])).toEqual([[true, true]]);
+    expect(decodeCoinsWith(SOURCE, unkeyed).issues.map((i) => [i.entity, i.reason])).toEqual([
+      ['network', 'id is missing'],
+      ['coin', 'the coin flags are unknown: a network was set aside and no other is closed'],
+    ]);
   });
 
   it('sets a coin aside whose networks are not a list rather than reading it as having none', () => {

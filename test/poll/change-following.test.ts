@@ -12,7 +12,7 @@ import { NETWORK_FAMILIES, renderNetworks, renderTickers, TICKER_FAMILIES } from
 import { fetchInput } from '../../src/poll/fetch';
 import { PollPath } from '../../src/poll/path';
 import { Persist } from '../../src/poll/persist';
-import { configure, DEFAULT_SETTINGS, initialState, type StepSettings } from '../../src/poll/state';
+import { configure, initialState, type StepSettings } from '../../src/poll/state';
 import { COIN_FIELDS, fieldsOf, NETWORK_FIELDS, TICKER_FIELDS } from '../../src/snapshot/fields';
 import type { GuardOptions } from '../../src/snapshot/guard';
 import type { Endpoint, Snapshot } from '../../src/snapshot/model';
@@ -22,6 +22,7 @@ import { closeServer, listenLoopback } from '../support/loopback';
 import { networkRecord, tickerRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
 import { openTempStore, type TempStore } from '../support/temp-store';
+import { DEFAULT_SETTINGS } from '../support/poll-settings';
 
 /**
  * Work follows change, over the whole poll path: one client kept for every answer (an answer

@@ -10,12 +10,13 @@ import type { Alert } from '../../src/alerts/alert';
 import { alertsOf } from '../../src/alerts/lifecycle';
 import { PollPath } from '../../src/poll/path';
 import { Persist, type PollStore } from '../../src/poll/persist';
-import { DEFAULT_SETTINGS, initialState } from '../../src/poll/state';
+import { initialState } from '../../src/poll/state';
 import type { StepInput } from '../../src/poll/step';
 import type { CoinRecord } from '../../src/snapshot/model';
 import { StateStore } from '../../src/store/store';
 import { coinRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
+import { DEFAULT_SETTINGS } from '../support/poll-settings';
 
 /** The store of `dir`, and a view of it that refuses every transaction while `disk.full` (test/daemon/store-failing.test.ts fills a real one). */
 function fillableStore(dir: string, full = false): { real: StateStore; store: PollStore; disk: { full: boolean; refused: number } } {

@@ -5,11 +5,12 @@
  */
 import type { Alert } from '../../src/alerts/alert';
 import { alertsOf } from '../../src/alerts/lifecycle';
-import { configure, DEFAULT_SETTINGS, initialState, type PollState, type StepSettings } from '../../src/poll/state';
+import { configure, initialState, type PollState, type StepSettings } from '../../src/poll/state';
 import { step, type StepInput, type StepResult } from '../../src/poll/step';
 import type { CoinRecord, TickerRecord } from '../../src/snapshot/model';
 import { coinRecord, tickerRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
+import { DEFAULT_SETTINGS } from '../support/poll-settings';
 
 const usdt = (withdrawEnable: boolean, more: Parameters<typeof coinRecord>[1] = []): CoinRecord => coinRecord('USDT', [{ network: 'TRX', withdrawEnable }, ...more]);
 const coins = (exchange: string, ...records: CoinRecord[]): StepInput => ({ type: 'answer', exchange, endpoint: 'coins', answer: { records, issues: [] } });

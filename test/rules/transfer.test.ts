@@ -1,4 +1,4 @@
-import { SHIPPED_CHAINS } from '../../src/snapshot/chains';
+import { ChainTable } from '../../src/snapshot/chains';
 import { emptySnapshot, unknownKey, type NetworkRecord, type Snapshot } from '../../src/snapshot/model';
 import { judgeTransfer, type TransferSpec } from '../../src/rules/transfer';
 import { evaluateTransfer } from '../../src/rules/evaluate-transfer';
@@ -7,6 +7,7 @@ import { coinRecord } from '../support/records';
 
 type Net = Partial<NetworkRecord> & Pick<NetworkRecord, 'network'>;
 const DIALECT: Record<string, string> = { binance: 'binance', weex: 'spot-v3', mexc: 'mexc' };
+const SHIPPED_CHAINS = new ChainTable();
 const chainOf = (exchange: string, network: string): string | null => SHIPPED_CHAINS.chainOf(DIALECT[exchange] ?? 'spot-v3', network);
 
 function snap(exchange: string, nets: Net[] | undefined, extra: Partial<Snapshot> = {}): Snapshot {

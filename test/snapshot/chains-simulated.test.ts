@@ -1,7 +1,7 @@
 import { createMarket } from '../../src/simulator/market/create-market';
 import { rendererOf } from '../../src/simulator/dialects/registry';
 import type { SimulatorDialect } from '../../src/simulator/dialects/names';
-import { CHAIN_TABLE, SHIPPED_CHAINS, type ChainDialect } from '../../src/snapshot/chains';
+import { CHAIN_TABLE, ChainTable, type ChainDialect } from '../../src/snapshot/chains';
 
 /**
  * The chain table against what the reference exchange emits in each dialect (its network ids
@@ -9,6 +9,8 @@ import { CHAIN_TABLE, SHIPPED_CHAINS, type ChainDialect } from '../../src/snapsh
  * chain dialects.md lists for that dialect maps to that chain, and no network maps to another
  * chain. The chain a model network is on is its spot-v3 id's (`Tron(TRC20)` -> tron).
  */
+
+const SHIPPED_CHAINS = new ChainTable();
 
 type Raw = Record<string, unknown>;
 const list = (v: unknown): Raw[] => (Array.isArray(v) ? (v as Raw[]) : []);

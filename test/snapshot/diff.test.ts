@@ -1,5 +1,5 @@
 import type { Change } from '../../src/snapshot/changes';
-import { sameDecimal } from '../../src/snapshot/decimal';
+import { sameDecimal } from '../../src/snapshot/decimal-value';
 import { diff } from '../../src/snapshot/diff';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot, type CoinRecord, type NetworkRecord, type Snapshot, type TickerRecord } from '../../src/snapshot/model';

@@ -3,11 +3,12 @@ import { alertsOf } from '../../src/alerts/lifecycle';
 import type { Domain } from '../../src/rules/evaluate';
 import { parseRules } from '../../src/rules/load';
 import type { Rule } from '../../src/rules/model';
-import { configure, DEFAULT_SETTINGS, initialState, type PollState, type StepSettings } from '../../src/poll/state';
+import { configure, initialState, type PollState, type StepSettings } from '../../src/poll/state';
 import { step } from '../../src/poll/step';
 import type { GuardOptions } from '../../src/snapshot/guard';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot, type CoinRecord, type RecordIssue, type Snapshot, type TickerRecord } from '../../src/snapshot/model';
+import { DEFAULT_SETTINGS } from './poll-settings';
 
 /** Rules from YAML text, through the real loader (so tests read like the docs). */
 export function rulesFrom(yaml: string): Rule[] {

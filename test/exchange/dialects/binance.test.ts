@@ -85,7 +85,7 @@ describe('binance: through the real client', () => {
   it('reads the signed coins, re-syncing its clock once when Binance refuses the timestamp (-1021)', async () => {
     exchange = await binanceExchange(KEYS.api_secret, 3_600_000).start();
     const client = clientOf(binance, exchange.url, KEYS);
-    expect(await client.fetchCoins()).toEqual({ records: [COIN], issues: [], bytes: expect.any(Number), requests: 1 });
+    expect(await client.fetchCoins()).toEqual({ records: [COIN], issues: [], bytes: expect.any(Number), requests: 1, texts: expect.anything() });
     expect(exchange.paths()).toEqual(['/sapi/v1/capital/config/getall', '/api/v3/time', '/sapi/v1/capital/config/getall']);
     expect(exchange.asked[0]?.headers['x-mbx-apikey']).toBe(KEYS.api_key);
     expect(exchange.asked[0]?.path).toMatch(/^\/sapi\/v1\/capital\/config\/getall\?recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/);

@@ -51,7 +51,7 @@ describe('bitget', () => {
     const c = clientOf(bitget, exchange.url);
     expect(await c.fetchCoins()).toEqual({
       records: [{ coin: 'BTC', name: null, depositAllEnable: true, withdrawAllEnable: true, networkList: [network] }],
-      issues: [], bytes: expect.any(Number), requests: 1,
+      issues: [], bytes: expect.any(Number), requests: 1, texts: expect.anything(),
     });
     await c.close();
   });

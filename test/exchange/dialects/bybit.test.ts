@@ -75,7 +75,7 @@ describe('bybit: through the real client', () => {
   it('reads the signed coin info, re-syncing once on 10002 sent inside a 200 answer', async () => {
     exchange = await bybitExchange(KEYS.api_secret, 60_000).start();
     const client = clientOf(bybit, exchange.url, KEYS);
-    expect(await client.fetchCoins()).toEqual({ records: [USDT], issues: [], bytes: expect.any(Number), requests: 1 });
+    expect(await client.fetchCoins()).toEqual({ records: [USDT], issues: [], bytes: expect.any(Number), requests: 1, texts: expect.anything() });
     expect(exchange.paths()).toEqual(['/v5/asset/coin/query-info', '/v5/market/time', '/v5/asset/coin/query-info']);
     expect((await client.fetchTickers(['BTCUSDT'])).records).toEqual([BTCUSDT]);
     await client.close();

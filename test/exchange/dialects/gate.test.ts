@@ -55,7 +55,7 @@ describe('gate', () => {
     const c = clientOf(gate, exchange.url);
     expect(await c.fetchCoins()).toEqual({
       records: [{ coin: 'GT', name: 'GateToken', depositAllEnable: true, withdrawAllEnable: true, networkList: NETWORKS }],
-      issues: [], bytes: expect.any(Number), requests: 1,
+      issues: [], bytes: expect.any(Number), requests: 1, texts: expect.anything(),
     });
     await c.close();
   });

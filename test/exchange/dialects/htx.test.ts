@@ -60,7 +60,7 @@ describe('htx', () => {
     const c = clientOf(htx, exchange.url);
     expect(await c.fetchCoins()).toEqual({
       records: [{ coin: 'USDT', name: null, depositAllEnable: false, withdrawAllEnable: false, networkList: NETWORKS }],
-      issues: [], bytes: expect.any(Number), requests: 1,
+      issues: [], bytes: expect.any(Number), requests: 1, texts: expect.anything(),
     });
     await c.close();
   });

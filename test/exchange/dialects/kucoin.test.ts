@@ -54,7 +54,7 @@ describe('kucoin', () => {
     const c = clientOf(kucoin, exchange.url);
     expect(await c.fetchCoins()).toEqual({
       records: [{ coin: 'BTC', name: 'Bitcoin', depositAllEnable: true, withdrawAllEnable: false, networkList: NETWORKS }],
-      issues: [], bytes: expect.any(Number), requests: 1,
+      issues: [], bytes: expect.any(Number), requests: 1, texts: expect.anything(),
     });
     await c.close();
   });

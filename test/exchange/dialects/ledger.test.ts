@@ -69,6 +69,7 @@ describe('a dialect registered with one line', () => {
       issues: [],
       bytes: expect.any(Number),
       requests: 1,
+      texts: expect.anything(),
     });
     // Refused (our clock is an hour behind), the exchange's time read, then signed again.
     expect(exchange.requests).toEqual([LEDGER_PATHS.assets, LEDGER_PATHS.time, LEDGER_PATHS.assets]);
@@ -117,6 +118,13 @@ describe('a dialect registered with one line', () => {
     const err = await c.fetchCoins().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExchangeError);
     expect([(err as ExchangeError).kind, (err as ExchangeError).message]).toEqual([kind, message]);
+    await c.close();
+  });
+
+  it('reads a time answer of another shape as an error of the fetch that re-synced (schema), not a fault of its own', async () => {
+    exchange.answer = (path) => (path === LEDGER_PATHS.time ? { status: 200, body: '{"ok":true}' } : undefined);
+    const c = client();
+    await expect(c.fetchCoins()).rejects.toMatchObject({ name: 'ExchangeError', kind: 'schema', message: 'time: expected {"ok": true, "time": <ms>}' });
     await c.close();
   });
 

@@ -65,7 +65,7 @@ describe('mexc: through the real client', () => {
   it('signs with X-MEXC-APIKEY and re-syncs its clock once on 700003', async () => {
     exchange = await mexcExchange(KEYS.api_secret, -3_600_000).start();
     const client = clientOf(mexc, exchange.url, KEYS);
-    expect(await client.fetchCoins()).toEqual({ records: COINS, issues: [], bytes: expect.any(Number), requests: 1 });
+    expect(await client.fetchCoins()).toEqual({ records: COINS, issues: [], bytes: expect.any(Number), requests: 1, texts: expect.anything() });
     expect(exchange.paths()).toEqual(['/api/v3/capital/config/getall', '/api/v3/time', '/api/v3/capital/config/getall']);
     // Every ticker in one request (MEXC takes no list), the watch list picked out.
     const tickers = await client.fetchTickers(['BTCUSDT', 'ETHUSDT']);

@@ -95,7 +95,7 @@ describe('okx: through the real client', () => {
   it('reads the signed currencies, re-syncing once when OKX says the timestamp expired (50102)', async () => {
     exchange = await okxExchange(KEYS, 120_000).start();
     const client = clientOf(okx, exchange.url, KEYS);
-    expect(await client.fetchCoins()).toEqual({ records: COINS, issues: [], bytes: expect.any(Number), requests: 1 });
+    expect(await client.fetchCoins()).toEqual({ records: COINS, issues: [], bytes: expect.any(Number), requests: 1, texts: expect.anything() });
     expect(exchange.paths()).toEqual(['/api/v5/asset/currencies', '/api/v5/public/time', '/api/v5/asset/currencies']);
     expect((await client.fetchTickers(['BTCUSDT'])).records).toEqual([BTCUSDT]);
     expect(exchange.asked.at(-1)?.headers['ok-access-key']).toBeUndefined();

@@ -12,13 +12,14 @@ import { createLogger, type Logger } from '../../../src/lib/logger';
 import { readRecording, type Read } from '../../../src/poll/record/reader';
 import { Recorder, RETRY_AFTER_MS, type RecordOptions } from '../../../src/poll/record/recorder';
 import { listSegments } from '../../../src/poll/record/segments';
-import { DEFAULT_SETTINGS, initialState, type PollState } from '../../../src/poll/state';
+import { initialState, type PollState } from '../../../src/poll/state';
 import type { StepInput } from '../../../src/poll/step';
 import { applyCoins } from '../../../src/snapshot/merge';
 import { emptySnapshot } from '../../../src/snapshot/model';
 import { coinRecord } from '../../support/records';
 import { Sink } from '../../support/sink';
 import { waitFor } from '../../support/wait';
+import { DEFAULT_SETTINGS } from '../../support/poll-settings';
 
 const HOUR = 3_600_000;
 const USDT = coinRecord('USDT', [{ network: 'TRX', withdrawEnable: false }]);

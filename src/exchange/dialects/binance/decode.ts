@@ -2,16 +2,18 @@
  * Binance's answers into the model, field by field as dialects.md section 2 ("binance") maps
  * them: the coin flags as sent, `withdrawTag` from `sameAddress` (the ticker: binance-family.ts).
  */
-import type { CoinRecord, NetworkRecord, RecordIssue } from '../../../snapshot/model';
-import { carriedFlag, readNetworks } from '../../derived';
-import { bool, dec, FieldError, int, keyOf, requiredBool, requiredStr, str, type Json } from '../../read';
+import { keyIn, type CoinSource } from '../../mapped';
+import { bool, dec, int, requiredBool, requiredStr, str } from '../../read';
+import { CAPITAL_CONFIG_COIN } from '../binance-family';
 
-function readNetwork(o: Json, coin: string): NetworkRecord {
-  return {
+export const COINS: CoinSource = {
+  ...CAPITAL_CONFIG_COIN,
+  networkKey: (n) => keyIn(n, 'network'),
+  network: (o, coin) => ({
     network: requiredStr(o, 'network'),
     coin,
-    name: str(o, 'name', false),
-    isDefault: bool(o, 'isDefault', false),
+    name: str(o, 'name'),
+    isDefault: bool(o, 'isDefault'),
     depositEnable: requiredBool(o, 'depositEnable'),
     withdrawEnable: requiredBool(o, 'withdrawEnable'),
     withdrawFee: dec(o, 'withdrawFee'),
@@ -19,22 +21,13 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     withdrawInternalMin: dec(o, 'withdrawInternalMin'),
     withdrawIntegerMultiple: dec(o, 'withdrawIntegerMultiple'),
     minConfirm: int(o, 'minConfirm'),
-    withdrawTag: bool(o, 'sameAddress', false),
+    withdrawTag: bool(o, 'sameAddress'),
     depositDust: dec(o, 'depositDust'),
-    contractAddress: str(o, 'contractAddress', false),
-    contractAddressUrl: str(o, 'contractAddressUrl', false),
-    depositDesc: str(o, 'depositDesc', false),
-    withdrawDesc: str(o, 'withdrawDesc', false),
-  };
-}
-
-export function readCoin(o: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
-  const coin = requiredStr(o, 'coin');
-  if (!Array.isArray(o.networkList)) throw new FieldError('networkList is not a list');
-  const read = readNetworks(coin, o.networkList, (n) => keyOf(n, 'network'), (n) => readNetwork(n, coin), issues);
+    contractAddress: str(o, 'contractAddress'),
+    contractAddressUrl: str(o, 'contractAddressUrl'),
+    depositDesc: str(o, 'depositDesc'),
+    withdrawDesc: str(o, 'withdrawDesc'),
+  }),
   // Binance's own flags, as sent (rule 4); derived only where an answer leaves them out.
-  const depositAllEnable = bool(o, 'depositAllEnable', false) ?? carriedFlag(read.networks, read.unknown, before, 'depositEnable');
-  const withdrawAllEnable = bool(o, 'withdrawAllEnable', false) ?? carriedFlag(read.networks, read.unknown, before, 'withdrawEnable');
-  if (depositAllEnable === undefined || withdrawAllEnable === undefined) throw new FieldError('the coin flags are unknown: a network was set aside and no other is closed');
-  return { coin, name: str(o, 'name', false), depositAllEnable, withdrawAllEnable, networkList: read.networks };
-}
+  sentFlag: (o, flag) => bool(o, flag),
+};

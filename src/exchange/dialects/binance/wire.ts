@@ -17,12 +17,13 @@ export type BinanceCredentials = z.output<typeof credentials>;
 /** The window (ms) a signed request is valid in after its timestamp: Binance's default. */
 export const RECV_WINDOW_MS = 5_000;
 
-/** getall: weight 10 (IP); time: 1; 24hr: 2 for 1-20 symbols, 40 for 21-100, 80 for more or all. */
-export const WEIGHTS = {
-  coins: 10,
-  time: 1,
-  tickers: (symbols: number | undefined): number => (symbols === undefined || symbols > 100 ? 80 : symbols <= 20 ? 2 : 40),
-} as const;
+/** getall: weight 10 (IP); time: 1; 24hr: 80 for every symbol (for a list of them: tickersWeight). */
+export const WEIGHTS = { coins: 10, time: 1, tickers: 80 } as const;
+
+/** 24hr for a list of symbols: 2 for 1-20 symbols, 40 for 21-100, 80 for more. */
+export function tickersWeight(symbols: number): number {
+  return symbols > 100 ? 80 : symbols <= 20 ? 2 : 40;
+}
 
 /**
  * The IP's weight limit (REQUEST_WEIGHT, per minute, `GET /api/v3/exchangeInfo` rateLimits) and

@@ -5,12 +5,11 @@
  * in them is a string, booleans too (`"true"`/`"false"`); an error is the same envelope with
  * another code, also inside an answer of status 200.
  */
-import { difference, nonZero, stepOfPlaces } from '../../derived-decimals';
-import { rollingWindow, specSymbol } from '../../derived';
-import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
-import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
-import { dec, requiredStr, str, type Json } from '../../read';
-import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
+import { difference, nonZero, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
+import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { mappedDialect } from '../../mapped-dialect';
+import { dec, requiredDec, requiredStr, str, type Json } from '../../read';
+import { chainsOf, envelopeList, readEnvelopeRefusal, type Envelope } from '../public-family';
 
 export const BITGET_PATHS = { coins: '/api/v2/spot/public/coins', tickers: '/api/v2/spot/market/tickers' } as const;
 
@@ -40,29 +39,32 @@ const COINS: CoinSource = {
   ...chainsOf('coin', 'chain'),
   // Bitget gives no full name.
   name: () => null,
-  network: (n, coin) =>
-    publicNetwork({
-      network: requiredStr(n, 'chain'),
-      coin,
-      name: null,
-      isDefault: null,
-      depositEnable: statusFlag(n, 'rechargeable', booleanValue),
-      withdrawEnable: statusFlag(n, 'withdrawable', booleanValue),
-      withdrawFee: dec(n, 'withdrawFee'),
-      withdrawMin: dec(n, 'minWithdrawAmount'),
-      withdrawIntegerMultiple: withdrawMultiple(n),
-      minConfirm: integer(n, 'depositConfirm'),
-      withdrawTag: optionalFlag(n, 'needTag', booleanValue),
-      depositDust: dec(n, 'minDepositAmount'),
-      contractAddress: str(n, 'contractAddress', false),
-      // No contractAddressUrl: `browserUrl` is a transaction URL prefix, not the contract's page.
-    }),
+  network: (n, coin) => ({
+    network: requiredStr(n, 'chain'),
+    coin,
+    name: null,
+    isDefault: null,
+    depositEnable: statusFlag(n, 'rechargeable', booleanValue),
+    withdrawEnable: statusFlag(n, 'withdrawable', booleanValue),
+    withdrawFee: dec(n, 'withdrawFee'),
+    withdrawMin: dec(n, 'minWithdrawAmount'),
+    withdrawInternalMin: null,
+    withdrawIntegerMultiple: withdrawMultiple(n),
+    minConfirm: integer(n, 'depositConfirm'),
+    withdrawTag: optionalFlag(n, 'needTag', booleanValue),
+    depositDust: dec(n, 'minDepositAmount'),
+    contractAddress: str(n, 'contractAddress'),
+    contractAddressUrl: null,
+    depositDesc: null,
+    withdrawDesc: null,
+    // No contractAddressUrl: `browserUrl` is a transaction URL prefix, not the contract's page.
+  }),
 };
 
 const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol) => {
-    const lastPrice = requiredDecimal(o, 'lastPr');
+    const lastPrice = requiredDec(o, 'lastPr');
     const openPrice = dec(o, 'open');
     return {
       symbol,
@@ -86,7 +88,7 @@ const TICKERS: TickerSource = {
 };
 
 // `?symbol=` names one symbol: the whole list costs one request, and the watch list is picked out of it.
-export const bitget = publicDialect({
+export const bitget = mappedDialect({
   name: 'bitget',
   baseUrl: 'https://api.bitget.com',
   paths: BITGET_PATHS,

@@ -3,14 +3,11 @@
  * envelope (an error may come with HTTP 200), `"1"`/`"0"` flags, `""` for "no value", a ticker
  * with `prevPrice24h` (the change derived) and one top-level `time`.
  */
-import type { Refusal } from '../../dialect';
-import { Refused } from '../../dialect';
-import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
-import { difference, stepOfSentPlaces } from '../../derived-decimals';
-import { derivedCoinOf, readNetworks, rollingWindow, specSymbol } from '../../derived';
-import { dec, FieldError, flagOf, int, isObject, keyOf, requiredStr, shapeOf, ShapeError, str, type Json, type Parsed } from '../../read';
+import { difference, rollingWindow, specSymbol, stepOfSentPlaces } from '../../derive';
+import { Refused, type Refusal } from '../../dialect';
+import { integer, keyIn, listIn, type CoinSource, type TickerSource } from '../../mapped';
+import { dec, FieldError, int, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str, type Json } from '../../read';
 import { refusalOf } from '../../refusal';
-import { decodeCoinList, decodeTickerList } from '../../signed-dialect';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';
 
 export function bybitRefusal(body: unknown): Refusal {
@@ -29,18 +26,30 @@ function resultOf(body: unknown, what: string): Json {
   throw new ShapeError(`${what}: expected {"retCode":0,"result":{...}}, got ${shapeOf(body)}`);
 }
 
-function listOf(result: Json, key: string, what: string): unknown[] {
-  const list = result[key];
+/** The list `key` of the envelope's `result`. */
+export function listOf(body: unknown, key: string, what: string): unknown[] {
+  const list = resultOf(body, what)[key];
   if (Array.isArray(list)) return list;
   throw new ShapeError(`${what}: expected result.${key} to be a list, got ${shapeOf(list)}`);
 }
 
-function readNetwork(o: Json, coin: string): NetworkRecord {
-  const accuracy = str(o, 'minAccuracy', false);
-  return {
+/** A flag sent as one of two documented values (`"1"`, `"0"`); anything else (absent included) fails the network: unknown is never closed. */
+function flagOf(o: Json, key: string, open: unknown, closed: unknown): boolean {
+  const v = o[key];
+  if (v === open) return true;
+  if (v === closed) return false;
+  throw new FieldError(v === undefined || v === null ? `${key} is missing` : `${key} is not ${JSON.stringify(open)} or ${JSON.stringify(closed)}`);
+}
+
+export const COINS: CoinSource = {
+  coin: (o) => keyIn(o, 'coin'),
+  name: (o) => str(o, 'name'),
+  networks: (o) => listIn(o, 'chains'),
+  networkKey: (n) => keyIn(n, 'chain'),
+  network: (o, coin) => ({
     network: requiredStr(o, 'chain'),
     coin,
-    name: str(o, 'chainType', false),
+    name: str(o, 'chainType'),
     isDefault: null,
     // "1" open, "0" closed; anything else makes the network unknown (its last known value kept), never closed.
     depositEnable: flagOf(o, 'chainDeposit', '1', '0'),
@@ -48,37 +57,29 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     withdrawFee: dec(o, 'withdrawFee'),
     withdrawMin: dec(o, 'withdrawMin'),
     withdrawInternalMin: null,
-    withdrawIntegerMultiple: stepOfSentPlaces(accuracy),
-    minConfirm: o.confirmation === '' ? null : int(o, 'confirmation'),
+    withdrawIntegerMultiple: stepOfSentPlaces(str(o, 'minAccuracy')),
+    minConfirm: integer(o, 'confirmation'),
     withdrawTag: null,
     depositDust: dec(o, 'depositMin'),
-    contractAddress: str(o, 'contractAddress', false),
+    contractAddress: str(o, 'contractAddress'),
     contractAddressUrl: null,
     depositDesc: null,
     withdrawDesc: null,
-  };
+  }),
+};
+
+/** The tickers' list, and the answer's one `time`, every ticker's (rule 7). */
+export function tickerList(body: unknown): { list: unknown[]; time: number | null } {
+  return { list: listOf(body, 'list', 'tickers'), time: isObject(body) ? int(body, 'time') : null };
 }
 
-function readCoin(o: Json, before: CoinRecord | undefined, issues: RecordIssue[]): CoinRecord {
-  const coin = requiredStr(o, 'coin');
-  if (!Array.isArray(o.chains)) throw new FieldError('chains is not a list');
-  return derivedCoinOf(coin, str(o, 'name', false), readNetworks(coin, o.chains, (n) => keyOf(n, 'chain'), (n) => readNetwork(n, coin), issues), before);
-}
-
-export function decodeCoins(body: unknown, previous: ReadonlyMap<string, CoinRecord> | undefined): Parsed<CoinRecord> {
-  return decodeCoinList(listOf(resultOf(body, 'coins'), 'rows', 'coins'), (item) => keyOf(item, 'coin'), readCoin, previous);
-}
-
-export function decodeTickers(body: unknown): Parsed<TickerRecord> {
-  const list = listOf(resultOf(body, 'tickers'), 'list', 'tickers');
-  // The answer's one `time` is every ticker's (rule 7).
-  const window = rollingWindow(isObject(body) ? int(body, 'time') : null);
-  return decodeTickerList(list, (o) => {
-    const last = dec(o, 'lastPrice');
-    if (last === null) throw new FieldError('lastPrice is missing');
+export const TICKERS: TickerSource = {
+  symbol: (o) => keyIn(o, 'symbol', specSymbol),
+  ticker: (o, symbol, time) => {
+    const last = requiredDec(o, 'lastPrice');
     const open = dec(o, 'prevPrice24h');
     return {
-      symbol: specSymbol(requiredStr(o, 'symbol')),
+      symbol,
       priceChange: difference(last, open),
       priceChangePercent: dec(o, 'price24hPcnt'),
       lastPrice: last,
@@ -91,11 +92,11 @@ export function decodeTickers(body: unknown): Parsed<TickerRecord> {
       lowPrice: dec(o, 'lowPrice24h'),
       volume: dec(o, 'volume24h'),
       quoteVolume: dec(o, 'turnover24h'),
-      ...window,
+      ...rollingWindow(time),
       count: null,
     };
-  });
-}
+  },
+};
 
 /** `GET /v5/market/time`: the envelope's top-level `time` (ms). */
 export function serverTime(body: unknown): number {

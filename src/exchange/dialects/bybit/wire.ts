@@ -14,7 +14,7 @@ export type BybitCredentials = z.output<typeof credentials>;
 export const RECV_WINDOW_MS = 5_000;
 
 /** Bybit limits requests per second per endpoint and 600 per 5 s per IP, not by weight: each counts 1. */
-export const WEIGHTS = { coins: 1, time: 1, tickers: () => 1 } as const;
+export const WEIGHTS = { coins: 1, time: 1, tickers: 1 } as const;
 
 /** `10006` "Too many visits!" and `10018` "Exceeded the IP Rate Limit": a pause. */
 export const RATE_LIMIT_CODES = ['10006', '10018'] as const;

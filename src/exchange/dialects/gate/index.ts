@@ -6,12 +6,11 @@
  * `/wallet/withdraw_status`, not read here): those fields are null.
  */
 import { Refused } from '../../dialect';
-import { percentAsRatio } from '../../derived-decimals';
-import { specSymbol } from '../../derived';
-import { booleanValue, keyIn, requiredDecimal, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
-import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
-import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
-import { envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../../refusal';
+import { percentAsRatio, specSymbol } from '../../derive';
+import { booleanValue, keyIn, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
+import { mappedDialect } from '../../mapped-dialect';
+import { dec, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str } from '../../read';
+import { chainsOf, envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../public-family';
 
 export const GATE_PATHS = { coins: '/api/v4/spot/currencies', tickers: '/api/v4/spot/tickers' } as const;
 
@@ -48,11 +47,11 @@ function notDisabled(v: unknown): boolean | undefined {
 
 const COINS: CoinSource = {
   ...chainsOf('currency', 'name'),
-  name: (o) => str(o, 'name', false),
+  name: (o) => str(o, 'name'),
   // The coin-level flags and `chain` are deprecated (Gate docs): the flags are derived from `chains[]`.
   network: (n, coin, o) => {
     const network = requiredStr(n, 'name');
-    return publicNetwork({
+    return {
       network,
       coin,
       name: null,
@@ -63,12 +62,16 @@ const COINS: CoinSource = {
       withdrawEnable: statusFlag(n, 'withdraw_disabled', notDisabled),
       withdrawFee: null,
       withdrawMin: null,
+      withdrawInternalMin: null,
       withdrawIntegerMultiple: null,
       minConfirm: null,
       withdrawTag: null,
       depositDust: null,
-      contractAddress: str(n, 'addr', false),
-    });
+      contractAddress: str(n, 'addr'),
+      contractAddressUrl: null,
+      depositDesc: null,
+      withdrawDesc: null,
+    };
   },
 };
 
@@ -79,7 +82,7 @@ const TICKERS: TickerSource = {
     // Gate sends a 2-decimal percentage only: no exact open price or change (rule 3).
     priceChange: null,
     priceChangePercent: percentAsRatio(dec(o, 'change_percentage')),
-    lastPrice: requiredDecimal(o, 'last'),
+    lastPrice: requiredDec(o, 'last'),
     bidPrice: dec(o, 'highest_bid'),
     bidQty: dec(o, 'highest_size'),
     askPrice: dec(o, 'lowest_ask'),
@@ -97,7 +100,7 @@ const TICKERS: TickerSource = {
 };
 
 // `?currency_pair=` names one pair: the whole list costs one request, and the watch list is picked out of it.
-export const gate = publicDialect({
+export const gate = mappedDialect({
   name: 'gate',
   baseUrl: 'https://api.gateio.ws',
   paths: GATE_PATHS,

@@ -7,12 +7,11 @@
  * values are JSON numbers written by Java (`8988.0`, `2.3822168242201668E8`): their text is
  * kept (rule 1).
  */
-import { changeRatio, difference, stepOfPlaces } from '../../derived-decimals';
-import { rollingWindow, specSymbol } from '../../derived';
-import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
-import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
-import { dec, isObject, requiredStr, str, type Json } from '../../read';
-import { envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
+import { changeRatio, difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
+import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { mappedDialect } from '../../mapped-dialect';
+import { dec, isObject, requiredDec, requiredStr, str, type Json } from '../../read';
+import { chainsOf, envelopeList, readEnvelopeRefusal, type Envelope } from '../public-family';
 
 export const HTX_PATHS = { coins: '/v2/reference/currencies', tickers: '/market/tickers' } as const;
 
@@ -65,30 +64,33 @@ const COINS: CoinSource = {
   ...chainsOf('currency', 'chain'),
   name: () => null,
   // `instStatus` is ignored: the coin's flags are derived from its chains.
-  network: (n, coin) =>
-    publicNetwork({
-      // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
-      network: requiredStr(n, 'chain'),
-      coin,
-      name: str(n, 'displayName', false),
-      isDefault: null,
-      depositEnable: statusFlag(n, 'depositStatus', allowed),
-      withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
-      withdrawFee: withdrawFee(n),
-      withdrawMin: dec(n, 'minWithdrawAmt'),
-      withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-      minConfirm: integer(n, 'numOfConfirmations'),
-      withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
-      depositDust: dec(n, 'minDepositAmt'),
-      // dialects.md: not provided (some answers carry one; the contract leaves it out).
-      contractAddress: null,
-    }),
+  network: (n, coin) => ({
+    // Per-coin ids (`trc20usdt`, `usdterc20`); `displayName` is the chain's name.
+    network: requiredStr(n, 'chain'),
+    coin,
+    name: str(n, 'displayName'),
+    isDefault: null,
+    depositEnable: statusFlag(n, 'depositStatus', allowed),
+    withdrawEnable: statusFlag(n, 'withdrawStatus', allowed),
+    withdrawFee: withdrawFee(n),
+    withdrawMin: dec(n, 'minWithdrawAmt'),
+    withdrawInternalMin: null,
+    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+    minConfirm: integer(n, 'numOfConfirmations'),
+    withdrawTag: optionalFlag(n, 'addrWithTag', booleanValue),
+    depositDust: dec(n, 'minDepositAmt'),
+    // dialects.md: not provided (some answers carry one; the contract leaves it out).
+    contractAddress: null,
+    contractAddressUrl: null,
+    depositDesc: null,
+    withdrawDesc: null,
+  }),
 };
 
 const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol, ts) => {
-    const close = requiredDecimal(o, 'close');
+    const close = requiredDec(o, 'close');
     const open = dec(o, 'open');
     return {
       symbol,
@@ -112,7 +114,7 @@ const TICKERS: TickerSource = {
 };
 
 // /market/tickers has no list of symbols: the watch list is picked out of every symbol.
-export const htx = publicDialect({
+export const htx = mappedDialect({
   name: 'htx',
   baseUrl: 'https://api.huobi.pro',
   paths: HTX_PATHS,

@@ -4,12 +4,11 @@
  * `{"code":"200000","data":...}`; an error is `{"code":"<other>","msg":"..."}`, also inside an
  * answer of status 200.
  */
-import { difference, stepOfPlaces } from '../../derived-decimals';
-import { rollingWindow, specSymbol } from '../../derived';
-import { booleanValue, integer, keyIn, optionalFlag, requiredDecimal, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
-import { chainsOf, publicDialect, publicNetwork } from '../../public-dialect';
-import { dec, isObject, requiredStr, shapeOf, ShapeError, str } from '../../read';
-import { envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../../refusal';
+import { difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
+import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
+import { mappedDialect } from '../../mapped-dialect';
+import { dec, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str } from '../../read';
+import { chainsOf, envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../public-family';
 
 export const KUCOIN_PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' } as const;
 
@@ -37,30 +36,33 @@ function tickerList(body: unknown): { list: unknown[]; time: number | null } {
 const COINS: CoinSource = {
   ...chainsOf('currency', 'chainId'),
   // `name` repeats the symbol; `fullName` is the name.
-  name: (o) => str(o, 'fullName', false),
-  network: (n, coin) =>
-    publicNetwork({
-      // The id withdrawals take (`eth`, `trx`, `bech32`).
-      network: requiredStr(n, 'chainId'),
-      coin,
-      name: str(n, 'chainName', false),
-      isDefault: null,
-      depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
-      withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
-      withdrawFee: dec(n, 'withdrawalMinFee'),
-      withdrawMin: dec(n, 'withdrawalMinSize'),
-      withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
-      minConfirm: integer(n, 'confirms'),
-      withdrawTag: optionalFlag(n, 'needTag', booleanValue),
-      depositDust: dec(n, 'depositMinSize'),
-      contractAddress: str(n, 'contractAddress', false),
-    }),
+  name: (o) => str(o, 'fullName'),
+  network: (n, coin) => ({
+    // The id withdrawals take (`eth`, `trx`, `bech32`).
+    network: requiredStr(n, 'chainId'),
+    coin,
+    name: str(n, 'chainName'),
+    isDefault: null,
+    depositEnable: statusFlag(n, 'isDepositEnabled', booleanValue),
+    withdrawEnable: statusFlag(n, 'isWithdrawEnabled', booleanValue),
+    withdrawFee: dec(n, 'withdrawalMinFee'),
+    withdrawMin: dec(n, 'withdrawalMinSize'),
+    withdrawInternalMin: null,
+    withdrawIntegerMultiple: stepOfPlaces(n.withdrawPrecision),
+    minConfirm: integer(n, 'confirms'),
+    withdrawTag: optionalFlag(n, 'needTag', booleanValue),
+    depositDust: dec(n, 'depositMinSize'),
+    contractAddress: str(n, 'contractAddress'),
+    contractAddressUrl: null,
+    depositDesc: null,
+    withdrawDesc: null,
+  }),
 };
 
 const TICKERS: TickerSource = {
   symbol: (o) => keyIn(o, 'symbol', specSymbol),
   ticker: (o, symbol, time) => {
-    const lastPrice = requiredDecimal(o, 'last');
+    const lastPrice = requiredDec(o, 'last');
     const priceChange = dec(o, 'changePrice');
     return {
       symbol,
@@ -84,7 +86,7 @@ const TICKERS: TickerSource = {
 };
 
 // allTickers has no list of symbols: the watch list is picked out of every symbol.
-export const kucoin = publicDialect({
+export const kucoin = mappedDialect({
   name: 'kucoin',
   baseUrl: 'https://api.kucoin.com',
   paths: KUCOIN_PATHS,

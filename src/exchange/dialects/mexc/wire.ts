@@ -18,7 +18,7 @@ export type MexcCredentials = z.output<typeof credentials>;
 export const RECV_WINDOW_MS = 5_000;
 
 /** getall: weight 10; 24hr: 1 for one symbol, 40 for all (MEXC takes no list of symbols); time: 1. */
-export const WEIGHTS = { coins: 10, time: 1, tickers: () => 40 } as const;
+export const WEIGHTS = { coins: 10, time: 1, tickers: 40 } as const;
 
 /** `700003 Timestamp for this request is outside of the recvWindow.` */
 export const CLOCK_CODES = ['700003'] as const;

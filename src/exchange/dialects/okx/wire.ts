@@ -13,7 +13,7 @@ export type OkxCredentials = z.output<typeof credentials>;
  * OKX limits each endpoint by requests per window (currencies 6 per second, tickers 20 per
  * 2 s, time 10 per 2 s), not by weight: every request counts 1 against the configured budget.
  */
-export const WEIGHTS = { coins: 1, time: 1, tickers: () => 1 } as const;
+export const WEIGHTS = { coins: 1, time: 1, tickers: 1 } as const;
 
 /** `50011` "Rate limit reached" (HTTP 429) and `50061` (sub-account rate limit): a pause. */
 export const RATE_LIMIT_CODES = ['50011', '50061'] as const;

@@ -71,7 +71,6 @@ const COINS: ListReader<CoinRecord> = {
   read: (item, _key, before, parts) => (before !== undefined && sameCoinAsRaw(item, before) ? before : readCoin(item, parts)),
   same: sameCoin,
   twice: 'coin appears twice in the list with different values',
-  parts: 'of-taken',
 };
 
 /** The coin list; `previous` (the coins of the last snapshot) lets an unchanged coin come back as its previous object. */

@@ -5,7 +5,7 @@
  */
 import type { Endpoint } from '../../../snapshot/model';
 import { fieldsOf, NETWORK_FIELDS, TICKER_FIELDS, type FieldSpec } from '../../../snapshot/fields';
-import { exactDecimalJson } from '../../decimal';
+import { exactDecimalJson } from '../../decimal-text';
 
 function decimalKeys(list: Record<string, FieldSpec>): string[] {
   return fieldsOf(list).filter(([, f]) => f.type === 'decimal').map(([k]) => k);

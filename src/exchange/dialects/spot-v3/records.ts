@@ -9,7 +9,7 @@
  */
 import { fieldsOf, type Absent, type FieldSpec } from '../../../snapshot/fields';
 import type { NetworkRecord } from '../../../snapshot/model';
-import { bool, dec, FieldError, int, requiredBool, requiredStr, str, type Json } from '../../read';
+import { bool, dec, int, requiredBool, requiredDec, requiredStr, str, type Json } from '../../read';
 
 /** One field of a raw record: `parent` the key of the record it belongs to, `networks` a coin's networks, read already. */
 type FieldReader = (o: Json, parent: string, networks: readonly NetworkRecord[]) => unknown;
@@ -17,19 +17,13 @@ type FieldReader = (o: Json, parent: string, networks: readonly NetworkRecord[])
 /** Whether one raw field reads as exactly what a record holds (`held`: the record, as its fields by name). */
 type FieldSame = (o: Json, held: Readonly<Record<string, unknown>>) => boolean;
 
-function requiredDec(o: Json, key: string): string {
-  const v = dec(o, key);
-  if (v === null) throw new FieldError(`${key} is missing`);
-  return v;
-}
-
 function flagReader(key: string, absent: Absent): FieldReader {
   if (absent === 'required') return (o) => requiredBool(o, key);
-  if (absent === 'false') return (o) => bool(o, key, false) ?? false;
-  if (absent === 'null') return (o) => bool(o, key, false);
+  if (absent === 'false') return (o) => bool(o, key) ?? false;
+  if (absent === 'null') return (o) => bool(o, key);
   // A coin's flag the exchange leaves out: true iff every one of its networks' is.
   const of = absent.every as keyof NetworkRecord;
-  return (o, _parent, networks) => bool(o, key, false) ?? networks.every((n) => n[of] === true);
+  return (o, _parent, networks) => bool(o, key) ?? networks.every((n) => n[of] === true);
 }
 
 function fieldReader(key: string, f: FieldSpec): FieldReader {
@@ -39,11 +33,11 @@ function fieldReader(key: string, f: FieldSpec): FieldReader {
     case 'parent':
       // Repeats the parent, which keys the record: checked, never taken.
       return (o, parent) => {
-        str(o, key, false);
+        str(o, key);
         return parent;
       };
     case 'text':
-      return (o) => str(o, key, false);
+      return (o) => str(o, key);
     case 'flag':
       return flagReader(key, f.absent);
     case 'decimal':

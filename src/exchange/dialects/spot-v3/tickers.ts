@@ -20,7 +20,6 @@ const TICKERS: ListReader<TickerRecord> = {
   read: (item, _key, before) => (before !== undefined && sameTickerAsRaw(item, before) ? before : readTicker(item, '')),
   same: sameTicker,
   twice: 'symbol appears twice in the list with different values',
-  parts: 'of-taken',
 };
 
 /** The list of a tickers answer: a single object (the `symbol=` form) is a list of one, and so is the one-element array some deployments send instead. */

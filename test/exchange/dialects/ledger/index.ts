@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { exactDecimalJson } from '../../../../src/exchange/decimal';
+import { exactDecimalJson } from '../../../../src/exchange/decimal-text';
 import { Refused, type Dialect, type Refusal } from '../../../../src/exchange/dialect';
 import { KeyedRecords } from '../../../../src/exchange/duplicates';
 import { bool, dec, shapeOf, FieldError, int, isObject, keyOf, reason, requiredStr, ShapeError, str, type Json, type Parsed } from '../../../../src/exchange/read';
@@ -65,9 +65,9 @@ function readNetwork(o: Json, coin: string): NetworkRecord {
     withdrawInternalMin: null,
     withdrawIntegerMultiple: null,
     minConfirm: int(o, 'confirms'),
-    withdrawTag: bool(o, 'memo', false),
+    withdrawTag: bool(o, 'memo'),
     depositDust: null,
-    contractAddress: str(o, 'contract', false),
+    contractAddress: str(o, 'contract'),
     contractAddressUrl: null,
     depositDesc: null,
     withdrawDesc: null,
@@ -83,7 +83,7 @@ function readCoin(o: Json): CoinRecord {
   });
   // No coin-level flags: derived from the networks (dialects.md rule 4).
   const all = (flag: 'depositEnable' | 'withdrawEnable'): boolean => networkList.length > 0 && networkList.every((n) => n[flag]);
-  return { coin, name: str(o, 'title', false), depositAllEnable: all('depositEnable'), withdrawAllEnable: all('withdrawEnable'), networkList };
+  return { coin, name: str(o, 'title'), depositAllEnable: all('depositEnable'), withdrawAllEnable: all('withdrawEnable'), networkList };
 }
 
 function decodeCoins(body: unknown): Parsed<CoinRecord> {

@@ -90,6 +90,14 @@ describe('decodeCoins', () => {
     ]);
   });
 
+  it('says the issues of a malformed coin\'s networks before its own', () => {
+    const body = [{ coin: 'X', name: 7, networkList: [{ network: 'N', depositEnable: 'no', withdrawEnable: true }] }];
+    expect(decodeCoins(body).issues).toEqual([
+      { entity: 'network', coin: 'X', network: 'N', index: 0, reason: 'depositEnable is not a boolean' },
+      { entity: 'coin', coin: 'X', index: 0, reason: 'name is not a string' },
+    ]);
+  });
+
   it('copies fields into fresh objects, so hostile keys reach nothing', () => {
     const body = JSON.parse('[{"coin":"A","__proto__":{"polluted":true},"constructor":"x","networkList":[{"network":"N","depositEnable":true,"withdrawEnable":true,"__proto__":{"isDefault":true}}]}]') as unknown;
     const { records } = decodeCoins(body);

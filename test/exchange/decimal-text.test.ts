@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { exactDecimalJson, InvalidJson, isDecimalText, parseJson, readDecimal } from '../../src/exchange/decimal';
+import { exactDecimalJson, InvalidJson, isDecimalText, parseJson, readDecimal } from '../../src/exchange/decimal-text';
 import { NETWORK_DECIMAL_KEYS, TICKER_DECIMAL_KEYS } from '../../src/exchange/dialects/spot-v3/parse';
 import { renderCoinsBody, renderTickersBody } from '../../src/simulator';
 import { jsonNumberText } from '../support/json-number';

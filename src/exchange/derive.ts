@@ -1,13 +1,16 @@
 /**
- * Derived decimals (dialects.md section 1, rule 3), the one module every dialect derives them
- * with: values an exchange does not send but that its other fields determine exactly, computed
- * on the decimal text with integer arithmetic (never through a float). Every result is written
- * in plain notation, without trailing zeros after the point or a trailing point, `"0"` for zero
- * (never `"-0"`), with a `0` before the point. A quotient is rounded half away from zero to 8
- * decimal places. An input that is absent (null) or not a decimal derives nothing (null): the
- * field is then absent too, never a guess.
+ * What dialects.md section 1 lets a dialect derive from the fields an exchange sends (the coin
+ * flags of rule 4 are mapped.ts's): decimals (rule 3), spec-style symbols (rule 6) and the 24 h
+ * window (rule 7).
+ *
+ * Derived decimals are the values an exchange does not send but that its other fields determine
+ * exactly, computed on the decimal text with integer arithmetic (never through a float). Every
+ * result is written in plain notation, without trailing zeros after the point or a trailing
+ * point, `"0"` for zero (never `"-0"`), with a `0` before the point. A quotient is rounded half
+ * away from zero to 8 decimal places. An input that is absent (null) or not a decimal derives
+ * nothing (null): the field is then absent too, never a guess.
  */
-import { isDecimalText } from './decimal';
+import { isDecimalText } from './decimal-text';
 import { FieldError } from './read';
 
 /** A decimal as `digits × 10^-scale`. */
@@ -19,8 +22,9 @@ interface Exact {
 /** Exponents beyond this are not prices: no derivation (null) rather than a huge BigInt. */
 const MAX_EXPONENT = 400;
 
-function exactOf(text: string): Exact | undefined {
-  if (!isDecimalText(text)) return undefined;
+/** A decimal text as `digits × 10^-scale`; undefined when absent or not a decimal. */
+function exactOf(text: string | null): Exact | undefined {
+  if (text === null || !isDecimalText(text)) return undefined;
   const [mantissa = '', exp = '0'] = text.toLowerCase().split('e');
   const e = Number(exp);
   if (!Number.isSafeInteger(e) || Math.abs(e) > MAX_EXPONENT) return undefined;
@@ -56,8 +60,8 @@ function aligned(a: Exact, b: Exact): [bigint, bigint, number] {
 
 /** `a − b`, exactly (`"67400"` − `"597.9"` = `"66802.1"`); null when either is absent or not a decimal. */
 export function difference(a: string | null, b: string | null): string | null {
-  const x = a === null ? undefined : exactOf(a);
-  const y = b === null ? undefined : exactOf(b);
+  const x = exactOf(a);
+  const y = exactOf(b);
   if (x === undefined || y === undefined) return null;
   const [p, q, scale] = aligned(x, y);
   return plain({ digits: p - q, scale });
@@ -65,7 +69,7 @@ export function difference(a: string | null, b: string | null): string | null {
 
 /** A percentage as a ratio: the point moved two places (`"-1.18"` → `"-0.0118"`). */
 export function percentAsRatio(percent: string | null): string | null {
-  const x = percent === null ? undefined : exactOf(percent);
+  const x = exactOf(percent);
   return x === undefined ? null : plain({ digits: x.digits, scale: x.scale + 2 });
 }
 
@@ -98,8 +102,8 @@ const QUOTIENT_PLACES = 8;
  * places (`(2.3909 − 2.3938) / 2.3938` → `"-0.00121146"`); null when either is absent or `b` is 0.
  */
 export function changeRatio(a: string | null, b: string | null): string | null {
-  const x = a === null ? undefined : exactOf(a);
-  const y = b === null ? undefined : exactOf(b);
+  const x = exactOf(a);
+  const y = exactOf(b);
   if (x === undefined || y === undefined || y.digits === 0n) return null;
   const [p, q] = aligned(x, y);
   let num = (p - q) * 10n ** BigInt(QUOTIENT_PLACES);
@@ -122,4 +126,16 @@ export function nonZero(text: string | null): boolean {
   if (/^[+-]?0*\.?0*$/.test(text)) return false;
   const x = exactOf(text);
   return x !== undefined && x.digits !== 0n;
+}
+
+/** A spec-style symbol: separators removed, upper-cased (`BTC-USDT` → `BTCUSDT`). */
+export function specSymbol(symbol: string): string {
+  return symbol.replace(/[-_/]/g, '').toUpperCase();
+}
+
+const DAY_MS = 86_400_000;
+
+/** The window of a rolling 24 h ticker known only by its snapshot time (rule 7). */
+export function rollingWindow(closeTime: number | null): { openTime: number | null; closeTime: number | null } {
+  return { openTime: closeTime === null ? null : closeTime - DAY_MS, closeTime };
 }

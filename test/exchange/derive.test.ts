@@ -1,4 +1,4 @@
-import { changeRatio, difference, nonZero, percentAsRatio, stepOfPlaces, stepOfSentPlaces } from '../../src/exchange/derived-decimals';
+import { changeRatio, difference, nonZero, percentAsRatio, rollingWindow, specSymbol, stepOfPlaces, stepOfSentPlaces } from '../../src/exchange/derive';
 
 /** dialects.md section 1, rule 3: derived decimals, exact, in plain notation (every dialect's, one table). */
 describe('derived decimals', () => {
@@ -91,5 +91,14 @@ describe('derived decimals', () => {
     [null, false],
   ])('%s is not zero: %s', (t, z) => {
     expect(nonZero(t)).toBe(z);
+  });
+});
+
+/** dialects.md section 1, rules 6 (symbols) and 7 (window); rule 4 (coin flags) is mapped.test.ts's. */
+describe('derived symbols and windows', () => {
+  it('writes symbols in the spec\'s style and derives the 24 h window', () => {
+    expect(['BTC-USDT', 'BTC_USDT', 'btcusdt', 'ETH-BTC', 'a/b'].map(specSymbol)).toEqual(['BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'ETHBTC', 'AB']);
+    expect(rollingWindow(1597026383085)).toEqual({ openTime: 1596939983085, closeTime: 1597026383085 });
+    expect(rollingWindow(null)).toEqual({ openTime: null, closeTime: null });
   });
 });
