@@ -20,6 +20,7 @@ import { transferRoutes } from './rules/evaluate-transfer';
 import type { ExchangeInput } from './http/state-view';
 import { Views } from './http/views';
 import { StateStore } from './store/store';
+import { acquireStateDirLock, thisProcess, type StateDirLock } from './store/lock';
 import { PollObserver } from './compose/poll-observer';
 import { PollMirror } from './compose/poll-mirror';
 import { Threads, type ThreadsHost } from './compose/threads';
@@ -71,6 +72,8 @@ const CONFIGURE_WAIT_MS = 30_000;
 export class Daemon {
   private http: Listening | undefined;
   private store: StateStore | undefined;
+  /** state_dir's lock: one daemon per state store. */
+  private lock: StateDirLock | undefined;
   private threads: Threads | undefined;
   private mirror: PollMirror | undefined;
   private rules: Rule[] = [];
@@ -136,6 +139,8 @@ export class Daemon {
   private async boot(): Promise<void> {
     const { clock, logger } = this.deps;
     this.rules = await loadRules(this.config, this.source.env);
+    this.lock = acquireStateDirLock(this.config.state_dir, thisProcess());
+    if (this.lock.tookOver !== undefined) logger.warn({ lock: this.lock.file, holder: this.lock.tookOver }, 'took over the state_dir lock of a spotwatch that no longer runs');
     this.store = openMeteredStore(this.deps.openStore, this.config.state_dir, logger, this.metrics, clock.now());
     const store = this.store;
     // Validated by the config schema.
@@ -350,5 +355,6 @@ export class Daemon {
     this.store?.close();
     await this.store?.settled();
     await this.pool?.close();
+    this.lock?.release();
   }
 }
