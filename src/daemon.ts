@@ -28,6 +28,7 @@ import { Retention } from './compose/retention';
 import { botReads } from './compose/chat-bots';
 import { startDigests } from './compose/daily-digest';
 import { openMeteredStore } from './compose/open-store';
+import { everyFew, followStoreFile, STORE_CHECK_MS } from './compose/store-file';
 import { BOT_READS, type DeliveryReport } from './compose/delivery-service';
 
 export interface DaemonDeps {
@@ -36,6 +37,8 @@ export interface DaemonDeps {
   random?: () => number;
   /** Opens the state store (a seam for tests: a store whose writes fail). */
   openStore?: typeof StateStore.open;
+  /** How often each thread looks at the store's file, to notice it deleted (STORE_CHECK_MS unless given). */
+  storeCheckMs?: number;
   /** Where the metrics are registered (a fresh Registry unless given). */
   registry?: Registry;
   /**
@@ -74,6 +77,8 @@ export class Daemon {
   private store: StateStore | undefined;
   /** state_dir's lock: one daemon per state store. */
   private lock: StateDirLock | undefined;
+  /** Stops the main thread's look at the store's file. */
+  private stopStoreChecks: (() => void) | undefined;
   private threads: Threads | undefined;
   private mirror: PollMirror | undefined;
   private rules: Rule[] = [];
@@ -121,7 +126,7 @@ export class Daemon {
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
   static async start(config: Config, deps: DaemonDeps, source: DaemonSource = {}): Promise<Daemon> {
-    const daemon = new Daemon(withFlags(config, source), { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), ...deps }, { ...source, env: source.env ?? process.env });
+    const daemon = new Daemon(withFlags(config, source), { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), storeCheckMs: STORE_CHECK_MS, ...deps }, { ...source, env: source.env ?? process.env });
     try {
       await daemon.boot();
     } catch (err) {
@@ -183,6 +188,7 @@ export class Daemon {
       onError: () => this.metrics.storeWriteErrors.inc(),
     });
     this.retention.start();
+    this.stopStoreChecks = everyFew(this.deps.storeCheckMs, () => followStoreFile(this.store, logger, 'main'));
     await Promise.race([this.configure('poll'), ended]);
     logger.info({ url: this.http.url, rules: this.rules.length, receivers: this.receivers() }, 'serving /metrics, /healthz, /readyz, /api/v1');
   }
@@ -192,7 +198,7 @@ export class Daemon {
     const { clock, random, logger } = this.deps;
     const open = this.deps.openStore;
     this.pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
-    return { kind: 'inline', parts: { clock, random, dispatcher: this.pool, openStore: (dir) => open(dir, (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state')) } };
+    return { kind: 'inline', parts: { clock, random, dispatcher: this.pool, storeCheckMs: this.deps.storeCheckMs, openStore: (dir) => open(dir, (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state')) } };
   }
 
   private receivers(): string[] {
@@ -348,6 +354,7 @@ export class Daemon {
 
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
   async stop(): Promise<void> {
+    this.stopStoreChecks?.();
     this.stopDigests?.();
     this.retention?.stop();
     await this.threads?.stop();
