@@ -62,7 +62,8 @@ function copy(from: Database.Database, to: string): number {
     const schema = from.prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'gone\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END").all() as { type: string; name: string; sql: string }[];
     let rows = 0;
     fresh.transaction(() => {
-      for (const s of schema) fresh.exec(s.sql);
+      // Tables, their rows, then the indexes (built once over the rows: several times faster than kept up row by row).
+      for (const s of schema) if (s.type === 'table') fresh.exec(s.sql);
       for (const { name } of schema.filter((s) => s.type === 'table')) {
         const cols = (from.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(name) as string[]).map((c) => `"${c}"`);
         const insert = fresh.prepare(`INSERT INTO "${name}" (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
@@ -71,6 +72,7 @@ function copy(from: Database.Database, to: string): number {
           rows++;
         }
       }
+      for (const s of schema) if (s.type !== 'table') fresh.exec(s.sql);
       const sequence = from.prepare("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'").get();
       if (sequence !== undefined) {
         fresh.exec('DELETE FROM sqlite_sequence');
