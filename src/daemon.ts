@@ -20,6 +20,7 @@ import { transferRoutes } from './rules/evaluate-transfer';
 import type { ExchangeInput } from './http/state-view';
 import { Views } from './http/views';
 import { StateStore } from './store/store';
+import { acquireStateDirLock, thisProcess, type StateDirLock } from './store/lock';
 import { PollObserver } from './compose/poll-observer';
 import { PollMirror } from './compose/poll-mirror';
 import { Threads, type ThreadsHost } from './compose/threads';
@@ -27,6 +28,7 @@ import { Retention } from './compose/retention';
 import { botReads } from './compose/chat-bots';
 import { startDigests } from './compose/daily-digest';
 import { openMeteredStore } from './compose/open-store';
+import { everyFew, followStoreFile, STORE_CHECK_MS } from './compose/store-file';
 import { BOT_READS, type DeliveryReport } from './compose/delivery-service';
 
 export interface DaemonDeps {
@@ -35,6 +37,8 @@ export interface DaemonDeps {
   random?: () => number;
   /** Opens the state store (a seam for tests: a store whose writes fail). */
   openStore?: typeof StateStore.open;
+  /** How often each thread looks at the store's file, to notice it deleted (STORE_CHECK_MS unless given). */
+  storeCheckMs?: number;
   /** Where the metrics are registered (a fresh Registry unless given). */
   registry?: Registry;
   /**
@@ -71,6 +75,10 @@ const CONFIGURE_WAIT_MS = 30_000;
 export class Daemon {
   private http: Listening | undefined;
   private store: StateStore | undefined;
+  /** state_dir's lock: one daemon per state store. */
+  private lock: StateDirLock | undefined;
+  /** Stops the main thread's look at the store's file. */
+  private stopStoreChecks: (() => void) | undefined;
   private threads: Threads | undefined;
   private mirror: PollMirror | undefined;
   private rules: Rule[] = [];
@@ -118,7 +126,7 @@ export class Daemon {
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
   static async start(config: Config, deps: DaemonDeps, source: DaemonSource = {}): Promise<Daemon> {
-    const daemon = new Daemon(withFlags(config, source), { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), ...deps }, { ...source, env: source.env ?? process.env });
+    const daemon = new Daemon(withFlags(config, source), { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), storeCheckMs: STORE_CHECK_MS, ...deps }, { ...source, env: source.env ?? process.env });
     try {
       await daemon.boot();
     } catch (err) {
@@ -136,6 +144,8 @@ export class Daemon {
   private async boot(): Promise<void> {
     const { clock, logger } = this.deps;
     this.rules = await loadRules(this.config, this.source.env);
+    this.lock = acquireStateDirLock(this.config.state_dir, thisProcess());
+    if (this.lock.tookOver !== undefined) logger.warn({ lock: this.lock.file, holder: this.lock.tookOver }, 'took over the state_dir lock of a spotwatch that no longer runs');
     this.store = openMeteredStore(this.deps.openStore, this.config.state_dir, logger, this.metrics, clock.now());
     const store = this.store;
     // Validated by the config schema.
@@ -178,6 +188,7 @@ export class Daemon {
       onError: () => this.metrics.storeWriteErrors.inc(),
     });
     this.retention.start();
+    this.stopStoreChecks = everyFew(this.deps.storeCheckMs, () => followStoreFile(this.store, logger, 'main'));
     await Promise.race([this.configure('poll'), ended]);
     logger.info({ url: this.http.url, rules: this.rules.length, receivers: this.receivers() }, 'serving /metrics, /healthz, /readyz, /api/v1');
   }
@@ -187,7 +198,7 @@ export class Daemon {
     const { clock, random, logger } = this.deps;
     const open = this.deps.openStore;
     this.pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
-    return { kind: 'inline', parts: { clock, random, dispatcher: this.pool, openStore: (dir) => open(dir, (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state')) } };
+    return { kind: 'inline', parts: { clock, random, dispatcher: this.pool, storeCheckMs: this.deps.storeCheckMs, openStore: (dir) => open(dir, (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state')) } };
   }
 
   private receivers(): string[] {
@@ -343,6 +354,7 @@ export class Daemon {
 
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
   async stop(): Promise<void> {
+    this.stopStoreChecks?.();
     this.stopDigests?.();
     this.retention?.stop();
     await this.threads?.stop();
@@ -350,5 +362,6 @@ export class Daemon {
     this.store?.close();
     await this.store?.settled();
     await this.pool?.close();
+    this.lock?.release();
   }
 }

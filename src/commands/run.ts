@@ -3,6 +3,7 @@ import { ConfigError } from '../config/errors';
 import { Daemon } from '../daemon';
 import { createLogger } from '../lib/logger';
 import { receiverRegistry } from '../notify/registry';
+import { StateDirLocked } from '../store/lock';
 import { StoreError } from '../store/store';
 import { loadOrReport, type Io } from './io';
 
@@ -20,7 +21,7 @@ export async function runDaemon(path: string, io: Io, options: RunOptions = {}):
   try {
     daemon = await Daemon.start(config, { logger }, { path, env: io.env, recordDir: options.record === undefined ? undefined : resolve(options.record) });
   } catch (err) {
-    if (err instanceof StoreError) {
+    if (err instanceof StoreError || err instanceof StateDirLocked) {
       io.stderr.write(`spotwatch: ${err.message}\n`);
       return 1;
     }

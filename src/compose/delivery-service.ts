@@ -20,6 +20,7 @@ import type { StateStore } from '../store/store';
 import { botContext, type BotReads } from './chat-bots';
 import { Channel, type Port } from './channel';
 import { serve, type Service, type ServiceIO, type ThreadParts } from './service-thread';
+import { everyFew, followStoreFile, STORE_CHECK_MS } from './store-file';
 import { storedSilences } from './stored-silences';
 
 /** Main thread -> delivery thread. */
@@ -91,6 +92,8 @@ export class DeliveryService implements Service<DeliveryCommand> {
   private readonly heard = new ToldAlerts();
   private timer: NodeJS.Timeout | undefined;
   private lastOutbox = '';
+  /** Stops the look at the store's file (store-file.ts). */
+  private stopStoreChecks: (() => void) | undefined;
 
   constructor(private readonly deps: DeliveryServiceDeps) {}
 
@@ -159,6 +162,7 @@ export class DeliveryService implements Service<DeliveryCommand> {
     this.timer = setInterval(() => this.reportOutbox(), OUTBOX_REPORT_MS);
     this.timer.unref();
     this.reportOutbox();
+    this.stopStoreChecks = everyFew(this.deps.storeCheckMs ?? STORE_CHECK_MS, () => followStoreFile(this.store, logger, 'delivery'));
   }
 
   private reportOutbox(): void {
@@ -180,6 +184,7 @@ export class DeliveryService implements Service<DeliveryCommand> {
 
   async stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
+    this.stopStoreChecks?.();
     await this.notifications?.stop();
     this.reportOutbox();
     this.store?.close();

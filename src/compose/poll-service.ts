@@ -27,6 +27,7 @@ import { serve, type Service, type ThreadParts } from './service-thread';
 import { chainLookup, guards, loadRules, seriesFilter, watchLists } from './settings';
 import { clientFor, reach, type Target } from './targets';
 import { recorderFor } from './recording';
+import { everyFew, followStoreFile, refusable, STORE_CHECK_MS } from './store-file';
 import type { Recorder } from '../poll/record/recorder';
 
 export interface PollServiceDeps extends ThreadParts {
@@ -61,6 +62,10 @@ export class PollService implements Service<Command> {
   private readonly sent = new Map<string, { version: number; records: ReadonlyMap<string, object> }>();
   /** Whether the last write failed: logged once per streak. */
   private storeFailing = false;
+  /** Why the poll path's writes are refused: the store's file was deleted, and is written again at the next check. */
+  private storeGone: string | undefined;
+  private stopStoreChecks: (() => void) | undefined;
+  private persist: Persist | undefined;
   /** Every input of step, recorded for spotwatch replay (run --record, record.dir). */
   private recorder: Recorder | undefined;
 
@@ -115,8 +120,44 @@ export class PollService implements Service<Command> {
     const store = this.deps.openStore(config.state_dir);
     this.store = store;
     const restored = new Map<string, Restored>(config.exchanges.map((e) => [e.name, { snapshot: store.loadSnapshot(e.name), samples: store.loadHistory(e.name) }]));
-    this.path = new PollPath(initialState(settings, restored, store.loadAlerts().values()), new Persist(store));
+    this.persist = new Persist(refusable(store, () => this.storeGone));
+    this.path = new PollPath(initialState(settings, restored, store.loadAlerts().values()), this.persist);
     this.recorder = recorderFor(undefined, config, this.path.state, this.deps.clock.now(), this.deps.logger);
+    this.stopStoreChecks = everyFew(this.deps.storeCheckMs ?? STORE_CHECK_MS, () => this.checkStoreFile());
+  }
+
+  /**
+   * The store's file deleted while in use (see store-file.ts): the poll path's writes are
+   * refused from then on, a failed write of every exchange's state (StoreFailing fires), and
+   * at the next check the new file is written from what the deleted one holds (every thread's
+   * writes), with what waited here at the next write after it (StoreFailing resolves).
+   */
+  private checkStoreFile(): void {
+    const { store, path, persist } = this;
+    const { logger, clock } = this.deps;
+    if (store === undefined || path === undefined || persist === undefined) return;
+    const found = store.fileState();
+    if (found === 'kept') return;
+    if (found === 'replaced') {
+      // Another file put there (not by this daemon, which writes it from here): written to from now on, each part whole.
+      followStoreFile(store, logger, 'poll');
+      persist.rewriteWhole();
+      return;
+    }
+    if (this.storeGone === undefined) {
+      this.storeGone = `the state store file ${store.file} was deleted while in use`;
+      logger.error({ file: store.file }, 'state store file deleted while in use; a new one is written from what the daemon holds at the next check, writes wait in memory until then');
+      const now = clock.now();
+      for (const exchange of [...path.state.exchanges.keys()]) this.decide({ type: 'written', exchange, error: this.storeGone }, now);
+      return;
+    }
+    try {
+      const rows = store.recreate();
+      this.storeGone = undefined;
+      logger.warn({ file: store.file, rows }, 'state store file written again from what the daemon held; writes go on');
+    } catch (err) {
+      logger.error({ file: store.file, error: errorMessage(err) }, 'cannot write a new state store file yet; tried again at the next check');
+    }
   }
 
   private async watch(ex: ExchangeConfig): Promise<void> {
@@ -296,6 +337,7 @@ export class PollService implements Service<Command> {
   }
 
   async stop(): Promise<void> {
+    this.stopStoreChecks?.();
     await Promise.all([...this.watched.keys()].map((name) => this.unwatch(name)));
     await this.recorder?.close();
     this.store?.close();

@@ -46,6 +46,8 @@ export interface ThreadParts {
   openStore(dir: string): StateStore;
   /** The thread's HTTP connection pool (exchanges, or receivers). */
   dispatcher: Agent;
+  /** How often the store's file is looked at (store-file.ts; STORE_CHECK_MS unless given). */
+  storeCheckMs?: number | undefined;
 }
 
 /**

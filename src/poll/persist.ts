@@ -60,6 +60,11 @@ export class Persist {
     private readonly limit = UNSAVED_CHANGES_LIMIT,
   ) {}
 
+  /** The store is another file now: the next write of each coins part is whole, not a delta of what the old file held. */
+  rewriteWhole(): void {
+    this.storedCoins.clear();
+  }
+
   /** Whether something waits for a write that succeeds. */
   get waiting(): boolean {
     return this.changes.length > 0 || this.parts.size > 0 || this.samples.size > 0 || this.alerts.size > 0;

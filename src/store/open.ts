@@ -103,7 +103,11 @@ function sweep(db: Database.Database): Unreadable {
   return found;
 }
 
-function openChecked(file: string): Database.Database {
+/**
+ * Opens `file` (made when missing) in WAL mode, checked and migrated; `check: false` when it was
+ * just written whole by this daemon (a reopen: quick_check reads every page, seconds on a long history).
+ */
+export function openChecked(file: string, check = true): Database.Database {
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
@@ -111,8 +115,8 @@ function openChecked(file: string): Database.Database {
     // Checkpoints in a turn of their own (see StateStore.checkpointSoon), not inside a commit.
     db.pragma('wal_autocheckpoint = 0');
     db.pragma('busy_timeout = 5000');
-    const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new Error(`integrity check failed: ${String(check)}`);
+    const checked = check ? db.pragma('quick_check', { simple: true }) : 'ok';
+    if (checked !== 'ok') throw new Error(`integrity check failed: ${String(checked)}`);
     migrate(db);
     return db;
   } catch (err) {

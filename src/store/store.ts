@@ -7,7 +7,8 @@ import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { WalCheckpoints } from './checkpoint';
 import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
-import { openStore } from './open';
+import { openChecked, openStore } from './open';
+import { identify, recreateFile, type FileIdentity } from './recreate';
 import { OutageIndex, type OutageSpan, type OutageTotals, type TotalsQuery } from './outage-totals';
 import { OutageRows, type Outage, type OutageQuery } from './outages';
 import { Outbox, type CommitDelivery, type DeadLetter, type HeldWrites, type OutboxItem } from './outbox';
@@ -53,33 +54,49 @@ export { snapshotRecords } from './state';
  *   notification log, silences. Only the committed notifications kept at hand for the senders
  *   live in memory: after a restart they are read from their rows. A checkpoint cut short loses
  *   nothing (the WAL is the committed state).
+ * - The file deleted while open goes on being read and written by SQLite, unseen, and lost at the
+ *   next start: `fileState()` says so (`gone`), `recreate()` writes what the connection reads to a
+ *   new file at the path and fences the deleted one (every write to it then throws), and the
+ *   other connections, finding `replaced`, `reopen()` on it (recreate.ts).
  */
 export class StateStore {
-  private readonly state: StateRows;
-  private readonly history: ChangeHistory;
-  private readonly outages: OutageRows;
-  private readonly outageIndex: OutageIndex;
-  private readonly outbox: Outbox;
-  private readonly silences: SilenceRows;
+  // The connection and the parts over it: made again when the store moves to a new file (reopen).
+  private db!: Database.Database;
+  private state!: StateRows;
+  private history!: ChangeHistory;
+  private outages!: OutageRows;
+  private outageIndex!: OutageIndex;
+  private outbox!: Outbox;
+  private silences!: SilenceRows;
+  /** The file this connection opened (its path may name another by now: fileState). */
+  private identity: FileIdentity | undefined;
 
   /** When the WAL is folded into the database file (checkpoint.ts). */
-  private readonly checkpoints: WalCheckpoints;
+  private checkpoints!: WalCheckpoints;
+  /** The checkpoint workers of the files this store has left, ending. */
+  private readonly left: Promise<void>[] = [];
 
   private constructor(
-    private readonly db: Database.Database,
-    onSetAside?: SetAsideHook,
+    db: Database.Database,
+    private readonly onSetAside?: SetAsideHook,
     /** Rows found unreadable at open: set aside once the store is made. */
     unreadable: ReadonlyMap<string, readonly number[]> = new Map(),
   ) {
+    this.attach(db).setAside(unreadable);
+  }
+
+  private attach(db: Database.Database): Tables {
+    this.db = db;
+    this.identity = identify(db.name);
     this.checkpoints = new WalCheckpoints(db);
-    const tables = new Tables(db, <T>(fn: () => T): T => this.transaction(fn), onSetAside);
+    const tables = new Tables(db, <T>(fn: () => T): T => this.transaction(fn), this.onSetAside);
     this.state = new StateRows(tables);
     this.history = new ChangeHistory(tables);
     this.outageIndex = new OutageIndex(db);
     this.outages = new OutageRows(db, { touched: (exchange, coin) => this.outageIndex.touched(exchange, coin) });
     this.outbox = new Outbox(tables);
     this.silences = new SilenceRows(tables);
-    tables.setAside(unreadable);
+    return tables;
   }
 
   static open(dir: string, onProblem: (message: string, movedTo: string) => void = () => undefined, onSetAside?: SetAsideHook): StateStore {
@@ -94,6 +111,46 @@ export class StateStore {
 
   private closing: Promise<void> | undefined;
 
+  // --- The file under the store ----------------------------------------------------------------
+
+  /** The path of the store's file. */
+  get file(): string {
+    return this.db.name;
+  }
+
+  /**
+   * Whether the store's path still names the file this connection reads and writes: `kept`;
+   * `gone` (deleted while open: SQLite goes on with the deleted file, which nothing will read
+   * again); `replaced` (another file there now: recreated through another connection).
+   */
+  fileState(): 'kept' | 'gone' | 'replaced' {
+    const now = identify(this.db.name);
+    if (now === undefined) return 'gone';
+    return now.dev === this.identity?.dev && now.ino === this.identity.ino ? 'kept' : 'replaced';
+  }
+
+  /**
+   * The file is gone: writes everything this connection reads (the deleted file, with what every
+   * connection committed to it) to a new file at the path, fences the deleted one (recreate.ts),
+   * and moves to the new one. The rows written; undefined when a file appeared at the path
+   * meanwhile (then this only moves to it). Throws when the new file cannot be written.
+   */
+  recreate(): number | undefined {
+    const rows = recreateFile(this.db);
+    this.reopen();
+    return rows;
+  }
+
+  /** Moves to the file now at the store's path (recreated through another connection). */
+  reopen(): void {
+    if (this.fileState() === 'gone') throw new Error(`no file at ${this.db.name} to move to`);
+    const db = openChecked(this.db.name, false);
+    this.checkpoints.stop();
+    this.left.push(this.checkpoints.close());
+    this.db.close();
+    this.attach(db);
+  }
+
   /** WAL checkpoints started so far (see checkpoint.ts). */
   get checkpointsStarted(): number {
     return this.checkpoints.started;
@@ -103,8 +160,9 @@ export class StateStore {
    * Resolves once the store's files are left alone: no checkpoint of the WAL is running in its
    * worker thread (after close(), before the state directory is removed or the process exits).
    */
-  settled(): Promise<void> {
-    return this.closing ?? this.checkpoints.idle();
+  async settled(): Promise<void> {
+    await Promise.all(this.left);
+    await (this.closing ?? this.checkpoints.idle());
   }
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */

@@ -1,0 +1,52 @@
+/**
+ * The state store's file deleted while the daemon runs (a clean-up script, a volume re-mounted, an
+ * operator's `rm`). SQLite does not notice: every connection goes on writing to the deleted file,
+ * which nothing will read again, and a restart would start empty and tell again what was told.
+ * Each thread holding a connection looks at the path on a timer (StateStore.fileState). The poll
+ * thread, which decides StoreFailing, refuses its writes while the file is gone (a failed write,
+ * like a full disk's: StoreFailing fires) and at its next check writes the new file from what the
+ * deleted one still holds (StateStore.recreate); the other threads move to the new file at their
+ * next check (their writes meanwhile are refused and held, as on a full disk).
+ */
+import { errorMessage } from '../lib/error-message';
+import type { Logger } from '../lib/logger';
+import type { PollStore } from '../poll/persist';
+import type { StateStore } from '../store/store';
+
+/** How often each thread looks at the store's path: a deleted file is noticed within this, and written again within twice this. */
+export const STORE_CHECK_MS = 15_000;
+
+/** Every `everyMs`, `check`; stop with the function returned. */
+export function everyFew(everyMs: number, check: () => void): () => void {
+  const timer = setInterval(check, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** A thread that does not write the new file (main, delivery): moves its connection to it once it is there. */
+export function followStoreFile(store: StateStore | undefined, logger: Logger, thread: string): void {
+  if (store === undefined || store.fileState() !== 'replaced') return;
+  try {
+    store.reopen();
+    logger.info({ file: store.file, thread }, 'state store file replaced; this thread now writes to the new one');
+  } catch (err) {
+    logger.error({ file: store.file, thread, error: errorMessage(err) }, 'cannot open the new state store file; tried again at the next check');
+  }
+}
+
+/** The store as the poll path writes it: every write refused while `refused()` says why. */
+export function refusable(store: StateStore, refused: () => string | undefined): PollStore {
+  return {
+    transaction: (fn) => {
+      const why = refused();
+      if (why !== undefined) throw new Error(why);
+      return store.transaction(fn);
+    },
+    appendChanges: (changes) => store.appendChanges(changes),
+    saveSnapshot: (snapshot, part) => store.saveSnapshot(snapshot, part),
+    saveCoinsDelta: (snapshot, changed, gone) => store.saveCoinsDelta(snapshot, changed, gone),
+    saveHistory: (exchange, samples) => store.saveHistory(exchange, samples),
+    writeAlerts: (alerts, gone) => store.writeAlerts(alerts, gone),
+    addPending: (alerts) => store.addPending(alerts),
+  };
+}
