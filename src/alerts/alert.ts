@@ -23,6 +23,20 @@ export interface Alert {
   value: number | null;
   /** A change event: fires once and is never "resolved". */
   event: boolean;
+  /**
+   * Wall minus monotonic ms when the alert began, in the process that saw it begin: its later
+   * times are read on that timeline (monotonic + clockOffset), so `endsAt - startsAt`, `for` and
+   * keep_firing_for are monotonic durations, untouched by a step of the wall clock. Never stored:
+   * a monotonic reading means nothing to another process (see storedAlert).
+   */
+  clockOffset?: number;
+}
+
+/** An alert as the store keeps it: without its clock offset (alert.ts clockOffset). */
+export function storedAlert(a: Alert): Alert {
+  if (a.clockOffset === undefined) return a;
+  const { clockOffset: _, ...rest } = a;
+  return rest;
 }
 
 /** sha256 of the sorted label pairs (plus extra parts), 16 hex digits: stable across restarts. */

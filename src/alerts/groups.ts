@@ -36,6 +36,7 @@ interface Group {
   route: RouteSpec;
   labels: Record<string, string>;
   alerts: Map<string, Alert>;
+  /** Monotonic ms. */
   nextFlushAt: number;
   version: number;
 }
@@ -47,16 +48,17 @@ interface Group {
 export const DECIDED_RECENTLY_MS = 60_000;
 
 /**
- * When a new group is first due: group_wait after its first alert was decided (the poll that
- * saw the change: the alert's lastNotifiedAt), not after it reached the groups. In a storm,
- * writing the state and admitting 16,000 alerts takes a second or more, which group_wait then
- * added to — and when that took longer than group_wait itself, the alert was taken for an old
- * one and waited a whole group_wait more. An alert decided more than DECIDED_RECENTLY_MS ago
- * (one restored at a start) waits a whole group_wait.
+ * When a new group is first due, on the monotonic clock (`mono`, read with `now`): group_wait after
+ * its first alert was decided (the poll that saw the change: the alert's lastNotifiedAt, a wall
+ * time), not after it reached the groups. In a storm, writing the state and admitting 16,000
+ * alerts takes a second or more, which group_wait then added to — and when that took longer than
+ * group_wait itself, the alert was taken for an old one and waited a whole group_wait more. An
+ * alert decided more than DECIDED_RECENTLY_MS ago (one restored at a start), or "after" now (the
+ * wall clock was set back since), waits a whole group_wait from now.
  */
-export function firstFlushAt(a: Alert, now: number, groupWaitMs: number): number {
-  const decided = a.lastNotifiedAt ?? now;
-  return decided <= now && now - decided < Math.max(groupWaitMs, DECIDED_RECENTLY_MS) ? decided + groupWaitMs : now + groupWaitMs;
+export function firstFlushAt(a: Alert, now: number, groupWaitMs: number, mono = now): number {
+  const age = now - (a.lastNotifiedAt ?? now);
+  return age >= 0 && age < Math.max(groupWaitMs, DECIDED_RECENTLY_MS) ? mono + groupWaitMs - age : mono + groupWaitMs;
 }
 
 /**
@@ -64,7 +66,9 @@ export function firstFlushAt(a: Alert, now: number, groupWaitMs: number): number
  * (keyed by the route and its group_by labels). A new group is flushed after group_wait,
  * then every group_interval while it has alerts (and one more, empty); each flush carries every
  * alert in the group.
- * Resolved alerts and change events leave the group once flushed. Pure: time is passed in.
+ * Resolved alerts and change events leave the group once flushed. Pure: time is passed in, and
+ * every wait is counted on the monotonic clock (`mono`; a test that gives only `now` has the two
+ * the same): a wall clock set back an hour does not hold a group back an hour.
  */
 export class Aggregator {
   private readonly groups = new Map<string, Group>();
@@ -83,8 +87,8 @@ export class Aggregator {
     this.routes = routes;
   }
 
-  /** Puts each alert in its groups; returns, per alert, the keys of the groups it joined. */
-  insert(alerts: readonly Alert[], now: number): string[][] {
+  /** Puts each alert in its groups (at wall `now`, monotonic `mono`); returns, per alert, the keys of the groups it joined. */
+  insert(alerts: readonly Alert[], now: number, mono = now): string[][] {
     const joined: string[][] = [];
     for (const a of alerts) {
       const keys: string[] = [];
@@ -97,11 +101,11 @@ export class Aggregator {
           const key = groupKeyOf(route.id, labels);
           g = this.groups.get(key);
           if (g === undefined) {
-            g = { key, route, labels, alerts: new Map(), nextFlushAt: firstFlushAt(a, now, route.groupWaitMs), version: 0 };
+            g = { key, route, labels, alerts: new Map(), nextFlushAt: firstFlushAt(a, now, route.groupWaitMs, mono), version: 0 };
             this.groups.set(key, g);
           }
           this.byValues.set(values, g);
-        } else if (route.immediate) g.nextFlushAt = Math.min(g.nextFlushAt, now);
+        } else if (route.immediate) g.nextFlushAt = Math.min(g.nextFlushAt, mono);
         g.alerts.set(a.fingerprint, a);
         g.version = ++this.versions;
         keys.push(g.key);
@@ -110,7 +114,7 @@ export class Aggregator {
     return joined;
   }
 
-  /** When the next group is due, if any. */
+  /** When the next group is due (monotonic ms), if any. */
   nextDue(): number | undefined {
     let next: number | undefined;
     for (const g of this.groups.values()) if (next === undefined || g.nextFlushAt < next) next = g.nextFlushAt;
@@ -123,10 +127,10 @@ export class Aggregator {
    * goes at that interval, not after a fresh group_wait (a network flipping at every poll is
    * told once per group_interval, not once per poll). Still empty then, it goes.
    */
-  due(now: number): Flush[] {
+  due(mono: number): Flush[] {
     const out: Flush[] = [];
     for (const g of this.groups.values()) {
-      if (g.nextFlushAt > now) continue;
+      if (g.nextFlushAt > mono) continue;
       if (g.alerts.size === 0) {
         this.groups.delete(g.key);
         for (const [values, x] of this.byValues) if (x === g) this.byValues.delete(values);
@@ -137,7 +141,7 @@ export class Aggregator {
         g.alerts.delete(fp);
         g.version = ++this.versions;
       }
-      g.nextFlushAt = now + g.route.groupIntervalMs;
+      g.nextFlushAt = mono + g.route.groupIntervalMs;
     }
     return out;
   }

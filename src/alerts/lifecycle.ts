@@ -4,6 +4,13 @@
  * active alerts are a value (ActiveAlerts: by exchange, rule and entity); a decision works on an
  * AlertsDraft over them, which copies only what it changes, and records each transition and
  * what the store must write.
+ *
+ * Time: `now` is the wall clock, and `mono`, when the caller has one, the monotonic clock read
+ * with it. An alert that began in this process measures its durations (`for`, keep_firing_for,
+ * repeat_interval, endsAt - startsAt) on the monotonic clock (Alert.clockOffset), so a step of the
+ * wall clock neither holds it back nor makes its outage negative or an hour long. One restored
+ * from the store has only wall times: a time of it ahead of `now` counts as just now, and its
+ * endsAt is never before its startsAt (clamped, and said: `clamped`).
  */
 import type { Instance } from '../rules/instance';
 import type { Rule } from '../rules/model';
@@ -61,8 +68,19 @@ export class AlertsDraft {
   readonly transitions: Transition[] = [];
   /** The rule maps this draft made (and may change); the others are the base's. */
   private readonly owned = new Set<RuleAlerts>();
+  /** Resolved alerts whose end by the wall clock came before their start (the clock set back): ended at their start. */
+  readonly clamped: Alert[] = [];
 
-  constructor(private readonly base: ActiveAlerts) {}
+  constructor(
+    private readonly base: ActiveAlerts,
+    /** The monotonic clock, read with every `now` this draft is given; none (a replay, a test): wall times only. */
+    private readonly mono?: number,
+  ) {}
+
+  /** `now` on an alert's own timeline: monotonic when it began in this process (Alert.clockOffset), else the wall clock. */
+  private at(a: Alert, now: number): number {
+    return a.clockOffset !== undefined && this.mono !== undefined ? this.mono + a.clockOffset : now;
+  }
 
   /** One rule's alerts at one exchange as they stand in this draft. */
   rule(exchange: string, ruleId: string): RuleAlerts {
@@ -153,6 +171,7 @@ export class AlertsDraft {
           lastNotifiedAt: firing ? now : null,
           value: inst.value,
           event: false,
+          ...(this.mono !== undefined && { clockOffset: now - this.mono }),
         };
         this.put(exchange, rule.id, inst.entity, alert);
         this.transitions.push({ to: alert.status === 'firing' ? 'firing' : 'pending', alert });
@@ -160,8 +179,9 @@ export class AlertsDraft {
       }
       // Nothing about it changed: the same object, nothing to write (with 8,000 networks
       // closed, a poll rewrote 8,000 alerts otherwise).
-      if (unchanged(existing, inst, annotations, rule, now)) continue;
-      this.advance(exchange, rule, { ...existing, annotations, labels: inst.labels, lastActiveAt: now, value: inst.value }, now);
+      const t = this.at(existing, now);
+      if (unchanged(existing, inst, annotations, rule, t)) continue;
+      this.advance(exchange, rule, { ...existing, annotations, labels: inst.labels, lastActiveAt: t, value: inst.value }, now);
     }
     for (const [entity, a] of before) if (!seen.has(entity)) this.stop(exchange, rule, entity, a, now);
   }
@@ -174,7 +194,8 @@ export class AlertsDraft {
    */
   carry(exchange: string, rule: Rule, now: number): void {
     for (const a of this.rule(exchange, rule.id).values()) {
-      if (a.status === 'pending' ? now - a.activeAt >= rule.forMs : repeatDue(rule, a, now)) this.advance(exchange, rule, { ...a, lastActiveAt: now }, now);
+      const t = this.at(a, now);
+      if (a.status === 'pending' ? since(a.activeAt, t) >= rule.forMs : repeatDue(rule, a, t)) this.advance(exchange, rule, { ...a, lastActiveAt: t }, now);
     }
   }
 
@@ -207,13 +228,14 @@ export class AlertsDraft {
   /** An alert that holds, made `next`: it begins firing once `for` has passed, or repeats when due. */
   private advance(exchange: string, rule: Rule, next: Alert, now: number): void {
     let to: Transition['to'] | undefined;
-    if (next.status === 'pending' && now - next.activeAt >= rule.forMs) {
+    const t = this.at(next, now);
+    if (next.status === 'pending' && since(next.activeAt, t) >= rule.forMs) {
       next.status = 'firing';
-      next.startsAt = now;
-      next.lastNotifiedAt = now;
+      next.startsAt = t;
+      next.lastNotifiedAt = t;
       to = 'firing';
-    } else if (next.status === 'firing' && repeatDue(rule, next, now)) {
-      next.lastNotifiedAt = now;
+    } else if (next.status === 'firing' && repeatDue(rule, next, t)) {
+      next.lastNotifiedAt = t;
       to = 'repeat';
     }
     this.put(exchange, rule.id, next.entity, next);
@@ -224,9 +246,13 @@ export class AlertsDraft {
   private stop(exchange: string, rule: Rule | undefined, entity: string, a: Alert, now: number): void {
     if (a.status === 'firing') {
       const keep = rule?.keepFiringForMs ?? 0;
-      if (keep > 0 && now - a.lastActiveAt < keep) return;
+      const t = this.at(a, now);
+      if (keep > 0 && since(a.lastActiveAt, t) < keep) return;
       this.put(exchange, a.ruleId, entity, undefined);
-      this.transitions.push({ to: 'resolved', alert: { ...a, status: 'resolved', endsAt: now, lastNotifiedAt: now } });
+      const start = a.startsAt ?? a.activeAt;
+      const resolved: Alert = { ...a, status: 'resolved', endsAt: Math.max(t, start), lastNotifiedAt: t };
+      if (t < start) this.clamped.push(resolved);
+      this.transitions.push({ to: 'resolved', alert: resolved });
       return;
     }
     this.put(exchange, a.ruleId, entity, undefined);
@@ -240,7 +266,7 @@ export class AlertsDraft {
  */
 function unchanged(a: Alert, inst: Instance, annotations: Record<string, string>, rule: Rule, now: number): boolean {
   if (rule.keepFiringForMs > 0 || a.value !== inst.value) return false;
-  if (a.status === 'pending' ? now - a.activeAt >= rule.forMs : repeatDue(rule, a, now)) return false;
+  if (a.status === 'pending' ? since(a.activeAt, now) >= rule.forMs : repeatDue(rule, a, now)) return false;
   return sameRecord(a.labels, inst.labels) && sameRecord(a.annotations, annotations);
 }
 
@@ -250,5 +276,10 @@ function sameRecord(a: Readonly<Record<string, string>>, b: Readonly<Record<stri
 }
 
 function repeatDue(rule: Rule, a: Alert, now: number): boolean {
-  return rule.repeatIntervalMs !== undefined && rule.repeatIntervalMs > 0 && a.lastNotifiedAt !== null && now - a.lastNotifiedAt >= rule.repeatIntervalMs;
+  return rule.repeatIntervalMs !== undefined && rule.repeatIntervalMs > 0 && a.lastNotifiedAt !== null && since(a.lastNotifiedAt, now) >= rule.repeatIntervalMs;
+}
+
+/** How long ago an alert's time `at` was, at `now` on its timeline: never negative (a stored time ahead of now is just now). */
+function since(at: number, now: number): number {
+  return Math.max(0, now - at);
 }

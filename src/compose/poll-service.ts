@@ -107,7 +107,7 @@ export class PollService implements Service<Command> {
       if (e !== undefined && JSON.stringify(e) === JSON.stringify(w.config)) continue;
       await this.unwatch(name);
       if (e === undefined) {
-        this.decide({ type: 'drop', exchange: name }, this.deps.clock.now());
+        this.decide({ type: 'drop', exchange: name }, this.deps.clock.now(), this.deps.clock.monotonic());
         this.versions.delete(name);
       }
     }
@@ -198,7 +198,7 @@ export class PollService implements Service<Command> {
   private async poll(w: Watched, endpoint: Endpoint, signal: AbortSignal): Promise<void> {
     const { clock } = this.deps;
     const exchange = w.config.name;
-    const startedAt = clock.now();
+    const startedAt = clock.monotonic();
     let fetched: Fetched;
     try {
       fetched = await fetchInput(w.client, exchange, endpoint, w.config.symbols, exchangeOf(this.state as PollState, exchange).snapshot, signal);
@@ -209,7 +209,8 @@ export class PollService implements Service<Command> {
     const { input, bytes, failure: failed } = fetched;
     if (this.watched.get(exchange) !== w) return;
     const at = clock.now();
-    const result = this.decide(input, at, fetched);
+    const mono = clock.monotonic();
+    const result = this.decide(input, at, mono, fetched);
     const issues = input.type === 'answer' ? input.answer.issues : [];
     const after = exchangeOf(this.state as PollState, exchange);
     const s = after.snapshot;
@@ -218,7 +219,7 @@ export class PollService implements Service<Command> {
       endpoint,
       outcome: result.outcome === 'accepted' || result.outcome === 'held' || result.outcome === 'empty' ? result.outcome : 'failed',
       at,
-      durationMs: at - startedAt,
+      durationMs: mono - startedAt,
       bytes,
       issues: issues.length,
       firstIssues: issues.slice(0, FIRST_ISSUES),
@@ -235,10 +236,10 @@ export class PollService implements Service<Command> {
   }
 
   /** One input through the poll path (step, its write, the write's outcome), then reported. */
-  private decide(input: StepInput, now: number, fetched?: Fetched): StepResult {
+  private decide(input: StepInput, now: number, mono: number, fetched?: Fetched): StepResult {
     const path = this.path as PollPath;
     const before = path.state;
-    const { inputs, results, writes } = path.decide(input, now);
+    const { inputs, results, writes } = path.decide(input, now, mono);
     this.recorder?.record(before, inputs, now, { texts: fetched?.texts, kind: fetched?.failure?.kind });
     this.bump(before, path.state);
     results.forEach((r, i) => {

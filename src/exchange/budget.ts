@@ -3,7 +3,8 @@ import type { Clock } from '../lib/clock';
 /**
  * The client's own request-weight budget: a sliding window over the weights it has spent,
  * so it never sends a request the exchange would have to refuse. An exchange's `Retry-After`
- * (429) or ban (418) blocks it further until the given time.
+ * (429) or ban (418) blocks it further until the given time. Counted on the monotonic clock:
+ * a wall clock set back neither blocks it for an hour nor keeps old weights in the window.
  */
 export class WeightBudget {
   private readonly spent: { at: number; weight: number }[] = [];
@@ -25,7 +26,7 @@ export class WeightBudget {
 
   /** Weight spent within the current window. */
   used(): number {
-    this.expire(this.clock.now());
+    this.expire(this.clock.monotonic());
     let total = 0;
     for (const s of this.spent) total += s.weight;
     return total;
@@ -36,7 +37,7 @@ export class WeightBudget {
    * returns how many milliseconds to wait before asking again.
    */
   tryTake(weight: number): number {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     if (now < this.blockedUntil) return this.blockedUntil - now;
     this.expire(now);
     let total = weight;
@@ -54,14 +55,14 @@ export class WeightBudget {
     return this.windowMs;
   }
 
-  /** No request before `untilMs` (from a 429's Retry-After or a 418 ban). */
+  /** No request before `untilMs`, on the clock's monotonic time (from a 429's Retry-After or a 418 ban). */
   blockUntil(untilMs: number): void {
     this.blockedUntil = Math.max(this.blockedUntil, untilMs);
   }
 
   /** Milliseconds until the block lifts (0 when not blocked). */
   blockedFor(): number {
-    return Math.max(0, this.blockedUntil - this.clock.now());
+    return Math.max(0, this.blockedUntil - this.clock.monotonic());
   }
 
   private expire(now: number): void {

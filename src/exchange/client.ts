@@ -223,7 +223,7 @@ export class ExchangeClient {
     if (pause !== undefined && pause > 0) {
       // The exchange's own count says the limit is reached: wait rather than be refused (and banned).
       this.blockKind = 'rate_limited';
-      this.budget.blockUntil(this.clock.now() + pause);
+      this.budget.blockUntil(this.clock.monotonic() + pause);
     }
     if (res.status >= 200 && res.status < 300) return res;
     throw this.refusalError(endpoint, res, this.dialect.errors.read(res.status, res.text));
@@ -240,7 +240,7 @@ export class ExchangeClient {
       // Nothing is sent until the pause is over: its Retry-After, or for a ban that does not say, DEFAULT_BAN_MS.
       this.blockKind = refusal.pause;
       const pauseMs = retryAfterMs ?? (refusal.pause === 'banned' ? DEFAULT_BAN_MS : undefined);
-      if (pauseMs !== undefined) this.budget.blockUntil(now + pauseMs);
+      if (pauseMs !== undefined) this.budget.blockUntil(this.clock.monotonic() + pauseMs);
       return new ExchangeError(refusal.pause, endpoint, detail, details);
     }
     if (res.status >= 300 && res.status < 400) {

@@ -67,7 +67,7 @@ export class Exposition {
   private small: { at: number; text: Promise<string>; gzip?: Buffer } | undefined;
 
   private registryText(): { text: Promise<string>; entry: NonNullable<Exposition['small']> } {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     if (this.small === undefined || now - this.small.at > REGISTRY_TEXT_MS) this.small = { at: now, text: this.registry.metrics() };
     return { text: this.small.text, entry: this.small };
   }

@@ -1,5 +1,5 @@
 import { decide, type LogEntry } from '../alerts/dedup';
-import type { Stage } from './stage';
+import { sinceTold, type Stage } from './stage';
 
 /**
  * Tells a receiver only what is news to it, by the notification log (Alertmanager's dedup
@@ -16,7 +16,7 @@ export function dedupStage(logEntry: (receiver: string, groupKey: string) => Log
       ctx.told = told;
       const firing = alerts.filter((a) => a.status === 'firing').map((a) => a.fingerprint);
       const resolved = alerts.filter((a) => a.status === 'resolved').map((a) => a.fingerprint);
-      const decision = decide(told, firing, resolved, sendResolved, group.route.repeatIntervalMs, now);
+      const decision = decide(told, firing, resolved, sendResolved, group.route.repeatIntervalMs, now, told === undefined ? 0 : sinceTold(ctx, told));
       if (!decision.send && sameEntry(told, decision.entry)) return undefined;
       ctx.entry = decision.entry;
       if (!decision.send) return [];

@@ -6,6 +6,7 @@ import { configSilences, maintenanceWindows, Muter } from '../alerts/silence';
 import type { Config } from '../config';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
+import { TimeBase } from '../lib/time-base';
 import { patternProblem } from '../lib/pattern';
 import { smtpTransport } from './mail-transport';
 import type { Delivery, Notifier } from './notifier';
@@ -58,13 +59,17 @@ export class Notifications {
   private timer: NodeJS.Timeout | undefined;
   /** The store's outbox, and what is held in memory while the store cannot be written. */
   private readonly outbox: HeldOutbox;
-  private heldTriedAt = 0;
+  /** Monotonic ms of the last try of what is held (never, at first). */
+  private heldTriedAt = -Infinity;
+  /** The clocks, read together: the groups wait on the monotonic one; a step of the wall clock is logged here. */
+  private readonly time: TimeBase;
 
   constructor(
     private config: Config,
     private readonly deps: NotificationsDeps,
   ) {
     this.kinds = deps.receivers ?? receiverRegistry;
+    this.time = new TimeBase(deps.clock, deps.logger);
     this.outbox = new HeldOutbox({
       store: deps.store,
       logger: deps.logger,
@@ -89,7 +94,8 @@ export class Notifications {
   insert(alerts: readonly Alert[], pending?: readonly (number | undefined)[]): void {
     if (alerts.length === 0) return;
     try {
-      this.pipeline.insert(alerts, this.deps.clock.now(), pending);
+      const at = this.time.read();
+      this.pipeline.insert(alerts, at.wall, pending, at.mono);
     } catch (err) {
       this.deps.logger.error({ err }, 'notification pipeline failed to take alerts');
     }
@@ -123,19 +129,20 @@ export class Notifications {
     const pending = this.deps.store.loadPending();
     if (pending.length === 0) return;
     this.deps.logger.info({ pending: pending.length }, 'resuming notifications that were waiting in their groups');
-    this.pipeline.insert(pending.map((p) => p.alert), this.deps.clock.now(), pending.map((p) => p.id));
+    const at = this.time.read();
+    this.pipeline.insert(pending.map((p) => p.alert), at.wall, pending.map((p) => p.id), at.mono);
     this.tick();
   }
 
   /** Flushes the groups due, and tries what is held in memory on disk again. Runs on a timer and after every insert. */
   tick(): void {
-    const now = this.deps.clock.now();
-    if (this.outbox.holding && now - this.heldTriedAt >= HELD_RETRY_MS) {
-      this.heldTriedAt = now;
+    const at = this.time.read();
+    if (this.outbox.holding && at.mono - this.heldTriedAt >= HELD_RETRY_MS) {
+      this.heldTriedAt = at.mono;
       this.outbox.retry();
     }
     try {
-      if (this.pipeline.tick(now) > 0) for (const s of this.retryStages) s.wake();
+      if (this.pipeline.tick(at.wall, at.mono) > 0) for (const s of this.retryStages) s.wake();
     } catch (err) {
       this.deps.logger.error({ err }, 'notification pipeline failed; will try again');
     }

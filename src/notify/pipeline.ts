@@ -52,7 +52,8 @@ const EVENT_MEMORY_MS = 15 * 60_000;
  * Alertmanager's notification pipeline, in process: alerts join groups by route (alerts/groups.ts),
  * and each due group goes, per receiver of its route, through the stages (stage.ts: inhibition,
  * silences, the notification log and send_resolved) before what they let through is committed to
- * the outbox. Time is passed in.
+ * the outbox. Time is passed in: the wall time (`now`: what is shown and stored) and the monotonic
+ * time (`mono`: what every wait is counted on; a test that gives only `now` has the two the same).
  */
 export class Pipeline {
   private readonly aggregator: Aggregator;
@@ -66,6 +67,11 @@ export class Pipeline {
   private readonly unchanged: SkipUnchanged;
   /** What a group goes through for each receiver. */
   private readonly stages: Stage;
+  /**
+   * The log entries this process wrote, by receiver and group: their wall time and the monotonic
+   * time they were written at, so a repeat is counted on the monotonic clock (see sinceTold).
+   */
+  private readonly told = new Map<string, { at: number; mono: number }>();
 
   constructor(private options: PipelineOptions) {
     this.aggregator = new Aggregator(options.routes);
@@ -88,9 +94,9 @@ export class Pipeline {
   }
 
   /** `pendingIds[i]`, when given, is the store's pending row of `alerts[i]`. */
-  insert(alerts: readonly Alert[], now: number, pendingIds?: readonly (number | undefined)[]): void {
+  insert(alerts: readonly Alert[], now: number, pendingIds?: readonly (number | undefined)[], mono = now): void {
     for (const a of alerts) if (a.event) this.recentEvents.push(a);
-    const joined = this.aggregator.insert(alerts, now);
+    const joined = this.aggregator.insert(alerts, now, mono);
     if (pendingIds === undefined) return;
     joined.forEach((keys, i) => {
       const id = pendingIds[i];
@@ -98,22 +104,25 @@ export class Pipeline {
     });
   }
 
+  /** When the next group is due (monotonic ms). */
   nextDue(): number | undefined {
     return this.aggregator.nextDue();
   }
 
-  /** Flushes the groups due at `now`; returns how many deliveries were committed. */
-  tick(now: number): number {
-    const batch = this.prepare(now);
-    return batch === undefined ? 0 : this.commit(batch, now);
+  /** Flushes the groups due at `mono`; returns how many deliveries were committed. */
+  tick(now: number, mono = now): number {
+    const batch = this.prepare(now, mono);
+    return batch === undefined ? 0 : this.commit(batch, now, mono);
   }
 
   /** Takes the due groups out and judges them; nothing is committed yet (see commit). */
-  private prepare(now: number): Batch | undefined {
+  private prepare(now: number, mono: number): Batch | undefined {
     this.recentEvents = this.recentEvents.filter((e) => now - (e.startsAt ?? 0) < EVENT_MEMORY_MS);
-    const flushes = this.aggregator.due(now);
+    const flushes = this.aggregator.due(mono);
     if (flushes.length === 0) return undefined;
-    this.unchanged.prune(2 * this.aggregator.size() * Math.max(1, this.options.receivers.size), (group) => this.aggregator.has(group));
+    const limit = 2 * this.aggregator.size() * Math.max(1, this.options.receivers.size);
+    this.unchanged.prune(limit, (group) => this.aggregator.has(group));
+    if (this.told.size > limit) for (const k of this.told.keys()) if (!this.aggregator.has(k.slice(k.indexOf('\u0000') + 1))) this.told.delete(k);
     const flushed = new Set(flushes.map((f) => f.key));
     const done: number[] = [];
     for (const [id, keys] of this.pending) if ([...keys].every((k) => flushed.has(k))) done.push(id);
@@ -121,21 +130,30 @@ export class Pipeline {
     // One index of the sources per flush: judging an alert is then a lookup, not a scan.
     const sources = new InhibitionIndex([...this.options.activeAlerts(), ...this.recentEvents], this.options.inhibitRules);
     const items: CommitItem[] = [];
-    for (const group of flushes) items.push(...fanOut(this.stages, { group, now, sources }, this.options.receivers));
+    const toldAgo = (receiver: string, groupKey: string, entry: LogEntry): number | undefined => {
+      const t = this.told.get(`${receiver}\u0000${groupKey}`);
+      return t !== undefined && t.at === entry.at ? Math.max(0, mono - t.mono) : undefined;
+    };
+    for (const group of flushes) items.push(...fanOut(this.stages, { group, now, sources, toldAgo }, this.options.receivers));
     return { flushes, flushed, done, waiting, items };
   }
 
   /** Commits what prepare() judged; if that fails, the groups come back and the error is thrown. */
-  private commit(batch: Batch, now: number): number {
+  private commit(batch: Batch, now: number, mono: number): number {
     const { flushes, flushed, done, waiting, items } = batch;
     if (items.length > 0 || done.length > 0) {
       try {
         this.options.port.commit(items, done);
       } catch (err) {
         // Not durable, so not sent: the groups come back and are tried at the next tick.
-        for (const flush of flushes) this.aggregator.insert(flush.alerts, now);
+        for (const flush of flushes) this.aggregator.insert(flush.alerts, now, mono);
         throw err;
       }
+    }
+    for (const i of items) {
+      const key = `${i.receiver}\u0000${i.groupKey}`;
+      if (i.entry === undefined) this.told.delete(key);
+      else if (i.entry.at === now) this.told.set(key, { at: now, mono });
     }
     for (const id of done) this.pending.delete(id);
     // Only alerts that were waiting when the groups were taken out were in those flushes.

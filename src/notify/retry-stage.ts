@@ -2,6 +2,7 @@ import { anySignal } from '../lib/abort';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
+import { wallSince } from '../lib/time-base';
 import { NotifyError, type Delivery, type Notifier } from './notifier';
 
 /** The outbox as the retry stage sees it (the store implements it). */
@@ -21,6 +22,12 @@ export interface RetryPolicy {
 }
 
 export type Outcome = 'success' | 'retry' | 'failed';
+
+/**
+ * The longest Retry-After a due time is taken to stand for: a stored due time further ahead than
+ * this (and than max_delay) was written by a clock since set back.
+ */
+const MAX_RETRY_AFTER_MS = 3_600_000;
 
 export interface RetryStageOptions {
   notifier: Notifier;
@@ -57,6 +64,12 @@ export class RetryStage {
   private readonly abandon = new AbortController();
   private wakeUp = new AbortController();
   private loop: Promise<void> | undefined;
+  /**
+   * The retry this stage set last: its outbox id, its due time as stored (wall) and on the
+   * monotonic clock. A wall clock set back does not hold it back: once its monotonic time has
+   * come it is asked for as due, whatever the wall clock says.
+   */
+  private retrying: { id: number; nextAt: number; due: number } | undefined;
 
   constructor(private readonly options: RetryStageOptions) {}
 
@@ -92,7 +105,7 @@ export class RetryStage {
       this.wakeUp = new AbortController();
       let items: ReturnType<OutboxPort['dueDeliveries']> = [];
       try {
-        items = port.dueDeliveries(notifier.name, clock.now(), 20);
+        items = port.dueDeliveries(notifier.name, this.asOf(), 20);
       } catch (err) {
         this.options.logger.error({ err, receiver: notifier.name }, 'cannot read the outbox');
       }
@@ -107,11 +120,29 @@ export class RetryStage {
       }
       if (delivered) continue;
       const next = port.nextDeliveryAt(notifier.name);
-      const wait = next === undefined ? idle : Math.max(0, Math.min(idle, next - clock.now()));
+      const r = this.retrying;
+      const left = r !== undefined && r.nextAt === next ? r.due - clock.monotonic() : next === undefined ? idle : next - clock.now();
+      const wait = Math.max(0, Math.min(idle, left));
       const linked = anySignal([this.stopping.signal, this.wakeUp.signal]);
       await sleep(wait, linked.signal).catch(() => undefined);
       linked.release();
     }
+  }
+
+  /**
+   * The wall time to ask the outbox what is due at: now, or, when the retry this stage set has
+   * come on the monotonic clock, its stored due time (the wall clock was set back since); and a
+   * stored due time further ahead than any delay this stage sets (written before the clock was
+   * set back, and the process restarted) counts as due now, never as an hour away.
+   */
+  private asOf(): number {
+    const { port, clock, notifier, policy } = this.options;
+    const now = clock.now();
+    const r = this.retrying;
+    const next = port.nextDeliveryAt(notifier.name);
+    if (next === undefined || next <= now) return now;
+    if (r !== undefined && r.nextAt === next) return clock.monotonic() >= r.due ? next : now;
+    return next - now > Math.max(policy.maxMs, MAX_RETRY_AFTER_MS) ? next : now;
   }
 
   /** True when the delivery is finished with (sent, or dead): the next one may go. */
@@ -122,13 +153,13 @@ export class RetryStage {
       await notifier.send(item.delivery, this.abandon.signal, item.notificationJson);
       const done = clock.now();
       port.deliveryDone(item.id, done);
-      this.options.onOutcome?.(notifier.name, 'success', undefined, done - item.createdAt);
+      this.options.onOutcome?.(notifier.name, 'success', undefined, wallSince(item.createdAt, done));
       return true;
     } catch (err) {
       if (this.abandon.signal.aborted) return false; // still pending: sent again after the restart
       const e = err instanceof NotifyError ? err : new NotifyError(err instanceof Error ? err.message : String(err), 'other', false);
       const now = clock.now();
-      const tooOld = now - item.createdAt >= policy.maxAgeMs;
+      const tooOld = wallSince(item.createdAt, now) >= policy.maxAgeMs;
       if (!e.retryable || tooOld) {
         port.deliveryDead(item.id, attempts, e.message, now);
         this.options.onOutcome?.(notifier.name, 'failed', e.reason);
@@ -137,6 +168,7 @@ export class RetryStage {
       }
       const delay = e.retryAfterMs ?? retryDelay(attempts, policy, this.options.random);
       port.deliveryRetry(item.id, attempts, now + delay, e.message);
+      this.retrying = { id: item.id, nextAt: now + delay, due: clock.monotonic() + delay };
       this.options.onOutcome?.(notifier.name, 'retry', e.reason);
       logger.warn({ receiver: notifier.name, reason: e.reason, attempts, retryInMs: delay, error: e.message }, 'delivery failed; will retry');
       return false;

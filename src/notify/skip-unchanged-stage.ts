@@ -1,6 +1,6 @@
 import type { LogEntry } from '../alerts/dedup';
 import type { Muter } from '../alerts/silence';
-import type { Stage } from './stage';
+import { sinceTold, type Stage } from './stage';
 
 interface Judged {
   group: string;
@@ -30,7 +30,7 @@ export class SkipUnchanged {
         const key = `${ctx.receiver}\u0000${ctx.group.key}`;
         const memo = this.judged.get(key);
         const signature = ctx.sources.signature();
-        const repeatDue = memo?.entry !== undefined && memo.entry.firing.length > 0 && ctx.now - memo.entry.at >= ctx.group.route.repeatIntervalMs;
+        const repeatDue = memo?.entry !== undefined && memo.entry.firing.length > 0 && sinceTold(ctx, memo.entry) >= ctx.group.route.repeatIntervalMs;
         if (memo !== undefined && memo.version === ctx.group.version && memo.sources === signature && this.muter.idle && !repeatDue) return undefined;
         const out = inner.exec(ctx, alerts);
         // Nothing to write: the log stays as it was read.

@@ -11,6 +11,7 @@ import type { Alert } from '../alerts/alert';
 import type { LogEntry } from '../alerts/dedup';
 import type { Flush } from '../alerts/groups';
 import type { InhibitionIndex } from '../alerts/inhibit';
+import { wallSince } from '../lib/time-base';
 import type { Delivery } from './notifier';
 
 /** What a flush hands to the outbox for one receiver and group: a delivery, a log entry, or both. */
@@ -35,6 +36,11 @@ export interface StageContext {
   readonly now: number;
   /** The firing sources of inhibition at this flush, indexed once for every group. */
   readonly sources: InhibitionIndex;
+  /**
+   * How long ago (ms) a receiver's log entry of a group was written, on the monotonic clock when
+   * this process wrote it (the pipeline remembers); none given, or not written here: see `sinceTold`.
+   */
+  readonly toldAgo?: (receiver: string, groupKey: string, entry: LogEntry) => number | undefined;
   /** What the notification log says this receiver was last told of the group (read by the dedup stage). */
   told?: LogEntry | undefined;
   /** What the notification log is to hold after this flush (decided by the dedup stage). */
@@ -65,7 +71,16 @@ export function sequence(...stages: readonly Stage[]): Stage {
 }
 
 /** What the fan-out gives each receiver's context besides the receiver (the same for all of them). */
-export type FlushOf = Pick<StageContext, 'group' | 'now' | 'sources'>;
+export type FlushOf = Pick<StageContext, 'group' | 'now' | 'sources' | 'toldAgo'>;
+
+/**
+ * How long ago the receiver was told what `entry` says, never negative: as the pipeline measured
+ * it, or from the entry's wall time, where a time ahead of now (the clock set back since it was
+ * written, before a restart) counts as just now.
+ */
+export function sinceTold(ctx: StageContext, entry: LogEntry): number {
+  return ctx.toldAgo?.(ctx.receiver, ctx.group.key, entry) ?? wallSince(entry.at, ctx.now);
+}
 
 /**
  * A group through `stage` once per receiver of its route, each on the same alerts with its own

@@ -26,14 +26,15 @@ export function startLoop(options: LoopOptions): Loop {
   const stopping = new AbortController();
   const done = (async () => {
     while (!stopping.signal.aborted) {
-      const started = options.clock.now();
+      const started = options.clock.monotonic();
       try {
         await options.run(stopping.signal);
       } catch (err) {
         if (!stopping.signal.aborted) options.onError(err);
       }
       if (stopping.signal.aborted) break;
-      const elapsed = options.clock.now() - started;
+      // On the monotonic clock: a wall clock set back an hour does not stop polling for an hour.
+      const elapsed = options.clock.monotonic() - started;
       const wait = Math.max(0, options.intervalMs - elapsed) + Math.round(options.random() * options.jitter * options.intervalMs);
       try {
         await sleep(wait, stopping.signal);

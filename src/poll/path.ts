@@ -25,7 +25,8 @@ export class PollPath {
     private readonly persist: Persist,
   ) {}
 
-  decide(input: StepInput, now: number): Decided {
+  /** `mono`: the monotonic clock read with `now` (see step). */
+  decide(input: StepInput, now: number, mono?: number): Decided {
     const inputs: StepInput[] = [];
     const results: StepResult[] = [];
     const writes: (Written | undefined)[] = [];
@@ -33,7 +34,7 @@ export class PollPath {
     // A write's outcome moves StoreFailing at most once (failing, or writable again), whose own
     // write's outcome then changes nothing: this ends within three steps.
     while (next !== undefined && results.length < 3) {
-      const r = step(this.state, next, now);
+      const r = step(this.state, next, now, mono);
       inputs.push(next);
       this.state = r.state;
       results.push(r);

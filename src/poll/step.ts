@@ -87,27 +87,31 @@ export interface StepResult {
   readonly effects: Effects;
 }
 
-export function step(state: PollState, input: StepInput, now: number): StepResult {
+/**
+ * `now` is the wall clock; `mono`, when the caller has one, the monotonic clock read with it: the
+ * alerts that begin here measure their durations on it (alerts/lifecycle.ts). A replay has none.
+ */
+export function step(state: PollState, input: StepInput, now: number, mono?: number): StepResult {
   switch (input.type) {
     case 'answer':
-      return answer(state, input, now);
+      return answer(state, input, now, mono);
     case 'failure':
-      return failure(state, input.exchange, input.endpoint, input.error, now);
+      return failure(state, input.exchange, input.endpoint, input.error, now, mono);
     case 'written':
-      return written(state, input.exchange, input.error, now);
+      return written(state, input.exchange, input.error, now, mono);
     case 'drop':
-      return drop(state, input.exchange, now);
+      return drop(state, input.exchange, now, mono);
   }
 }
 
-function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>, now: number): StepResult {
+function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>, now: number, mono: number | undefined): StepResult {
   const { exchange, endpoint } = input;
   const ex = exchangeOf(state, exchange);
   const prev = ex.snapshot;
   const next = input.endpoint === 'coins' ? applyCoins(prev, input.answer, now) : applyTickers(prev, input.answer, now);
   const verdict = judge(prev, next, endpoint, ex.suspect[endpoint], now, guardOf(state, exchange));
-  if (verdict.verdict === 'empty') return failure(state, exchange, endpoint, `${endpoint}: empty list, not taken as real`, now, 'empty');
-  const draft = new AlertsDraft(state.alerts);
+  if (verdict.verdict === 'empty') return failure(state, exchange, endpoint, `${endpoint}: empty list, not taken as real`, now, mono, 'empty');
+  const draft = new AlertsDraft(state.alerts, mono);
   const log: LogLine[] = [];
   const failures = { ...ex.failures, [endpoint]: 0 };
   if (verdict.verdict === 'hold') {
@@ -178,25 +182,25 @@ function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>,
   }, log);
 }
 
-function failure(state: PollState, exchange: string, endpoint: Endpoint, error: string, now: number, outcome: 'failed' | 'empty' = 'failed'): StepResult {
+function failure(state: PollState, exchange: string, endpoint: Endpoint, error: string, now: number, mono: number | undefined, outcome: 'failed' | 'empty' = 'failed'): StepResult {
   const ex = exchangeOf(state, exchange);
   const failed: ExchangeState = { ...ex, failures: { ...ex.failures, [endpoint]: ex.failures[endpoint] + 1 } };
-  const draft = new AlertsDraft(state.alerts);
+  const draft = new AlertsDraft(state.alerts, mono);
   judgeBuiltins(draft, exchange, endpoint, failed, now, error);
   return result(withExchange(state, exchange, failed), outcome, [], draft);
 }
 
 /** StoreFailing: firing from the first write of an exchange's state that fails, resolved by the first that succeeds. */
-function written(state: PollState, exchange: string, error: string | undefined, now: number): StepResult {
+function written(state: PollState, exchange: string, error: string | undefined, now: number, mono: number | undefined): StepResult {
   const ex = state.exchanges.get(exchange);
-  const draft = new AlertsDraft(state.alerts);
+  const draft = new AlertsDraft(state.alerts, mono);
   if (ex === undefined || (ex.storeError === undefined) === (error === undefined)) return result(state, 'written', [], draft);
   draft.judge(exchange, STORE_FAILING_RULE, error === undefined ? [] : [storeFailingInstance(exchange, error)], now);
   return result(withExchange(state, exchange, { ...ex, storeError: error }), 'written', [], draft);
 }
 
-function drop(state: PollState, exchange: string, now: number): StepResult {
-  const draft = new AlertsDraft(state.alerts);
+function drop(state: PollState, exchange: string, now: number, mono: number | undefined): StepResult {
+  const draft = new AlertsDraft(state.alerts, mono);
   for (const ruleId of draft.ruleIds(exchange)) draft.end(exchange, ruleId, now);
   const exchanges = new Map(state.exchanges);
   exchanges.delete(exchange);
@@ -217,6 +221,16 @@ function withExchange(state: PollState, exchange: string, ex: ExchangeState): Po
 }
 
 function result(state: PollState, outcome: Outcome, changes: readonly Change[], draft: AlertsDraft, write?: Omit<Write, 'alerts' | 'pending'>, log: readonly LogLine[] = []): StepResult {
+  if (draft.clamped.length > 0) {
+    log = [
+      ...log,
+      ...draft.clamped.map((a): LogLine => ({
+        level: 'warn',
+        msg: 'alert resolved before it began by the wall clock (set back since); its end is its start',
+        fields: { alertname: a.labels.alertname, fingerprint: a.fingerprint, startsAt: a.startsAt },
+      })),
+    ];
+  }
   const alerts = draft.writes();
   const tell = draft.transitions.filter(told).map((t) => t.alert);
   const pending = tell.filter((a) => a.event || a.status === 'resolved');

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Alert } from '../alerts/alert';
+import { storedAlert, type Alert } from '../alerts/alert';
 import type { LogEntry } from '../alerts/dedup';
 import type { Delivery } from '../notify/notifier';
 import { parseRow, ROW_SCHEMAS } from './rows';
@@ -168,7 +168,7 @@ export class Outbox {
    */
   addPending(alerts: readonly Alert[]): number[] {
     const insert = this.t.db.prepare('INSERT INTO pending (body) VALUES (?)');
-    return this.t.transaction(() => alerts.map((a) => Number(insert.run(JSON.stringify(a)).lastInsertRowid)));
+    return this.t.transaction(() => alerts.map((a) => Number(insert.run(JSON.stringify(storedAlert(a))).lastInsertRowid)));
   }
 
   loadPending(): { id: number; alert: Alert }[] {

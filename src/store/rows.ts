@@ -124,6 +124,8 @@ const AlertRow = record<Alert>(
     lastNotifiedAt: 'number?',
     value: 'number?',
     event: 'boolean',
+    // Never written (storedAlert); a row is not refused for it.
+    clockOffset: (v: unknown): v is undefined => v === undefined || typeof v === 'number',
   },
   (o) => STATUSES.has(o.status as string),
 );

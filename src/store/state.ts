@@ -1,4 +1,4 @@
-import type { Alert } from '../alerts/alert';
+import { storedAlert, type Alert } from '../alerts/alert';
 import type { SymbolHistory } from '../rules/history';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { parseRow, ROW_SCHEMAS } from './rows';
@@ -106,7 +106,7 @@ export class StateRows {
   saveAlerts(exchange: string, alerts: Iterable<Alert>): void {
     this.t.db.prepare('DELETE FROM alerts WHERE exchange = ?').run(exchange);
     const insert = this.t.db.prepare('INSERT OR REPLACE INTO alerts (fingerprint, exchange, body) VALUES (?, ?, ?)');
-    for (const a of alerts) if (a.labels.exchange === exchange) insert.run(a.fingerprint, exchange, JSON.stringify(a));
+    for (const a of alerts) if (a.labels.exchange === exchange) insert.run(a.fingerprint, exchange, JSON.stringify(storedAlert(a)));
   }
 
   /**
@@ -117,7 +117,7 @@ export class StateRows {
     const drop = this.t.db.prepare('DELETE FROM alerts WHERE fingerprint = ?');
     for (const fp of gone) drop.run(fp);
     const insert = this.t.db.prepare('INSERT OR REPLACE INTO alerts (fingerprint, exchange, body) VALUES (?, ?, ?)');
-    for (const a of alerts) if (a.labels.exchange === exchange) insert.run(a.fingerprint, exchange, JSON.stringify(a));
+    for (const a of alerts) if (a.labels.exchange === exchange) insert.run(a.fingerprint, exchange, JSON.stringify(storedAlert(a)));
   }
 
   /** Writes alerts (each under its `exchange` label) and deletes others by fingerprint, leaving the rest as they are. */
@@ -125,7 +125,7 @@ export class StateRows {
     const drop = this.t.db.prepare('DELETE FROM alerts WHERE fingerprint = ?');
     for (const fp of gone) drop.run(fp);
     const insert = this.t.db.prepare('INSERT OR REPLACE INTO alerts (fingerprint, exchange, body) VALUES (?, ?, ?)');
-    for (const a of alerts) insert.run(a.fingerprint, a.labels.exchange ?? '', JSON.stringify(a));
+    for (const a of alerts) insert.run(a.fingerprint, a.labels.exchange ?? '', JSON.stringify(storedAlert(a)));
   }
 
   loadHistory(exchange: string): Map<string, SymbolHistory> | undefined {

@@ -1,0 +1,90 @@
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../../src/lib/logger';
+import { startSimulator, type RunningSimulator } from '../../src/simulator';
+import { killAll, spotwatch, type Child } from '../support/process';
+import { waitFor } from '../support/wait';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+jest.setTimeout(120_000);
+
+/** libfaketime, from Debian's package "faketime" (.ci/run installs it). */
+const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+const GROUP_WAIT_MS = 10_000;
+/** What a busy machine may add to group_wait: a poll, a tick, a delivery. */
+const MARGIN_MS = 5_000;
+
+function requireLibfaketime(): string {
+  try {
+    accessSync(LIBFAKETIME, constants.R_OK);
+    return LIBFAKETIME;
+  } catch {
+    throw new Error(`${LIBFAKETIME} is missing: this end-to-end suite needs the Debian package "faketime" (apt-get install -y faketime; .ci/run does it)`);
+  }
+}
+
+let dir: string;
+let sim: RunningSimulator;
+let hook: WebhookReceiver;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'spotwatch-clock-'));
+  sim = await startSimulator({ port: 0, coins: 20, seed: 11, logger: silentLogger() });
+  hook = await new WebhookReceiver().start();
+});
+afterAll(async () => {
+  await killAll();
+  await hook.stop();
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the built daemon under libfaketime, its wall clock stepped', () => {
+  it('set back an hour during group_wait: the closure is told within group_wait of real time, once, and the step is logged', async () => {
+    const lib = requireLibfaketime();
+    writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: Closed\n    state: withdraw_disabled\n    match: { coin: BTC, network: BTC }\n');
+    const config = join(dir, 'spotwatch.yaml');
+    writeFileSync(
+      config,
+      `exchanges:\n  - name: main\n    base_url: ${sim.url}\n    poll: { coins: 200ms, tickers: 1s }\nserver: { listen: "127.0.0.1:0" }\nstate_dir: ${join(dir, 'data')}\nrules_file: rules.yaml\nnotify:\n  group_wait: 10s\n  group_interval: 1m\n  receivers:\n    - name: hook\n      webhook: { url: "${hook.url}/hook" }\n`,
+    );
+    // The fake time's offset from the real one, re-read at every call (FAKETIME_NO_CACHE); the
+    // monotonic clock left alone, as an NTP step leaves it.
+    const offset = join(dir, 'faketime');
+    writeFileSync(offset, '+0\n');
+    const child: Child = spotwatch(['run', '--config', config], {
+      env: { LD_PRELOAD: lib, FAKETIME_TIMESTAMP_FILE: offset, FAKETIME_NO_CACHE: '1', FAKETIME_DONT_FAKE_MONOTONIC: '1', SPOTWATCH_LOG_LEVEL: 'info' },
+    });
+    const url = (await child.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/, 30_000))[1] as string;
+    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready', 30_000);
+
+    sim.control.apply({ action: 'set_network', coin: 'BTC', network: 'BTC', set: { withdrawEnable: false } });
+    await waitFor(async () => {
+      const body = (await (await fetch(`${url}/api/v1/alerts`)).json()) as { data: { status: string; labels: Record<string, string> }[] };
+      return body.data.some((a) => a.status === 'firing' && a.labels.alertname === 'Closed');
+    }, 'the closure to fire');
+    const decided = Date.now();
+    // Two more coin polls: the alert, told to the delivery thread with the poll that decided it,
+    // is in its group by then (group_wait counting), and the step comes in the middle of it.
+    const polled = async (): Promise<string | undefined> => ((await (await fetch(`${url}/api/v1/state`)).json()) as { data: { exchanges: { polls: Record<string, { at: string }> }[] } }).data.exchanges[0]?.polls.coins?.at;
+    for (let i = 0; i < 2; i++) {
+      const before = await polled();
+      await waitFor(async () => (await polled()) !== before, 'a coin poll');
+    }
+    writeFileSync(offset, '-3600\n');
+
+    const got = await waitFor(() => hook.received[0], 'the closure told', GROUP_WAIT_MS + MARGIN_MS);
+    expect(Date.now() - decided).toBeLessThan(GROUP_WAIT_MS + MARGIN_MS);
+    const body = got.body as { status: string; alerts: { status: string; labels: Record<string, string>; endsAt: string }[] };
+    expect([body.status, body.alerts.map((a) => [a.status, a.labels.alertname, a.labels.coin, a.labels.network, a.endsAt])]).toEqual(['firing', [['firing', 'Closed', 'BTC', 'BTC', '0001-01-01T00:00:00Z']]]);
+
+    const stepped = await child.output(/"msg":"clock stepped"/, 10_000).then(() => child.stderr.split('\n').filter((l) => l.includes('"clock stepped"')).map((l) => JSON.parse(l) as { stepMs: number }));
+    expect(stepped).toHaveLength(1);
+    expect(Math.abs((stepped[0] as { stepMs: number }).stepMs + 3_600_000)).toBeLessThan(1_000);
+
+    await child.kill('SIGTERM');
+    expect(child.exitCode).toBe(0);
+    expect(hook.received).toHaveLength(1);
+  });
+});
