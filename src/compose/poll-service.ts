@@ -148,7 +148,7 @@ export class PollService implements Service<Command> {
       this.storeGone = `the state store file ${store.file} was deleted while in use`;
       logger.error({ file: store.file }, 'state store file deleted while in use; a new one is written from what the daemon holds at the next check, writes wait in memory until then');
       const now = clock.now();
-      for (const exchange of [...path.state.exchanges.keys()]) this.decide({ type: 'written', exchange, error: this.storeGone }, now);
+      for (const exchange of [...path.state.exchanges.keys()]) this.decide({ type: 'written', exchange, error: this.storeGone }, now, clock.monotonic());
       return;
     }
     try {
