@@ -57,6 +57,8 @@ describe('the Telegram bot, long-polling a Bot API double', () => {
       reply_parameters: { message_id: 1, allow_sending_without_reply: true },
       link_preview_options: { is_disabled: true },
     });
+    // The next long poll, which confirms the update, may leave after the reply is sent.
+    await waitFor(() => tg.requests.filter((r) => r.method === 'getupdates').length >= 2, 'the long poll after the update');
     const polls = tg.requests.filter((r) => r.method === 'getupdates').map((r) => r.raw);
     expect(polls.slice(0, 2)).toEqual([
       JSON.stringify({ timeout: 5, allowed_updates: ['message'] }),

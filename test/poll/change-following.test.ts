@@ -283,9 +283,17 @@ async function closeLine(line: Line): Promise<void> {
   rmSync(line.temp.dir, { recursive: true, force: true });
 }
 
+/**
+ * The test client with time to spare: a request that timed out on a loaded machine would fail
+ * one side only, and the property would then shrink a difference that is no bug for minutes.
+ */
+function propertyClient(url: string): ReturnType<typeof testClient> {
+  return testClient(url, { timeoutMs: 60_000 });
+}
+
 /** One poll of `endpoint`, as the poll thread makes it (poll/fetch.ts), through the path. */
 async function poll(line: Line, endpoint: Endpoint, url: string, clock: ReturnType<typeof manualClock>): Promise<void> {
-  const client = line.client ?? testClient(url);
+  const client = line.client ?? propertyClient(url);
   // Afresh: nothing of the last poll is known by identity (see the top of the file), and every
   // rule is judged (as after a reload), so even a carry that wrongly ignored identity could not run.
   if (line.client === undefined) {
@@ -367,7 +375,7 @@ async function sameBothWays(url: string, { pools, steps }: Scenario): Promise<vo
   lastBody.coins = '[]';
   lastBody.tickers = '[]';
   const clock = manualClock(START);
-  const following = openLine(testClient(url));
+  const following = openLine(propertyClient(url));
   const afresh = openLine(undefined);
   try {
     for (const [i, step] of steps.entries()) {
