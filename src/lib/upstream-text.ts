@@ -53,3 +53,12 @@ function isPairAt(text: string, i: number): boolean {
 function groupedDigits(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+/**
+ * `text` shown in at most `max` characters (a page with a thousand messages): cut on a character
+ * boundary, ending in `…`. For display only: what is stored and sent is upstreamText's.
+ */
+export function shortened(text: string, max: number): string {
+  if (text.length <= max || codePoints(text, 0) <= max) return text;
+  return `${text.slice(0, afterCodePoints(text, 0, Math.max(0, max - 1)))}…`;
+}

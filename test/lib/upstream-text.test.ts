@@ -1,4 +1,4 @@
-import { cutMark, UPSTREAM_TEXT_MAX, upstreamText } from '../../src/lib/upstream-text';
+import { cutMark, shortened, UPSTREAM_TEXT_MAX, upstreamText } from '../../src/lib/upstream-text';
 
 describe('upstreamText', () => {
   it('keeps a well-formed text within the cap as it is', () => {
@@ -38,5 +38,14 @@ describe('upstreamText', () => {
 
   it('takes another cap', () => {
     expect(upstreamText('abcdef', 3)).toBe('abc… [cut 3 characters]');
+  });
+});
+
+describe('shortened', () => {
+  it('shows a text in at most max characters, ending in …, never splitting a surrogate pair', () => {
+    expect(shortened('abc', 3)).toBe('abc');
+    expect(shortened('abcd', 3)).toBe('ab…');
+    expect(shortened('🚀🚀🚀', 3)).toBe('🚀🚀🚀');
+    expect(shortened('🚀🚀🚀🚀', 3)).toBe('🚀🚀…');
   });
 });
