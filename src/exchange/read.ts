@@ -3,8 +3,11 @@
  * name into fresh objects, so keys like `__proto__` in the input reach nothing; a field that
  * fails is a FieldError that names the field, never its (untrusted) value. Hand-written
  * rather than a schema library because decoding runs on every poll over ~8,000 networks and
- * must stay close to the cost of JSON.parse.
+ * must stay close to the cost of JSON.parse. Every string is read through `str` or `keyOf`, the
+ * one place upstream text enters: made well-formed and cut to UPSTREAM_TEXT_MAX characters
+ * (lib/upstream-text.ts); decimals are read by their own readers, which accept only digits.
  */
+import { upstreamText } from '../lib/upstream-text';
 import type { RecordIssue } from '../snapshot/model';
 import { readDecimal } from './decimal-text';
 
@@ -47,13 +50,13 @@ export function reason(err: unknown): string {
 export function keyOf(o: unknown, key: string): string | undefined {
   if (!isObject(o)) return undefined;
   const v = o[key];
-  return typeof v === 'string' && v !== '' ? v : undefined;
+  return typeof v === 'string' && v !== '' ? upstreamText(v) : undefined;
 }
 
-/** A string; null when absent. */
+/** A string, well-formed and cut as upstreamText does; null when absent. */
 export function str(o: Json, key: string): string | null {
   const v = o[key];
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') return upstreamText(v);
   if (v === undefined || v === null) return null;
   throw new FieldError(`${key} is not a string`);
 }

@@ -4,6 +4,7 @@
  * err-msg}`, `{code, msg, data}`...), and reads them through these helpers, so every dialect
  * cuts and cleans them the same way (dialect.ts: Refusal).
  */
+import { upstreamText } from '../lib/upstream-text';
 import type { Refusal } from './dialect';
 import { isObject } from './read';
 
@@ -20,10 +21,10 @@ export function errorJson(text: string): unknown {
   }
 }
 
-/** A message as a Refusal carries it: control characters replaced, at most 200 characters. */
+/** A message as a Refusal carries it: control characters replaced, at most 200 characters, well-formed. */
 function cleanMessage(msg: string): string {
   // eslint-disable-next-line no-control-regex
-  return msg.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
+  return upstreamText(msg.replace(/[\u0000-\u001f\u007f]+/g, ' '), 200);
 }
 
 /**
@@ -36,7 +37,7 @@ export function refusalOf(body: unknown, codeKeys: readonly string[], msgKeys: r
   for (const k of codeKeys) {
     const v = body[k];
     if (typeof v === 'string' || typeof v === 'number') {
-      out.code = String(v).slice(0, 32);
+      out.code = upstreamText(String(v), 32);
       break;
     }
   }

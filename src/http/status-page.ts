@@ -1,4 +1,5 @@
 import { escapeHtml as h } from '../lib/html';
+import { shortened } from '../lib/upstream-text';
 import { renderFilter, renderNetworks, renderTimeline, time, type TimelineItem } from './status-cards';
 import type { NetworkSections } from './status-networks';
 
@@ -59,10 +60,46 @@ function poll(p: StatusView['exchanges'][number]['polls']['coins']): string {
 }
 
 /**
+ * The most bytes the page may have. Each upstream text is at most 1,000 characters where it
+ * enters, but a page of a thousand rows of them, escaped (`"` is 6 bytes), was 4.7 MB.
+ */
+export const STATUS_PAGE_MAX_BYTES = 900_000;
+
+/** How long the page shows each message, tried in turn until it fits (null: as held, at most 1,000 characters). */
+const SHOWN_LENGTHS = [null, 300, 120, 40] as const;
+
+/**
  * The status page: plain HTML rendered on the server, every upstream text escaped; its style and
- * script come from /status.css and /status.js (status-assets.ts), so no inline code runs.
+ * script come from /status.css and /status.js (status-assets.ts), so no inline code runs. Within
+ * STATUS_PAGE_MAX_BYTES: when it would be larger, every message is shown shorter, and the page
+ * says so (/api/v1/state has them whole).
  */
 export function renderStatusPage(v: StatusView): string {
+  let page = '';
+  for (const max of SHOWN_LENGTHS) {
+    page = renderView(max === null ? v : shortenedView(v, max), max);
+    if (Buffer.byteLength(page, 'utf8') <= STATUS_PAGE_MAX_BYTES) break;
+  }
+  return page;
+}
+
+/** The view with every text that may come from an exchange (messages, summaries, values) in at most `max` characters. */
+function shortenedView(v: StatusView, max: number): StatusView {
+  const cut = (t: string): string => shortened(t, max);
+  const cutOrNull = (t: string | null): string | null => (t === null ? null : cut(t));
+  const cards = (list: NonNullable<StatusView['networks']>['watched']) => list.map((c) => ({ ...c, message: cutOrNull(c.message) }));
+  return {
+    ...v,
+    disabled: v.disabled.map((d) => ({ ...d, message: cutOrNull(d.message) })),
+    alerts: v.alerts.map((a) => ({ ...a, summary: cut(a.summary) })),
+    changes: v.changes.map((c) => ({ ...c, before: cut(c.before), after: cut(c.after) })),
+    ...(v.routes !== undefined && { routes: v.routes.map((r) => ({ ...r, chains: cut(r.chains) })) }),
+    ...(v.networks !== undefined && { networks: { ...v.networks, watched: cards(v.networks.watched), rest: cards(v.networks.rest) } }),
+    ...(v.timeline !== undefined && { timeline: v.timeline.map((i) => ({ ...i, detail: cutOrNull(i.detail) })) }),
+  };
+}
+
+function renderView(v: StatusView, shownLength: number | null): string {
   const exchanges = table(
     'exchanges',
     ['exchange', 'health', 'coins poll', 'tickers poll', 'coins', 'networks', 'tickers', 'alerts firing'],
@@ -113,7 +150,7 @@ ${table(
 <body>
 <h1>spotwatch</h1>
 <p class="meta">Generated ${h(time(v.generatedAt))}; refreshes every 10 s. <a href="/metrics">metrics</a> · <a href="/api/v1/state">state (JSON)</a> · <a href="/api/v1/outages">outages</a> · <a href="/api/v1/availability">availability</a> · <a href="/feed.atom">feed</a></p>
-${v.networks === undefined ? '' : renderFilter(v.networks)}
+${shownLength === null ? '' : `<p class="meta">Messages are shown in at most ${shownLength} characters to keep this page small; <a href="/api/v1/state">state (JSON)</a> has them whole.</p>\n`}${v.networks === undefined ? '' : renderFilter(v.networks)}
 <h2 id="exchanges">Exchanges</h2>
 ${exchanges}${more(v.exchanges.length, v.exchangesTotal, false, 'all of them: /api/v1/state')}
 ${v.networks === undefined ? '' : renderNetworks(v.networks)}

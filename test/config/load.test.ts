@@ -104,13 +104,13 @@ describe('parseConfig: valid files', () => {
             name: 'hook',
             send_resolved: true,
             kind: 'webhook',
-            webhook: { url: 'http://127.0.0.1:9000/hook', timeout: 10_000, max_alerts: 0 },
+            webhook: { url: 'http://127.0.0.1:9000/hook', timeout: 10_000, max_alerts: 0, max_body_bytes: 1_048_576 },
           },
           {
             name: 'mail',
             send_resolved: true,
             kind: 'email',
-            email: { smtp_url: 'smtp://127.0.0.1:2525', from: 'spotwatch@example.org', to: ['ops@example.org'], timeout: 10_000 },
+            email: { smtp_url: 'smtp://127.0.0.1:2525', from: 'spotwatch@example.org', to: ['ops@example.org'], timeout: 10_000, max_body_bytes: 1_048_576 },
           },
         ],
       },
@@ -212,7 +212,7 @@ notify:
             name: 'hook',
             send_resolved: false,
             kind: 'webhook',
-            webhook: { url: 'https://hooks.example.org/x', timeout: 3_000, secret: 's3cret', headers: { 'X-Team': 'ops' }, max_alerts: 100 },
+            webhook: { url: 'https://hooks.example.org/x', timeout: 3_000, secret: 's3cret', headers: { 'X-Team': 'ops' }, max_alerts: 100, max_body_bytes: 1_048_576 },
           },
           {
             name: 'mail',
@@ -228,6 +228,7 @@ notify:
               require_tls: true,
               tls: { reject_unauthorized: false, ca_file: '/etc/ssl/ca.pem' },
               timeout: 10_000,
+              max_body_bytes: 1_048_576,
             },
           },
           {
@@ -316,7 +317,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:3:25: exchanges[0].poll: unknown key "ticker" (expected one of: coins, tickers)`,
     ]],
     ['an unknown key in a receiver kind', `${MINIMAL}notify:\n  receivers:\n    - name: h\n      webhook: { url: "http://h", retries: 3 }\n`, [
-      `${FILE}:6:35: notify.receivers[0].webhook: unknown key "retries" (expected one of: url, timeout, secret, headers, max_alerts, body_template, content_type)`,
+      `${FILE}:6:35: notify.receivers[0].webhook: unknown key "retries" (expected one of: url, timeout, secret, headers, max_alerts, max_body_bytes, body_template, content_type)`,
     ]],
     ['a wrong type', 'exchanges:\n  - name: main\n    symbols: BTCUSDT\n', [
       `${FILE}:3:14: exchanges[0].symbols: expected a list, got "BTCUSDT"`,

@@ -45,6 +45,7 @@ describe('redactConfig', () => {
           secret: '<redacted>',
           headers: { Authorization: '<redacted>' },
           max_alerts: 0,
+          max_body_bytes: 1_048_576,
         },
       },
       {
@@ -58,6 +59,7 @@ describe('redactConfig', () => {
           username: 'user',
           password: '<redacted>',
           timeout: 10_000,
+          max_body_bytes: 1_048_576,
         },
       },
       {

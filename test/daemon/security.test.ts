@@ -49,9 +49,10 @@ describe('hostile upstream text and secrets', () => {
     await s.close();
   });
 
-  it('sends the 100 KB hostile message in the webhook body as data, intact, and never in a header', () => {
+  it('sends the 100 KB hostile message in the webhook body as data, cut to 1,000 characters and marked, and never in a header', () => {
     const body = hook.received.map((r) => r.body as { alerts: { annotations: Record<string, string> }[] }).flatMap((b) => b.alerts);
-    expect(body.some((a) => a.annotations.withdraw_desc === HOSTILE)).toBe(true);
+    expect(body.some((a) => a.annotations.withdraw_desc === `${HOSTILE.slice(0, 1000)}… [cut 98,983 characters]`)).toBe(true);
+    expect(Math.max(...hook.received.map((r) => JSON.stringify(r.body).length))).toBeLessThan(20_000);
     for (const r of hook.received) expect(r.headers['x-injected']).toBeUndefined();
   });
 

@@ -211,7 +211,8 @@ describe('a state store that cannot be written (a full disk)', () => {
 describe('a full disk at 3,000 networks (a real SQLITE_FULL)', () => {
   it('the disk full before the storm: holds, counts and delivers once every alert and event of a 3,000-network storm while SQLite refuses writes, writes all of its history once when space comes back, and a restart sends nothing again', async () => {
     const d = sqliteDisk();
-    const s = await stack(RULES, { coins: 1500, deps: { openStore: d.open } });
+    // Every alert of the storm in its body (no max_body_bytes), to count each one told.
+    const s = await stack(RULES, { coins: 1500, deps: { openStore: d.open }, receivers: (url) => `    - name: hook\n      webhook: { url: "${url}/hook", max_body_bytes: 0 }\n` });
     // The receiver refuses every post until told otherwise (429, retry after a second).
     const down = (): void => {
       for (let i = 0; i < 1000; i++) s.hook.replies.push({ status: 429, retryAfter: '1' });

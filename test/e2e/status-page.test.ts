@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { requireBinary } from '../support/binaries';
-import { killAll, ROOT } from '../support/process';
+import { killAll, ROOT, spotwatch } from '../support/process';
 import { scriptedExchange, startDaemon, writeDaemonConfig } from '../support/scripted-daemon';
 import { waitFor } from '../support/wait';
 
@@ -169,5 +169,56 @@ describe.each([
     await page.locator('#watched-list details.net').first().waitFor();
     expect(await page.locator('#rest').evaluate((d) => (d as unknown as Details).open)).toBe(true);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the status page when every network is closed with a hostile, huge message (4,000 coins)', () => {
+  /** 7 characters that escape to 22 bytes of HTML. */
+  const HOSTILE = '<b>&\'"€';
+  let url: string;
+  beforeAll(async () => {
+    const huge = join(dir, 'huge');
+    mkdirSync(huge);
+    const sim = spotwatch(['simulate', '--listen', '127.0.0.1:0', '--coins', '4000', '--seed', '5']);
+    const simUrl = (await sim.output(/reference exchange listening on (http:\/\/\S+)/))[1] as string;
+    const coins = JSON.parse(await (await fetch(`${simUrl}/api/v3/coins`)).text()) as { coin: string; networkList: { network: string }[] }[];
+    const networks = coins.flatMap((c) => c.networkList.map((n) => ({ coin: c.coin, network: n.network })));
+    // Every withdrawal closed: 20 messages of 100 KB, the rest past the cap; in bodies the admin API takes (1 MB).
+    const actions = networks.map((n, i) => ({ action: 'set_network', coin: n.coin, network: n.network, set: { withdrawEnable: false, withdrawDesc: `${n.coin} ${HOSTILE.repeat(i < 20 ? 14_000 : 300)}` } }));
+    for (let i = 0; i < actions.length; i += i < 20 ? 1 : 150) {
+      const chunk = actions.slice(i, i < 20 ? i + 1 : i + 150);
+      const res = await fetch(`${simUrl}/-/sim/actions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(chunk) });
+      expect(res.status).toBe(200);
+    }
+    writeFileSync(join(huge, 'rules.yaml'), 'rules:\n  - alert: WithdrawDisabled\n    state: withdraw_disabled\n    severity: critical\n    annotations:\n      summary: "{{coin}} closed on {{network}}: {{withdraw_desc}}"\n');
+    writeDaemonConfig(huge, simUrl, join(huge, 'rules.yaml'), 'log: { format: json }\n');
+    writeFileSync(join(huge, 'spotwatch.yaml'), readFileSync(join(huge, 'spotwatch.yaml'), 'utf8').replace('poll: { coins: 1s, tickers: 1s }', 'poll: { coins: 2s, tickers: 5s }\n    timeout: 20s\n    max_body_bytes: 64MiB'));
+    url = (await startDaemon(huge)).url;
+    await waitFor(async () => (await (await fetch(`${url}/`)).text()).includes(`closed (${networks.length})</h2>`), 'every network closed on the page', 60_000, 500);
+  });
+
+  it('is under 1 MB, loads and answers the filter box within 2 s in Chromium', async () => {
+    const bytes = (await (await fetch(`${url}/`)).arrayBuffer()).byteLength;
+    expect(bytes).toBeLessThan(1_000_000);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    try {
+      const started = Date.now();
+      await page.goto(`${url}/`, { waitUntil: 'load', timeout: 10_000 });
+      // Interactive: the page's script narrows the lists as one types.
+      await page.locator('#q').fill('zzzz-no-such-coin');
+      await page.waitForFunction(() => {
+        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ offsetParent: unknown }> } }).document;
+        return Array.from(doc.querySelectorAll('details.net')).every((d) => d.offsetParent === null);
+      }, undefined, { timeout: 10_000 });
+      const took = Date.now() - started;
+      console.log(`status page with hostile huge messages: ${bytes} bytes, loaded and filtered in ${took} ms`);
+      expect(took).toBeLessThan(2_000);
+      expect(await page.locator('.msg').first().textContent()).toMatch(/^\S+ (<b>&'"€)+/);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
   });
 });

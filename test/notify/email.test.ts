@@ -1,6 +1,8 @@
 import type { Alert } from '../../src/alerts/alert';
 import { buildDelivery } from '../../src/notify/notification';
+import { upstreamText } from '../../src/lib/upstream-text';
 import { emailNotifier } from '../../src/notify/email/email';
+import { DEFAULT_EMAIL_MAX_BODY_BYTES } from '../../src/notify/email/schema';
 import { NotifyError } from '../../src/notify/notifier';
 import { SmtpSink } from '../support/smtp';
 import { receiverDeps } from '../support/receiver-deps';
@@ -51,6 +53,30 @@ describe('email receiver', () => {
     expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;maint&quot;');
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('<a href="http://sw:9464">http://sw:9464</a>');
+  });
+
+  it('keeps a storm of 4,000 alerts with 100 KB messages (cut to 1,000 characters where they enter) within max_body_bytes (default 1 MiB), saying how many it left out', async () => {
+    const message = upstreamText('€ <maintenance> '.repeat(6_250));
+    const storm = Array.from({ length: 4000 }, (_, i): Alert => ({
+      ...alert,
+      fingerprint: i.toString(16).padStart(16, '0'),
+      labels: { ...alert.labels, network: 'Tron(TRC20)', coin: `C${String(i).padStart(4, '0')}` },
+      annotations: { summary: `C${i} withdrawals closed`, description: `Exchange message: ${message}`, withdraw_desc: message },
+    }));
+    expect(DEFAULT_EMAIL_MAX_BODY_BYTES).toBe(1_048_576);
+    const m = mailer({ maxBodyBytes: DEFAULT_EMAIL_MAX_BODY_BYTES });
+    await m.send(buildDelivery('mail', { alertname: 'WithdrawDisabled' }, storm, 'http://sw:9464', 1));
+    await m.close?.();
+    const mail = smtp.mails[0]!;
+    expect(Buffer.byteLength(mail.text) + Buffer.byteLength(mail.html)).toBeLessThanOrEqual(1_048_576);
+    // SMTP carries lines ending in CRLF.
+    const text = mail.text.replace(/\r\n/g, '\n');
+    const shown = text.split('\n').filter((l) => l.startsWith('FIRING')).length;
+    expect(shown).toBeGreaterThan(50);
+    expect(text.endsWith(`\n… and ${4000 - shown} more alerts not shown\n\nhttp://sw:9464\n`)).toBe(true);
+    expect(mail.html.match(/<tr><td/g)).toHaveLength(shown);
+    expect(mail.html).toContain(`<p>… and ${4000 - shown} more alerts not shown</p>`);
+    expect(mail.html).toContain('<p>4000 alert(s) for WithdrawDisabled</p>');
   });
 
   it.each([

@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { buildDelivery } from '../../src/notify/notification';
 import type { Alert } from '../../src/alerts/alert';
 import { NotifyError } from '../../src/notify/notifier';
+import { upstreamText } from '../../src/lib/upstream-text';
+import { DEFAULT_WEBHOOK_MAX_BODY_BYTES } from '../../src/notify/webhook/schema';
 import { webhookNotifier } from '../../src/notify/webhook/webhook';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { receiverDeps } from '../support/receiver-deps';
@@ -102,6 +104,53 @@ describe('webhook receiver', () => {
     await hook.close?.();
     const body = receiver.received[0]?.body as { truncatedAlerts: number; alerts: unknown[] };
     expect([body.truncatedAlerts, body.alerts.length]).toEqual([1, 1]);
+  });
+
+  describe('a storm of 4,000 alerts, each with a 100 KB exchange message as it enters (cut to 1,000 characters)', () => {
+    const message = upstreamText('€ maintenance '.repeat(7_200));
+    const storm = Array.from({ length: 4000 }, (_, i): Alert => ({
+      ...firing,
+      fingerprint: i.toString(16).padStart(16, '0'),
+      labels: { ...firing.labels, coin: `C${String(i).padStart(4, '0')}` },
+      annotations: { ...firing.annotations, description: `Exchange message: ${message}`, withdraw_desc: message },
+    }));
+    const delivery = buildDelivery('hook', { exchange: 'main', alertname: 'WithdrawDisabled' }, storm, 'http://sw', 1);
+    type Body = { truncatedAlerts: number; alerts: { fingerprint: string }[] };
+
+    it('keeps the version 4 body within max_body_bytes (default 1 MiB): the most alerts that fit, from the first, the rest counted in truncatedAlerts', async () => {
+      expect(DEFAULT_WEBHOOK_MAX_BODY_BYTES).toBe(1_048_576);
+      const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 5000, maxBodyBytes: DEFAULT_WEBHOOK_MAX_BODY_BYTES }, deps);
+      // As the outbox hands it over: with the notification's JSON, 26 MB, at hand.
+      await hook.send(delivery, undefined, JSON.stringify(delivery.notification));
+      await hook.close?.();
+      const got = receiver.received[0]!;
+      const body = got.body as Body;
+      expect(Buffer.byteLength(got.raw)).toBeLessThanOrEqual(1_048_576);
+      expect(body.alerts.length).toBeGreaterThan(100);
+      expect(body.truncatedAlerts).toBe(4000 - body.alerts.length);
+      expect(body.alerts.map((a) => a.fingerprint)).toEqual(delivery.notification.alerts.slice(0, body.alerts.length).map((a) => a.fingerprint));
+      // One alert more would not have fitted.
+      const more = { ...delivery.notification, alerts: delivery.notification.alerts.slice(0, body.alerts.length + 1), truncatedAlerts: body.truncatedAlerts - 1 };
+      expect(Buffer.byteLength(JSON.stringify(more))).toBeGreaterThan(1_048_576);
+    });
+
+    it('keeps a templated body within max_body_bytes too', async () => {
+      const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 5000, maxBodyBytes: 200_000, bodyTemplate: '{"n":{{count}},"alerts":{{alerts_json}}}' }, deps);
+      await hook.send(delivery);
+      await hook.close?.();
+      const got = receiver.received[0]!;
+      const body = got.body as { n: number; alerts: unknown[] };
+      expect(Buffer.byteLength(got.raw)).toBeLessThanOrEqual(200_000);
+      expect(body.n).toBe(body.alerts.length);
+      expect(body.alerts.length).toBeGreaterThan(10);
+    });
+
+    it('sends every alert with max_body_bytes 0', async () => {
+      const hook = webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 5000, maxBodyBytes: 0 }, deps);
+      await hook.send(delivery);
+      await hook.close?.();
+      expect((receiver.received[0]?.body as Body).alerts).toHaveLength(4000);
+    });
   });
 
   it.each([

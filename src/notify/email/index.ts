@@ -18,6 +18,7 @@ export const email = {
     require_tls: 'keep',
     tls: 'keep',
     timeout: 'keep',
+    max_body_bytes: 'keep',
   },
   create: (name, c, deps) =>
     emailNotifier(
@@ -33,6 +34,7 @@ export const email = {
         requireTls: c.require_tls,
         tls: c.tls ? { rejectUnauthorized: c.tls.reject_unauthorized, caFile: c.tls.ca_file } : undefined,
         timeoutMs: c.timeout,
+        maxBodyBytes: c.max_body_bytes,
       },
       deps,
     ),

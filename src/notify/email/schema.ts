@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { describeValue, urlWithScheme } from '../../lib/schema-types';
+import { byteSize, describeValue, urlWithScheme, withDefault } from '../../lib/schema-types';
 import type { SchemaContext } from '../plugin';
 import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
 
-export const EMAIL_DEFAULTS = { timeout: DEFAULT_RECEIVER_TIMEOUT_MS };
+/**
+ * 1 MiB of text and HTML together (about 1.4 MB once encoded for SMTP: far below the 10-25 MB
+ * mail systems take, and already more than anyone reads); 0 = no limit.
+ */
+export const DEFAULT_EMAIL_MAX_BODY_BYTES = 1024 * 1024;
+
+export const EMAIL_DEFAULTS = { timeout: DEFAULT_RECEIVER_TIMEOUT_MS, max_body_bytes: DEFAULT_EMAIL_MAX_BODY_BYTES };
 
 const emailAddress = z.string().refine(
   (v) => /^[^\s@<>]+@[^\s@<>]+$/.test(v) || /^[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>$/.test(v),
@@ -35,6 +41,8 @@ export function emailSchema({ file }: SchemaContext) {
         .strict()
         .optional(),
       timeout: receiverTimeout,
+      /** Most bytes of the text and HTML parts together (a size: `1MiB`); 0 = no limit. */
+      max_body_bytes: withDefault(byteSize, DEFAULT_EMAIL_MAX_BODY_BYTES),
     })
     .strict()
     .superRefine((email, ctx) => {

@@ -7,10 +7,10 @@ export const webhook = {
   kind: 'webhook',
   schema: () => webhookSchema,
   defaults: WEBHOOK_DEFAULTS,
-  redact: { url: 'url', timeout: 'keep', secret: 'secret', headers: 'header-values', max_alerts: 'keep', body_template: 'keep', content_type: 'keep' },
+  redact: { url: 'url', timeout: 'keep', secret: 'secret', headers: 'header-values', max_alerts: 'keep', max_body_bytes: 'keep', body_template: 'keep', content_type: 'keep' },
   create: (name, c, deps) =>
     webhookNotifier(
-      { name, url: c.url, timeoutMs: c.timeout, secret: c.secret, headers: c.headers, maxAlerts: c.max_alerts, bodyTemplate: c.body_template, contentType: c.content_type },
+      { name, url: c.url, timeoutMs: c.timeout, secret: c.secret, headers: c.headers, maxAlerts: c.max_alerts, maxBodyBytes: c.max_body_bytes, bodyTemplate: c.body_template, contentType: c.content_type },
       deps,
     ),
 } satisfies ReceiverPlugin<WebhookConfig>;

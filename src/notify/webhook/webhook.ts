@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { render } from '../../lib/template';
+import { keepAlerts, mostThatFit, partsWithin, utf8Bytes } from '../fit-alerts';
 import { postNotification, type HttpDeps } from '../http-post';
 import type { Delivery, Notification, Notifier } from '../notifier';
 import { alertLine, notificationFields } from '../text';
@@ -13,6 +14,8 @@ export interface WebhookOptions {
   headers?: Record<string, string> | undefined;
   /** Most alerts in one body (0: all); the rest are counted in truncatedAlerts. */
   maxAlerts?: number | undefined;
+  /** Most bytes in one body (0: no limit): whole alerts are dropped from the end and counted in truncatedAlerts. */
+  maxBodyBytes?: number | undefined;
   /**
    * A body of your own instead of the version 4 body: a template over the notification's fields
    * (see notify/text.ts), every value JSON-escaped so it is safe inside a JSON string, plus
@@ -43,6 +46,22 @@ export function sign(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
+/**
+ * The version 4 body within `maxBytes`: its alerts measured one by one (a storm's body is
+ * stringified once more, not once per try). The count in truncatedAlerts is taken at its
+ * largest, so the body sent is at most what was measured.
+ */
+export function v4Within(n: Notification, maxBytes: number): Notification {
+  const base = utf8Bytes(JSON.stringify({ ...n, alerts: [], truncatedAlerts: n.truncatedAlerts + n.alerts.length }));
+  const sizes = n.alerts.map((a, i) => utf8Bytes(JSON.stringify(a)) + (i === 0 ? 0 : 1));
+  return keepAlerts(n, partsWithin(sizes, maxBytes - base));
+}
+
+/** The templated body within `maxBytes`: the template is the user's, so the body is rendered to be measured. */
+function templatedWithin(template: string, n: Notification, maxBytes: number): Notification {
+  return keepAlerts(n, mostThatFit(n.alerts.length, (k) => utf8Bytes(templatedBody(template, keepAlerts(n, k))) <= maxBytes));
+}
+
 /** The `webhook` receiver: POSTs the Alertmanager version 4 body. */
 export function webhookNotifier(options: WebhookOptions, http: HttpDeps): Notifier {
   const url = new URL(options.url);
@@ -50,12 +69,17 @@ export function webhookNotifier(options: WebhookOptions, http: HttpDeps): Notifi
     name: options.name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal, notificationJson?: string) {
       const max = options.maxAlerts ?? 0;
-      const body =
-        max > 0 && notification.alerts.length > max
-          ? { ...notification, alerts: notification.alerts.slice(0, max), truncatedAlerts: notification.truncatedAlerts + notification.alerts.length - max }
-          : notification;
-      // The body is the notification as the outbox already holds it, when it has it at hand.
-      const raw = options.bodyTemplate !== undefined ? templatedBody(options.bodyTemplate, body) : body === notification && notificationJson !== undefined ? notificationJson : JSON.stringify(body);
+      const maxBytes = options.maxBodyBytes ?? 0;
+      const template = options.bodyTemplate;
+      const render = (n: Notification): string =>
+        // The body is the notification as the outbox already holds it, when it has it at hand.
+        template !== undefined ? templatedBody(template, n) : n === notification && notificationJson !== undefined ? notificationJson : JSON.stringify(n);
+      let body = max > 0 ? keepAlerts(notification, max) : notification;
+      let raw = render(body);
+      if (maxBytes > 0 && utf8Bytes(raw) > maxBytes) {
+        body = template !== undefined ? templatedWithin(template, body, maxBytes) : v4Within(body, maxBytes);
+        raw = render(body);
+      }
       const headers: Record<string, string> = {
         ...options.headers,
         'content-type': options.contentType ?? 'application/json',

@@ -7,6 +7,7 @@
  * the tickers', against 3.9 and 2.0 ms hand-written: under 2 % of a poll cycle, for code that
  * cannot disagree with the lists).
  */
+import { UPSTREAM_TEXT_MAX, upstreamText } from '../../../lib/upstream-text';
 import { fieldsOf, type Absent, type FieldSpec } from '../../../snapshot/fields';
 import type { NetworkRecord } from '../../../snapshot/model';
 import { bool, dec, int, requiredBool, requiredDec, requiredStr, str, type Json } from '../../read';
@@ -70,8 +71,14 @@ export function readerOf<R>(list: Record<string, FieldSpec>): (o: Json, parent: 
  * taken for its previous one is always the one reading would give.
  */
 
+/**
+ * Text is read through upstreamText: a text within the cap is the same string when it is already
+ * well-formed (one that is not never equals a held, well-formed one, and is read); a longer one
+ * is compared as it is cut.
+ */
 function sameText(v: unknown, old: unknown): boolean {
-  return typeof v === 'string' ? v === old : v == null && old === null;
+  if (typeof v !== 'string') return v == null && old === null;
+  return v.length <= UPSTREAM_TEXT_MAX ? v === old : upstreamText(v) === old;
 }
 
 /** As sameText, for a decimal (an empty string reads as null, a number as its shortest text). */
@@ -98,8 +105,8 @@ function sameInt(v: unknown, old: unknown): boolean {
 function fieldSame(key: string, f: FieldSpec, sameNetworks: (raw: unknown, held: unknown) => boolean, networksKey: string): FieldSame {
   switch (f.type) {
     case 'key':
-      // The record was looked up by this key: the same key is the same text.
-      return (o, h) => o[key] === h[key];
+      // The record was looked up by this key: the same key is the same text (a key past the cap is read).
+      return (o, h) => o[key] === h[key] && (o[key] as string).length <= UPSTREAM_TEXT_MAX;
     case 'parent':
       return (o) => typeof o[key] === 'string' || o[key] == null;
     case 'text':

@@ -10,14 +10,17 @@ import type { CoinRecord, TickerRecord } from '../../../../src/snapshot/model';
  */
 
 // Raw field values a real exchange (or a broken one) may send.
-const text = fc.constantFrom<unknown>('1', '1.0', '0.5', '1E-8', '', 'abc', null, undefined, 1, 0.5, true, 'true', '<b>x</b>');
+// Past the cap of upstream text, a text that is that one already cut, and a lone surrogate (lib/upstream-text.ts).
+const LONG = 'L'.repeat(1200);
+const hostile = ['x\ud800', LONG, `${LONG.slice(0, 1000)}… [cut 200 characters]`];
+const text = fc.constantFrom<unknown>('1', '1.0', '0.5', '1E-8', '', 'abc', null, undefined, 1, 0.5, true, 'true', '<b>x</b>', ...hostile);
 const flag = fc.constantFrom<unknown>(true, false, 'true', 'false', null, undefined, 1, 'yes');
 const int = fc.constantFrom<unknown>(12, 0, -1, '12', 1.5, null, undefined, 'x', 2 ** 60, 2 ** 53 - 1, String(2 ** 53 - 1));
 const name = fc.constantFrom<unknown>('BTC', 'ETH', '', null, undefined, 7);
 
 /** Raw values of a field of the given type (a text field takes any text or name value). */
 const RAW: Record<FieldType, fc.Arbitrary<unknown>> = {
-  key: fc.constantFrom<unknown>('BTC', 'ERC20', 'TRC20', '', null, 5),
+  key: fc.constantFrom<unknown>('BTC', 'ERC20', 'TRC20', '', null, 5, ...hostile),
   parent: name,
   text: fc.oneof(text, name),
   flag,
