@@ -146,14 +146,16 @@ export class AlertsDraft {
   /**
    * What one evaluation of `rule` at `exchange` says: `holding` are its instances that hold
    * now; the rule's other alerts there stop holding (a firing one resolves once
-   * keep_firing_for has passed, a pending one is dropped).
+   * keep_firing_for has passed, a pending one is dropped). An instance or alert `held` (its
+   * thing flaps) stays exactly as it was: none begins, none moves, none ends.
    */
-  judge(exchange: string, rule: Rule, holding: readonly Instance[], now: number): void {
+  judge(exchange: string, rule: Rule, holding: readonly Instance[], now: number, held?: (labels: Readonly<Record<string, string>>) => boolean): void {
     const before = this.rule(exchange, rule.id);
     const seen = new Set<string>();
     for (const inst of holding) {
       seen.add(inst.entity);
       const existing = before.get(inst.entity);
+      if (held?.(inst.labels) === true) continue;
       const annotations = annotate(rule, inst);
       if (existing === undefined) {
         const firing = rule.forMs === 0;
@@ -183,7 +185,7 @@ export class AlertsDraft {
       if (unchanged(existing, inst, annotations, rule, t)) continue;
       this.advance(exchange, rule, { ...existing, annotations, labels: inst.labels, lastActiveAt: t, value: inst.value }, now);
     }
-    for (const [entity, a] of before) if (!seen.has(entity)) this.stop(exchange, rule, entity, a, now);
+    for (const [entity, a] of before) if (!seen.has(entity) && held?.(a.labels) !== true) this.stop(exchange, rule, entity, a, now);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { chainLookup, guards, watchLists } from '../compose/settings';
+import { chainLookup, flapping, guards, watchLists } from '../compose/settings';
 import type { Transition } from '../alerts/lifecycle';
 import { dialects } from '../exchange/dialects/registry';
 import { RecordingError } from '../poll/record/reader';
@@ -29,7 +29,7 @@ export async function replay(dir: string, configPath: string, options: ReplayCom
   const config = options.rules === undefined ? loaded : { ...loaded, rules_file: resolve(options.rules) };
   const rules = await rulesOrReport(config, io);
   if (rules === undefined) return 1;
-  const settings: StepSettings = { rules, guards: guards(config), expectedSymbols: watchLists(config), chainOf: chainLookup(config) };
+  const settings: StepSettings = { rules, guards: guards(config), flapping: flapping(config), expectedSymbols: watchLists(config), chainOf: chainLookup(config) };
   const dialectOf = new Map(config.exchanges.map((e) => [e.name, dialects.named(e.dialect)]));
   const line = options.json ? jsonLines : textLines;
   let out = '';

@@ -4,6 +4,7 @@ import type { SeriesFilter } from '../metrics/render';
 import { loadRulesFile } from '../rules/load';
 import { compileMatcher } from '../rules/match';
 import type { Rule } from '../rules/model';
+import type { FlapOptions } from '../snapshot/flapping';
 import type { GuardOptions } from '../snapshot/guard';
 import { ChainTable } from '../snapshot/chains';
 import type { ChainOf } from '../rules/transfer';
@@ -34,6 +35,10 @@ export function watchLists(config: Config): Map<string, Set<string>> {
 
 export function guards(config: Config): Map<string, GuardOptions> {
   return new Map(config.exchanges.map((e) => [e.name, { maxShrink: e.guard.max_shrink, confirmPolls: e.guard.confirm_polls, confirmMs: e.guard.confirm_for }]));
+}
+
+export function flapping(config: Config): Map<string, FlapOptions> {
+  return new Map(config.exchanges.map((e) => [e.name, { enabled: e.flapping.enabled, window: e.flapping.window, highPercent: e.flapping.high_percent, lowPercent: e.flapping.low_percent }]));
 }
 
 export async function loadRules(config: Config, env: NodeJS.ProcessEnv): Promise<Rule[]> {

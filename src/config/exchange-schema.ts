@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { byteSize, headerMap, hostPort, httpUrl, positiveTimer, withDefault } from '../lib/schema-types';
 import { DEFAULT_DIALECT, dialects } from '../exchange/dialects/registry';
 import { SIMULATOR_DIALECTS } from '../simulator/dialects/names';
+import { DEFAULT_FLAPPING } from '../lib/guard-defaults';
 import { DEFAULT_GUARD_CONFIRM_MS, DEFAULT_GUARD_CONFIRM_POLLS, DEFAULT_GUARD_MAX_SHRINK, DEFAULT_MAX_BODY_BYTES, DEFAULT_POLL_COINS_MS, DEFAULT_POLL_TICKERS_MS, DEFAULT_RETRIES_MAX, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS, DEFAULT_SCENARIO_FILE, DEFAULT_TIMEOUT_MS, DEFAULT_WEIGHT_LIMIT_MAX, DEFAULT_WEIGHT_LIMIT_WINDOW_MS } from './defaults';
 
 import { objectName, timer, type FileResolver } from './schema-parts';
@@ -51,6 +52,20 @@ const guardSchema = z
     confirm_for: withDefault(timer, DEFAULT_GUARD_CONFIRM_MS),
   })
   .strict();
+
+/** Flap detection (snapshot/flapping.ts): Nagios' percent state change over the last `window` polls, with hysteresis. */
+const flappingSchema = z
+  .object({
+    enabled: z.boolean().default(DEFAULT_FLAPPING.enabled),
+    /** Polls looked back over. */
+    window: z.number().int().min(3).max(1000).default(DEFAULT_FLAPPING.window),
+    /** A network or symbol starts flapping at this percent state change... */
+    high_percent: z.number().gt(0).max(100).default(DEFAULT_FLAPPING.highPercent),
+    /** ...and stops under this one. */
+    low_percent: z.number().min(0).max(100).default(DEFAULT_FLAPPING.lowPercent),
+  })
+  .strict()
+  .refine((f) => f.low_percent < f.high_percent, { message: 'low_percent must be under high_percent' });
 
 /**
  * An exchange's `credentials` against its dialect's own schema (`api_key`, `api_secret`, OKX's
@@ -105,6 +120,7 @@ export function exchangeSchema(file: FileResolver) {
       headers: headerMap.optional(),
       simulate: simulateSchema.optional(),
       guard: guardSchema.default({}),
+      flapping: flappingSchema.default({}),
     })
     .strict()
     .superRefine((ex, ctx) => {

@@ -10,3 +10,15 @@ export const DEFAULT_GUARD = {
   /** ...and 2 minutes. */
   confirmMs: 120_000,
 } as const;
+
+/**
+ * Flap detection's defaults (src/snapshot/flapping.ts), Nagios' own: 21 states looked back over,
+ * flapping from 20 % state change, settled under 5 %. Alternating answers flap after 4 changes;
+ * one closure, or every network closing at once, is one change (about 6 %).
+ */
+export const DEFAULT_FLAPPING = {
+  enabled: true,
+  window: 21,
+  highPercent: 20,
+  lowPercent: 5,
+} as const;

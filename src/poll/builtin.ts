@@ -1,5 +1,6 @@
 import type { Instance } from '../rules/evaluate';
 import type { Rule } from '../rules/model';
+import type { Flap } from '../snapshot/flapping';
 import type { Endpoint } from '../snapshot/model';
 
 /** The alerts spotwatch raises about an exchange itself, one rule per endpoint. */
@@ -61,5 +62,31 @@ export function storeFailingInstance(exchange: string, error: string): Instance 
     labels: { alertname: STORE_FAILING_RULE.alert, exchange, severity: STORE_FAILING_RULE.severity },
     fields: { exchange, kind: 'store_failing', error },
     value: 1,
+  };
+}
+
+/**
+ * A network or a symbol flapping (snapshot/flapping.ts): one alert while it flaps, its own flip
+ * alerts held meanwhile; it resolves when the thing settles.
+ */
+function flappingRule(endpoint: Endpoint): Rule {
+  const subject = endpoint === 'coins' ? '{{coin}} on {{network}}' : '{{symbol}}';
+  return builtinRule(`builtin:Flapping:${endpoint}`, 'Flapping', 'warning', {
+    summary: `${subject} is flapping ({{exchange}}): {{changes}} changes in the last {{window}} polls`,
+    description: `The exchange answers ${subject} one way and the other in turn ({{percent}} % state change over the last {{window}} polls). Its alerts are held while it flaps; this alert resolves when it settles.`,
+  });
+}
+
+export const FLAPPING_RULES: Readonly<Record<Endpoint, Rule>> = { coins: flappingRule('coins'), tickers: flappingRule('tickers') };
+
+export function flappingInstance(exchange: string, endpoint: Endpoint, flap: Flap, percent: number, window: number): Instance {
+  const rule = FLAPPING_RULES[endpoint];
+  const where = Object.values(flap.where);
+  return {
+    rule,
+    entity: [exchange, ...where].join('\u0000'),
+    labels: { alertname: rule.alert, exchange, severity: rule.severity, ...flap.where },
+    fields: { exchange, ...flap.where, kind: 'flapping', changes: flap.changedAt.length, window, percent: Math.round(percent) },
+    value: Math.round(percent),
   };
 }

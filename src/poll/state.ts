@@ -8,6 +8,7 @@ import type { Alert } from '../alerts/alert';
 import type { Samples } from '../rules/history';
 import type { Rule } from '../rules/model';
 import type { ChainOf } from '../rules/transfer';
+import { DEFAULT_FLAPPING, EMPTY_BOOK, type FlapBook, type FlapOptions } from '../snapshot/flapping';
 import { DEFAULT_GUARD, type GuardOptions, type Suspect } from '../snapshot/guard';
 import { emptySnapshot, type Endpoint, type Snapshot } from '../snapshot/model';
 
@@ -21,6 +22,8 @@ export interface StepSettings {
   readonly expectedSymbols: ReadonlyMap<string, ReadonlySet<string>>;
   /** The canonical chain of an exchange's network. */
   readonly chainOf: ChainOf;
+  /** Flap detection by exchange (DEFAULT_FLAPPING for one not listed, or when absent). */
+  readonly flapping?: ReadonlyMap<string, FlapOptions>;
 }
 
 /** One exchange, between two answers. */
@@ -41,6 +44,8 @@ export interface ExchangeState {
    * moves their alerts in time. False after a start and after a reload.
    */
   readonly judged: Readonly<Record<Endpoint, boolean>>;
+  /** The networks (coins) and symbols (tickers) that changed within the flap window. */
+  readonly flaps: Readonly<Record<Endpoint, FlapBook>>;
 }
 
 export interface PollState {
@@ -64,6 +69,7 @@ function exchangeState(restored: Restored, name: string): ExchangeState {
     storeError: undefined,
     savedAt: { tickers: null, samples: null },
     judged: { coins: false, tickers: false },
+    flaps: { coins: EMPTY_BOOK, tickers: EMPTY_BOOK },
   };
 }
 
@@ -93,4 +99,8 @@ export function exchangeOf(state: PollState, exchange: string): ExchangeState {
 
 export function guardOf(state: PollState, exchange: string): GuardOptions {
   return state.settings.guards.get(exchange) ?? DEFAULT_GUARD;
+}
+
+export function flappingOf(state: PollState, exchange: string): FlapOptions {
+  return state.settings.flapping?.get(exchange) ?? DEFAULT_FLAPPING;
 }

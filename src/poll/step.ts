@@ -21,8 +21,9 @@ import { diff } from '../snapshot/diff';
 import { judge } from '../snapshot/guard';
 import { applyCoins, applyTickers, type Answer } from '../snapshot/merge';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../snapshot/model';
-import { builtinInstance, ENDPOINT_RULES, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
-import { exchangeOf, guardOf, type ExchangeState, type PollState } from './state';
+import { anyFlapping, percentChange, recordFlips, thingOfLabels, type FlapBook } from '../snapshot/flapping';
+import { builtinInstance, ENDPOINT_RULES, FLAPPING_RULES, flappingInstance, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
+import { exchangeOf, flappingOf, guardOf, type ExchangeState, type PollState } from './state';
 
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */
 export const DOWN_AFTER_FAILURES = 3;
@@ -130,7 +131,13 @@ function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>,
   // The same map as before (the merge keeps it when no record changed), judged under these
   // settings: the rules that read it alone hold for the same instances, only time moves.
   const partOf = (s: Snapshot): object => (endpoint === 'coins' ? s.coins : s.tickers);
-  const same = partOf(prev) === partOf(next) && ex.judged[endpoint];
+  // A network or symbol that flaps: its alerts held as they are, one Flapping alert instead.
+  const flapOptions = flappingOf(state, exchange);
+  const flaps = recordFlips(ex.flaps[endpoint], changes, flapOptions);
+  const flapping = anyFlapping(flaps);
+  const held = flapping ? (labels: Readonly<Record<string, string>>): boolean => flaps.things.get(thingOfLabels(labels) ?? '')?.flapping === true : undefined;
+  // While something flaps, and at the poll it settles, alerts held are judged again.
+  const same = partOf(prev) === partOf(next) && ex.judged[endpoint] && !flapping && !anyFlapping(ex.flaps[endpoint]);
   const others = (name: string): Snapshot | undefined => (name === exchange ? next : state.exchanges.get(name)?.snapshot);
   const evaluate = (rule: Rule): Evaluation =>
     evaluateRules({
@@ -148,9 +155,9 @@ function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>,
     const c = rule.condition;
     if (ruleInDomain(rule, endpoint)) {
       if (same && readsPartAlone(rule) && rule.keepFiringForMs === 0) draft.carry(exchange, rule, now);
-      else draft.judge(exchange, rule, evaluate(rule).active, now);
+      else draft.judge(exchange, rule, evaluate(rule).active, now, held);
     } else if (c.type === 'change') {
-      if (changes.length > 0) for (const inst of evaluate(rule).events) draft.event(inst, now);
+      if (changes.length > 0) for (const inst of evaluate(rule).events) if (held?.(inst.labels) !== true) draft.event(inst, now);
     } else if (c.type === 'transfer' && endpoint === 'coins' && (c.from === exchange || c.to === exchange)) {
       // A route is judged when either end's coins change; its alert belongs to `from`.
       if (same && rule.keepFiringForMs === 0) draft.carry(c.from, rule, now);
@@ -172,7 +179,9 @@ function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>,
     samples,
     savedAt: { tickers: saveTickers ? now : ex.savedAt.tickers, samples: saveSamples ? now : ex.savedAt.samples },
     judged: { ...ex.judged, [endpoint]: true },
+    flaps: { ...ex.flaps, [endpoint]: flaps },
   };
+  judgeFlapping(draft, exchange, endpoint, ex.flaps[endpoint], flaps, flapOptions.window, now);
   judgeBuiltins(draft, exchange, endpoint, taken, now);
   const savePart = endpoint === 'coins' ? next.coins !== prev.coins || prev.coinsAt === null : saveTickers;
   return result(withExchange(state, exchange, taken), 'accepted', changes, draft, {
@@ -214,6 +223,13 @@ function judgeBuiltins(draft: AlertsDraft, exchange: string, endpoint: Endpoint,
   draft.judge(exchange, UpstreamAnomaly, suspect === undefined ? [] : [builtinInstance(UpstreamAnomaly, exchange, endpoint, { before: suspect.before, after: suspect.after })], now);
   const failures = ex.failures[endpoint];
   draft.judge(exchange, ExchangeDown, failures < DOWN_AFTER_FAILURES ? [] : [builtinInstance(ExchangeDown, exchange, endpoint, { error: error ?? 'failing', failures })], now);
+}
+
+/** One Flapping alert per network or symbol that flaps (judged only while some did or does). */
+function judgeFlapping(draft: AlertsDraft, exchange: string, endpoint: Endpoint, before: FlapBook, after: FlapBook, window: number, now: number): void {
+  if (!anyFlapping(before) && !anyFlapping(after)) return;
+  const holding = [...after.things.values()].filter((f) => f.flapping).map((f) => flappingInstance(exchange, endpoint, f, percentChange(f.changedAt, after.poll, window), window));
+  draft.judge(exchange, FLAPPING_RULES[endpoint], holding, now);
 }
 
 function withExchange(state: PollState, exchange: string, ex: ExchangeState): PollState {

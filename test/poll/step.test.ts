@@ -276,3 +276,65 @@ describe('step is pure', () => {
 function dump(state: PollState): unknown {
   return JSON.parse(JSON.stringify(state, (_k, v: unknown) => (v instanceof Map ? [...(v as Map<unknown, unknown>)] : v instanceof Set ? [...(v as Set<unknown>)] : v)));
 }
+
+describe('step: a network that flaps', () => {
+  // Two cache nodes answering open and closed in turn, a poll every second.
+  const alternating = (from: number, count: number, start: boolean): [StepInput, number][] =>
+    Array.from({ length: count }, (_, i) => [coins('main', usdt(i % 2 === 0 ? start : !start)), from + i * 1000]);
+
+  it('is told once as flapping, its own alerts held as they were, and told again when it settles', () => {
+    const results = run(initialState(settings(WITHDRAW)), [
+      [coins('main', usdt(true)), 1000],
+      ...alternating(2000, 8, false), // closed, open, closed, open (flaps), closed, open, closed, open
+      ...Array.from({ length: 20 }, (_, i): [StepInput, number] => [coins('main', usdt(false)), 10_000 + i * 1000]),
+    ]);
+    const told = results.map((r) => r.effects.tell.map((a) => `${a.status} ${a.labels.alertname}`));
+    expect(told.slice(0, 9)).toEqual([
+      [],
+      ['firing WithdrawClosed', 'firing WithdrawClosing'],
+      ['resolved WithdrawClosed'],
+      ['firing WithdrawClosed', 'firing WithdrawClosing'],
+      // The fourth change: 23 % state change over 20 slots. WithdrawClosed stays firing (held),
+      // no event for the flip.
+      ['firing Flapping'],
+      [],
+      [],
+      [],
+      [],
+    ]);
+    const flapping = results[4]!.effects.tell[0]!;
+    expect(flapping.labels).toEqual({ alertname: 'Flapping', exchange: 'main', severity: 'warning', coin: 'USDT', network: 'TRX' });
+    expect(flapping.annotations).toEqual({
+      summary: 'USDT on TRX is flapping (main): 4 changes in the last 21 polls',
+      description: 'The exchange answers USDT on TRX one way and the other in turn (23 % state change over the last 21 polls). Its alerts are held while it flaps; this alert resolves when it settles.',
+    });
+    // Closed from the 9th change on (poll 10): quiet until the changes age out of the window;
+    // at 5 % it settles (19 polls after its last change), closed: WithdrawClosed, held firing,
+    // simply goes on.
+    const settled = told.findIndex((t, i) => i > 4 && t.length > 0);
+    expect(settled).toBe(28);
+    expect(told[settled]).toEqual(['resolved Flapping']);
+    expect(told.slice(9, 28).every((t) => t.length === 0)).toBe(true);
+    const active = [...alertsOf(results[28]!.state.alerts)].map((a) => `${a.status} ${a.labels.alertname}`);
+    expect(active).toEqual(['firing WithdrawClosed']);
+  });
+
+  it('settling open resolves what was held firing; a network that closes once is never flapping', () => {
+    const results = run(initialState(settings(WITHDRAW)), [
+      [coins('main', usdt(true)), 1000],
+      ...alternating(2000, 4, false), // closed, open, closed, open: flapping, WithdrawClosed held firing
+      ...Array.from({ length: 20 }, (_, i): [StepInput, number] => [coins('main', usdt(true)), 6000 + i * 1000]),
+    ]);
+    const told = results.map((r) => r.effects.tell.map((a) => `${a.status} ${a.labels.alertname}`));
+    expect(told[4]).toEqual(['firing Flapping']);
+    const settled = told.findIndex((t, i) => i > 4 && t.length > 0);
+    expect(told[settled]).toEqual(['resolved WithdrawClosed', 'resolved Flapping']);
+    expect([...alertsOf(results[settled]!.state.alerts)]).toEqual([]);
+  });
+
+  it('flaps not at all when the exchange turns flap detection off', () => {
+    const off = settings(WITHDRAW, { flapping: new Map([['main', { enabled: false, window: 21, highPercent: 20, lowPercent: 5 }]]) });
+    const results = run(initialState(off), [[coins('main', usdt(true)), 1000], ...alternating(2000, 4, false)]);
+    expect(results[4]!.effects.tell.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['resolved WithdrawClosed']);
+  });
+});

@@ -16,6 +16,7 @@ import { activeAlerts, alertsOf } from '../../alerts/lifecycle';
 import type { Alert } from '../../alerts/alert';
 import type { WatchAssembly } from '../../exchange/watch-list';
 import type { SymbolHistory } from '../../rules/history';
+import { EMPTY_BOOK, type Flap, type FlapBook } from '../../snapshot/flapping';
 import type { Suspect } from '../../snapshot/guard';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../../snapshot/model';
 import { ROW_SCHEMAS } from '../../store/rows';
@@ -43,6 +44,14 @@ export interface ExchangeCheckpoint {
   failures: Record<Endpoint, number>;
   storeError: string | null;
   savedAt: { tickers: number | null; samples: number | null };
+  /** The flap books (absent in a recording made before flap detection: empty books). */
+  flaps?: Record<Endpoint, FlapBookRecord>;
+}
+
+/** A flap book as a list (snapshot/flapping.ts). */
+export interface FlapBookRecord {
+  poll: number;
+  things: [string, Flap][];
 }
 
 /**
@@ -133,6 +142,7 @@ export function checkpointOf(state: PollState): Pick<StateRecord, 'exchanges' | 
       failures: ex.failures,
       storeError: ex.storeError ?? null,
       savedAt: ex.savedAt,
+      flaps: { coins: bookRecord(ex.flaps.coins), tickers: bookRecord(ex.flaps.tickers) },
     };
   });
   return { exchanges, alerts: [...alertsOf(state.alerts)] };
@@ -163,9 +173,18 @@ export function stateFrom(record: StateRecord, settings: StepSettings): PollStat
       storeError: c.storeError ?? undefined,
       savedAt: c.savedAt,
       judged: { coins: false, tickers: false },
+      flaps: { coins: bookOf(c.flaps?.coins), tickers: bookOf(c.flaps?.tickers) },
     });
   }
   return { settings, exchanges, alerts: activeAlerts(record.alerts) };
+}
+
+function bookRecord(book: FlapBook): FlapBookRecord {
+  return { poll: book.poll, things: [...book.things] };
+}
+
+function bookOf(record: FlapBookRecord | undefined): FlapBook {
+  return record === undefined ? EMPTY_BOOK : { poll: record.poll, things: new Map(record.things) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,6 +195,11 @@ const endpoint = z.enum(['coins', 'tickers']);
 const name = z.string().min(1);
 const watched = z.array(z.object({ name, dialect: name }));
 const suspect = z.object({ since: time, polls: z.number().int(), before: z.string(), after: z.string() });
+
+const flapBook = z.object({
+  poll: z.number().int().nonnegative(),
+  things: z.array(z.tuple([z.string(), z.object({ where: z.record(z.string()), changedAt: z.array(z.number().int()), flapping: z.boolean() })])),
+});
 
 const exchangeCheckpoint = z.object({
   name,
@@ -190,6 +214,7 @@ const exchangeCheckpoint = z.object({
   failures: z.object({ coins: z.number().int().nonnegative(), tickers: z.number().int().nonnegative() }),
   storeError: z.string().nullable(),
   savedAt: z.object({ tickers: time.nullable(), samples: time.nullable() }),
+  flaps: z.object({ coins: flapBook, tickers: flapBook }).optional(),
 });
 
 const bodyRef = z.union([

@@ -123,6 +123,7 @@ describe('a recording', () => {
             failures: { coins: 0, tickers: 0 },
             storeError: null,
             savedAt: { tickers: null, samples: null },
+            flaps: { coins: { poll: 0, things: [] }, tickers: { poll: 0, things: [] } },
           },
         ],
         alerts: [FIRING],
