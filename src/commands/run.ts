@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { Daemon } from '../daemon';
+import { listenProblem } from '../lib/listen-problem';
 import { createLogger } from '../lib/logger';
 import { receiverRegistry } from '../notify/registry';
 import { StoreError } from '../store/store';
@@ -22,6 +23,11 @@ export async function runDaemon(path: string, io: Io, options: RunOptions = {}):
   } catch (err) {
     if (err instanceof StoreError) {
       io.stderr.write(`spotwatch: ${err.message}\n`);
+      return 1;
+    }
+    const listening = listenProblem(err);
+    if (listening !== undefined) {
+      io.stderr.write(`spotwatch: ${listening} (server.listen)\n`);
       return 1;
     }
     if (!(err instanceof ConfigError)) throw err;
