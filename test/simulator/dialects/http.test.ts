@@ -5,6 +5,8 @@
  */
 import { createHmac } from 'node:crypto';
 import type { SimulatorOptions } from '../../../src/simulator';
+import { rendererOf } from '../../../src/simulator/dialects/registry';
+import type { DialectRenderer } from '../../../src/simulator/dialects/types';
 import { get, startTestSimulator, T0, type TestSimulator } from '../../support/simulator';
 
 const KEY = 'test-api-key';
@@ -207,5 +209,16 @@ describe('the same market through a dialect', () => {
     s.clock.advance(60_000);
     expect(before).toBeDefined();
     expect(await close()).toBeGreaterThan((before as number) * 1.5);
+  });
+});
+
+describe('a known path asked with another method than GET', () => {
+  it.each(['binance', 'okx', 'gate'] as const)('%s answers 405 with Allow: GET, HEAD', async (dialect) => {
+    const s = await sim({ dialect });
+    const { paths } = rendererOf(dialect) as DialectRenderer;
+    for (const path of [paths.coins, paths.tickers]) {
+      const res = await fetch(`${s.url}${path}`, { method: 'POST' });
+      expect([res.status, res.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    }
   });
 });
