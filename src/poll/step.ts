@@ -21,7 +21,7 @@ import { diff } from '../snapshot/diff';
 import { judge } from '../snapshot/guard';
 import { applyCoins, applyTickers, type Answer } from '../snapshot/merge';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../snapshot/model';
-import { builtinInstance, ENDPOINT_RULES, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
+import { builtinEntity, builtinInstance, ENDPOINT_RULES, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
 import { exchangeOf, guardOf, type ExchangeState, type PollState } from './state';
 
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */
@@ -209,7 +209,11 @@ function judgeBuiltins(draft: AlertsDraft, exchange: string, endpoint: Endpoint,
   const suspect = ex.suspect[endpoint];
   draft.judge(exchange, UpstreamAnomaly, suspect === undefined ? [] : [builtinInstance(UpstreamAnomaly, exchange, endpoint, { before: suspect.before, after: suspect.after })], now);
   const failures = ex.failures[endpoint];
-  draft.judge(exchange, ExchangeDown, failures < DOWN_AFTER_FAILURES ? [] : [builtinInstance(ExchangeDown, exchange, endpoint, { error: error ?? 'failing', failures })], now);
+  // Down once DOWN_AFTER_FAILURES polls failed, and down until an answer: an ExchangeDown kept from
+  // before a restart (whose count of failures starts again at 0) holds through the failures after
+  // it, and resolves with the startsAt it fired with, not at the first failure to fire anew later.
+  const down = failures >= DOWN_AFTER_FAILURES || (failures > 0 && draft.rule(exchange, ExchangeDown.id).get(builtinEntity(exchange, endpoint))?.status === 'firing');
+  draft.judge(exchange, ExchangeDown, down ? [builtinInstance(ExchangeDown, exchange, endpoint, { error: error ?? 'failing', failures })] : [], now);
 }
 
 function withExchange(state: PollState, exchange: string, ex: ExchangeState): PollState {
