@@ -222,3 +222,39 @@ describe('a known path asked with another method than GET', () => {
     }
   });
 });
+
+describe('the admin API of an exchange speaking another dialect', () => {
+  const post = async (url: string, body: unknown): Promise<[number, unknown]> => {
+    const res = await fetch(`${url}/-/sim/actions`, { method: 'POST', body: JSON.stringify(body) });
+    return [res.status, await res.json()];
+  };
+
+  it.each([
+    ['binance', 'TRX'],
+    ['okx', 'USDT-TRC20'],
+    ['htx', 'trc20usdt'],
+    ['kucoin', 'trx'],
+    ['mexc', 'TRX'],
+    ['mexc', 'Tron(TRC20)'],
+  ] as const)('%s takes the network id it answers with (%s), and the model\'s own', async (dialect, id) => {
+    const s = await sim({ dialect });
+    expect(await post(s.url, { action: 'set_network', coin: 'USDT', network: id, set: { withdrawEnable: false } })).toEqual([200, { applied: 1 }]);
+    expect(await post(s.url, { action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: true } })).toEqual([200, { applied: 1 }]);
+  });
+
+  it('names the networks in the dialect\'s ids when one is unknown', async () => {
+    const s = await sim({ dialect: 'binance', coins: 40 });
+    const [status, body] = await post(s.url, { action: 'set_network', coin: 'USDT', network: 'TRC20', set: { withdrawEnable: false } });
+    expect(status).toBe(400);
+    expect((body as { problems: string[] }).problems[0]).toMatch(/^coin USDT has no network "TRC20" \(it has: .*\bTRX\b.*\)$/);
+    expect((body as { problems: string[] }).problems[0]).not.toContain('Tron(TRC20)');
+  });
+
+  it('shows the change under the dialect\'s id: binance\'s TRX closes', async () => {
+    const s = await sim({ dialect: 'binance' });
+    await post(s.url, { action: 'set_network', coin: 'USDT', network: 'TRX', set: { withdrawEnable: false, withdrawDesc: 'maintenance' } });
+    const coins = await get(s.url, `/sapi/v1/capital/config/getall?${signedQuery(SECRET)}`, { headers: { 'X-MBX-APIKEY': KEY } });
+    const usdt = (JSON.parse(coins.text) as { coin: string; networkList: { network: string; withdrawEnable: boolean; withdrawDesc: string }[] }[]).find((c) => c.coin === 'USDT');
+    expect(usdt?.networkList.find((n) => n.network === 'TRX')).toMatchObject({ withdrawEnable: false, withdrawDesc: 'maintenance' });
+  });
+});
