@@ -21,7 +21,80 @@ commands:
                                           run a recording (run --record DIR) through the
                                           rules again and print each change and alert
 
-The config file is --config, else $SPOTWATCH_CONFIG, else config/spotwatch.yaml.`;
+The config file is --config, else $SPOTWATCH_CONFIG, else config/spotwatch.yaml.
+spotwatch COMMAND --help (or spotwatch help COMMAND) shows a command's options.`;
+
+const CONFIG_OPTION = `  -c, --config FILE   the config file (else $SPOTWATCH_CONFIG, else config/spotwatch.yaml)`;
+
+/** `spotwatch COMMAND --help`: what the command does and every option it takes. */
+const HELP: Record<string, string> = {
+  run: `usage: spotwatch run [--config FILE] [--record DIR]
+
+Watch the configured exchanges: poll, diff, evaluate the rules, notify, and serve /metrics,
+/healthz, /readyz, /api/v1 and the status page on server.listen. Runs until SIGTERM or SIGINT;
+SIGHUP reloads the config.
+
+options:
+${CONFIG_OPTION}
+      --record DIR    also keep every raw answer in DIR, for spotwatch replay
+  -h, --help          show this help`,
+  simulate: `usage: spotwatch simulate [--listen HOST:PORT] [--scenario FILE] [--coins N] [--seed N]
+                          [--dialect NAME] [--api-key K --api-secret S [--passphrase P]]
+
+Serve the reference exchange (the spec's interface, or another exchange's API with --dialect),
+with its admin API under /-/sim/. Runs until SIGTERM or SIGINT.
+
+options:
+      --listen HOST:PORT  where to listen (default 127.0.0.1:8080; port 0: any free port)
+      --scenario FILE     play the scripted scenario in FILE
+      --coins N           how many coins the market has (default 4000)
+      --seed N            seed of the generated market (default 1)
+      --dialect NAME      the API to speak: ${SIMULATOR_DIALECTS.join(', ')} (default spot-v3)
+      --api-key K         the key signed requests must carry (with --api-secret)
+      --api-secret S      the secret they are signed with
+      --passphrase P      okx's passphrase
+  -h, --help              show this help`,
+  'check-config': `usage: spotwatch check-config [--config FILE]
+
+Check the config and its rules file. Exit 0 when valid; otherwise exit 1 and print each
+problem as FILE:LINE:COL: message.
+
+options:
+${CONFIG_OPTION}
+  -h, --help          show this help`,
+  once: `usage: spotwatch once [--config FILE] [--json]
+
+Poll every configured exchange once and print what was seen (exit 1 when a poll failed).
+
+options:
+${CONFIG_OPTION}
+      --json          print the coins and tickers of every exchange, in the spec's field names
+  -h, --help          show this help`,
+  'test-notify': `usage: spotwatch test-notify --receiver NAME [--config FILE]
+
+Send a test notification through the receiver NAME of the config.
+
+options:
+      --receiver NAME the receiver to send through (required)
+${CONFIG_OPTION}
+  -h, --help          show this help`,
+  replay: `usage: spotwatch replay DIR [--config FILE] [--rules FILE] [--json]
+
+Run a recording (spotwatch run --record DIR) through the rules again and print each change
+and alert transition in order.
+
+options:
+${CONFIG_OPTION}
+      --rules FILE    use these rules instead of the config's rules_file
+      --json          one JSON object a line
+  -h, --help          show this help`,
+};
+
+/** Whether the arguments ask for help (before a `--`, where an option could stand). */
+function asksHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
 
 class UsageError extends Error {}
 
@@ -29,9 +102,10 @@ function configPath(values: { config?: string | undefined }, env: NodeJS.Process
   return values.config ?? env.SPOTWATCH_CONFIG ?? 'config/spotwatch.yaml';
 }
 
-function int(name: string, text: string | undefined): number | undefined {
+function int(name: string, text: string | undefined, min = 0): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) throw new UsageError(`--${name} takes a whole number, got "${text}"`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${name} takes a whole number, got "${text}"`);
+  if (Number(text) < min) throw new UsageError(`--${name} takes a whole number from ${min}, got "${text}"`);
   return Number(text);
 }
 
@@ -59,6 +133,11 @@ function credentials(values: { 'api-key'?: string | undefined; 'api-secret'?: st
 /** Runs one command; resolves to the process exit code. */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
+  const help = command === 'help' && rest[0] !== undefined ? HELP[rest[0]] : command !== undefined && asksHelp(rest) ? HELP[command] : undefined;
+  if (help !== undefined) {
+    io.stdout.write(`${help}\n`);
+    return 0;
+  }
   try {
     switch (command) {
       case 'run': {
@@ -75,7 +154,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         });
         return await runSimulator(
           {
-            listen: listen(values.listen), scenario: values.scenario, coins: int('coins', values.coins), seed: int('seed', values.seed),
+            listen: listen(values.listen), scenario: values.scenario, coins: int('coins', values.coins, 1), seed: int('seed', values.seed),
             dialect: dialect(values.dialect), credentials: credentials(values),
           },
           io,
@@ -116,7 +195,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
   } catch (err) {
     if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
-      io.stderr.write(`spotwatch: ${err.message}\n\n${USAGE}\n`);
+      io.stderr.write(`spotwatch: ${err.message}\n\n${(command !== undefined && HELP[command]) || USAGE}\n`);
       return 2;
     }
     throw err;

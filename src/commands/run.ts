@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { Daemon } from '../daemon';
+import { listenProblem } from '../lib/listen-problem';
 import { createLogger } from '../lib/logger';
 import { receiverRegistry } from '../notify/registry';
 import { StateDirLocked } from '../store/lock';
@@ -23,6 +24,11 @@ export async function runDaemon(path: string, io: Io, options: RunOptions = {}):
   } catch (err) {
     if (err instanceof StoreError || err instanceof StateDirLocked) {
       io.stderr.write(`spotwatch: ${err.message}\n`);
+      return 1;
+    }
+    const listening = listenProblem(err);
+    if (listening !== undefined) {
+      io.stderr.write(`spotwatch: ${listening} (server.listen)\n`);
       return 1;
     }
     if (!(err instanceof ConfigError)) throw err;

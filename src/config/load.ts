@@ -1,6 +1,6 @@
 /** Reading and validating the config file; every failure is a list of `FILE:LINE:COL: message`. */
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { readCapped, readFailure, sizeText } from '../lib/read-capped';
 import type { Env } from './env-expand';
 import { loadYaml } from './yaml-schema';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
@@ -20,25 +20,23 @@ export function parseConfig(text: string, fileName: string, env: Env, baseDir: s
   return result.ok ? { ok: true, config: result.value } : result;
 }
 
-/** Reads and validates a config file. Never throws for a bad or missing file: that is a problem too. */
+/**
+ * Bound of a config file, as the rules file has its own (rules/load.ts): a config is a few
+ * kilobytes; a file of megabytes is a mistake (a log or a dump named by accident), and parsing
+ * one of 50 MB took 2.4 GB of memory.
+ */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+/** Reads and validates a config file. Never throws for a bad, missing or oversized file: that is a problem too. */
 export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv = process.env, receivers: ReceiverRegistry = receiverRegistry): Promise<ConfigResult> {
-  let text: string;
+  let read: Awaited<ReturnType<typeof readCapped>>;
   try {
-    text = await readFile(path, 'utf8');
+    read = await readCapped(path, MAX_CONFIG_FILE_BYTES);
   } catch (e) {
     return { ok: false, problems: [`${path}: cannot read: ${readFailure(e)}`] };
   }
-  return parseConfig(text, path, env, dirname(resolve(path)), receivers);
-}
-
-const READ_FAILURES: Partial<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'a parent is not a directory',
-};
-
-function readFailure(e: unknown): string {
-  const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
-  return READ_FAILURES[code] ?? (e instanceof Error ? e.message : String(e));
+  if ('tooLarge' in read) {
+    return { ok: false, problems: [`${path}: ${read.tooLarge} bytes, a config file may have at most ${MAX_CONFIG_FILE_BYTES} (${sizeText(MAX_CONFIG_FILE_BYTES)})`] };
+  }
+  return parseConfig(read.text, path, env, dirname(resolve(path)), receivers);
 }

@@ -38,6 +38,12 @@ export interface ClientOptions {
 
 /** How long a ban (418) lasts when the exchange does not say. */
 const DEFAULT_BAN_MS = 120_000;
+/**
+ * A rate limit without Retry-After: a pause growing with each refusal in a row (equal jitter),
+ * from about a second to at most a minute, so the client backs off instead of asking again at
+ * its next poll as if nothing had been said.
+ */
+const RATE_LIMIT_PAUSE = { baseMs: 1_000, maxMs: 60_000 } as const;
 
 /**
  * The HTTP client of one exchange, for every dialect: the dialect plans the requests and
@@ -58,6 +64,8 @@ export class ExchangeClient {
   private readonly headers: Record<string, string>;
   private readonly watchList: WatchList;
   private blockKind: FailureKind = 'rate_limited';
+  /** Rate-limit refusals in a row without a Retry-After (the next pause grows with them). */
+  private limitedInRow = 0;
   /** The exchange's clock minus ours, from the last re-sync (for signed requests' timestamps). */
   private clockOffsetMs = 0;
   /** Per request path, the last answer's bytes and what it decoded to (last-answers.ts). */
@@ -87,6 +95,11 @@ export class ExchangeClient {
   /** Request weight spent within the current window. */
   usedWeight(): number {
     return this.budget.used();
+  }
+
+  /** Milliseconds until the client sends again, after the exchange asked for a pause (0: none). */
+  pausedFor(): number {
+    return this.budget.blockedFor();
   }
 
   /**
@@ -138,10 +151,12 @@ export class ExchangeClient {
         if (res.same === true && last !== undefined) {
           // The same answer compressed anew: its compressed bytes are what the next is compared with.
           if (res.wire !== undefined) this.answers.rewire(request.path, res.wire);
+          this.limitedInRow = 0;
           const same = last.result as Parsed<T>;
           return { records: [...same.records], issues: [...same.issues], bytes: res.bytes, requests: 1, unchanged: true, texts: textOf(request, last.raw) };
         }
         const result = this.decode(endpoint, res, decode);
+        this.limitedInRow = 0;
         this.answers.keep(request.path, result, res.raw, res.wire);
         return { ...result, bytes: res.bytes, requests: 1, texts: textOf(request, res.raw ?? Buffer.from(res.text, 'utf8')) };
       } catch (err) {
@@ -239,8 +254,8 @@ export class ExchangeClient {
     if (refusal.pause !== undefined) {
       // Nothing is sent until the pause is over: its Retry-After, or for a ban that does not say, DEFAULT_BAN_MS.
       this.blockKind = refusal.pause;
-      const pauseMs = retryAfterMs ?? (refusal.pause === 'banned' ? DEFAULT_BAN_MS : undefined);
-      if (pauseMs !== undefined) this.budget.blockUntil(this.clock.monotonic() + pauseMs);
+      const pauseMs = retryAfterMs ?? (refusal.pause === 'banned' ? DEFAULT_BAN_MS : backoffDelay(this.limitedInRow++, RATE_LIMIT_PAUSE.baseMs, RATE_LIMIT_PAUSE.maxMs, this.random));
+      this.budget.blockUntil(this.clock.monotonic() + pauseMs);
       return new ExchangeError(refusal.pause, endpoint, detail, details);
     }
     if (res.status >= 300 && res.status < 400) {

@@ -1,4 +1,5 @@
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { answerOtherMethods } from '../lib/other-methods';
 import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
 import { MAX_TIME, parseSilence } from '../alerts/silence-request';
@@ -66,11 +67,18 @@ export function one(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** `since`: RFC 3339 or milliseconds since the epoch. */
+/**
+ * `since`: RFC 3339 or milliseconds since the epoch, up to the end of year 9999 (MAX_TIME): a
+ * larger number (`99999999999999999999`) is no time a change can have, and is refused.
+ */
 export function parseSince(v: string): number | undefined {
-  if (/^\d+$/.test(v)) return Number(v);
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : t;
+  const t = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  return Number.isSafeInteger(t) && t <= MAX_TIME ? t : undefined;
+}
+
+/** A known path asked with a method it does not take: 405 in the API's error shape (answerOtherMethods sets Allow). */
+export function methodNotAllowed(req: Request, res: Response, allow: string): void {
+  res.status(405).json({ status: 'error', error: `method ${req.method} not allowed on ${req.originalUrl.split('?')[0] ?? req.path} (allowed: ${allow})` });
 }
 
 /** Answers 400 to a request whose query gives a parameter twice or with brackets (see singleParams). */
@@ -123,7 +131,7 @@ export function apiRouter(source: ApiSource): Router {
     query.limit = limit;
     const before = one(q.before);
     if (before !== undefined) {
-      if (!/^\d+$/.test(before)) return bad('before: the `next` cursor of a previous page');
+      if (!/^\d+$/.test(before) || !Number.isSafeInteger(Number(before))) return bad('before: the `next` cursor of a previous page');
       query.before = Number(before);
     }
     const kind = one(q.kind);
@@ -160,7 +168,7 @@ export function apiRouter(source: ApiSource): Router {
     const limit = parseLimit(req.query.limit, 100);
     if (typeof limit === 'string') return bad(limit);
     const b = one(req.query.before);
-    if (b !== undefined && !/^\d+$/.test(b)) return bad('before: the `next` cursor of a previous page');
+    if (b !== undefined && (!/^\d+$/.test(b) || !Number.isSafeInteger(Number(b)))) return bad('before: the `next` cursor of a previous page');
     const rows = source.deadLetters(limit, b === undefined ? undefined : Number(b));
     const data = rows.map((d) => ({
       id: d.id,
@@ -210,5 +218,6 @@ export function apiRouter(source: ApiSource): Router {
     res.json({ status: 'success' });
   });
 
+  answerOtherMethods(r, methodNotAllowed);
   return r;
 }

@@ -1,8 +1,9 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { apiRouter, type ApiSource } from './api';
+import { apiRouter, methodNotAllowed, type ApiSource } from './api';
 import { bearer } from './auth';
 import { feedRouter } from './feed';
 import { historyApiRouter, type HistorySource } from './history';
+import { answerOtherMethods } from '../lib/other-methods';
 import { STATUS_CSS, STATUS_ICON, STATUS_JS } from './status-assets';
 import { statusQuery } from './status-query';
 import type { StatusQuery } from './status-networks';
@@ -117,6 +118,7 @@ export function createApp(source: HttpSource): Express {
     if (result.ok) res.json({ status: 'success' });
     else res.status(400).json({ status: 'error', errors: result.problems });
   });
+  answerOtherMethods(app.router, methodNotAllowed);
   app.use('/-/', auth);
   app.use((_req, res) => {
     res.status(404).json({ status: 'error', error: 'not found' });

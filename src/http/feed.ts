@@ -2,7 +2,8 @@ import express, { type Router } from 'express';
 import { escapeXml as x } from './xml';
 import { isChangeKind, type ChangeValue } from '../snapshot/changes';
 import type { ChangeQuery, StoredChange } from '../store/store';
-import { iso, one, parseLimit, singleParams } from './api';
+import { answerOtherMethods } from '../lib/other-methods';
+import { iso, methodNotAllowed, one, parseLimit, singleParams } from './api';
 import type { HistorySource } from './history';
 
 /** The tagging entity of the feed's and entries' ids (RFC 4151 tag URIs): stable, not a host name. */
@@ -161,5 +162,6 @@ export function feedRouter(source: HistorySource): Router {
     res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
     res.type('image/svg+xml; charset=utf-8').send(renderBadge(coin, network, state));
   });
+  answerOtherMethods(r, methodNotAllowed);
   return r;
 }

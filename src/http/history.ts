@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { ChangeQuery, Direction, Outage, OutageQuery, OutageTotals, StoredChange } from '../store/store';
-import { iso, one, parseLimit, parseSince, singleParamsOnly } from './api';
+import { answerOtherMethods } from '../lib/other-methods';
+import { iso, methodNotAllowed, one, parseLimit, parseSince, singleParamsOnly } from './api';
 import { outageMessage } from './closed-since';
 
 /** What the history endpoints (outages, availability, feed, badges) read from the running daemon. */
@@ -197,5 +198,6 @@ export function historyApiRouter(source: HistorySource): Router {
     }
     res.json({ window, ...availability(source, filter, ms, source.now()) });
   });
+  answerOtherMethods(r, methodNotAllowed);
   return r;
 }

@@ -1,4 +1,5 @@
 import { render, type TemplateFields } from '../lib/template';
+import { isChangeEvent } from './event-alert';
 import type { Notification, NotifiedAlert } from './notifier';
 
 /**
@@ -28,6 +29,16 @@ export function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
 
+/**
+ * What an alert is, in the word a line starts with: `FIRING` while a condition holds, `RESOLVED`
+ * once it stopped, `CHANGE` for a change event (a message cleared, a fee changed: it happened,
+ * nothing is firing; the version 4 body still says `firing`, as Alertmanager's consumers expect).
+ */
+export function alertWord(a: NotifiedAlert): 'FIRING' | 'RESOLVED' | 'CHANGE' {
+  if (a.status === 'resolved') return 'RESOLVED';
+  return isChangeEvent(a) ? 'CHANGE' : 'FIRING';
+}
+
 /** One line of text per alert: status, summary, where, since when, and the current message. */
 export function alertLine(a: NotifiedAlert): string {
   return oneLine(rawAlertLine(a));
@@ -35,9 +46,9 @@ export function alertLine(a: NotifiedAlert): string {
 
 function rawAlertLine(a: NotifiedAlert): string {
   const where = [a.labels.exchange, a.labels.coin, a.labels.network, a.labels.symbol].filter(Boolean).join(' / ');
-  const since = a.status === 'resolved' ? `resolved ${a.endsAt}` : `since ${a.startsAt}`;
+  const since = a.status === 'resolved' ? `resolved ${a.endsAt}` : isChangeEvent(a) ? `at ${a.startsAt}` : `since ${a.startsAt}`;
   const msg = a.annotations.withdraw_desc ?? a.annotations.deposit_desc;
-  return `${a.status === 'firing' ? 'FIRING' : 'RESOLVED'}  ${a.annotations.summary ?? a.labels.alertname ?? ''}  [${where}] ${since}${msg ? `  message: ${msg}` : ''}`;
+  return `${alertWord(a)}  ${a.annotations.summary ?? a.labels.alertname ?? ''}  [${where}] ${since}${msg ? `  message: ${msg}` : ''}`;
 }
 
 /** A header value from a template: no CR, LF or other control characters, cut to a sane length. */

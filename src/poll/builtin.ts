@@ -35,10 +35,15 @@ export const ENDPOINT_RULES: Readonly<Record<Endpoint, Readonly<Record<BuiltinNa
   tickers: endpointRules('tickers'),
 };
 
+/** The entity of an endpoint's built-in alerts. */
+export function builtinEntity(exchange: string, endpoint: Endpoint): string {
+  return `${exchange}\u0000${endpoint}`;
+}
+
 export function builtinInstance(rule: Rule, exchange: string, endpoint: Endpoint, fields: Record<string, string | number>): Instance {
   return {
     rule,
-    entity: `${exchange}\u0000${endpoint}`,
+    entity: builtinEntity(exchange, endpoint),
     labels: { alertname: rule.alert, exchange, severity: rule.severity, endpoint },
     fields: { exchange, endpoint, kind: rule.alert === 'UpstreamAnomaly' ? 'upstream_anomaly' : 'exchange_down', ...fields },
     value: 1,

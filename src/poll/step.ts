@@ -22,7 +22,7 @@ import { judge } from '../snapshot/guard';
 import { applyCoins, applyTickers, type Answer } from '../snapshot/merge';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../snapshot/model';
 import { anyFlapping, percentChange, recordFlips, thingOfLabels, type FlapBook } from '../snapshot/flapping';
-import { builtinInstance, ENDPOINT_RULES, FLAPPING_RULES, flappingInstance, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
+import { builtinEntity, builtinInstance, ENDPOINT_RULES, FLAPPING_RULES, flappingInstance, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
 import { exchangeOf, flappingOf, guardOf, type ExchangeState, type PollState } from './state';
 
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */
@@ -222,7 +222,11 @@ function judgeBuiltins(draft: AlertsDraft, exchange: string, endpoint: Endpoint,
   const suspect = ex.suspect[endpoint];
   draft.judge(exchange, UpstreamAnomaly, suspect === undefined ? [] : [builtinInstance(UpstreamAnomaly, exchange, endpoint, { before: suspect.before, after: suspect.after })], now);
   const failures = ex.failures[endpoint];
-  draft.judge(exchange, ExchangeDown, failures < DOWN_AFTER_FAILURES ? [] : [builtinInstance(ExchangeDown, exchange, endpoint, { error: error ?? 'failing', failures })], now);
+  // Down once DOWN_AFTER_FAILURES polls failed, and down until an answer: an ExchangeDown kept from
+  // before a restart (whose count of failures starts again at 0) holds through the failures after
+  // it, and resolves with the startsAt it fired with, not at the first failure to fire anew later.
+  const down = failures >= DOWN_AFTER_FAILURES || (failures > 0 && draft.rule(exchange, ExchangeDown.id).get(builtinEntity(exchange, endpoint))?.status === 'firing');
+  draft.judge(exchange, ExchangeDown, down ? [builtinInstance(ExchangeDown, exchange, endpoint, { error: error ?? 'failing', failures })] : [], now);
 }
 
 /** One Flapping alert per network or symbol that flaps (judged only while some did or does). */

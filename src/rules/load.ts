@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { readCapped, sizeText } from '../lib/read-capped';
 import { loadYaml, type YamlIssue } from '../config/yaml-schema';
 import { compileRule } from './compile';
 import type { Rule } from './model';
@@ -29,27 +29,18 @@ export function parseRules(text: string, fileName: string, env: Record<string, s
 }
 
 function tooLarge(fileName: string, bytes: number): string {
-  return `${fileName}: ${bytes} bytes, a rules file may have at most ${MAX_RULES_FILE_BYTES} (4 MiB)`;
+  return `${fileName}: ${bytes} bytes, a rules file may have at most ${MAX_RULES_FILE_BYTES} (${sizeText(MAX_RULES_FILE_BYTES)})`;
 }
 
 /** Reads and checks a rules file; every problem as `FILE:LINE:COL: message`. */
 export async function loadRulesFile(path: string, env: Record<string, string | undefined> = process.env): Promise<RulesResult> {
-  let text: string;
+  let read: Awaited<ReturnType<typeof readCapped>>;
   try {
-    // Read no more than the bound (and one byte to know it is exceeded): the file may be huge.
-    const file = await open(path, 'r');
-    try {
-      const { size } = await file.stat();
-      if (size > MAX_RULES_FILE_BYTES) return { ok: false, problems: [tooLarge(path, size)] };
-      const buffer = Buffer.alloc(MAX_RULES_FILE_BYTES + 1);
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      if (bytesRead > MAX_RULES_FILE_BYTES) return { ok: false, problems: [tooLarge(path, bytesRead)] };
-      text = buffer.toString('utf8', 0, bytesRead);
-    } finally {
-      await file.close();
-    }
+    read = await readCapped(path, MAX_RULES_FILE_BYTES);
   } catch (err) {
     return { ok: false, problems: [`${path}: cannot read: ${err instanceof Error ? err.message : String(err)}`] };
   }
+  if ('tooLarge' in read) return { ok: false, problems: [tooLarge(path, read.tooLarge)] };
+  const { text } = read;
   return parseRules(text, path, env);
 }

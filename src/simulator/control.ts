@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { ActionError } from './actions/action-error';
 import { applyAction, type ApplyContext } from './actions/apply';
+import type { NetworkIds } from './actions/apply-coins';
 import type { FaultEndpoint, FaultKind } from './actions/faults-schema';
 import { formatIssue, validateAction, validateActions } from './actions/validate';
 import type { FaultBoard } from './faults/board';
@@ -48,11 +49,13 @@ export interface ControlDeps {
   seed: number;
   scenario: Scenario | undefined;
   logger: Logger;
+  /** The ids the dialect spoken names networks by, accepted beside the model's (absent: spot-v3). */
+  networkIds?: NetworkIds | undefined;
 }
 
 export function createControl(deps: ControlDeps): SimulatorControl {
   const { market, faults, clock, logger } = deps;
-  const ctx = (now = clock.now()): ApplyContext => ({ market, faults, now, seed: deps.seed });
+  const ctx = (now = clock.now()): ApplyContext => ({ market, faults, now, seed: deps.seed, networkIds: deps.networkIds });
   const runner = deps.scenario === undefined
     ? undefined
     : createScenarioRunner(deps.scenario, clock.now(), (step, dueAt) => {

@@ -31,8 +31,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const faults = createFaultBoard(o.clock);
   const limiter = createWeightLimiter({ ...o.weightLimit, banAfter: o.banAfter, banMs: o.banMs });
   const live = createLive();
-  const control = createControl({ market, faults, limiter, clock: o.clock, seed: o.seed, scenario: o.scenario, logger: o.logger });
   const renderer = rendererOf(o.dialect);
+  const control = createControl({ market, faults, limiter, clock: o.clock, seed: o.seed, scenario: o.scenario, logger: o.logger, networkIds: renderer?.networkIds });
   const beforeRequest = (): void => {
     control.tick();
   };

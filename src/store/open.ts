@@ -1,5 +1,5 @@
-import { accessSync, constants, existsSync, mkdirSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { errorMessage } from '../lib/error-message';
 import { backfillOutages } from './outage-backfill';
@@ -11,6 +11,37 @@ import { readSnapshotRecordRow, readSnapshotRow } from './state';
 /** The store cannot be used at all (its directory is missing rights, say): a clear error at start. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
+}
+
+/** The first of `dir` and its parents that exists (what a failed mkdir ran into). */
+function existing(dir: string): string {
+  let at = resolve(dir);
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
+
+/**
+ * Why `dir` cannot be the state directory, naming the path at fault: a file where a directory
+ * must be, a directory without write permission (and who runs spotwatch), a read-only or full
+ * file system. Node's code alone (`EEXIST`, `ENOTDIR`) named no cause a user could act on.
+ */
+function dirProblem(dir: string, err: unknown): string {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  const at = existing(dir);
+  const notDir = existsSync(at) && !statSync(at).isDirectory();
+  if (notDir) return at === resolve(dir) ? 'it is a file, not a directory' : `${at} is a file, not a directory`;
+  const who = typeof process.getuid === 'function' ? ` (spotwatch runs as uid ${process.getuid()})` : '';
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return at === resolve(dir) ? `no permission to write in it${who}` : `no permission to create it in ${at}${who}`;
+    case 'EROFS':
+      return `${at} is on a read-only file system`;
+    case 'ENOSPC':
+      return `no space left on the device of ${at}`;
+    default:
+      return `${errorMessage(err)} (it must be a writable directory)`;
+  }
 }
 
 /**
@@ -41,7 +72,7 @@ export function openStore<S>(dir: string, onProblem: (message: string, movedTo: 
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
   } catch (err) {
-    throw new StoreError(`cannot use state_dir ${dir}: ${String((err as { code?: unknown })?.code ?? (err as { message?: unknown })?.message ?? err)} (it must be a writable directory)`);
+    throw new StoreError(`cannot use state_dir ${dir}: ${dirProblem(dir, err)}`);
   }
   try {
     const db = openChecked(file);

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfigFile, parseConfig, type Config } from '../../src/config';
+import { MAX_CONFIG_FILE_BYTES } from '../../src/config/load';
 import { dialects } from '../../src/exchange/dialects/registry';
 
 const FILE = 'config/spotwatch.yaml';
@@ -487,6 +488,15 @@ describe('loadConfigFile', () => {
     const path = join(dir, 'missing.yaml');
     expect(await loadConfigFile(path, {})).toEqual({ ok: false, problems: [`${path}: cannot read: no such file`] });
     expect(await loadConfigFile(dir, {})).toEqual({ ok: false, problems: [`${dir}: cannot read: is a directory`] });
+  });
+
+  // A 50 MB config took 2.4 GB to parse: the file is refused by its size, as the rules file is.
+  it('refuses a file larger than the bound, by its size, without parsing it', async () => {
+    const path = join(dir, 'big.yaml');
+    await writeFile(path, `${MINIMAL}${'#'.repeat(MAX_CONFIG_FILE_BYTES)}\n`);
+    expect(await loadConfigFile(path, {})).toEqual({ ok: false, problems: [`${path}: ${MINIMAL.length + MAX_CONFIG_FILE_BYTES + 1} bytes, a config file may have at most 1048576 (1 MiB)`] });
+    await writeFile(path, `${MINIMAL}${'#'.repeat(MAX_CONFIG_FILE_BYTES - MINIMAL.length - 1)}\n`);
+    expect((await loadConfigFile(path, {})).ok).toBe(true);
   });
 });
 

@@ -154,3 +154,56 @@ describe('spotwatch run --record DIR, then spotwatch replay DIR', () => {
     expect(again.stdout).toBe(replay.stdout);
   });
 });
+
+describe('the edges a newcomer meets', () => {
+  it.each(['run', 'simulate', 'check-config', 'once', 'test-notify', 'replay'])('spotwatch %s --help prints its usage and every option, and exits 0', async (command) => {
+    const help = spotwatch([command, '--help']);
+    expect(await help.exit()).toBe(0);
+    expect(help.stderr).toBe('');
+    expect(help.stdout.startsWith(`usage: spotwatch ${command}`)).toBe(true);
+    expect(help.stdout).toContain('\noptions:\n');
+    expect(help.stdout).toContain('-h, --help');
+    const again = spotwatch(['help', command]);
+    expect(await again.exit()).toBe(0);
+    expect(again.stdout).toBe(help.stdout);
+  });
+
+  it('names every option of run and simulate in their help', async () => {
+    const run = spotwatch(['run', '-h']);
+    expect(await run.exit()).toBe(0);
+    for (const o of ['--config FILE', '--record DIR']) expect(run.stdout).toContain(o);
+    const sim = spotwatch(['simulate', '--help']);
+    expect(await sim.exit()).toBe(0);
+    for (const o of ['--listen HOST:PORT', '--scenario FILE', '--coins N', '--seed N', '--dialect NAME', '--api-key K', '--api-secret S', '--passphrase P']) expect(sim.stdout).toContain(o);
+  });
+
+  it('says in one line, without a stack, that the port is taken, and exits 1 (run and simulate)', async () => {
+    const url = await simulate(['--coins', '5']);
+    const port = new URL(url).port;
+    writeFileSync(join(dir, 'taken.yaml'), `exchanges:\n  - name: x\n    base_url: ${url}\nserver: { listen: "127.0.0.1:${port}" }\nstate_dir: ${join(dir, 'taken-data')}\n`);
+    const daemon = spotwatch(['run', '--config', join(dir, 'taken.yaml')]);
+    expect(await daemon.exit()).toBe(1);
+    expect(daemon.stderr).toBe(`spotwatch: port ${port} on 127.0.0.1 is already in use (server.listen)\n`);
+    const sim = spotwatch(['simulate', '--listen', `127.0.0.1:${port}`]);
+    expect(await sim.exit()).toBe(1);
+    expect(sim.stderr).toBe(`spotwatch: port ${port} on 127.0.0.1 is already in use (--listen)\n`);
+  });
+
+  it('says in one line that a scenario file is missing or broken, and exits 1', async () => {
+    const missing = join(dir, 'no-such-scenario.yaml');
+    const sim = spotwatch(['simulate', '--listen', '127.0.0.1:0', '--scenario', missing]);
+    expect(await sim.exit()).toBe(1);
+    expect(sim.stderr).toBe(`${missing}: cannot read: no such file\n`);
+    expect(sim.stdout).toBe('');
+    writeFileSync(join(dir, 'broken-scenario.yaml'), 'name: x\nsteps:\n  - at: 0s\n    action: nope\n');
+    const broken = spotwatch(['simulate', '--listen', '127.0.0.1:0', '--scenario', join(dir, 'broken-scenario.yaml')]);
+    expect(await broken.exit()).toBe(1);
+    expect(broken.stderr).toMatch(new RegExp(`^${join(dir, 'broken-scenario.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4:13: [^\\n]+\\n$`));
+  });
+
+  it('refuses --coins 0 as a wrong command line, not with a stack', async () => {
+    const zero = spotwatch(['simulate', '--coins', '0']);
+    expect(await zero.exit()).toBe(2);
+    expect(zero.stderr.split('\n')[0]).toBe('spotwatch: --coins takes a whole number from 1, got "0"');
+  });
+});

@@ -1,5 +1,6 @@
 import type { Silence } from '../../src/alerts/silence';
 import { createApp, type HttpSource } from '../../src/http/app';
+import type { HistorySource } from '../../src/http/history';
 import { listen, type Listening } from '../../src/http/server';
 import type { StatusView } from '../../src/http/status-page';
 
@@ -115,5 +116,80 @@ describe('times of an API silence', () => {
   it('lists a stored silence whose time cannot be written (from before this validation) instead of failing', async () => {
     s.silences.set('old', { id: 'old', matchers: [{ label: 'coin', pattern: 'X' }], startsAt: NOW, endsAt: 9e18, comment: '', createdBy: '' });
     expect(await call(`${s.url}/api/v1/silences`)).toEqual({ status: 200, type: 'application/json; charset=utf-8', body: { status: 'success', data: [{ id: 'old', matchers: [{ label: 'coin', pattern: 'X' }], startsAt: new Date(NOW).toISOString(), endsAt: null, comment: '', createdBy: '', state: 'active' }] } });
+  });
+});
+
+describe('a known path asked with a method it does not take', () => {
+  let s: Awaited<ReturnType<typeof serve>>;
+  let seen: string[];
+  beforeAll(async () => {
+    seen = [];
+    const history: HistorySource = {
+      outages: () => [],
+      totals: () => [],
+      watching: () => new Map(),
+      networks: () => [],
+      network: () => undefined,
+      changes: (q) => {
+        seen.push(`changes since ${String(q.since)}`);
+        return [];
+      },
+      now: () => NOW,
+    };
+    s = await serve({
+      history,
+      api: {
+        alerts: () => [],
+        changes: (q) => {
+          seen.push(`changes since ${String(q.since)}`);
+          return [];
+        }, state: () => ({ data: { exchanges: [], routes: [] }, next: null }), deadLetters: () => [], silences: { list: () => [], save: () => undefined }, now: () => NOW } });
+  });
+  afterAll(() => s.close());
+
+  // Every path of the daemon's HTTP surface (DESIGN.md section 4 and the history API), and what it takes.
+  it.each([
+    ['/', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/metrics', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/healthz', 'DELETE', 'GET, HEAD, OPTIONS'],
+    ['/readyz', 'PUT', 'GET, HEAD, OPTIONS'],
+    ['/status.css', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/status.js', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/favicon.svg', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/-/reload', 'GET', 'POST, OPTIONS'],
+    ['/api/v1/alerts', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/api/v1/changes', 'DELETE', 'GET, HEAD, OPTIONS'],
+    ['/api/v1/state', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/api/v1/dead-letters', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/api/v1/deadletters', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/api/v1/silences', 'PUT', 'GET, HEAD, POST, OPTIONS'],
+    ['/api/v1/silences/abc', 'GET', 'DELETE, OPTIONS'],
+    ['/api/v1/outages', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/api/v1/availability', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/feed.atom', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/badge/main/USDT/TRX.svg', 'POST', 'GET, HEAD, OPTIONS'],
+  ])('%s with %s answers 405 with Allow: %s', async (path, method, allow) => {
+    const res = await fetch(`${s.url}${path}`, { method });
+    expect([res.status, res.headers.get('allow'), res.headers.get('content-type')]).toEqual([405, allow, 'application/json; charset=utf-8']);
+    expect(await res.json()).toEqual({ status: 'error', error: `method ${method} not allowed on ${path} (allowed: ${allow})` });
+    const options = await fetch(`${s.url}${path}`, { method: 'OPTIONS' });
+    expect([options.status, options.headers.get('allow')]).toEqual([204, allow]);
+  });
+
+  it('still answers an unknown path with 404, and a known one with its own method', async () => {
+    expect((await fetch(`${s.url}/api/v1/nope`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${s.url}/healthz`, { method: 'HEAD' })).status).toBe(200);
+  });
+
+  it('answers a since beyond any time with 400, without asking the store', async () => {
+    seen.length = 0;
+    for (const path of ['/api/v1/changes', '/api/v1/outages']) {
+      expect(await call(`${s.url}${path}?since=99999999999999999999`)).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { status: 'error', error: 'since: use RFC 3339 or milliseconds since the epoch' } });
+    }
+    expect(await call(`${s.url}/api/v1/changes?before=99999999999999999999`)).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { status: 'error', error: 'before: the `next` cursor of a previous page' } });
+    expect(seen).toEqual([]);
+    expect((await call(`${s.url}/api/v1/changes?since=253402300799999`)).status).toBe(200);
+    expect(seen).toEqual(['changes since 253402300799999']);
   });
 });

@@ -164,6 +164,27 @@ describe('step: failures, the guard and the store', () => {
     expect(results[3]?.effects.tell[0]?.fingerprint).toBe('5f1bf5596ea2c3cb');
   });
 
+  it('keeps an ExchangeDown from before a restart firing through the failures after it, and resolves it with the startsAt it fired with', () => {
+    const fired = run(initialState(settings('rules: []\n')), [
+      [{ type: 'failure', exchange: 'main', endpoint: 'coins', error: 'coins: HTTP 502' }, 1000],
+      [{ type: 'failure', exchange: 'main', endpoint: 'coins', error: 'coins: HTTP 502' }, 2000],
+      [{ type: 'failure', exchange: 'main', endpoint: 'coins', error: 'coins: HTTP 502' }, 3000],
+    ]);
+    const down = [...alertsOf(fired[2]!.state.alerts)];
+    expect(down.map((a) => [a.labels.alertname, a.status, a.startsAt])).toEqual([['ExchangeDown', 'firing', 3000]]);
+    // A restart: the store gives back the firing alert; the count of failures starts again at 0.
+    const results = run(initialState(settings('rules: []\n'), new Map(), down), [
+      [{ type: 'failure', exchange: 'main', endpoint: 'coins', error: 'coins: timed out' }, 60_000],
+      [{ type: 'failure', exchange: 'main', endpoint: 'coins', error: 'coins: timed out' }, 61_000],
+      [coins('main', usdt(true)), 62_000],
+    ]);
+    expect(results.map((r) => r.transitions.map((t) => `${t.to} ${t.alert.labels.alertname} startsAt ${t.alert.startsAt} endsAt ${t.alert.endsAt}`))).toEqual([
+      [],
+      [],
+      ['resolved ExchangeDown startsAt 3000 endsAt 62000'],
+    ]);
+  });
+
   it('holds a list that shrank suddenly as suspect (UpstreamAnomaly) until it persists, then takes it', () => {
     const four = ['A', 'B', 'C', 'D'].map((c) => coinRecord(c, [{ network: 'X' }]));
     const results = run(initialState(settings(WITHDRAW)), [

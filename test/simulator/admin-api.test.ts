@@ -142,4 +142,14 @@ describe('routing', () => {
     const res = await fetch(`${sim.url}/-/sim/nothing`);
     expect([res.status, await res.json()]).toEqual([404, { error: 'no admin route GET /-/sim/nothing' }]);
   });
+
+  it.each([
+    ['/-/sim/actions', 'GET', 'POST, OPTIONS'],
+    ['/-/sim/faults', 'GET', 'POST, DELETE, OPTIONS'],
+    ['/-/sim/state', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/-/sim/reset-limits', 'GET', 'POST, OPTIONS'],
+  ])('answers %s asked with %s with 405 and Allow: %s', async (path, method, allow) => {
+    const res = await fetch(`${sim.url}${path}`, { method });
+    expect([res.status, res.headers.get('allow'), await res.json()]).toEqual([405, allow, { error: `no admin route ${method} ${path} (allowed: ${allow})` }]);
+  });
 });

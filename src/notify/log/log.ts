@@ -1,7 +1,8 @@
 import type { Logger } from '../../lib/logger';
 import type { Delivery, Notifier } from '../notifier';
+import { alertWord } from '../text';
 
-/** The `log` receiver: one structured line per alert. */
+/** The `log` receiver: one structured line per alert, `FIRING`, `RESOLVED` or `CHANGE` (an event, which neither fires nor resolves). */
 export function logNotifier(name: string, logger: Logger): Notifier {
   return {
     name,
@@ -9,7 +10,7 @@ export function logNotifier(name: string, logger: Logger): Notifier {
       for (const a of notification.alerts) {
         logger.info(
           { receiver: name, status: a.status, fingerprint: a.fingerprint, labels: a.labels, annotations: a.annotations, startsAt: a.startsAt, endsAt: a.endsAt },
-          `${a.status === 'firing' ? 'FIRING' : 'RESOLVED'} ${a.annotations.summary ?? a.labels.alertname ?? ''}`,
+          `${alertWord(a)} ${a.annotations.summary ?? a.labels.alertname ?? ''}`,
         );
       }
     },

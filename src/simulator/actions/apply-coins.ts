@@ -13,10 +13,18 @@ function coinOf(market: Market, coin: string): SimCoin {
   return found;
 }
 
-function networkOf(coin: SimCoin, network: string): SimNetwork {
-  const found = coin.networks.find((n) => n.network === network);
+/** The ids a dialect names a coin's network by in its answers (DialectRenderer.networkIds). */
+export type NetworkIds = (coin: string, n: SimNetwork) => readonly string[];
+
+/**
+ * A coin's network by the model's id or, when the exchange speaks another dialect, by an id that
+ * dialect gives it (`TRX` on binance for `Tron(TRC20)`): what a user reads in an answer.
+ */
+function networkOf(coin: SimCoin, network: string, ids?: NetworkIds): SimNetwork {
+  const found = coin.networks.find((n) => n.network === network) ?? (ids === undefined ? undefined : coin.networks.find((n) => ids(coin.coin, n).includes(network)));
   if (found === undefined) {
-    throw new ActionError([`coin ${coin.coin} has no network "${network}" (it has: ${coin.networks.map((n) => n.network).join(', ')})`]);
+    const names = coin.networks.map((n) => (ids === undefined ? n.network : (ids(coin.coin, n)[0] ?? n.network)));
+    throw new ActionError([`coin ${coin.coin} has no network "${network}" (it has: ${names.join(', ')})`]);
   }
   return found;
 }
@@ -39,9 +47,9 @@ function patchNetwork(coin: SimCoin, target: SimNetwork, patch: NetworkPatch): v
   if (isDefault === true) for (const n of coin.networks) n.isDefault = n === target;
 }
 
-export function setNetwork(market: Market, a: Of<'set_network'>): void {
+export function setNetwork(market: Market, a: Of<'set_network'>, ids?: NetworkIds): void {
   const coin = coinOf(market, a.coin);
-  patchNetwork(coin, networkOf(coin, a.network), a.set);
+  patchNetwork(coin, networkOf(coin, a.network, ids), a.set);
   touchCoin(market, coin);
 }
 
@@ -86,9 +94,9 @@ export function addNetwork(market: Market, a: Of<'add_network'>): void {
 }
 
 /** Removing the default network hands the default to the first one left. */
-export function removeNetwork(market: Market, a: Of<'remove_network'>): void {
+export function removeNetwork(market: Market, a: Of<'remove_network'>, ids?: NetworkIds): void {
   const coin = coinOf(market, a.coin);
-  const n = networkOf(coin, a.network);
+  const n = networkOf(coin, a.network, ids);
   if (coin.networks.length === 1) throw new ActionError([`network "${a.network}" is the last of ${a.coin}; delist the coin instead`]);
   coin.networks = coin.networks.filter((x) => x !== n);
   if (n.isDefault) (coin.networks[0] as SimNetwork).isDefault = true;

@@ -120,6 +120,7 @@ export function binanceTickers(req: DialectRequest, source: { all(): ModelTicker
 export const binance: DialectRenderer = {
   name: 'binance',
   paths: { coins: '/sapi/v1/capital/config/getall', tickers: '/api/v3/ticker/24hr' },
+  networkIds: (_coin, n) => [networkId('binance', n.network)],
   weight: (endpoint, query) => {
     if (endpoint === 'coins') return 10;
     if (query.has('symbol')) return 2;

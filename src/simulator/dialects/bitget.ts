@@ -64,6 +64,7 @@ function ticker(t: ModelTicker): Record<string, unknown> {
 export const bitget: DialectRenderer = {
   name: 'bitget',
   paths: { coins: '/api/v2/spot/public/coins', tickers: '/api/v2/spot/market/tickers' },
+  networkIds: (_coin, n) => [networkId('bitget', n.network)],
   weight: () => 1,
   coins: (coins, now) => ({ status: 200, body: envelope(now, coins.map(coin)) }),
   tickers: (req, source) => {

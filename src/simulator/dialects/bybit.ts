@@ -79,6 +79,7 @@ function authorize(req: DialectRequest, credentials: SimCredentials | undefined)
 export const bybit: DialectRenderer = {
   name: 'bybit',
   paths: { coins: '/v5/asset/coin/query-info', tickers: '/v5/market/tickers' },
+  networkIds: (_coin, n) => [networkId('bybit', n.network)],
   weight: () => 1,
   authorize: (endpoint, req, credentials) => (endpoint === 'coins' ? authorize(req, credentials) : undefined),
   coins: (coins, now) => reply(200, 0, 'success', { rows: coins.map(coin) }, now),

@@ -58,6 +58,7 @@ function ticker(t: ModelTicker): Record<string, unknown> {
 export const gate: DialectRenderer = {
   name: 'gate',
   paths: { coins: '/api/v4/spot/currencies', tickers: '/api/v4/spot/tickers' },
+  networkIds: (_coin, n) => [networkId('gate', n.network)],
   weight: () => 1,
   coins: (coins) => ({ status: 200, body: coins.map(coin) }),
   tickers: (req, source) => {

@@ -77,6 +77,7 @@ function ticker(t: ModelTicker): string {
 export const htx: DialectRenderer = {
   name: 'htx',
   paths: { coins: '/v2/reference/currencies', tickers: '/market/tickers' },
+  networkIds: (coin, n) => [chainId(coin, n)],
   weight: () => 1,
   coins: (coins) => ({ status: 200, body: { code: 200, data: coins.map(coin) } }),
   tickers: (req, source) => {

@@ -72,6 +72,7 @@ function ticker(t: ModelTicker): Record<string, unknown> {
 export const kucoin: DialectRenderer = {
   name: 'kucoin',
   paths: { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' },
+  networkIds: (_coin, n) => [networkId('kucoin', n.network)],
   weight: (endpoint) => (endpoint === 'coins' ? 3 : 15),
   coins: (coins) => ({ status: 200, body: { code: '200000', data: coins.map(coin) } }),
   tickers: (req, source) => {

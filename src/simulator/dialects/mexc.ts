@@ -60,6 +60,10 @@ function ticker(t: ModelTicker): Record<string, unknown> {
 export const mexc: DialectRenderer = {
   name: 'mexc',
   paths: { coins: '/api/v3/capital/config/getall', tickers: '/api/v3/ticker/24hr' },
+  networkIds: (_coin, n) => {
+    const id = networkId('mexc', n.network);
+    return [id, LONG_NAMES[id] ?? id];
+  },
   weight: (endpoint, query) => (endpoint === 'coins' ? 10 : query.has('symbol') ? 1 : 40),
   authorize: (endpoint, req, credentials) => {
     if (endpoint !== 'coins') return undefined;

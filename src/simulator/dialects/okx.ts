@@ -91,6 +91,7 @@ function authorize(req: DialectRequest, credentials: SimCredentials | undefined)
 export const okx: DialectRenderer = {
   name: 'okx',
   paths: { coins: '/api/v5/asset/currencies', tickers: '/api/v5/market/tickers' },
+  networkIds: (coin, n) => [`${coin}-${networkId('okx', n.network)}`],
   weight: () => 1,
   authorize: (endpoint, req, credentials) => (endpoint === 'coins' ? authorize(req, credentials) : undefined),
   coins: (coins) => ok(coins.flatMap((c) => c.networks.map((n) => row(c, n)))),

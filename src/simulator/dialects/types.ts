@@ -5,7 +5,7 @@
  * real answers (see test/simulator/dialects/fixtures/SOURCES.md), never from a decoder.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { SimCoin } from '../market/model';
+import type { SimCoin, SimNetwork } from '../market/model';
 import type { SimulatorDialect } from './names';
 
 /** One spot-v3 ticker of the model, as the reference exchange computes it. */
@@ -78,6 +78,12 @@ export interface RateState {
 export interface DialectRenderer {
   name: Exclude<SimulatorDialect, 'spot-v3'>;
   paths: Record<Endpoint, string>;
+  /**
+   * The ids this exchange names a coin's network by in its answers (`TRX` for the model's
+   * `Tron(TRC20)` on Binance, `USDT-TRC20` on OKX): the admin API and scenarios accept them
+   * beside the model's own, so what a user reads in an answer is what they can name.
+   */
+  networkIds(coin: string, n: SimNetwork): readonly string[];
   /** Request weight of an endpoint (the exchange's own where it documents one). */
   weight(endpoint: Endpoint, query: URLSearchParams): number;
   /** Signed endpoints: undefined when the request is accepted, else the exchange's refusal. */

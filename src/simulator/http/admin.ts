@@ -4,6 +4,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../../lib/logger';
+import { answerOtherMethods } from '../../lib/other-methods';
 import { ActionError } from '../actions/action-error';
 import { FAULT_ENDPOINTS, type FaultEndpoint } from '../actions/faults-schema';
 import type { SimulatorControl } from '../control';
@@ -49,6 +50,9 @@ export function createAdminRouter(control: SimulatorControl, logger: Logger): ex
   router.post('/reset-limits', (_req, res) => {
     control.resetLimits();
     res.json({ reset: true });
+  });
+  answerOtherMethods(router, (req, res, allow) => {
+    res.status(405).json({ error: `no admin route ${req.method} ${ADMIN_PREFIX}${req.path} (allowed: ${allow})` });
   });
   router.use((req, res) => {
     res.status(404).json({ error: `no admin route ${req.method} ${ADMIN_PREFIX}${req.path}` });

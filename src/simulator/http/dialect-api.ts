@@ -17,6 +17,8 @@ import { send, type Reply } from './reply';
 import type { WeightLimiter } from './weight-limiter';
 
 const UNKNOWN_PATH_WEIGHT = 1;
+/** The methods of the exchange's paths (an Allow header with every 405, as http/api.ts sends it). */
+const ALLOW = 'GET, HEAD';
 
 export interface DialectApiDeps {
   renderer: DialectRenderer;
@@ -89,7 +91,7 @@ export function createDialectApiHandler(deps: DialectApiDeps): (req: IncomingMes
     const headers = renderer.usage(state);
     if (decision.kind !== 'ok') return sendAnswer(res, renderer.limited(state, decision.kind === 'banned', now), headers);
     if (endpoint === undefined) return sendAnswer(res, renderer.notFound(request), headers);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return sendAnswer(res, { ...renderer.notFound(request), status: 405 }, headers);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return sendAnswer(res, { ...renderer.notFound(request), status: 405 }, { ...headers, allow: ALLOW });
     const answer = (): Answer => {
       const refused = renderer.authorize?.(endpoint, request, deps.credentials);
       if (refused !== undefined) return refused;

@@ -8,6 +8,7 @@ import { basename, extname } from 'node:path';
 import { locate, parseYamlSource, position, tell, type PathSegment } from '../../config/yaml-source';
 import { duration } from '../actions/fields';
 import { formatIssue, fromZodIssues, validateAction, type Issue } from '../actions/validate';
+import { readFailure } from '../../lib/read-capped';
 import { ScenarioError } from './scenario-error';
 import { toPlain } from './to-plain';
 import type { Scenario, ScenarioStep } from './types';
@@ -83,6 +84,13 @@ function parseStep(raw: unknown, i: number, scenario: Scenario, issues: Issue[],
   scenario.steps.push({ at: atMs, action: v.value, where: where(path) } satisfies ScenarioStep);
 }
 
+/** A scenario file; one it cannot read is a ScenarioError too (`FILE: cannot read: no such file`). */
 export async function loadScenarioFile(path: string): Promise<Scenario> {
-  return parseScenario(await readFile(path, 'utf8'), path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ScenarioError([`${path}: cannot read: ${readFailure(err)}`]);
+  }
+  return parseScenario(text, path);
 }

@@ -5,6 +5,8 @@
  */
 import { createHmac } from 'node:crypto';
 import type { SimulatorOptions } from '../../../src/simulator';
+import { rendererOf } from '../../../src/simulator/dialects/registry';
+import type { DialectRenderer } from '../../../src/simulator/dialects/types';
 import { get, startTestSimulator, T0, type TestSimulator } from '../../support/simulator';
 
 const KEY = 'test-api-key';
@@ -207,5 +209,52 @@ describe('the same market through a dialect', () => {
     s.clock.advance(60_000);
     expect(before).toBeDefined();
     expect(await close()).toBeGreaterThan((before as number) * 1.5);
+  });
+});
+
+describe('a known path asked with another method than GET', () => {
+  it.each(['binance', 'okx', 'gate'] as const)('%s answers 405 with Allow: GET, HEAD', async (dialect) => {
+    const s = await sim({ dialect });
+    const { paths } = rendererOf(dialect) as DialectRenderer;
+    for (const path of [paths.coins, paths.tickers]) {
+      const res = await fetch(`${s.url}${path}`, { method: 'POST' });
+      expect([res.status, res.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    }
+  });
+});
+
+describe('the admin API of an exchange speaking another dialect', () => {
+  const post = async (url: string, body: unknown): Promise<[number, unknown]> => {
+    const res = await fetch(`${url}/-/sim/actions`, { method: 'POST', body: JSON.stringify(body) });
+    return [res.status, await res.json()];
+  };
+
+  it.each([
+    ['binance', 'TRX'],
+    ['okx', 'USDT-TRC20'],
+    ['htx', 'trc20usdt'],
+    ['kucoin', 'trx'],
+    ['mexc', 'TRX'],
+    ['mexc', 'Tron(TRC20)'],
+  ] as const)('%s takes the network id it answers with (%s), and the model\'s own', async (dialect, id) => {
+    const s = await sim({ dialect });
+    expect(await post(s.url, { action: 'set_network', coin: 'USDT', network: id, set: { withdrawEnable: false } })).toEqual([200, { applied: 1 }]);
+    expect(await post(s.url, { action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: true } })).toEqual([200, { applied: 1 }]);
+  });
+
+  it('names the networks in the dialect\'s ids when one is unknown', async () => {
+    const s = await sim({ dialect: 'binance', coins: 40 });
+    const [status, body] = await post(s.url, { action: 'set_network', coin: 'USDT', network: 'TRC20', set: { withdrawEnable: false } });
+    expect(status).toBe(400);
+    expect((body as { problems: string[] }).problems[0]).toMatch(/^coin USDT has no network "TRC20" \(it has: .*\bTRX\b.*\)$/);
+    expect((body as { problems: string[] }).problems[0]).not.toContain('Tron(TRC20)');
+  });
+
+  it('shows the change under the dialect\'s id: binance\'s TRX closes', async () => {
+    const s = await sim({ dialect: 'binance' });
+    await post(s.url, { action: 'set_network', coin: 'USDT', network: 'TRX', set: { withdrawEnable: false, withdrawDesc: 'maintenance' } });
+    const coins = await get(s.url, `/sapi/v1/capital/config/getall?${signedQuery(SECRET)}`, { headers: { 'X-MBX-APIKEY': KEY } });
+    const usdt = (JSON.parse(coins.text) as { coin: string; networkList: { network: string; withdrawEnable: boolean; withdrawDesc: string }[] }[]).find((c) => c.coin === 'USDT');
+    expect(usdt?.networkList.find((n) => n.network === 'TRX')).toMatchObject({ withdrawEnable: false, withdrawDesc: 'maintenance' });
   });
 });

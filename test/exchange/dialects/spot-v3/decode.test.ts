@@ -1,6 +1,7 @@
 import { parseJsonKeepingDecimals } from '../../../../src/exchange/dialects/spot-v3/parse';
 import { decodeCoins } from '../../../../src/exchange/dialects/spot-v3/coins';
 import { decodeTickers } from '../../../../src/exchange/dialects/spot-v3/tickers';
+import { Refused } from '../../../../src/exchange/dialect';
 import { ShapeError } from '../../../../src/exchange/read';
 import { coinRecord, tickerRecord } from '../../../support/records';
 
@@ -108,12 +109,25 @@ describe('decodeCoins', () => {
 
   it.each([
     [{ code: '200', msg: 'success', data: null }, 'coins: expected a list, got an error envelope'],
-    [{ code: -1003, msg: 'Too much request weight used' }, 'coins: expected a list, got an error envelope'],
     [null, 'coins: expected a list, got null'],
     ['[]', 'coins: expected a list, got a string'],
     [{ coins: [] }, 'coins: expected a list, got an object'],
   ])('rejects an answer of the wrong shape: %p', (body, message) => {
     expect(() => decodeCoins(body)).toThrow(new ShapeError(message));
+  });
+
+  it('reads an error envelope as the exchange refusing, with its code and message (a rate-limit code asks for a pause)', () => {
+    expect(() => decodeCoins({ code: -1003, msg: 'Too much request weight used' })).toThrow(Refused);
+    const refusal = (body: unknown): unknown => {
+      try {
+        decodeCoins(body);
+      } catch (err) {
+        return err instanceof Refused ? err.refusal : err;
+      }
+      return undefined;
+    };
+    expect(refusal({ code: -1003, msg: 'Too much request weight used' })).toEqual({ code: '-1003', msg: 'Too much request weight used', pause: 'rate_limited' });
+    expect(refusal({ code: '-1121', msg: 'Invalid symbol.' })).toEqual({ code: '-1121', msg: 'Invalid symbol.' });
   });
 
   it('reads the list inside a {code, msg, data: [...]} envelope', () => {
