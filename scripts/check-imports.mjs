@@ -17,6 +17,8 @@ const ALLOWED = {
   rules: ['snapshot', 'lib', 'config/yaml-schema.ts'],
   alerts: ['rules', 'snapshot', 'lib'],
   exchange: ['snapshot', 'lib'],
+  // Notices (notices.md): their sources are requests and decoders like a dialect's, their mentions read the chain table.
+  notices: ['exchange', 'snapshot', 'lib'],
   // The schema is composed from the registries of receivers and dialects (DESIGN.md section 2), which it does not list.
   // ...and the names of the dialects the embedded exchange speaks (simulate.dialect).
   config: ['lib', 'notify/registry.ts', 'notify/receiver-registry.ts', 'notify/plugin.ts', 'exchange/dialects/registry.ts', 'simulator/dialects/names.ts'],
@@ -27,9 +29,9 @@ const ALLOWED = {
   notify: ['alerts', 'lib', 'store', 'config/index.ts'],
   store: ['alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
   // Receiver metrics derive from notify (DESIGN.md section 2): the failure reasons a notifier gives.
-  metrics: ['exchange', 'alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
-  http: ['metrics', 'alerts', 'store', 'rules', 'snapshot', 'exchange', 'config', 'lib'],
-  poll: ['exchange', 'alerts', 'rules', 'snapshot', 'store', 'notify/notifier.ts', 'lib'],
+  metrics: ['exchange', 'notices', 'alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
+  http: ['metrics', 'alerts', 'store', 'rules', 'snapshot', 'exchange', 'notices', 'config', 'lib'],
+  poll: ['exchange', 'notices', 'alerts', 'rules', 'snapshot', 'store', 'notify/notifier.ts', 'lib'],
 };
 
 const RECEIVERS_LISTED = 'only notify/registry.ts imports a receiver folder (notify/<kind>/): the rest asks the registry';
