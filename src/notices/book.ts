@@ -1,0 +1,124 @@
+/**
+ * What an exchange's notice sources have said, as one value (notices.md): its status, the
+ * maintenance windows known, the announcements read. `applyRead` takes one source's read and
+ * returns the next book and what is new. Pure: time is an argument; mentions are matched by the
+ * function given (the exchange's own lists).
+ */
+import type { Announcement, ExchangeStatus, Maintenance, MaintenanceState, NoticeRead } from './model';
+
+/** Completed and canceled windows, and announcements, are kept this long after they ended or were published. */
+export const KEEP_ENDED_MS = 30 * 24 * 3_600_000;
+
+export interface NoticeBook {
+  readonly status: ExchangeStatus | undefined;
+  /** Windows by id. */
+  readonly windows: ReadonlyMap<string, Maintenance>;
+  /** Announcements by id. */
+  readonly announcements: ReadonlyMap<string, Announcement>;
+  /** Sources whose first announcement read (the baseline) has been taken. */
+  readonly baselined: ReadonlySet<string>;
+}
+
+export const EMPTY_NOTICES: NoticeBook = { status: undefined, windows: new Map(), announcements: new Map(), baselined: new Set() };
+
+/** The coins, symbols and chains a title names, among the exchange's own (notices/mentions.ts). */
+export type MentionsOf = (title: string) => { coins: readonly string[]; symbols: readonly string[]; chains: readonly string[] };
+
+export interface WindowChange {
+  readonly window: Maintenance;
+  /** Its state before (undefined: first seen). */
+  readonly from: MaintenanceState | undefined;
+}
+
+export interface BookUpdate {
+  readonly book: NoticeBook;
+  /** Announcements read for the first time after the source's baseline: each one an event. */
+  readonly published: readonly Announcement[];
+  /** Announcements read for the first time, the baseline included (the metric counts them). */
+  readonly firstRead: readonly Announcement[];
+  /** Windows first seen or whose state changed. */
+  readonly windows: readonly WindowChange[];
+}
+
+export interface ReadOptions {
+  /**
+   * How a known window that left the source's list is judged: `judge` — canceled when it had not
+   * begun, else completed (Statuspage, HTX, Bybit); `ask` — kept as it was until the source says
+   * (OKX asks its completed and canceled lists).
+   */
+  readonly vanished: 'judge' | 'ask';
+  /** Whether the read is a follow-up of windows that left the list (only updates, never removes). */
+  readonly followUp?: boolean;
+}
+
+export function applyRead(book: NoticeBook, exchange: string, source: string, read: NoticeRead, now: number, mentionsOf: MentionsOf, options: ReadOptions): BookUpdate {
+  let { status, windows, announcements, baselined } = book;
+  const windowChanges: WindowChange[] = [];
+  const published: Announcement[] = [];
+  const firstRead: Announcement[] = [];
+
+  if (read.status !== undefined) {
+    const s = read.status;
+    const since = s.since ?? (status !== undefined && status.state === s.state ? status.since : now);
+    status = { exchange, state: s.state, message: s.message === '' ? null : s.message, since, checked: now };
+  }
+
+  if (read.maintenance !== undefined) {
+    const next = new Map(windows);
+    const listed = new Set<string>();
+    for (const w of read.maintenance) {
+      listed.add(w.id);
+      const before = windows.get(w.id);
+      const window: Maintenance = { ...w, exchange };
+      if (before === undefined || !sameWindow(before, window)) {
+        next.set(w.id, window);
+        if (before === undefined || before.state !== window.state) windowChanges.push({ window, from: before?.state });
+      }
+    }
+    if (options.followUp !== true && options.vanished === 'judge') {
+      for (const [id, w] of windows) {
+        if (w.source !== source || listed.has(id) || w.state === 'completed' || w.state === 'canceled') continue;
+        const state: MaintenanceState = now < w.begins && w.state === 'scheduled' ? 'canceled' : 'completed';
+        const ended: Maintenance = { ...w, state, ...(state === 'completed' && w.ends === null && { ends: now }) };
+        next.set(id, ended);
+        windowChanges.push({ window: ended, from: w.state });
+      }
+    }
+    for (const [id, w] of next) if ((w.state === 'completed' || w.state === 'canceled') && now - (w.ends ?? w.begins) > KEEP_ENDED_MS) next.delete(id);
+    windows = next;
+  }
+
+  if (read.announcements !== undefined) {
+    const next = new Map(announcements);
+    const baseline = !baselined.has(source);
+    for (const a of read.announcements) {
+      if (next.has(a.id)) continue;
+      const named = mentionsOf(a.title);
+      const announcement: Announcement = { ...a, exchange, coins: [...named.coins], symbols: [...named.symbols], chains: [...named.chains] };
+      next.set(a.id, announcement);
+      firstRead.push(announcement);
+      if (!baseline) published.push(announcement);
+    }
+    for (const [id, a] of next) if (now - a.published > KEEP_ENDED_MS) next.delete(id);
+    announcements = next;
+    if (baseline) baselined = new Set([...baselined, source]);
+  }
+
+  return { book: { status, windows, announcements, baselined }, published, firstRead, windows: windowChanges };
+}
+
+function sameWindow(a: Maintenance, b: Maintenance): boolean {
+  return (
+    a.title === b.title && a.state === b.state && a.begins === b.begins && a.ends === b.ends && a.origin === b.origin && a.scope === b.scope &&
+    a.url === b.url && a.source === b.source && sameList(a.coins, b.coins) && sameList(a.symbols, b.symbols)
+  );
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Windows a source must be asked about: known, not ended, and absent from its last plain list (OKX's follow-up). */
+export function windowsLeft(book: NoticeBook, source: string, listed: ReadonlySet<string>): Maintenance[] {
+  return [...book.windows.values()].filter((w) => w.source === source && !listed.has(w.id) && (w.state === 'scheduled' || w.state === 'ongoing'));
+}

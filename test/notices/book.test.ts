@@ -1,0 +1,80 @@
+import { applyRead, EMPTY_NOTICES, KEEP_ENDED_MS, windowsLeft, type MentionsOf } from '../../src/notices/book';
+import type { Maintenance, NoticeRead } from '../../src/notices/model';
+
+const H = 3_600_000;
+const T0 = Date.UTC(2026, 10, 27, 12);
+const none: MentionsOf = () => ({ coins: [], symbols: [], chains: [] });
+const byTicker: MentionsOf = (title) => ({ coins: /\(([A-Z]+)\)/.exec(title)?.slice(1) ?? [], symbols: [], chains: [] });
+
+const window = (over: Partial<Omit<Maintenance, 'exchange'>> = {}): Omit<Maintenance, 'exchange'> => ({
+  id: 'w1', title: 'Spot system upgrade', state: 'scheduled', begins: T0 + 2 * H, ends: T0 + 3 * H, origin: 'planned', scope: 'exchange',
+  coins: [], symbols: [], url: null, source: 'bybit-status', ...over,
+});
+const judge = { vanished: 'judge' } as const;
+
+describe('applyRead: status', () => {
+  it('keeps since while the state holds, takes the source start when it sends one, and "" as no message', () => {
+    const first = applyRead(EMPTY_NOTICES, 'kc', 'kucoin-status', { status: { state: 'normal', message: '', since: null } }, T0, none, judge).book;
+    expect(first.status).toEqual({ exchange: 'kc', state: 'normal', message: null, since: T0, checked: T0 });
+    const again = applyRead(first, 'kc', 'kucoin-status', { status: { state: 'normal', message: null, since: null } }, T0 + 60_000, none, judge).book;
+    expect(again.status).toEqual({ exchange: 'kc', state: 'normal', message: null, since: T0, checked: T0 + 60_000 });
+    const halted = applyRead(again, 'kc', 'kucoin-status', { status: { state: 'cancel_only', message: 'upgrade', since: T0 + 30_000 } }, T0 + 120_000, none, judge).book;
+    expect(halted.status).toEqual({ exchange: 'kc', state: 'cancel_only', message: 'upgrade', since: T0 + 30_000, checked: T0 + 120_000 });
+  });
+});
+
+describe('applyRead: maintenance windows', () => {
+  it('tells a window first seen and each change of its state, and nothing when it is read again unchanged', () => {
+    const r1 = applyRead(EMPTY_NOTICES, 'by', 'bybit-status', { maintenance: [window()] }, T0, none, judge);
+    expect(r1.windows).toEqual([{ window: { ...window(), exchange: 'by' }, from: undefined }]);
+    const r2 = applyRead(r1.book, 'by', 'bybit-status', { maintenance: [window()] }, T0 + 60_000, none, judge);
+    expect(r2.windows).toEqual([]);
+    expect(r2.book.windows.get('w1')).toBe(r1.book.windows.get('w1'));
+    const r3 = applyRead(r2.book, 'by', 'bybit-status', { maintenance: [window({ state: 'ongoing' })] }, T0 + 2 * H, none, judge);
+    expect(r3.windows).toEqual([{ window: { ...window({ state: 'ongoing' }), exchange: 'by' }, from: 'scheduled' }]);
+  });
+
+  it('judges a window that left the list: canceled before it began, completed after (its end, else now)', () => {
+    const known = applyRead(EMPTY_NOTICES, 'by', 'bybit-status', { maintenance: [window(), window({ id: 'w2', state: 'ongoing', begins: T0 - H, ends: null })] }, T0, none, judge).book;
+    const r = applyRead(known, 'by', 'bybit-status', { maintenance: [] }, T0 + H, none, judge);
+    expect(r.windows.map((c) => [c.window.id, c.from, c.window.state, c.window.ends])).toEqual([
+      ['w1', 'scheduled', 'canceled', T0 + 3 * H],
+      ['w2', 'ongoing', 'completed', T0 + H],
+    ]);
+  });
+
+  it('keeps a window that left the list as it was when the source is asked (OKX), until a follow-up says', () => {
+    const okx = { vanished: 'ask' } as const;
+    const known = applyRead(EMPTY_NOTICES, 'ok', 'okx-status', { maintenance: [window({ source: 'okx-status' })] }, T0, none, okx).book;
+    const left = applyRead(known, 'ok', 'okx-status', { maintenance: [] }, T0 + H, none, okx);
+    expect(left.windows).toEqual([]);
+    expect(windowsLeft(left.book, 'okx-status', new Set()).map((w) => w.id)).toEqual(['w1']);
+    const told = applyRead(left.book, 'ok', 'okx-status', { maintenance: [window({ source: 'okx-status', state: 'canceled' })] }, T0 + H, none, { vanished: 'ask', followUp: true });
+    expect(told.windows.map((c) => [c.window.id, c.from, c.window.state])).toEqual([['w1', 'scheduled', 'canceled']]);
+    expect(windowsLeft(told.book, 'okx-status', new Set())).toEqual([]);
+  });
+
+  it('never judges another source\'s windows, and forgets ended windows after KEEP_ENDED_MS', () => {
+    const known = applyRead(EMPTY_NOTICES, 'by', 'statuspage', { maintenance: [window({ source: 'statuspage' })] }, T0, none, judge).book;
+    expect(applyRead(known, 'by', 'bybit-status', { maintenance: [] }, T0 + H, none, judge).windows).toEqual([]);
+    const done = applyRead(known, 'by', 'statuspage', { maintenance: [window({ source: 'statuspage', state: 'completed' })] }, T0 + 4 * H, none, judge).book;
+    expect(applyRead(done, 'by', 'statuspage', { maintenance: [] }, T0 + 3 * H + KEEP_ENDED_MS + 1, none, judge).book.windows.size).toBe(0);
+  });
+});
+
+describe('applyRead: announcements', () => {
+  const read = (...ids: string[]): NoticeRead => ({
+    announcements: ids.map((id) => ({ id, kind: 'delisting' as const, title: `Will delist Token (${id.toUpperCase()})`, url: `https://example.invalid/${id}`, published: T0, source: 'okx-announcements' })),
+  });
+
+  it('takes the first read as the baseline (counted, no event), then each new one is an event once, with its mentions', () => {
+    const first = applyRead(EMPTY_NOTICES, 'ok', 'okx-announcements', read('abc', 'def'), T0, byTicker, judge);
+    expect(first.published).toEqual([]);
+    expect(first.firstRead.map((a) => a.id)).toEqual(['abc', 'def']);
+    const next = applyRead(first.book, 'ok', 'okx-announcements', read('abc', 'def', 'xyz'), T0 + 60_000, byTicker, judge);
+    expect(next.published).toEqual([
+      { id: 'xyz', kind: 'delisting', title: 'Will delist Token (XYZ)', url: 'https://example.invalid/xyz', published: T0, source: 'okx-announcements', exchange: 'ok', coins: ['XYZ'], symbols: [], chains: [] },
+    ]);
+    expect(applyRead(next.book, 'ok', 'okx-announcements', read('xyz'), T0 + 120_000, byTicker, judge).published).toEqual([]);
+  });
+});
