@@ -14,8 +14,8 @@ const ALLOWED = {
   lib: [],
   snapshot: ['lib'],
   // config/ loads YAML (FILE:LINE:COL errors, ${ENV}), for the rules file and the scenarios too.
-  rules: ['snapshot', 'lib', 'config/yaml-schema.ts'],
-  alerts: ['rules', 'snapshot', 'lib'],
+  rules: ['snapshot', 'lib', 'config/yaml-schema.ts', 'notices/model.ts'],
+  alerts: ['rules', 'snapshot', 'lib', 'notices/model.ts'],
   exchange: ['snapshot', 'lib'],
   // Notices (notices.md): their sources are requests and decoders like a dialect's, their mentions read the chain table.
   notices: ['exchange', 'snapshot', 'lib'],
@@ -27,7 +27,7 @@ const ALLOWED = {
   // notify/notifications.ts builds the pipeline, the outbox and the retry stages from the
   // configuration, over the store's outbox (receiver folders import only notify/*.ts and lib).
   notify: ['alerts', 'lib', 'store', 'config/index.ts'],
-  store: ['alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
+  store: ['alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts', 'notices/book.ts', 'notices/book-json.ts', 'notices/model.ts'],
   // Receiver metrics derive from notify (DESIGN.md section 2): the failure reasons a notifier gives.
   metrics: ['exchange', 'notices', 'alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
   http: ['metrics', 'alerts', 'store', 'rules', 'snapshot', 'exchange', 'notices', 'config', 'lib'],

@@ -21,6 +21,16 @@ const DEFAULT_SUMMARY: Record<string, string> = {
   transfer: '{{coin}} cannot move from {{exchange}} to {{to_exchange}}: no chain is open at both ends',
   upstream_anomaly: '{{exchange}} {{endpoint}} answer shrank from {{before}} to {{after}}: held as suspect',
   exchange_down: '{{exchange}} {{endpoint}} polls failing: {{error}}',
+  // Notices (notices.md section 4): the summary is made with the notice's own words.
+  maintenance: '{{summary}}',
+  exchange_status: '{{summary}}',
+  announcement: '{{summary}}',
+};
+
+/** Annotations a notice alert carries besides summary and description (notices.md section 4). */
+const NOTICE_ANNOTATIONS: Record<string, readonly string[]> = {
+  maintenance: ['title', 'url', 'begins', 'ends'],
+  announcement: ['title', 'url', 'coins', 'published'],
 };
 /** "USDT on Tron(TRC20): withdraw desc set (main)". */
 function changeSummary(f: TemplateFields): string {
@@ -62,6 +72,9 @@ export function annotate(rule: Rule, instance: Instance): Record<string, string>
   };
   if (typeof f.deposit_desc === 'string') out.deposit_desc = f.deposit_desc;
   if (typeof f.withdraw_desc === 'string') out.withdraw_desc = f.withdraw_desc;
+  for (const k of NOTICE_ANNOTATIONS[kind] ?? []) out[k] = String(f[k] ?? '');
+  // A closure alert says which notice explains it, or `none` (notices.md section 3).
+  if (typeof f.notice === 'string') out.notice = f.notice;
   const fields = { ...f, alertname: rule.alert, severity: rule.severity };
   for (const [k, t] of Object.entries(rule.annotations)) out[k] = render(t, fields);
   return out;

@@ -119,7 +119,7 @@ export class PollService implements Service<Command> {
   private open(config: Config, settings: StepSettings): void {
     const store = this.deps.openStore(config.state_dir);
     this.store = store;
-    const restored = new Map<string, Restored>(config.exchanges.map((e) => [e.name, { snapshot: store.loadSnapshot(e.name), samples: store.loadHistory(e.name) }]));
+    const restored = new Map<string, Restored>(config.exchanges.map((e) => [e.name, { snapshot: store.loadSnapshot(e.name), samples: store.loadHistory(e.name), notices: store.loadNotices(e.name) }]));
     this.persist = new Persist(refusable(store, () => this.storeGone));
     this.path = new PollPath(initialState(settings, restored, store.loadAlerts().values()), this.persist);
     this.recorder = recorderFor(undefined, config, this.path.state, this.deps.clock.now(), this.deps.logger);

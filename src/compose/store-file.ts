@@ -46,6 +46,7 @@ export function refusable(store: StateStore, refused: () => string | undefined):
     saveSnapshot: (snapshot, part) => store.saveSnapshot(snapshot, part),
     saveCoinsDelta: (snapshot, changed, gone) => store.saveCoinsDelta(snapshot, changed, gone),
     saveHistory: (exchange, samples) => store.saveHistory(exchange, samples),
+    saveNotices: (exchange, book) => store.saveNotices(exchange, book),
     writeAlerts: (alerts, gone) => store.writeAlerts(alerts, gone),
     addPending: (alerts) => store.addPending(alerts),
   };

@@ -8,6 +8,7 @@
  */
 import type { Alert } from '../alerts/alert';
 import { errorMessage } from '../lib/error-message';
+import type { NoticeBook } from '../notices/book';
 import type { Samples } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Endpoint, Snapshot } from '../snapshot/model';
@@ -32,6 +33,7 @@ export interface PollStore {
   saveSnapshot(snapshot: Snapshot, part: Endpoint): void;
   saveCoinsDelta(snapshot: Snapshot, changed: readonly CoinRecord[], gone: readonly string[]): void;
   saveHistory(exchange: string, samples: Samples): void;
+  saveNotices(exchange: string, book: NoticeBook): void;
   writeAlerts(alerts: Iterable<Alert>, gone: Iterable<string>): void;
   /** Alerts handed to delivery, kept until it has them in its outbox; their ids, in order. */
   addPending(alerts: readonly Alert[]): number[];
@@ -50,6 +52,7 @@ export class Persist {
   /** Snapshot parts not written yet, by exchange and part (the latest). */
   private readonly parts = new Map<string, { snapshot: Snapshot; part: Endpoint }>();
   private readonly samples = new Map<string, Samples>();
+  private readonly notices = new Map<string, NoticeBook>();
   /** Alerts not written yet, by fingerprint: the alert, or null for one to delete. */
   private readonly alerts = new Map<string, Alert | null>();
   /** Per exchange, the coins as the store holds them (what a coins write is a delta of); none before a whole write, or after a failed one. */
@@ -67,13 +70,14 @@ export class Persist {
 
   /** Whether something waits for a write that succeeds. */
   get waiting(): boolean {
-    return this.changes.length > 0 || this.parts.size > 0 || this.samples.size > 0 || this.alerts.size > 0;
+    return this.changes.length > 0 || this.parts.size > 0 || this.samples.size > 0 || this.notices.size > 0 || this.alerts.size > 0;
   }
 
   write(w: Write): Written {
     this.changes.push(...w.changes);
     if (w.snapshot !== undefined) this.parts.set(`${w.snapshot.snapshot.exchange}\u0000${w.snapshot.part}`, w.snapshot);
     if (w.samples !== undefined) this.samples.set(w.samples.exchange, w.samples.samples);
+    if (w.notices !== undefined) this.notices.set(w.notices.exchange, w.notices.book);
     for (const fp of w.alerts.removed) this.alerts.set(fp, null);
     for (const a of w.alerts.set) this.alerts.set(a.fingerprint, a);
     let pending: number[] = [];
@@ -82,6 +86,7 @@ export class Persist {
         if (this.changes.length > 0) this.store.appendChanges(this.changes);
         for (const { snapshot, part } of this.parts.values()) this.saveSnapshot(snapshot, part);
         for (const [exchange, samples] of this.samples) this.store.saveHistory(exchange, samples);
+        for (const [exchange, book] of this.notices) this.store.saveNotices(exchange, book);
         if (this.alerts.size > 0) {
           const set: Alert[] = [];
           const gone: string[] = [];
@@ -105,6 +110,7 @@ export class Persist {
     this.changes = [];
     this.parts.clear();
     this.samples.clear();
+    this.notices.clear();
     this.alerts.clear();
     return { error: undefined, dropped: 0, pending };
   }

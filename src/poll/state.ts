@@ -8,6 +8,7 @@ import type { Alert } from '../alerts/alert';
 import type { Samples } from '../rules/history';
 import type { Rule } from '../rules/model';
 import type { ChainOf } from '../rules/transfer';
+import { EMPTY_NOTICES, type NoticeBook } from '../notices/book';
 import { DEFAULT_FLAPPING, EMPTY_BOOK, type FlapBook, type FlapOptions } from '../snapshot/flapping';
 import { DEFAULT_GUARD, type GuardOptions, type Suspect } from '../snapshot/guard';
 import { emptySnapshot, type Endpoint, type Snapshot } from '../snapshot/model';
@@ -24,7 +25,12 @@ export interface StepSettings {
   readonly chainOf: ChainOf;
   /** Flap detection by exchange (DEFAULT_FLAPPING for one not listed, or when absent). */
   readonly flapping?: ReadonlyMap<string, FlapOptions>;
+  /** How long an announcement explains a closure (notices.explains_for), by exchange; DEFAULT_EXPLAINS_FOR_MS when absent. */
+  readonly explainsFor?: ReadonlyMap<string, number>;
 }
+
+/** notices.explains_for's default: 14 days. */
+export const DEFAULT_EXPLAINS_FOR_MS = 14 * 24 * 3_600_000;
 
 /** One exchange, between two answers. */
 export interface ExchangeState {
@@ -46,6 +52,8 @@ export interface ExchangeState {
   readonly judged: Readonly<Record<Endpoint, boolean>>;
   /** The networks (coins) and symbols (tickers) that changed within the flap window. */
   readonly flaps: Readonly<Record<Endpoint, FlapBook>>;
+  /** What the exchange's notice sources have said (notices.md). */
+  readonly notices: NoticeBook;
 }
 
 export interface PollState {
@@ -58,6 +66,7 @@ export interface PollState {
 export interface Restored {
   readonly snapshot?: Snapshot | undefined;
   readonly samples?: Samples | undefined;
+  readonly notices?: NoticeBook | undefined;
 }
 
 function exchangeState(restored: Restored, name: string): ExchangeState {
@@ -70,6 +79,7 @@ function exchangeState(restored: Restored, name: string): ExchangeState {
     savedAt: { tickers: null, samples: null },
     judged: { coins: false, tickers: false },
     flaps: { coins: EMPTY_BOOK, tickers: EMPTY_BOOK },
+    notices: restored.notices ?? EMPTY_NOTICES,
   };
 }
 

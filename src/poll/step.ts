@@ -12,7 +12,10 @@
  */
 import { AlertsDraft, told, type Transition } from '../alerts/lifecycle';
 import type { Alert } from '../alerts/alert';
-import { evaluateRules, readsPartAlone, ruleInDomain, type Evaluation } from '../rules/evaluate';
+import { evaluateRules, readsPartAlone, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
+import { applyRead, type MentionsOf, type NoticeBook, type ReadOptions } from '../notices/book';
+import type { NoticeRead } from '../notices/model';
+import { announcementEvents, closureRule, noticeInstances, withNotices } from './notice-rules';
 import { evaluateTransfer } from '../rules/evaluate-transfer';
 import { historyKeep, recordSamples, sampledTickers, type Samples } from '../rules/history';
 import type { Rule } from '../rules/model';
@@ -23,7 +26,10 @@ import { applyCoins, applyTickers, type Answer } from '../snapshot/merge';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../snapshot/model';
 import { anyFlapping, percentChange, recordFlips, thingOfLabels, type FlapBook } from '../snapshot/flapping';
 import { builtinEntity, builtinInstance, ENDPOINT_RULES, FLAPPING_RULES, flappingInstance, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
-import { exchangeOf, flappingOf, guardOf, type ExchangeState, type PollState } from './state';
+import { DEFAULT_EXPLAINS_FOR_MS, exchangeOf, flappingOf, guardOf, type ExchangeState, type PollState } from './state';
+
+/** Until titles are read for mentions (notices/mentions.ts): none. */
+const NO_MENTIONS: MentionsOf = () => ({ coins: [], symbols: [], chains: [] });
 
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */
 export const DOWN_AFTER_FAILURES = 3;
@@ -39,13 +45,15 @@ export type StepInput =
   /** How the write of an exchange's state went: `error` when the store refused it. */
   | { type: 'written'; exchange: string; error: string | undefined }
   /** An exchange no longer watched: its alerts resolve, its state goes. */
-  | { type: 'drop'; exchange: string };
+  | { type: 'drop'; exchange: string }
+  /** One read of one of the exchange's notice sources, decoded (a failed read is no input: notices.md section 6). */
+  | { type: 'notices'; exchange: string; source: string; read: NoticeRead; options: ReadOptions };
 
 /**
  * What the input was: an answer taken (`accepted`), held as suspect (`held`), or refused as an
  * empty list (`empty`, a failure of that poll); a failed poll; a write's outcome; a drop.
  */
-export type Outcome = 'accepted' | 'held' | 'empty' | 'failed' | 'written' | 'dropped';
+export type Outcome = 'accepted' | 'held' | 'empty' | 'failed' | 'written' | 'dropped' | 'noticed';
 
 /** What the store must take, in one transaction. */
 export interface Write {
@@ -55,6 +63,8 @@ export interface Write {
   readonly snapshot?: { readonly snapshot: Snapshot; readonly part: Endpoint };
   /** An exchange's ticker samples, written whole. */
   readonly samples?: { readonly exchange: string; readonly samples: Samples };
+  /** An exchange's notice book, written whole. */
+  readonly notices?: { readonly exchange: string; readonly book: NoticeBook };
   /** Alerts to write (by fingerprint) and to delete. */
   readonly alerts: { readonly set: readonly Alert[]; readonly removed: readonly string[] };
   /**
@@ -102,6 +112,8 @@ export function step(state: PollState, input: StepInput, now: number, mono?: num
       return written(state, input.exchange, input.error, now, mono);
     case 'drop':
       return drop(state, input.exchange, now, mono);
+    case 'notices':
+      return noticed(state, input, now, mono);
   }
 }
 
@@ -151,11 +163,12 @@ function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>,
       wasActive: (ruleId, entity) => draft.rule(exchange, ruleId).has(entity),
       chainOf: (network) => state.settings.chainOf(exchange, network),
     });
+  const closures = closureNotices(state, exchange, ex, draft, now);
   for (const rule of rules) {
     const c = rule.condition;
     if (ruleInDomain(rule, endpoint)) {
       if (same && readsPartAlone(rule) && rule.keepFiringForMs === 0) draft.carry(exchange, rule, now);
-      else draft.judge(exchange, rule, evaluate(rule).active, now, held);
+      else draft.judge(exchange, rule, closures(rule, evaluate(rule).active), now, held);
     } else if (c.type === 'change') {
       if (changes.length > 0) for (const inst of evaluate(rule).events) if (held?.(inst.labels) !== true) draft.event(inst, now);
     } else if (c.type === 'transfer' && endpoint === 'coins' && (c.from === exchange || c.to === exchange)) {
@@ -189,6 +202,50 @@ function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>,
     ...(savePart && { snapshot: { snapshot: next, part: endpoint } }),
     ...(saveSamples && { samples: { exchange, samples } }),
   }, log);
+}
+
+/** A closure rule's instances with the notice that explains each (or `none`); an unannounced rule's, only those nothing explains. */
+function closureNotices(state: PollState, exchange: string, ex: ExchangeState, draft: AlertsDraft, now: number): (rule: Rule, instances: readonly Instance[]) => Instance[] {
+  const explainsFor = state.settings.explainsFor?.get(exchange) ?? DEFAULT_EXPLAINS_FOR_MS;
+  const chainOf = (network: string): string | null => state.settings.chainOf(exchange, network);
+  return (rule, instances) => withNotices(rule, instances, ex.notices, chainOf, (entity) => draft.rule(exchange, rule.id).get(entity)?.activeAt, now, explainsFor);
+}
+
+/**
+ * A read of a notice source: the book takes it; the maintenance and exchange_status rules are
+ * judged on the book, announcement rules tell what was published after the baseline, and the
+ * closure rules are judged again (a notice may now explain a closure, or no longer).
+ */
+function noticed(state: PollState, input: Extract<StepInput, { type: 'notices' }>, now: number, mono: number | undefined): StepResult {
+  const { exchange } = input;
+  const ex = exchangeOf(state, exchange);
+  const update = applyRead(ex.notices, exchange, input.source, input.read, now, NO_MENTIONS, input.options);
+  const next: ExchangeState = { ...ex, notices: update.book };
+  const draft = new AlertsDraft(state.alerts, mono);
+  const closures = closureNotices(state, exchange, next, draft, now);
+  const flaps = next.flaps.coins;
+  const held = anyFlapping(flaps) ? (labels: Readonly<Record<string, string>>): boolean => flaps.things.get(thingOfLabels(labels) ?? '')?.flapping === true : undefined;
+  for (const rule of state.settings.rules) {
+    const c = rule.condition;
+    if (c.type === 'maintenance' || c.type === 'exchange_status') draft.judge(exchange, rule, noticeInstances(rule, exchange, update.book, now), now);
+    else if (c.type === 'announcement') for (const inst of announcementEvents(rule, exchange, update.published, now)) draft.event(inst, now);
+    else if (closureRule(rule) && next.snapshot.coinsAt !== null) {
+      const active = evaluateRules({
+        rules: [rule],
+        domain: 'coins',
+        snapshot: next.snapshot,
+        changes: [],
+        samples: next.samples,
+        expectedSymbols: state.settings.expectedSymbols.get(exchange) ?? new Set(),
+        now,
+        wasActive: (ruleId, entity) => draft.rule(exchange, ruleId).has(entity),
+        chainOf: (network) => state.settings.chainOf(exchange, network),
+      }).active;
+      draft.judge(exchange, rule, closures(rule, active), now, held);
+    }
+  }
+  const changed = update.book !== ex.notices;
+  return result(withExchange(state, exchange, next), 'noticed', [], draft, changed ? { changes: [], notices: { exchange, book: update.book } } : undefined);
 }
 
 function failure(state: PollState, exchange: string, endpoint: Endpoint, error: string, now: number, mono: number | undefined, outcome: 'failed' | 'empty' = 'failed'): StepResult {
@@ -254,7 +311,7 @@ function result(state: PollState, outcome: Outcome, changes: readonly Change[], 
   const alerts = draft.writes();
   const tell = draft.transitions.filter(told).map((t) => t.alert);
   const pending = tell.filter((a) => a.event || a.status === 'resolved');
-  const writes = (write !== undefined && (write.changes.length > 0 || write.snapshot !== undefined || write.samples !== undefined)) || alerts.set.length > 0 || alerts.removed.length > 0 || pending.length > 0;
+  const writes = (write !== undefined && (write.changes.length > 0 || write.snapshot !== undefined || write.samples !== undefined || write.notices !== undefined)) || alerts.set.length > 0 || alerts.removed.length > 0 || pending.length > 0;
   return {
     state: { ...state, alerts: draft.result() },
     outcome,

@@ -1,3 +1,4 @@
+import type { AnnouncementKind, StatusState } from '../notices/model';
 import type { ChangeKind } from '../snapshot/changes';
 
 /** State conditions on networks (per coin and network) or coins (per coin). */
@@ -12,7 +13,14 @@ export const TICKER_MEASURES = [
 export type TickerMeasure = (typeof TICKER_MEASURES)[number];
 
 export type Condition =
-  | { type: 'state'; state: StateKind }
+  /** `unannounced`: holds only while no notice explains the closure (notices.md section 3). */
+  | { type: 'state'; state: StateKind; unannounced?: boolean }
+  /** A maintenance window in this state (notices.md section 4); `withinMs`: scheduled ones that begin within it. */
+  | { type: 'maintenance'; state: 'scheduled' | 'ongoing'; withinMs: number | undefined }
+  /** The exchange's status in one of these states. */
+  | { type: 'exchange_status'; states: StatusState[] }
+  /** An event per announcement of these kinds read after the baseline. */
+  | { type: 'announcement'; kinds: AnnouncementKind[] }
   | { type: 'change'; kinds: ChangeKind[] }
   | {
       type: 'ticker';

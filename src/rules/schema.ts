@@ -3,6 +3,7 @@ import { parseDuration } from '../lib/duration';
 import { duration, MAX_SPAN_MS, pattern } from '../lib/schema-types';
 import { CHAIN_NAME, CHAIN_NAME_MESSAGE } from '../lib/chain-name';
 import { CHANGE_KINDS } from '../snapshot/changes';
+import { ANNOUNCEMENT_KINDS, STATUS_STATES } from '../notices/model';
 import { STATES, TICKER_MEASURES } from './model';
 
 /** Labels a rule's `match` may test. */
@@ -48,6 +49,13 @@ const ruleSchema = z
     above: threshold.optional(),
     below: threshold.optional(),
     hysteresis: z.number().nonnegative().optional(),
+    /** Notices (notices.md section 4): a window in this state, `within` (scheduled only) of its begin. */
+    maintenance: z.enum(['scheduled', 'ongoing']).optional(),
+    within: positiveSpan.optional(),
+    exchange_status: z.union([z.enum(STATUS_STATES), z.array(z.enum(STATUS_STATES)).min(1)]).optional(),
+    announcement: z.union([z.enum(ANNOUNCEMENT_KINDS), z.array(z.enum(ANNOUNCEMENT_KINDS)).min(1)]).optional(),
+    /** A closure rule that holds only while no notice explains the closure. */
+    unannounced: z.boolean().optional(),
     /** A route across two exchanges (DESIGN.md section 4): `{ coin: USDT, from: binance, to: weex, chains: [tron, bsc] }`. */
     transfer: z
       .object({
@@ -61,10 +69,17 @@ const ruleSchema = z
   })
   .strict()
   .superRefine((r, ctx) => {
-    const conditions = [r.state, r.change, r.ticker, r.transfer].filter((c) => c !== undefined).length;
+    const conditions = [r.state, r.change, r.ticker, r.transfer, r.maintenance, r.exchange_status, r.announcement].filter((c) => c !== undefined).length;
     if (conditions !== 1) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `a rule needs exactly one condition: state, change, ticker or transfer (found ${conditions})` });
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `a rule needs exactly one condition: state, change, ticker, transfer, maintenance, exchange_status or announcement (found ${conditions})` });
       return;
+    }
+    if (r.within !== undefined && r.maintenance !== 'scheduled') ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['within'], message: 'within applies only to maintenance: scheduled' });
+    if (r.unannounced !== undefined && r.state !== 'deposit_disabled' && r.state !== 'withdraw_disabled') {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['unannounced'], message: 'unannounced applies only to closure rules (state: deposit_disabled or withdraw_disabled)' });
+    }
+    if ((r.maintenance !== undefined || r.exchange_status !== undefined) && r.match !== undefined && Object.keys(r.match).some((k) => k !== 'exchange')) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['match'], message: 'maintenance and exchange_status rules match only exchange' });
     }
     if (r.transfer !== undefined) {
       if (r.transfer.from === r.transfer.to) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['transfer', 'to'], message: 'to must name another exchange than from' });

@@ -1,4 +1,6 @@
 import { storedAlert, type Alert } from '../alerts/alert';
+import type { NoticeBook } from '../notices/book';
+import { bookFromJson, bookToJson, NOTICE_BOOK_JSON } from '../notices/book-json';
 import type { SymbolHistory } from '../rules/history';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { parseRow, ROW_SCHEMAS } from './rows';
@@ -29,7 +31,10 @@ export function readSnapshotRecordRow(r: { part: unknown; body: unknown }): bool
  * (saveCoinsDelta); the tickers part (written once a minute) is one row.
  */
 export class StateRows {
-  constructor(private readonly t: Tables) {}
+  constructor(private readonly t: Tables) {
+    // Since notices (no schema version of its own: a table more, made where it is used).
+    t.db.exec('CREATE TABLE IF NOT EXISTS notices (exchange TEXT PRIMARY KEY, body TEXT NOT NULL)');
+  }
 
   loadSnapshot(exchange: string): Snapshot | undefined {
     const rows = this.t.db.prepare('SELECT rowid AS rowid, part, taken_at, body FROM snapshots WHERE exchange = ?').all(exchange) as { rowid: number; part: string; taken_at: number; body: string }[];
@@ -139,5 +144,19 @@ export class StateRows {
     this.t.db
       .prepare('INSERT INTO history (exchange, body) VALUES (?, ?) ON CONFLICT (exchange) DO UPDATE SET body = excluded.body')
       .run(exchange, JSON.stringify([...symbols]));
+  }
+
+  /** An exchange's notice book (notices/book.ts), or undefined when none was kept (or its row is unreadable). */
+  loadNotices(exchange: string): NoticeBook | undefined {
+    const row = this.t.db.prepare('SELECT rowid AS rowid, body FROM notices WHERE exchange = ?').get(exchange) as { rowid: number; body: string } | undefined;
+    if (row === undefined) return undefined;
+    const json = this.t.readable('notices', [row], (r) => parseRow(NOTICE_BOOK_JSON, r.body))[0];
+    return json === undefined ? undefined : bookFromJson(json);
+  }
+
+  saveNotices(exchange: string, book: NoticeBook): void {
+    this.t.db
+      .prepare('INSERT INTO notices (exchange, body) VALUES (?, ?) ON CONFLICT (exchange) DO UPDATE SET body = excluded.body')
+      .run(exchange, JSON.stringify(bookToJson(book)));
   }
 }

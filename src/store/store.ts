@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Alert } from '../alerts/alert';
 import type { LogEntry } from '../alerts/dedup';
 import type { Silence } from '../alerts/silence';
+import type { NoticeBook } from '../notices/book';
 import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
@@ -215,6 +216,14 @@ export class StateStore {
 
   saveHistory(exchange: string, symbols: ReadonlyMap<string, SymbolHistory>): void {
     this.state.saveHistory(exchange, symbols);
+  }
+
+  loadNotices(exchange: string): NoticeBook | undefined {
+    return this.state.loadNotices(exchange);
+  }
+
+  saveNotices(exchange: string, book: NoticeBook): void {
+    this.state.saveNotices(exchange, book);
   }
 
   // --- The change history (history.ts) ---------------------------------------------------------

@@ -60,6 +60,8 @@ describe('watching the reference exchange end to end', () => {
       summary: 'USDT withdrawals disabled on Tron(TRC20) (main)',
       description: 'Exchange message: Wallet maintenance <b>now</b>',
       withdraw_desc: 'Wallet maintenance <b>now</b>',
+      // No notice explains it (notices.md section 3).
+      notice: 'none',
     };
     expect(firing).toEqual({
       version: '4',

@@ -33,6 +33,7 @@ function fillableStore(dir: string, full = false): { real: StateStore; store: Po
     appendChanges: (...a) => real.appendChanges(...a),
     saveSnapshot: (...a) => real.saveSnapshot(...a),
     saveCoinsDelta: (...a) => real.saveCoinsDelta(...a),
+    saveNotices: (...a) => real.saveNotices(...a),
     saveHistory: (...a) => real.saveHistory(...a),
     writeAlerts: (...a) => real.writeAlerts(...a),
     addPending: (...a) => real.addPending(...a),

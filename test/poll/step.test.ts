@@ -86,7 +86,7 @@ describe('step: an answer, from the baseline to an alert and back', () => {
       ruleId: expect.stringMatching(/^WithdrawClosed:[0-9a-f]{12}$/) as unknown as string,
       entity: 'main\u0000USDT\u0000TRX',
       labels: { alertname: 'WithdrawClosed', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'TRX', chain: 'tron', kind: 'withdraw_disabled' },
-      annotations: { summary: 'USDT withdrawals disabled on TRX (main)', description: 'No message from the exchange.' },
+      annotations: { summary: 'USDT withdrawals disabled on TRX (main)', description: 'No message from the exchange.', notice: 'none' },
       status: 'firing',
       activeAt: 2000,
       startsAt: 2000,
@@ -357,5 +357,82 @@ describe('step: a network that flaps', () => {
     const off = settings(WITHDRAW, { flapping: new Map([['main', { enabled: false, window: 21, highPercent: 20, lowPercent: 5 }]]) });
     const results = run(initialState(off), [[coins('main', usdt(true)), 1000], ...alternating(2000, 4, false)]);
     expect(results[4]!.effects.tell.map((a) => `${a.status} ${a.labels.alertname}`)).toEqual(['resolved WithdrawClosed']);
+  });
+});
+
+describe('step: notices (notices.md sections 3 and 4)', () => {
+  const H = 3_600_000;
+  const T = Date.UTC(2026, 10, 27, 12);
+  const NOTICE_RULES = `rules:
+  - alert: WithdrawClosed
+    state: withdraw_disabled
+  - alert: UnannouncedWithdrawClosure
+    state: withdraw_disabled
+    unannounced: true
+  - alert: MaintenanceSoon
+    maintenance: scheduled
+    within: 24h
+  - alert: MaintenanceNow
+    maintenance: ongoing
+  - alert: ExchangeNotNormal
+    exchange_status: [maintenance, cancel_only]
+  - alert: DelistingAnnounced
+    announcement: [delisting]
+    match: { coin: "USDT|BTC" }
+`;
+  const window = (state: 'scheduled' | 'ongoing' | 'completed', begins: number) => ({
+    id: 'w1', title: 'Wallet maintenance', state, begins, ends: begins + 2 * H, origin: 'planned' as const, scope: 'funding' as const, coins: [], symbols: [], url: 'https://x.invalid/w1', source: 'bybit-status',
+  });
+  const notices = (read: Extract<StepInput, { type: 'notices' }>['read']): StepInput => ({ type: 'notices', exchange: 'main', source: 'bybit-status', read, options: { vanished: 'judge' } });
+  const annotations = (r: StepResult, alertname: string) => [...alertsOf(r.state.alerts)].filter((a) => a.labels.alertname === alertname).map((a) => a.annotations.notice);
+
+  it('tells an unannounced closure at once, marks every closure with the notice that explains it, and resolves the unannounced one when a window explains it', () => {
+    const results = run(initialState(settings(NOTICE_RULES)), [
+      [coins('main', usdt(true)), T],
+      [coins('main', usdt(false)), T + 60_000],
+      [notices({ maintenance: [window('ongoing', T)] }), T + 120_000],
+    ]);
+    expect(said(results[1]!).tell).toEqual(['firing WithdrawClosed', 'firing UnannouncedWithdrawClosure']);
+    expect(annotations(results[1]!, 'WithdrawClosed')).toEqual(['none']);
+    expect(said(results[2]!).tell).toEqual(['resolved UnannouncedWithdrawClosure', 'firing MaintenanceNow']);
+    expect(annotations(results[2]!, 'WithdrawClosed')).toEqual(['Wallet maintenance https://x.invalid/w1']);
+    const now = [...alertsOf(results[2]!.state.alerts)].find((a) => a.labels.alertname === 'MaintenanceNow')!;
+    expect(now.labels).toEqual({ alertname: 'MaintenanceNow', exchange: 'main', severity: 'warning', maintenance: 'w1' });
+    expect(now.annotations).toEqual({
+      summary: 'main maintenance under way: Wallet maintenance (2026-11-27T12:00:00.000Z to 2026-11-27T14:00:00.000Z)',
+      description: '',
+      title: 'Wallet maintenance',
+      url: 'https://x.invalid/w1',
+      begins: '2026-11-27T12:00:00.000Z',
+      ends: '2026-11-27T14:00:00.000Z',
+    });
+  });
+
+  it('a closure inside a scheduled window is expected: no unannounced alert; MaintenanceSoon only within 24 h of its begin', () => {
+    const results = run(initialState(settings(NOTICE_RULES)), [
+      [coins('main', usdt(true)), T],
+      [notices({ maintenance: [window('scheduled', T + 25 * H)] }), T + 60_000],
+      [notices({ maintenance: [window('scheduled', T + 25 * H)] }), T + 2 * H],
+      [notices({ maintenance: [window('ongoing', T + 25 * H)] }), T + 25 * H],
+      [coins('main', usdt(false)), T + 25 * H + 60_000],
+    ]);
+    expect(said(results[1]!).tell).toEqual([]);
+    expect(said(results[2]!).tell).toEqual(['firing MaintenanceSoon']);
+    expect(said(results[3]!).tell).toEqual(['resolved MaintenanceSoon', 'firing MaintenanceNow']);
+    expect(said(results[4]!).tell).toEqual(['firing WithdrawClosed']);
+  });
+
+  it('tells each delisting read after the baseline once, when a coin it names matches; and the exchange status while not normal', () => {
+    const ann = (id: string, title: string) => ({ id, kind: 'delisting' as const, title, url: null, published: T, source: 'bybit-status' });
+    const results = run(initialState(settings(NOTICE_RULES)), [
+      [notices({ announcements: [ann('a1', 'Delisting of USDT pairs')], status: { state: 'normal', message: null, since: null } }), T],
+      [notices({ announcements: [ann('a1', 'Delisting of USDT pairs'), ann('a2', 'Delisting of ETH pairs')], status: { state: 'cancel_only', message: 'upgrade', since: T } }), T + 60_000],
+      [notices({ status: { state: 'normal', message: null, since: null } }), T + 120_000],
+    ]);
+    expect(said(results[0]!).tell).toEqual([]);
+    // Mentions are not read from titles yet: no coin named, so the match on coin does not pass.
+    expect(said(results[1]!).tell).toEqual(['firing ExchangeNotNormal']);
+    expect(said(results[2]!).tell).toEqual(['resolved ExchangeNotNormal']);
+    expect(results[1]!.effects.write?.notices?.book.announcements.size).toBe(2);
   });
 });

@@ -29,8 +29,8 @@ describe('the shipped alerts.example.yaml', () => {
 
 describe('parseRules errors', () => {
   it.each([
-    ['no condition', 'rules:\n  - alert: X\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change, ticker or transfer (found 0)']],
-    ['two conditions', 'rules:\n  - alert: X\n    state: withdraw_disabled\n    change: coin_listed\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change, ticker or transfer (found 2)']],
+    ['no condition', 'rules:\n  - alert: X\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change, ticker, transfer, maintenance, exchange_status or announcement (found 0)']],
+    ['two conditions', 'rules:\n  - alert: X\n    state: withdraw_disabled\n    change: coin_listed\n', ['r.yaml:2:5: rules[0]: a rule needs exactly one condition: state, change, ticker, transfer, maintenance, exchange_status or announcement (found 2)']],
     ['an unknown state', 'rules:\n  - alert: X\n    state: withdrawals_off\n', [
       'r.yaml:3:12: rules[0].state: expected one of deposit_disabled, withdraw_disabled, deposit_desc_present, withdraw_desc_present, deposit_all_disabled, withdraw_all_disabled, got "withdrawals_off"',
     ]],
@@ -53,7 +53,7 @@ describe('parseRules errors', () => {
       'r.yaml:4:44: rules[0].match.network: empty pattern after "!" (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)',
     ]],
     ['an unknown key, and a second rule\'s problem', 'rules:\n  - alert: X\n    state: deposit_disabled\n    severty: critical\n  - alert: "bad name"\n    state: deposit_disabled\n', [
-      'r.yaml:4:5: rules[0]: unknown key "severty" (expected one of: alert, match, severity, for, keep_firing_for, repeat_interval, labels, annotations, state, change, ticker, window, above, below, hysteresis, transfer)',
+      'r.yaml:4:5: rules[0]: unknown key "severty" (expected one of: alert, match, severity, for, keep_firing_for, repeat_interval, labels, annotations, state, change, ticker, window, above, below, hysteresis, maintenance, within, exchange_status, announcement, unannounced, transfer)',
       'r.yaml:5:12: rules[1].alert: alert names are letters, digits and _ (they become the alertname label)',
     ]],
   ])('%s', (_name, text, problems) => {

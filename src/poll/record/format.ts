@@ -17,6 +17,8 @@ import type { Alert } from '../../alerts/alert';
 import type { WatchAssembly } from '../../exchange/watch-list';
 import type { SymbolHistory } from '../../rules/history';
 import { EMPTY_BOOK, type Flap, type FlapBook } from '../../snapshot/flapping';
+import { EMPTY_NOTICES } from '../../notices/book';
+import { bookFromJson, bookToJson, NOTICE_BOOK_JSON, type NoticeBookJson } from '../../notices/book-json';
 import type { Suspect } from '../../snapshot/guard';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../../snapshot/model';
 import { ROW_SCHEMAS } from '../../store/rows';
@@ -46,6 +48,8 @@ export interface ExchangeCheckpoint {
   savedAt: { tickers: number | null; samples: number | null };
   /** The flap books (absent in a recording made before flap detection: empty books). */
   flaps?: Record<Endpoint, FlapBookRecord>;
+  /** The notice book (absent in a recording made before notices: empty). */
+  notices?: NoticeBookJson;
 }
 
 /** A flap book as a list (snapshot/flapping.ts). */
@@ -143,6 +147,7 @@ export function checkpointOf(state: PollState): Pick<StateRecord, 'exchanges' | 
       storeError: ex.storeError ?? null,
       savedAt: ex.savedAt,
       flaps: { coins: bookRecord(ex.flaps.coins), tickers: bookRecord(ex.flaps.tickers) },
+      notices: bookToJson(ex.notices),
     };
   });
   return { exchanges, alerts: [...alertsOf(state.alerts)] };
@@ -174,6 +179,7 @@ export function stateFrom(record: StateRecord, settings: StepSettings): PollStat
       savedAt: c.savedAt,
       judged: { coins: false, tickers: false },
       flaps: { coins: bookOf(c.flaps?.coins), tickers: bookOf(c.flaps?.tickers) },
+      notices: c.notices === undefined ? EMPTY_NOTICES : bookFromJson(c.notices),
     });
   }
   return { settings, exchanges, alerts: activeAlerts(record.alerts) };
@@ -215,6 +221,7 @@ const exchangeCheckpoint = z.object({
   storeError: z.string().nullable(),
   savedAt: z.object({ tickers: time.nullable(), samples: time.nullable() }),
   flaps: z.object({ coins: flapBook, tickers: flapBook }).optional(),
+  notices: NOTICE_BOOK_JSON.optional(),
 });
 
 const bodyRef = z.union([

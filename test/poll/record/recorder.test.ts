@@ -124,6 +124,7 @@ describe('a recording', () => {
             storeError: null,
             savedAt: { tickers: null, samples: null },
             flaps: { coins: { poll: 0, things: [] }, tickers: { poll: 0, things: [] } },
+            notices: { status: null, windows: [], announcements: [], baselined: [] },
           },
         ],
         alerts: [FIRING],

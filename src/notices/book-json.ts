@@ -1,0 +1,37 @@
+/** A notice book as JSON (notices/book.ts): the store keeps one row per exchange, a recording's state one per segment. */
+import { z } from 'zod';
+import type { NoticeBook } from './book';
+import { ANNOUNCEMENT_KINDS, MAINTENANCE_STATES, ORIGINS, SCOPES, STATUS_STATES, type Announcement, type ExchangeStatus, type Maintenance } from './model';
+
+
+const time = z.number().int();
+const windowSchema = z.object({
+  exchange: z.string(), id: z.string(), title: z.string(), state: z.enum(MAINTENANCE_STATES), begins: time, ends: time.nullable(),
+  origin: z.enum(ORIGINS), scope: z.enum(SCOPES), coins: z.array(z.string()), symbols: z.array(z.string()), url: z.string().nullable(), source: z.string(),
+});
+const announcementSchema = z.object({
+  exchange: z.string(), id: z.string(), kind: z.enum(ANNOUNCEMENT_KINDS), title: z.string(), url: z.string().nullable(), published: time,
+  coins: z.array(z.string()), symbols: z.array(z.string()), chains: z.array(z.string()), source: z.string(),
+});
+
+/** A book as JSON: its maps as lists. */
+export const NOTICE_BOOK_JSON: z.ZodType<NoticeBookJson> = z.object({
+  status: z.object({ exchange: z.string(), state: z.enum(STATUS_STATES), message: z.string().nullable(), since: time, checked: time }).nullable(),
+  windows: z.array(windowSchema),
+  announcements: z.array(announcementSchema),
+  baselined: z.array(z.string()),
+});
+export interface NoticeBookJson {
+  readonly status: ExchangeStatus | null;
+  readonly windows: readonly Maintenance[];
+  readonly announcements: readonly Announcement[];
+  readonly baselined: readonly string[];
+}
+
+export function bookToJson(book: NoticeBook): NoticeBookJson {
+  return { status: book.status ?? null, windows: [...book.windows.values()], announcements: [...book.announcements.values()], baselined: [...book.baselined] };
+}
+
+export function bookFromJson(json: NoticeBookJson): NoticeBook {
+  return { status: json.status ?? undefined, windows: new Map(json.windows.map((w) => [w.id, w])), announcements: new Map(json.announcements.map((a) => [a.id, a])), baselined: new Set(json.baselined) };
+}
