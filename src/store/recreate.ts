@@ -1,4 +1,5 @@
-import { linkSync, rmSync, statSync } from 'node:fs';
+import { linkSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
 /** What a write to a deleted store file meets once it has been recreated (see recreateFile). */
@@ -32,6 +33,8 @@ export function recreateFile(old: Database.Database): number | undefined {
   let committed = false;
   try {
     if (identify(file) !== undefined) return undefined;
+    // The whole state_dir may have gone with the file.
+    mkdirSync(dirname(file), { recursive: true });
     const aside = `${file}.recreating-${process.pid}`;
     rmSync(aside, { force: true });
     let rows = 0;

@@ -100,4 +100,17 @@ describe('a store file deleted while the daemon runs', () => {
     a.close();
     b.close();
   });
+
+  it('is written again when the whole state_dir went with it', () => {
+    const state = join(dir, 'state');
+    const store = StateStore.open(state);
+    store.writeAlerts([alert('a1')], []);
+    rmSync(state, { recursive: true });
+    expect(store.fileState()).toBe('gone');
+    expect(store.recreate()).toBeGreaterThan(0);
+    store.close();
+    const again = StateStore.open(state);
+    expect([...again.loadAlerts().keys()]).toEqual(['a1']);
+    again.close();
+  });
 });
