@@ -127,7 +127,7 @@ export class PollService implements Service<Command> {
   }
 
   /**
-   * The store's file deleted while in use (see store-file.ts): the poll path's writes are
+   * The store's file (or its WAL) deleted while in use (see store-file.ts): the poll path's writes are
    * refused from then on, a failed write of every exchange's state (StoreFailing fires), and
    * at the next check the new file is written from what the deleted one holds (every thread's
    * writes), with what waited here at the next write after it (StoreFailing resolves).
@@ -145,8 +145,13 @@ export class PollService implements Service<Command> {
       return;
     }
     if (this.storeGone === undefined) {
-      this.storeGone = `the state store file ${store.file} was deleted while in use`;
-      logger.error({ file: store.file }, 'state store file deleted while in use; a new one is written from what the daemon holds at the next check, writes wait in memory until then');
+      if (found === 'gone') {
+        this.storeGone = `the state store file ${store.file} was deleted while in use`;
+        logger.error({ file: store.file }, 'state store file deleted while in use; a new one is written from what the daemon holds at the next check, writes wait in memory until then');
+      } else {
+        this.storeGone = `the state store's WAL (${store.file}-wal or -shm) was deleted while in use`;
+        logger.error({ file: store.file }, 'state store WAL file deleted while in use (the database file kept); a new store file is written from what the daemon holds at the next check, writes wait in memory until then');
+      }
       const now = clock.now();
       for (const exchange of [...path.state.exchanges.keys()]) this.decide({ type: 'written', exchange, error: this.storeGone }, now, clock.monotonic());
       return;

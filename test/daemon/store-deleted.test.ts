@@ -122,4 +122,26 @@ describe('the state store file deleted while the daemon runs', () => {
       await s.close();
     }
   });
+
+  it("its WAL deleted alone (the database file kept): noticed as the file deleted is, and the file written again", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({ level: 'info', format: 'json', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(JSON.parse(c.toString()) as Record<string, unknown>); done(); } }) });
+    const s = await stack(RULES, { coins: 20, poll: '{ coins: 150ms, tickers: 1s }', logger, deps: { storeCheckMs: CHECK_MS } });
+    try {
+      await s.start();
+      const db = join(s.config.state_dir, 'spotwatch.db');
+      rmSync(`${db}-wal`);
+      await waitFor(() => s.bodies().filter((x) => x.groupLabels.alertname === 'StoreFailing').length === 2, 'StoreFailing firing, then resolved');
+      const failing = s.bodies().filter((x) => x.groupLabels.alertname === 'StoreFailing');
+      expect(failing.map((x) => x.alerts[0]?.status)).toEqual(['firing', 'resolved']);
+      expect(failing[0]?.alerts[0]?.annotations.description).toBe(`Writes fail: the state store's WAL (${db}-wal or -shm) was deleted while in use. Notifications are held in memory and change history is queued until the store takes writes again.`);
+      expect(lines.filter((l) => l.msg === 'state store WAL file deleted while in use (the database file kept); a new store file is written from what the daemon holds at the next check, writes wait in memory until then')).toEqual([
+        expect.objectContaining({ level: 50, file: db }),
+      ]);
+      expect(lines.filter((l) => l.msg === 'state store file written again from what the daemon held; writes go on').map((l) => l.file)).toEqual([db]);
+      expect(existsSync(`${db}-wal`)).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
 });
