@@ -28,7 +28,7 @@ import { Retention } from './compose/retention';
 import { botReads } from './compose/chat-bots';
 import { startDigests } from './compose/daily-digest';
 import { openMeteredStore } from './compose/open-store';
-import { everyFew, followStoreFile, STORE_CHECK_MS } from './compose/store-file';
+import { everyFew, followStoreFile, keepStateDirLock, STORE_CHECK_MS } from './compose/store-file';
 import { BOT_READS, type DeliveryReport } from './compose/delivery-service';
 
 export interface DaemonDeps {
@@ -188,7 +188,10 @@ export class Daemon {
       onError: () => this.metrics.storeWriteErrors.inc(),
     });
     this.retention.start();
-    this.stopStoreChecks = everyFew(this.deps.storeCheckMs, () => followStoreFile(this.store, logger, 'main'));
+    this.stopStoreChecks = everyFew(this.deps.storeCheckMs, () => {
+      keepStateDirLock(this.lock, logger);
+      followStoreFile(this.store, logger, 'main');
+    });
     await Promise.race([this.configure('poll'), ended]);
     logger.info({ url: this.http.url, rules: this.rules.length, receivers: this.receivers() }, 'serving /metrics, /healthz, /readyz, /api/v1');
   }

@@ -25,7 +25,7 @@ import type { StateStore } from '../store/store';
 import { Channel, type Port } from './channel';
 import { serve, type Service, type ThreadParts } from './service-thread';
 import { chainLookup, flapping, guards, loadRules, seriesFilter, watchLists } from './settings';
-import { clientFor, reach, type Target } from './targets';
+import { clientFor, embeddedProblem, reach, type Target } from './targets';
 import { recorderFor } from './recording';
 import { everyFew, followStoreFile, refusable, STORE_CHECK_MS } from './store-file';
 import type { Recorder } from '../poll/record/recorder';
@@ -95,7 +95,11 @@ export class PollService implements Service<Command> {
     this.keep = seriesFilter(config);
     if (this.path === undefined) {
       this.open(config, settings);
-      for (const ex of config.exchanges) await this.watch(ex);
+      for (const ex of config.exchanges) {
+        // At the start, an embedded exchange that cannot start fails the start (one line, exit 1), as `spotwatch simulate` does.
+        const failed = await this.watch(ex, true);
+        if (failed !== undefined) return this.deps.post({ t: 'failed', error: failed });
+      }
       this.deps.post({ t: 'ready' });
       return;
     }
@@ -127,7 +131,7 @@ export class PollService implements Service<Command> {
   }
 
   /**
-   * The store's file deleted while in use (see store-file.ts): the poll path's writes are
+   * The store's file (or its WAL) deleted while in use (see store-file.ts): the poll path's writes are
    * refused from then on, a failed write of every exchange's state (StoreFailing fires), and
    * at the next check the new file is written from what the deleted one holds (every thread's
    * writes), with what waited here at the next write after it (StoreFailing resolves).
@@ -145,8 +149,13 @@ export class PollService implements Service<Command> {
       return;
     }
     if (this.storeGone === undefined) {
-      this.storeGone = `the state store file ${store.file} was deleted while in use`;
-      logger.error({ file: store.file }, 'state store file deleted while in use; a new one is written from what the daemon holds at the next check, writes wait in memory until then');
+      if (found === 'gone') {
+        this.storeGone = `the state store file ${store.file} was deleted while in use`;
+        logger.error({ file: store.file }, 'state store file deleted while in use; a new one is written from what the daemon holds at the next check, writes wait in memory until then');
+      } else {
+        this.storeGone = `the state store's WAL (${store.file}-wal or -shm) was deleted while in use`;
+        logger.error({ file: store.file }, 'state store WAL file deleted while in use (the database file kept); a new store file is written from what the daemon holds at the next check, writes wait in memory until then');
+      }
       const now = clock.now();
       for (const exchange of [...path.state.exchanges.keys()]) this.decide({ type: 'written', exchange, error: this.storeGone }, now, clock.monotonic());
       return;
@@ -160,14 +169,15 @@ export class PollService implements Service<Command> {
     }
   }
 
-  private async watch(ex: ExchangeConfig): Promise<void> {
+  /** Starts watching `ex`; why its embedded exchange could not start, if it could not (logged after the start: the others go on). */
+  private async watch(ex: ExchangeConfig, atStart = false): Promise<string | undefined> {
     const { clock, logger, random, dispatcher } = this.deps;
     let target: Target;
     try {
       target = await reach(ex, clock, logger, true);
     } catch (err) {
-      logger.error({ exchange: ex.name, error: errorMessage(err) }, 'cannot start the embedded reference exchange');
-      return;
+      if (!atStart) logger.error({ exchange: ex.name, error: errorMessage(err) }, 'cannot start the embedded reference exchange');
+      return embeddedProblem(ex, err);
     }
     const client = clientFor(target, clock, dispatcher, logger);
     const w: Watched = { config: ex, target, client, loops: [] };

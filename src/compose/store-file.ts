@@ -11,6 +11,7 @@
 import { errorMessage } from '../lib/error-message';
 import type { Logger } from '../lib/logger';
 import type { PollStore } from '../poll/persist';
+import type { StateDirLock } from '../store/lock';
 import type { StateStore } from '../store/store';
 
 /** How often each thread looks at the store's path: a deleted file is noticed within this, and written again within twice this. */
@@ -31,6 +32,18 @@ export function followStoreFile(store: StateStore | undefined, logger: Logger, t
     logger.info({ file: store.file, thread }, 'state store file replaced; this thread now writes to the new one');
   } catch (err) {
     logger.error({ file: store.file, thread, error: errorMessage(err) }, 'cannot open the new state store file; tried again at the next check');
+  }
+}
+
+/** The state_dir lock (held by the main thread): written again when it is gone, as the store file is, so that no second daemon starts on the store meanwhile. */
+export function keepStateDirLock(lock: StateDirLock | undefined, logger: Logger): void {
+  if (lock === undefined) return;
+  try {
+    const found = lock.keep();
+    if (found === 'restored') logger.warn({ lock: lock.file }, 'state_dir lock file deleted while running; written again');
+    else if (found !== 'kept') logger.error({ lock: lock.file, holder: found }, 'state_dir lock file deleted while running, and another spotwatch took the state_dir meanwhile; stop one of them');
+  } catch (err) {
+    logger.error({ lock: lock.file, error: errorMessage(err) }, 'state_dir lock file deleted while running, and cannot be written again yet; tried again at the next check');
   }
 }
 

@@ -4,8 +4,10 @@ import { ExchangeClient } from '../exchange/client';
 import { dialects } from '../exchange/dialects/registry';
 import type { Clock } from '../lib/clock';
 import { parseHostPort } from '../lib/host-port';
+import { errorMessage } from '../lib/error-message';
+import { listenProblem } from '../lib/listen-problem';
 import type { Logger } from '../lib/logger';
-import { isSimulatorDialect, loadScenarioFile, startSimulator, type RunningSimulator, type SimCredentials } from '../simulator';
+import { isSimulatorDialect, loadScenarioFile, ScenarioError, startSimulator, type RunningSimulator, type SimCredentials } from '../simulator';
 
 /** Where each configured exchange is reached, and the client that reads it: shared by the daemon and `once`. */
 
@@ -39,6 +41,17 @@ export async function reach(ex: ExchangeConfig, clock: Clock, logger: Logger, wi
   });
   logger.info({ exchange: ex.name, url: embedded.url }, 'started the embedded reference exchange');
   return { config: ex, baseUrl: embedded.url, embedded };
+}
+
+/**
+ * Why `ex`'s embedded exchange did not start, as `spotwatch simulate` says it: a scenario's
+ * problems (`file:line:col: ...`, one a line), or a port it cannot listen on in one line.
+ */
+export function embeddedProblem(ex: ExchangeConfig, err: unknown): string {
+  if (err instanceof ScenarioError) return err.problems.join('\n');
+  const listening = listenProblem(err);
+  if (listening !== undefined) return `spotwatch: ${listening} (simulate.listen of exchange ${ex.name})`;
+  return `spotwatch: cannot start the embedded reference exchange of ${ex.name}: ${errorMessage(err)}`;
 }
 
 export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logger: Logger): ExchangeClient {

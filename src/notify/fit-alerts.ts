@@ -44,6 +44,29 @@ export function mostThatFit(count: number, fits: (k: number) => boolean): number
   return lo;
 }
 
+/**
+ * The JSON arrays of `sizes`' items (bytes each, UTF-8), split in order into runs whose array
+ * (`[a,b,...]`: the brackets and commas counted) is at most `budget` bytes: how many items each
+ * run takes. An item too large for any array goes alone; `budget` 0 is no bound (one run); no
+ * items are one run of none (an empty array).
+ */
+export function arrayRunsWithin(sizes: readonly number[], budget: number): number[] {
+  if (sizes.length === 0 || budget <= 0) return [sizes.length];
+  const runs: number[] = [];
+  let count = 0;
+  let used = 0;
+  for (const size of sizes) {
+    if (count > 0 && used + 1 + size + 1 > budget) {
+      runs.push(count);
+      count = 0;
+    }
+    used = count === 0 ? 1 + size : used + 1 + size;
+    count++;
+  }
+  runs.push(count);
+  return runs;
+}
+
 /** UTF-8 bytes of a text. */
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');

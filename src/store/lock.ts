@@ -35,6 +35,13 @@ export interface StateDirLock {
   readonly tookOver: LockHolder | undefined;
   /** Removes the lock file, if it is still this daemon's. */
   release(): void;
+  /**
+   * Writes the lock file again when it is gone (the whole state_dir deleted while running, which
+   * the store comes back from too): without it a second daemon could start on the same store.
+   * `kept` (there, this daemon's), `restored` (written again), or the holder whose lock took its
+   * place meanwhile (a daemon started in the gap: nothing to do here but say so).
+   */
+  keep(): 'kept' | 'restored' | LockHolder;
 }
 
 /**
@@ -62,6 +69,7 @@ export function acquireStateDirLock(dir: string, owner: LockOwner): StateDirLock
         release: () => {
           if (read(file) === text) rmSync(file, { force: true });
         },
+        keep: () => keep(dir, file, text),
       };
     }
     const found = read(file);
@@ -71,6 +79,18 @@ export function acquireStateDirLock(dir: string, owner: LockOwner): StateDirLock
     if (moveAside(file, found)) tookOver = holder ?? { pid: 0, host: 'unknown (an unreadable lock file)', started: '' };
   }
   throw new StateDirLocked(`state_dir ${dir} is being locked and unlocked by other spotwatch processes; try again, or remove ${file} if none runs`);
+}
+
+function keep(dir: string, file: string, text: string): 'kept' | 'restored' | LockHolder {
+  const found = read(file);
+  if (found === text) return 'kept';
+  if (found === undefined) {
+    mkdirSync(dir, { recursive: true });
+    if (create(file, text)) return 'restored';
+  }
+  const now = read(file);
+  if (now === text) return 'kept';
+  return (now === undefined ? undefined : parse(now)) ?? { pid: 0, host: 'unknown (an unreadable lock file)', started: '' };
 }
 
 /** Creates `file` with `text` unless it exists. */

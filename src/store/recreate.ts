@@ -1,4 +1,5 @@
-import { linkSync, rmSync, statSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
 /** What a write to a deleted store file meets once it has been recreated (see recreateFile). */
@@ -15,6 +16,13 @@ export function identify(file: string): FileIdentity | undefined {
   return st === undefined ? undefined : { dev: st.dev, ino: st.ino };
 }
 
+export function sameFile(a: FileIdentity | undefined, b: FileIdentity | undefined): boolean {
+  return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
+}
+
+/** A database's WAL and the WAL's index (shared memory), beside it. */
+export const COMPANIONS = ['-wal', '-shm'] as const;
+
 /**
  * Writes what `old` still reads (its file deleted while open: SQLite goes on reading and writing
  * it, and a restart would find nothing) to a new file at its path: every table, row for row, the
@@ -25,19 +33,30 @@ export function identify(file: string): FileIdentity | undefined {
  * write again what they held. Returns the rows copied, or undefined when a file appeared at the
  * path meanwhile (nothing copied, nothing fenced). Throws when the new file cannot be written
  * (a full disk, say): nothing changed, and it can be tried again.
+ *
+ * `own` is the file `old` opened: still at the path when only its WAL or the WAL's index was
+ * deleted (StateStore.fileState: `wal-gone`). The connections go on with the deleted WAL, whose
+ * frames (every write since the last checkpoint) a new connection or a restart never sees, so the
+ * new file takes that one's place (renamed over it) the same way.
  */
-export function recreateFile(old: Database.Database): number | undefined {
+export function recreateFile(old: Database.Database, own?: FileIdentity): number | undefined {
   const file = old.name;
   old.exec('BEGIN IMMEDIATE');
   let committed = false;
   try {
-    if (identify(file) !== undefined) return undefined;
+    const at = identify(file);
+    if (at !== undefined && !sameFile(at, own)) return undefined;
+    // The whole state_dir may have gone with the file.
+    mkdirSync(dirname(file), { recursive: true });
     const aside = `${file}.recreating-${process.pid}`;
     rmSync(aside, { force: true });
     let rows = 0;
     try {
       rows = copy(old, aside);
-      linkSync(aside, file);
+      // The new file must not meet the old one's WAL or index at the path: SQLite would take their pages for its own.
+      for (const ext of COMPANIONS) rmSync(`${file}${ext}`, { force: true });
+      if (at === undefined) linkSync(aside, file);
+      else renameSync(aside, file);
     } finally {
       rmSync(aside, { force: true });
     }

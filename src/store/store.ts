@@ -9,7 +9,7 @@ import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { WalCheckpoints } from './checkpoint';
 import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
 import { openChecked, openStore } from './open';
-import { identify, recreateFile, type FileIdentity } from './recreate';
+import { COMPANIONS, identify, recreateFile, sameFile, type FileIdentity } from './recreate';
 import { OutageIndex, type OutageSpan, type OutageTotals, type TotalsQuery } from './outage-totals';
 import { OutageRows, type Outage, type OutageQuery } from './outages';
 import { Outbox, type CommitDelivery, type DeadLetter, type HeldWrites, type OutboxItem } from './outbox';
@@ -71,6 +71,8 @@ export class StateStore {
   private silences!: SilenceRows;
   /** The file this connection opened (its path may name another by now: fileState). */
   private identity: FileIdentity | undefined;
+  /** Its WAL and the WAL's index as this connection opened them (COMPANIONS' order). */
+  private companions: (FileIdentity | undefined)[] = [];
 
   /** When the WAL is folded into the database file (checkpoint.ts). */
   private checkpoints!: WalCheckpoints;
@@ -89,6 +91,7 @@ export class StateStore {
   private attach(db: Database.Database): Tables {
     this.db = db;
     this.identity = identify(db.name);
+    this.companions = COMPANIONS.map((ext) => identify(`${db.name}${ext}`));
     this.checkpoints = new WalCheckpoints(db);
     const tables = new Tables(db, <T>(fn: () => T): T => this.transaction(fn), this.onSetAside);
     this.state = new StateRows(tables);
@@ -122,22 +125,27 @@ export class StateStore {
   /**
    * Whether the store's path still names the file this connection reads and writes: `kept`;
    * `gone` (deleted while open: SQLite goes on with the deleted file, which nothing will read
-   * again); `replaced` (another file there now: recreated through another connection).
+   * again); `replaced` (another file there now: recreated through another connection);
+   * `wal-gone` (the file kept, but its `-wal` or `-shm` deleted or replaced: the connections go
+   * on with the deleted ones, and a new connection or a restart would not see the writes since
+   * the last checkpoint, or would fail reading them: SQLITE_IOERR_SHORT_READ).
    */
-  fileState(): 'kept' | 'gone' | 'replaced' {
+  fileState(): 'kept' | 'gone' | 'replaced' | 'wal-gone' {
     const now = identify(this.db.name);
     if (now === undefined) return 'gone';
-    return now.dev === this.identity?.dev && now.ino === this.identity.ino ? 'kept' : 'replaced';
+    if (!sameFile(now, this.identity)) return 'replaced';
+    const moved = COMPANIONS.some((ext, i) => this.companions[i] !== undefined && !sameFile(identify(`${this.db.name}${ext}`), this.companions[i]));
+    return moved ? 'wal-gone' : 'kept';
   }
 
   /**
-   * The file is gone: writes everything this connection reads (the deleted file, with what every
+   * The file is gone (or its WAL: `wal-gone`): writes everything this connection reads (the deleted file, with what every
    * connection committed to it) to a new file at the path, fences the deleted one (recreate.ts),
    * and moves to the new one. The rows written; undefined when a file appeared at the path
    * meanwhile (then this only moves to it). Throws when the new file cannot be written.
    */
   recreate(): number | undefined {
-    const rows = recreateFile(this.db);
+    const rows = recreateFile(this.db, this.identity);
     this.reopen();
     return rows;
   }

@@ -238,7 +238,7 @@ notify:
             name: 'am',
             send_resolved: true,
             kind: 'alertmanager',
-            alertmanager: { url: 'http://127.0.0.1:9093', timeout: 10_000, resend_interval: 30_000 },
+            alertmanager: { url: 'http://127.0.0.1:9093', timeout: 10_000, resend_interval: 30_000, max_body_bytes: 1_048_576 },
           },
           { name: 'console', send_resolved: true, kind: 'log', log: {} },
         ],

@@ -66,7 +66,7 @@ describe('redactConfig', () => {
         name: 'am',
         send_resolved: true,
         kind: 'alertmanager',
-        alertmanager: { url: 'http://<redacted>@127.0.0.1:9093', timeout: 10_000, resend_interval: 60_000 },
+        alertmanager: { url: 'http://<redacted>@127.0.0.1:9093', timeout: 10_000, resend_interval: 60_000, max_body_bytes: 1_048_576 },
       },
       { name: 'out', send_resolved: true, kind: 'log', log: {} },
     ]);

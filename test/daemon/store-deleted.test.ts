@@ -1,9 +1,10 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { COINS_PATH, type WireCoin } from '../../src/exchange/dialects/spot-v3/wire';
-import type { Daemon } from '../../src/daemon';
-import { createLogger } from '../../src/lib/logger';
+import { Daemon } from '../../src/daemon';
+import { createLogger, silentLogger } from '../../src/lib/logger';
+import { StateDirLocked } from '../../src/store/lock';
 import { stack, type WebhookBody } from '../support/daemon-harness';
 import { waitFor } from '../support/wait';
 
@@ -91,6 +92,54 @@ describe('the state store file deleted while the daemon runs', () => {
       await s.stop();
       const last = s.bodies().slice(10);
       expect(last.map((x) => [x.groupLabels.alertname, x.alerts.filter((al) => al.status === 'resolved').map((al) => `${al.labels.coin}/${al.labels.network}`)])).toEqual([['WithdrawClosed', [id(a)]]]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('the whole state_dir deleted: the store and the lock both come back, so a second daemon is still refused', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({ level: 'info', format: 'json', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(JSON.parse(c.toString()) as Record<string, unknown>); done(); } }) });
+    const s = await stack(RULES, { coins: 20, poll: '{ coins: 150ms, tickers: 1s }', logger, deps: { storeCheckMs: CHECK_MS } });
+    try {
+      await s.start();
+      const lockFile = join(s.config.state_dir, 'spotwatch.lock');
+      const db = join(s.config.state_dir, 'spotwatch.db');
+      const held = readFileSync(lockFile, 'utf8');
+
+      rmSync(s.config.state_dir, { recursive: true });
+      await waitFor(() => lines.some((l) => l.msg === 'state store file written again from what the daemon held; writes go on'), 'the store written again');
+      await waitFor(() => existsSync(lockFile), 'the lock written again');
+      expect(readFileSync(lockFile, 'utf8')).toBe(held);
+      expect(existsSync(db)).toBe(true);
+      expect(lines.filter((l) => l.msg === 'state_dir lock file deleted while running; written again')).toEqual([expect.objectContaining({ level: 40, lock: lockFile })]);
+
+      const second = Daemon.start(s.config, { logger: silentLogger(), threads: 'inline' }, { path: s.configPath, env: {} });
+      await expect(second).rejects.toThrow(StateDirLocked);
+      await s.stop();
+      expect(existsSync(lockFile)).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("its WAL deleted alone (the database file kept): noticed as the file deleted is, and the file written again", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({ level: 'info', format: 'json', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(JSON.parse(c.toString()) as Record<string, unknown>); done(); } }) });
+    const s = await stack(RULES, { coins: 20, poll: '{ coins: 150ms, tickers: 1s }', logger, deps: { storeCheckMs: CHECK_MS } });
+    try {
+      await s.start();
+      const db = join(s.config.state_dir, 'spotwatch.db');
+      rmSync(`${db}-wal`);
+      await waitFor(() => s.bodies().filter((x) => x.groupLabels.alertname === 'StoreFailing').length === 2, 'StoreFailing firing, then resolved');
+      const failing = s.bodies().filter((x) => x.groupLabels.alertname === 'StoreFailing');
+      expect(failing.map((x) => x.alerts[0]?.status)).toEqual(['firing', 'resolved']);
+      expect(failing[0]?.alerts[0]?.annotations.description).toBe(`Writes fail: the state store's WAL (${db}-wal or -shm) was deleted while in use. Notifications are held in memory and change history is queued until the store takes writes again.`);
+      expect(lines.filter((l) => l.msg === 'state store WAL file deleted while in use (the database file kept); a new store file is written from what the daemon holds at the next check, writes wait in memory until then')).toEqual([
+        expect.objectContaining({ level: 50, file: db }),
+      ]);
+      expect(lines.filter((l) => l.msg === 'state store file written again from what the daemon held; writes go on').map((l) => l.file)).toEqual([db]);
+      expect(existsSync(`${db}-wal`)).toBe(true);
     } finally {
       await s.close();
     }

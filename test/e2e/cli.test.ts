@@ -201,6 +201,30 @@ describe('the edges a newcomer meets', () => {
     expect(broken.stderr).toMatch(new RegExp(`^${join(dir, 'broken-scenario.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4:13: [^\\n]+\\n$`));
   });
 
+  it("says in one line that an embedded exchange cannot start (its scenario missing or broken, its port taken), and run exits 1", async () => {
+    const config = (name: string, simulate: string): string => {
+      const file = join(dir, `${name}.yaml`);
+      writeFileSync(file, `exchanges:\n  - name: sim\n    simulate: ${simulate}\nserver: { listen: "127.0.0.1:0" }\nstate_dir: ${join(dir, `${name}-data`)}\nnotify:\n  receivers:\n    - name: log\n      log: {}\n`);
+      return file;
+    };
+    const missing = join(dir, 'no-such-embedded-scenario.yaml');
+    const noScenario = spotwatch(['run', '--config', config('embedded-missing', `{ scenario: ${missing} }`)]);
+    expect(await noScenario.exit()).toBe(1);
+    expect(noScenario.stderr).toBe(`${missing}: cannot read: no such file\n`);
+    expect(noScenario.stdout).toBe('');
+
+    writeFileSync(join(dir, 'broken-embedded.yaml'), 'name: x\nsteps:\n  - at: 0s\n    action: nope\n');
+    const broken = spotwatch(['run', '--config', config('embedded-broken', `{ scenario: ${join(dir, 'broken-embedded.yaml')} }`)]);
+    expect(await broken.exit()).toBe(1);
+    expect(broken.stderr).toBe(`${join(dir, 'broken-embedded.yaml')}:4:13: steps[0].action: unknown action "nope" (expected one of: set_network, set_coin, list_coin, delist_coin, add_network, remove_network, list_symbol, delist_symbol, move_price, set_ticker, fault, clear_faults)\n`);
+
+    const port = new URL(await simulate(['--coins', '5'])).port;
+    const taken = spotwatch(['run', '--config', config('embedded-taken', `{ listen: "127.0.0.1:${port}" }`)]);
+    expect(await taken.exit()).toBe(1);
+    expect(taken.stderr).toBe(`spotwatch: port ${port} on 127.0.0.1 is already in use (simulate.listen of exchange sim)\n`);
+    expect(taken.stdout).toBe('');
+  });
+
   it('refuses --coins 0 as a wrong command line, not with a stack', async () => {
     const zero = spotwatch(['simulate', '--coins', '0']);
     expect(await zero.exit()).toBe(2);

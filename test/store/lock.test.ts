@@ -76,4 +76,26 @@ describe('the state_dir lock', () => {
     lock.release();
     expect(JSON.parse(readFileSync(lockFile(), 'utf8')).pid).toBe(99);
   });
+
+  it('is written again when it is gone (the whole state_dir deleted), and then still refuses a second daemon', () => {
+    const state = join(dir, 'state');
+    const lock = acquireStateDirLock(state, owner());
+    expect(lock.keep()).toBe('kept');
+    rmSync(state, { recursive: true });
+    expect(lock.keep()).toBe('restored');
+    expect(readFileSync(join(state, 'spotwatch.lock'), 'utf8')).toBe('{"pid":4242,"host":"desk","started":"2025-03-01T10:00:00.000Z"}\n');
+    expect(lock.keep()).toBe('kept');
+    expect(() => acquireStateDirLock(state, owner([4242], { pid: 4343 }))).toThrow(StateDirLocked);
+    lock.release();
+    expect(readdirSync(state)).toEqual([]);
+  });
+
+  it('names the daemon that took the state_dir while its lock was gone, and leaves that lock alone', () => {
+    const lock = acquireStateDirLock(dir, owner());
+    rmSync(lockFile());
+    holder({ pid: 4343, host: 'desk', started: STARTED });
+    expect(lock.keep()).toEqual({ pid: 4343, host: 'desk', started: STARTED });
+    lock.release();
+    expect(JSON.parse(readFileSync(lockFile(), 'utf8'))).toEqual({ pid: 4343, host: 'desk', started: STARTED });
+  });
 });

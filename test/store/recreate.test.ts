@@ -100,4 +100,56 @@ describe('a store file deleted while the daemon runs', () => {
     a.close();
     b.close();
   });
+
+  it('is written again when the whole state_dir went with it', () => {
+    const state = join(dir, 'state');
+    const store = StateStore.open(state);
+    store.writeAlerts([alert('a1')], []);
+    rmSync(state, { recursive: true });
+    expect(store.fileState()).toBe('gone');
+    expect(store.recreate()).toBeGreaterThan(0);
+    store.close();
+    const again = StateStore.open(state);
+    expect([...again.loadAlerts().keys()]).toEqual(['a1']);
+    again.close();
+  });
+});
+
+describe("a store's WAL deleted while the daemon runs (the database file kept)", () => {
+  it.each([[['-wal']], [['-shm']], [['-wal', '-shm']]])('%j deleted: noticed, written again whole from what the connections read, and the other connections move to it', (gone) => {
+    const poll = StateStore.open(dir);
+    const delivery = StateStore.open(dir);
+    poll.writeAlerts([alert('a1')], []);
+    delivery.commitDeliveries([told('g1')], 5);
+    for (const ext of gone) rmSync(join(dir, `spotwatch.db${ext}`));
+    // Both write on, into the WAL they opened.
+    poll.writeAlerts([alert('a2')], []);
+    delivery.commitDeliveries([told('g2')], 7);
+    expect([poll.fileState(), delivery.fileState()]).toEqual(['wal-gone', 'wal-gone']);
+
+    expect(poll.recreate()).toBeGreaterThan(0);
+    expect([poll.fileState(), delivery.fileState()]).toEqual(['kept', 'replaced']);
+    expect(() => delivery.commitDeliveries([told('g3')], 8)).toThrow(GONE_MESSAGE);
+    delivery.reopen();
+    delivery.commitDeliveries([told('g3')], 8);
+    poll.writeAlerts([alert('a3')], []);
+    expect(readdirSync(dir).sort()).toEqual(['spotwatch.db', 'spotwatch.db-shm', 'spotwatch.db-wal']);
+
+    // A restart, or any new connection, finds every write.
+    expect(onDisk()).toEqual({ alerts: ['a1', 'a2', 'a3'], log: ['g1', 'g2', 'g3', undefined], outbox: [[1, 'g1'], [2, 'g2'], [3, 'g3']] });
+    poll.close();
+    delivery.close();
+  });
+
+  it('the database file deleted alone (its WAL and index left): the new file does not take the old WAL for its own', () => {
+    const store = StateStore.open(dir);
+    store.writeAlerts([alert('a1')], []);
+    rmSync(join(dir, 'spotwatch.db'));
+    store.writeAlerts([alert('a2')], []);
+    expect(store.fileState()).toBe('gone');
+    expect(store.recreate()).toBeGreaterThan(0);
+    store.writeAlerts([alert('a3')], []);
+    expect(onDisk()).toEqual({ alerts: ['a1', 'a2', 'a3'], log: [undefined, undefined, undefined, undefined], outbox: [] });
+    store.close();
+  });
 });

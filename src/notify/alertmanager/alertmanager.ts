@@ -1,3 +1,4 @@
+import { arrayRunsWithin, utf8Bytes } from '../fit-alerts';
 import { postNotification, type HttpDeps } from '../http-post';
 import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
 
@@ -6,6 +7,8 @@ export interface AlertmanagerOptions {
   /** Alertmanager's base URL, e.g. http://127.0.0.1:9093. */
   url: string;
   timeoutMs: number;
+  /** Most bytes in one post; 0 = no bound. */
+  maxBodyBytes: number;
 }
 
 /**
@@ -13,6 +16,10 @@ export interface AlertmanagerOptions {
  * alerts are pushed again every resend interval (Alertmanager resolves an alert it stops
  * hearing about), resolved ones with their endsAt. Alertmanager identifies alerts by their
  * labels, so several spotwatch replicas behind one Alertmanager produce one notification.
+ *
+ * A storm's thousands of alerts go in several posts, each at most `maxBodyBytes`, in order, none
+ * left out (as Prometheus posts its alerts in batches). A post that fails fails the send: the retry
+ * posts them all again, which Alertmanager takes as the same alerts heard again, not new ones.
  */
 export function alertmanagerNotifier(options: AlertmanagerOptions, http: HttpDeps): Notifier {
   const base = new URL(options.url);
@@ -20,18 +27,24 @@ export function alertmanagerNotifier(options: AlertmanagerOptions, http: HttpDep
   return {
     name: options.name,
     async send({ notification }: Delivery, signal?: AbortSignal) {
-      const body = notification.alerts.map((a) => ({
-        labels: a.labels,
-        annotations: a.annotations,
-        startsAt: a.startsAt,
-        ...(a.endsAt !== ZERO_TIME && { endsAt: a.endsAt }),
-        generatorURL: a.generatorURL,
-      }));
-      await postNotification(http, 'Alertmanager', {
-        url: new URL(path, base),
-        headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
-        body: JSON.stringify(body),
-      }, options.timeoutMs, signal);
+      const items = notification.alerts.map((a) =>
+        JSON.stringify({
+          labels: a.labels,
+          annotations: a.annotations,
+          startsAt: a.startsAt,
+          ...(a.endsAt !== ZERO_TIME && { endsAt: a.endsAt }),
+          generatorURL: a.generatorURL,
+        }),
+      );
+      let from = 0;
+      for (const count of arrayRunsWithin(items.map(utf8Bytes), options.maxBodyBytes)) {
+        await postNotification(http, 'Alertmanager', {
+          url: new URL(path, base),
+          headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
+          body: `[${items.slice(from, from + count).join(',')}]`,
+        }, options.timeoutMs, signal);
+        from += count;
+      }
     },
   };
 }

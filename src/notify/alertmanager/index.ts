@@ -11,7 +11,7 @@ export const alertmanager = {
   kind: 'alertmanager',
   schema: () => alertmanagerSchema,
   defaults: ALERTMANAGER_DEFAULTS,
-  redact: { url: 'url', timeout: 'keep', resend_interval: 'keep' },
-  create: (name, c, deps) => alertmanagerNotifier({ name, url: c.url, timeoutMs: c.timeout }, deps),
+  redact: { url: 'url', timeout: 'keep', resend_interval: 'keep', max_body_bytes: 'keep' },
+  create: (name, c, deps) => alertmanagerNotifier({ name, url: c.url, timeoutMs: c.timeout, maxBodyBytes: c.max_body_bytes }, deps),
   resendInterval: (c) => c.resend_interval,
 } satisfies ReceiverPlugin<AlertmanagerConfig>;
