@@ -132,7 +132,7 @@ describe('spotwatch replay', () => {
       fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
       startsAt: '2025-03-01T11:59:00.000Z',
       endsAt: '2025-03-01T12:00:10.000Z',
-      annotations: { summary: 'USDT withdrawals disabled on TRX (main)', description: 'No message from the exchange.' },
+      annotations: { summary: 'USDT withdrawals disabled on TRX (main)', description: 'No message from the exchange.', notice: 'none' },
     });
     expect(lines[7]).toMatchObject({ to: 'event', alertname: 'MaintenanceMessage', startsAt: '2025-03-01T12:00:30.000Z', endsAt: null });
   });
