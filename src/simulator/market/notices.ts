@@ -95,10 +95,9 @@ export function windowState(w: SimWindow, now: number): WindowState {
   return 'ongoing';
 }
 
+/** A copy with its state at `now` (a window that ran out its time ended when due: `ends` stands). */
 export function viewWindow(w: SimWindow, now: number): WindowView {
-  const state = windowState(w, now);
-  // A window that ran out its time ended when it was due to: that is its actual end.
-  return { ...w, state };
+  return { ...w, state: windowState(w, now) };
 }
 
 const SEVERITY: Record<StatusView['state'], number> = { normal: 0, post_only: 1, cancel_only: 2, maintenance: 3 };
