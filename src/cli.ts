@@ -41,8 +41,9 @@ ${CONFIG_OPTION}
   simulate: `usage: spotwatch simulate [--listen HOST:PORT] [--scenario FILE] [--coins N] [--seed N]
                           [--dialect NAME] [--api-key K --api-secret S [--passphrase P]]
 
-Serve the reference exchange (the spec's interface, or another exchange's API with --dialect),
-with its admin API under /-/sim/. Runs until SIGTERM or SIGINT.
+Serve the reference exchange (the spec's interface, or another exchange's API with --dialect,
+notice sources included), with its admin API under /-/sim/ and a Statuspage under
+/-/statuspage/. Runs until SIGTERM or SIGINT.
 
 options:
       --listen HOST:PORT  where to listen (default 127.0.0.1:8080; port 0: any free port)

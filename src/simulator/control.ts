@@ -12,6 +12,7 @@ import { formatIssue, validateAction, validateActions } from './actions/validate
 import type { FaultBoard } from './faults/board';
 import type { WeightLimiter } from './http/weight-limiter';
 import { networkCount, type Market } from './market/model';
+import { noticeView, type NoticeView } from './market/notices';
 import { createScenarioRunner, type ScenarioStatus } from './scenario/runner';
 import type { Scenario } from './scenario/types';
 
@@ -39,6 +40,8 @@ export interface SimulatorControl {
   /** Forget every client's used weight and ban. */
   resetLimits(): void;
   state(): SimulatorState;
+  /** Maintenance windows (with their state now) and announcements, newest first, and the exchange status they make. */
+  notices(): NoticeView;
 }
 
 export interface ControlDeps {
@@ -94,6 +97,7 @@ export function createControl(deps: ControlDeps): SimulatorControl {
     clearFaults: (endpoint) => faults.clear(endpoint),
     tick: () => runner?.tick(clock.now()) ?? 0,
     resetLimits: () => deps.limiter.reset(),
+    notices: () => noticeView(market.notices, clock.now()),
     state: () => {
       const now = clock.now();
       return {

@@ -8,6 +8,7 @@ import { createApiHandler } from './http/api';
 import { createDialectApiHandler } from './http/dialect-api';
 import { rendererOf } from './dialects/registry';
 import { createLive } from './http/live';
+import { createStatuspageRouter, STATUSPAGE_PREFIX } from './http/statuspage';
 import { errorBody, send } from './http/reply';
 import { createWeightLimiter } from './http/weight-limiter';
 import { createCoinsBody } from './market/coins-body';
@@ -54,6 +55,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     next();
   };
   app.use(ADMIN_PREFIX, tickFirst, createAdminRouter(control, o.logger));
+  app.use(STATUSPAGE_PREFIX, tickFirst, createStatuspageRouter(market, o.clock, o.dialect));
   app.use((req, res) => api(req, res));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     o.logger.error({ err }, 'request failed');

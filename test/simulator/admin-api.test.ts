@@ -47,7 +47,7 @@ describe('POST /-/sim/actions', () => {
     expect((answer.json as Json).problems).toEqual([
       '[1].set.minConfirm: must be at least 0 (got -1)',
       '[1].set.withdrawFe: unknown field "withdrawFe"',
-      '[2].action: unknown action "teleport" (expected one of: set_network, set_coin, list_coin, delist_coin, add_network, remove_network, list_symbol, delist_symbol, move_price, set_ticker, fault, clear_faults)',
+      '[2].action: unknown action "teleport" (expected one of: set_network, set_coin, list_coin, delist_coin, add_network, remove_network, list_symbol, delist_symbol, move_price, set_ticker, fault, clear_faults, schedule_maintenance, start_maintenance, complete_maintenance, cancel_maintenance, reschedule_maintenance, announce)',
     ]);
     expect((await network('BTC', 'BTC')).depositDesc).toBeNull();
   });

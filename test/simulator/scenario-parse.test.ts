@@ -99,7 +99,7 @@ describe('parseScenario', () => {
       'bad.yaml:2:9: repeat: invalid duration "2q" (use 500ms, 15s, 5m, 4h)',
       'bad.yaml:3:1: colour: unknown field "colour"',
       'bad.yaml:5:9: steps[0].at: invalid duration "5x" (use 500ms, 15s, 5m, 4h)',
-      'bad.yaml:6:13: steps[0].action: unknown action "set_netwrk" (expected one of: set_network, set_coin, list_coin, delist_coin, add_network, remove_network, list_symbol, delist_symbol, move_price, set_ticker, fault, clear_faults)',
+      'bad.yaml:6:13: steps[0].action: unknown action "set_netwrk" (expected one of: set_network, set_coin, list_coin, delist_coin, add_network, remove_network, list_symbol, delist_symbol, move_price, set_ticker, fault, clear_faults, schedule_maintenance, start_maintenance, complete_maintenance, cancel_maintenance, reschedule_maintenance, announce)',
       'bad.yaml:11:12: steps[1].set.withdrawFe: unknown field "withdrawFe"',
       'bad.yaml:11:41: steps[1].set.minConfirm: must be an integer (got 1.5)',
       'bad.yaml:11:71: steps[1].set.withdrawIntegerMultiple: must be JSON number text such as "1E-8" or "0.01", or { string: "1" } to send a JSON string (got "0x1")',

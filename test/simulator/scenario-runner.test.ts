@@ -139,7 +139,21 @@ describe('config/scenarios/demo.yaml against the default market', () => {
   });
   afterAll(() => sim.close());
 
+  type Notices = { windows: Json[]; announcements: Json[] };
+  const notices = (): Promise<Notices> => getJson<Notices>(sim.url, '/-/sim/notices');
+
   // These run in order on one clock that only moves forward, as the timeline does.
+  it('0:05 schedules a maintenance window of ETH on Optimism a minute ahead; 0:06 announces it naming the coin', async () => {
+    await at(6_000);
+    const n = await notices();
+    expect(n.windows.map((w) => [w.id, w.state, w.scope, w.coins, (w.begins as number) - T0, (w.ends as number) - T0])).toEqual([
+      ['demo-eth-optimism', 'scheduled', 'funding', ['ETH'], 65_000, 155_000],
+    ]);
+    expect(n.announcements.map((a) => [a.id, a.kind, a.title, a.coins, a.published])).toEqual([
+      [1, 'maintenance', 'Suspension of Ethereum (ETH) Deposits and Withdrawals on Optimism for a Network Upgrade', ['ETH'], T0 + 6_000],
+    ]);
+  });
+
   it('0:15 closes USDT withdrawals on Tron(TRC20) with a message, within the first minute', async () => {
     await at(14_999);
     expect(await network('USDT', 'Tron(TRC20)')).toMatchObject({ withdrawEnable: true, withdrawDesc: null });
@@ -171,6 +185,20 @@ describe('config/scenarios/demo.yaml against the default market', () => {
     expect((await network('BTC', 'BTC'))?.depositDesc).toBe('Deposits delayed: node synchronisation, expected to finish within the hour');
   });
 
+  it('1:05 closes ETH on Optimism while its window is ongoing: the announced closure', async () => {
+    await at(64_999);
+    expect(await network('ETH', 'OPTIMISM')).toMatchObject({ depositEnable: true, withdrawEnable: true });
+    await at(65_000);
+    expect(await network('ETH', 'OPTIMISM')).toMatchObject({ depositEnable: false, withdrawEnable: false, withdrawDesc: 'Network upgrade: deposits and withdrawals suspended' });
+    expect((await notices()).windows.map((w) => w.state)).toEqual(['ongoing']);
+  });
+
+  it('0:15-0:38 closed USDT TRC20 withdrawals with no window and no announcement: the unannounced closure', async () => {
+    const n = await notices();
+    expect(n.windows.flatMap((w) => w.coins)).not.toContain('USDT');
+    expect(n.announcements.flatMap((a) => a.coins)).not.toContain('USDT');
+  });
+
   it('1:15 reopens TRC20 withdrawals and clears their message', async () => {
     await at(75_000);
     expect(await network('USDT', 'Tron(TRC20)')).toMatchObject({ withdrawEnable: true, withdrawDesc: null });
@@ -197,6 +225,12 @@ describe('config/scenarios/demo.yaml against the default market', () => {
     expect(after / solBefore).toBeLessThan(1.065);
   });
 
+  it('2:35 reopens ETH on Optimism as its window completes', async () => {
+    await at(155_000);
+    expect(await network('ETH', 'OPTIMISM')).toMatchObject({ depositEnable: true, withdrawEnable: true, withdrawDesc: null });
+    expect((await notices()).windows.map((w) => w.state)).toEqual(['completed']);
+  });
+
   it('2:45 closes deposits on DOGE', async () => {
     await at(165_000);
     expect(await network('DOGE', 'DOGE')).toMatchObject({ depositEnable: false, depositDesc: 'Wallet maintenance, deposits suspended' });
@@ -211,7 +245,11 @@ describe('config/scenarios/demo.yaml against the default market', () => {
   it('starts again after 4 minutes, with every step applied and no warning', async () => {
     await at(240_000 + 15_000);
     expect(await network('USDT', 'Tron(TRC20)')).toMatchObject({ withdrawEnable: false });
-    expect(sim.control.state().scenario).toMatchObject({ name: 'demo', cycle: 1, stepsApplied: 18 });
+    expect(sim.control.state().scenario).toMatchObject({ name: 'demo', cycle: 1, stepsApplied: 24 });
+    // The loop schedules its window again under the same id and publishes its announcement once.
+    const n = await notices();
+    expect(n.windows.map((w) => [w.id, w.state, (w.begins as number) - T0])).toEqual([['demo-eth-optimism', 'scheduled', 305_000]]);
+    expect(n.announcements.map((a) => [a.id, a.published])).toEqual([[1, T0 + 246_000]]);
     expect(lines.filter((l) => (l.level as number) >= 40)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 import type { FaultBoard } from '../faults/board';
 import type { Market } from '../market/model';
 import { addNetwork, delistCoin, listCoin, removeNetwork, setCoin, setNetwork, type NetworkIds } from './apply-coins';
+import { announce, cancelMaintenance, completeMaintenance, rescheduleMaintenance, scheduleMaintenance, startMaintenance } from './apply-notices';
 import { delistSymbol, listSymbol, movePrice, setTicker } from './apply-symbols';
 import type { Action } from './schema';
 
@@ -35,6 +36,12 @@ export function applyAction(ctx: ApplyContext, action: Action): void {
       ctx.faults.add(spec, ctx.now);
       return;
     }
+    case 'schedule_maintenance': return scheduleMaintenance(market, action, ctx.now);
+    case 'start_maintenance': return startMaintenance(market, action, ctx.now);
+    case 'complete_maintenance': return completeMaintenance(market, action, ctx.now);
+    case 'cancel_maintenance': return cancelMaintenance(market, action, ctx.now);
+    case 'reschedule_maintenance': return rescheduleMaintenance(market, action, ctx.now);
+    case 'announce': return announce(market, action, ctx.now);
     case 'clear_faults': {
       ctx.faults.clear(action.endpoint);
       return;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { TICKER_FIELD_NAMES } from '../../exchange/dialects/spot-v3/wire';
 import { faultSchema, FAULT_ENDPOINTS } from './faults-schema';
 import { code, decimal, duration, integerMultiple, jsonValue, networkId, positiveDecimal, text } from './fields';
+import { NOTICE_ACTION_SCHEMAS } from './notices-schema';
 
 /** Every settable field of a network object (spec 2.2), except `network` and `coin`. */
 const networkFields = {
@@ -62,6 +63,7 @@ export const ACTION_SCHEMAS = {
   }).strict().refine((v) => v.set !== undefined || v.clear === true, 'give `set` (fields to force) or `clear: true`'),
   fault: faultSchema,
   clear_faults: z.object({ endpoint: z.enum(FAULT_ENDPOINTS).optional() }).strict(),
+  ...NOTICE_ACTION_SCHEMAS,
 } as const;
 
 export type ActionName = keyof typeof ACTION_SCHEMAS;

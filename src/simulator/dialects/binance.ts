@@ -10,6 +10,7 @@ import type { SimCoin, SimNetwork } from '../market/model';
 import { networkId, ratioToPercent, retryAfterSeconds } from './common';
 import { checkQuerySignature } from './query-signature';
 import type { Answer, DialectRenderer, DialectRequest, ModelTicker, RateState } from './types';
+import { binanceNotices } from './notices/binance';
 
 const error = (status: number, code: number, msg: string): Answer => ({ status, body: { code, msg } });
 
@@ -119,6 +120,7 @@ export function binanceTickers(req: DialectRequest, source: { all(): ModelTicker
 
 export const binance: DialectRenderer = {
   name: 'binance',
+  notices: binanceNotices,
   paths: { coins: '/sapi/v1/capital/config/getall', tickers: '/api/v3/ticker/24hr' },
   networkIds: (_coin, n) => [networkId('binance', n.network)],
   weight: (endpoint, query) => {

@@ -9,6 +9,7 @@
 import type { SimCoin, SimNetwork } from '../market/model';
 import { networkId, placesOf, plainMultiple, retryAfterSeconds } from './common';
 import type { Answer, DialectRenderer, ModelTicker } from './types';
+import { bitgetNotices } from './notices/bitget';
 
 const envelope = (now: number, data: unknown): unknown => ({ code: '00000', msg: 'success', requestTime: now, data });
 const error = (status: number, code: string, msg: string, now: number): Answer => ({ status, body: { code, msg, requestTime: now, data: null } });
@@ -63,6 +64,7 @@ function ticker(t: ModelTicker): Record<string, unknown> {
 
 export const bitget: DialectRenderer = {
   name: 'bitget',
+  notices: bitgetNotices,
   paths: { coins: '/api/v2/spot/public/coins', tickers: '/api/v2/spot/market/tickers' },
   networkIds: (_coin, n) => [networkId('bitget', n.network)],
   weight: () => 1,

@@ -12,6 +12,7 @@
 import type { SimCoin, SimNetwork } from '../market/model';
 import { headerValues, hmacHex, networkId, placesOf, sameText } from './common';
 import type { Answer, DialectRenderer, DialectRequest, ModelTicker, SimCredentials } from './types';
+import { bybitNotices } from './notices/bybit';
 
 const DEFAULT_RECV_WINDOW = 5000;
 
@@ -78,6 +79,7 @@ function authorize(req: DialectRequest, credentials: SimCredentials | undefined)
 
 export const bybit: DialectRenderer = {
   name: 'bybit',
+  notices: bybitNotices,
   paths: { coins: '/v5/asset/coin/query-info', tickers: '/v5/market/tickers' },
   networkIds: (_coin, n) => [networkId('bybit', n.network)],
   weight: () => 1,

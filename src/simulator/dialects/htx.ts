@@ -10,6 +10,7 @@
 import type { SimCoin, SimNetwork } from '../market/model';
 import { networkId, placesOf } from './common';
 import type { DialectRenderer, ModelTicker } from './types';
+import { htxNotices } from './notices/htx';
 
 const str = JSON.stringify;
 
@@ -76,6 +77,7 @@ function ticker(t: ModelTicker): string {
 
 export const htx: DialectRenderer = {
   name: 'htx',
+  notices: htxNotices,
   paths: { coins: '/v2/reference/currencies', tickers: '/market/tickers' },
   networkIds: (coin, n) => [chainId(coin, n)],
   weight: () => 1,

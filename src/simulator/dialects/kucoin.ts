@@ -9,6 +9,7 @@
 import type { SimCoin, SimNetwork } from '../market/model';
 import { networkId, pair, placesOf } from './common';
 import type { Answer, DialectRenderer, ModelTicker } from './types';
+import { kucoinNotices } from './notices/kucoin';
 
 const error = (status: number, code: string, msg: string): Answer => ({ status, body: { code, msg } });
 
@@ -71,6 +72,7 @@ function ticker(t: ModelTicker): Record<string, unknown> {
 
 export const kucoin: DialectRenderer = {
   name: 'kucoin',
+  notices: kucoinNotices,
   paths: { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' },
   networkIds: (_coin, n) => [networkId('kucoin', n.network)],
   weight: (endpoint) => (endpoint === 'coins' ? 3 : 15),

@@ -12,6 +12,7 @@
 import type { SimCoin, SimNetwork } from '../market/model';
 import { headerValues, hmacBase64, networkId, pair, placesOf, sameText } from './common';
 import type { Answer, DialectRenderer, DialectRequest, ModelTicker, SimCredentials } from './types';
+import { okxNotices } from './notices/okx';
 
 const error = (status: number, code: string, msg: string): Answer => ({ status, body: { msg, code } });
 const ok = (data: unknown): Answer => ({ status: 200, body: { code: '0', msg: '', data } });
@@ -90,6 +91,7 @@ function authorize(req: DialectRequest, credentials: SimCredentials | undefined)
 
 export const okx: DialectRenderer = {
   name: 'okx',
+  notices: okxNotices,
   paths: { coins: '/api/v5/asset/currencies', tickers: '/api/v5/market/tickers' },
   networkIds: (coin, n) => [`${coin}-${networkId('okx', n.network)}`],
   weight: () => 1,

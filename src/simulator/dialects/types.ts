@@ -6,6 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SimCoin, SimNetwork } from '../market/model';
+import type { NoticeView } from '../market/notices';
 import type { SimulatorDialect } from './names';
 
 /** One spot-v3 ticker of the model, as the reference exchange computes it. */
@@ -75,6 +76,18 @@ export interface RateState {
   now: number;
 }
 
+/** A trading pair of the model, by its coins (HTX names a halt's `affectedSymbols` by them). */
+export interface ModelPair {
+  base: string;
+  quote: string;
+}
+
+/**
+ * One notice source of an exchange (notices.md 1): its answer to a request at `view.now`.
+ * Public, never signed; weight 1.
+ */
+export type NoticeSource = (req: DialectRequest, view: NoticeView, pairs: readonly ModelPair[]) => Answer;
+
 export interface DialectRenderer {
   name: Exclude<SimulatorDialect, 'spot-v3'>;
   paths: Record<Endpoint, string>;
@@ -95,4 +108,6 @@ export interface DialectRenderer {
   /** Budget exceeded (`banned`: repeated abuse while limited). */
   limited(state: RateState, banned: boolean, now: number): Answer;
   notFound(req: DialectRequest): Answer;
+  /** The exchange's notice sources by path (absent: it publishes none the API reads). */
+  notices?: Readonly<Record<string, NoticeSource>>;
 }

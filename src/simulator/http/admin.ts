@@ -47,6 +47,9 @@ export function createAdminRouter(control: SimulatorControl, logger: Logger): ex
   router.get('/state', (_req, res) => {
     res.json(control.state());
   });
+  router.get('/notices', (_req, res) => {
+    res.json(control.notices());
+  });
   router.post('/reset-limits', (_req, res) => {
     control.resetLimits();
     res.json({ reset: true });

@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock';
 import type { FaultBoard } from '../faults/board';
 import { respondWithFault } from '../faults/respond';
 import type { Market } from '../market/model';
+import { noticeView } from '../market/notices';
 import type { Answer, DialectRenderer, DialectRequest, Endpoint, ModelTicker, SimCredentials, TickerSource } from '../dialects/types';
 import { alignCloseTime, type TickerBook } from '../ticker/book';
 import type { Live } from './live';
@@ -17,6 +18,8 @@ import { send, type Reply } from './reply';
 import type { WeightLimiter } from './weight-limiter';
 
 const UNKNOWN_PATH_WEIGHT = 1;
+/** A notice source (notices.md 1): public and light on every exchange. */
+const NOTICE_WEIGHT = 1;
 /** The methods of the exchange's paths (an Allow header with every 405, as http/api.ts sends it). */
 const ALLOW = 'GET, HEAD';
 
@@ -79,7 +82,8 @@ export function createDialectApiHandler(deps: DialectApiDeps): (req: IncomingMes
       now,
     };
     const endpoint = endpointOf(url.pathname);
-    const weight = endpoint === undefined ? UNKNOWN_PATH_WEIGHT : renderer.weight(endpoint, url.searchParams);
+    const source = endpoint === undefined ? renderer.notices?.[url.pathname] : undefined;
+    const weight = endpoint === undefined ? (source === undefined ? UNKNOWN_PATH_WEIGHT : NOTICE_WEIGHT) : renderer.weight(endpoint, url.searchParams);
     const decision = deps.limiter.take(clientIp(req), weight, now);
     const state = {
       used: decision.used,
@@ -90,6 +94,11 @@ export function createDialectApiHandler(deps: DialectApiDeps): (req: IncomingMes
     };
     const headers = renderer.usage(state);
     if (decision.kind !== 'ok') return sendAnswer(res, renderer.limited(state, decision.kind === 'banned', now), headers);
+    if (source !== undefined) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return sendAnswer(res, { ...renderer.notFound(request), status: 405 }, { ...headers, allow: ALLOW });
+      const pairs = [...deps.market.symbols.values()];
+      return sendAnswer(res, source(request, noticeView(deps.market.notices, now), pairs), headers);
+    }
     if (endpoint === undefined) return sendAnswer(res, renderer.notFound(request), headers);
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendAnswer(res, { ...renderer.notFound(request), status: 405 }, { ...headers, allow: ALLOW });
     const answer = (): Answer => {

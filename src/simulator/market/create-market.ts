@@ -2,6 +2,7 @@ import { seededRandom } from './random';
 import { generateCoins } from './generate-coins';
 import { generateSymbols } from './generate-symbols';
 import type { Market } from './model';
+import { createNotices } from './notices';
 
 export interface MarketOptions {
   seed: number;
@@ -18,5 +19,6 @@ export function createMarket(options: MarketOptions): Market {
     symbols: new Map(symbols.map((s) => [s.symbol, s])),
     coinsVersion: 0,
     symbolsVersion: 0,
+    notices: createNotices(),
   };
 }

@@ -5,6 +5,7 @@
  */
 
 import type { WireNetwork } from '../../exchange/dialects/spot-v3/wire';
+import type { Notices } from './notices';
 
 /** `withdrawIntegerMultiple` keeps its exact text; `asString` emits it as a JSON string instead of a number. */
 export interface IntegerMultiple {
@@ -69,6 +70,8 @@ export interface Market {
   coinsVersion: number;
   /** Bumped on every change to any symbol (listing, delisting, moves, overrides). */
   symbolsVersion: number;
+  /** Maintenance windows and announcements (notices.md), rendered by each dialect's notice sources. */
+  notices: Notices;
 }
 
 export function touchCoin(market: Market, coin: SimCoin): void {
