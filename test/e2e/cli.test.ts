@@ -216,7 +216,7 @@ describe('the edges a newcomer meets', () => {
     writeFileSync(join(dir, 'broken-embedded.yaml'), 'name: x\nsteps:\n  - at: 0s\n    action: nope\n');
     const broken = spotwatch(['run', '--config', config('embedded-broken', `{ scenario: ${join(dir, 'broken-embedded.yaml')} }`)]);
     expect(await broken.exit()).toBe(1);
-    expect(broken.stderr).toBe(`${join(dir, 'broken-embedded.yaml')}:4:13: steps[0].action: unknown action "nope" (expected one of: set_network, set_coin, list_coin, delist_coin, add_network, remove_network, list_symbol, delist_symbol, move_price, set_ticker, fault, clear_faults)\n`);
+    expect(broken.stderr).toBe(`${join(dir, 'broken-embedded.yaml')}:4:13: steps[0].action: unknown action "nope" (expected one of: set_network, set_coin, list_coin, delist_coin, add_network, remove_network, list_symbol, delist_symbol, move_price, set_ticker, fault, clear_faults, schedule_maintenance, start_maintenance, complete_maintenance, cancel_maintenance, reschedule_maintenance, announce)\n`);
 
     const port = new URL(await simulate(['--coins', '5'])).port;
     const taken = spotwatch(['run', '--config', config('embedded-taken', `{ listen: "127.0.0.1:${port}" }`)]);
