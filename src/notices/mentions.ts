@@ -24,7 +24,8 @@
  * coin is not one (`ALGO/RUB` names no RUB): a quote is what most pairs share.
  *
  * Nothing is guessed beyond the title: a title naming no coin names none. Each list is in the
- * order of first appearance in the title, each entry once.
+ * order of first appearance in the title, each entry once. A title is read up to TITLE_READ
+ * characters.
  */
 import type { CoinRecord, TickerRecord } from '../snapshot/model';
 import { chainNames } from './chain-names';
@@ -62,8 +63,16 @@ export function mentionLists(coins: ReadonlyMap<string, CoinRecord>, tickers: Re
   return { coins: new Set(coins.keys()), symbols: new Set(tickers.keys()), chains };
 }
 
-/** A ticker: upper-case letters and digits, at least one letter (`L3`, `1INCH`, not `2025`). */
-const TICKER = '[A-Z0-9]*[A-Z][A-Z0-9]*';
+/**
+ * A ticker: upper-case letters and digits, at least one letter (`L3`, `1INCH`, not `2025`); the
+ * letter is asked by a lookahead so that no run of capitals can be split two ways (backtracking).
+ */
+const TICKER = '(?=[0-9]*[A-Z])[A-Z0-9]+';
+/**
+ * How much of a title is read: real titles are a line (under 200 characters); an exchange's text
+ * must never hold the poll, however long.
+ */
+export const TITLE_READ = 1000;
 /** Neither a letter nor a digit may touch a word on either side. */
 const BEFORE = '(?<![A-Za-z0-9])';
 const AFTER = '(?![A-Za-z0-9])';
@@ -90,7 +99,8 @@ const CHAIN_NAME = new RegExp(
 );
 
 /** Which coins, symbols and chains `title` names that the exchange lists (notices.md section 2). */
-export function mentions(title: string, lists: MentionLists, options: MentionOptions = {}): Mentions {
+export function mentions(fullTitle: string, lists: MentionLists, options: MentionOptions = {}): Mentions {
+  const title = fullTitle.slice(0, TITLE_READ);
   const coins = new Found();
   const symbols = new Found();
   const chains = new Found();

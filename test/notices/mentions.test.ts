@@ -1,4 +1,4 @@
-import { mentionLists, mentions, type MentionLists } from '../../src/notices/mentions';
+import { mentionLists, mentions, TITLE_READ, type MentionLists } from '../../src/notices/mentions';
 import { chainNames } from '../../src/notices/chain-names';
 import { CHAIN_TABLE, ChainTable } from '../../src/snapshot/chains';
 import type { CoinRecord, NetworkRecord, TickerRecord } from '../../src/snapshot/model';
@@ -215,5 +215,15 @@ describe('chainNames: the names titles give chains', () => {
       { name: 'base', chain: 'base', qualified: true },
     ]);
     expect(names.some((n) => ['crypto', 'omni'].includes(n.name.toLowerCase()))).toBe(false);
+  });
+});
+
+describe('mentions: a title an exchange controls never holds the poll', () => {
+  test('a huge title of capitals, parentheses, list words and chain names is read up to TITLE_READ characters, fast', () => {
+    const hostile = `Will Delist ${'A'.repeat(50_000)}b (${'B'.repeat(50_000)} ${'list '.repeat(20_000)}${'ARBITRUM-'.repeat(10_000)}`;
+    const started = Date.now();
+    expect(mentions(`Will Delist RGT, ${hostile}`, lists('RGT', '', 'arbitrum'), { incidental: true })).toEqual({ coins: ['RGT'], symbols: [], chains: [] });
+    expect(mentions(`${'x'.repeat(TITLE_READ)} (RGT)`, lists('RGT', '', ''))).toEqual(NONE);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });
