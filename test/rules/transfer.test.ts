@@ -70,10 +70,10 @@ describe('judgeTransfer: can USDT move from binance to weex, and by which chain?
     ],
     [
       'networks without a canonical chain match by their exact id',
-      snap('binance', [{ network: 'KSMSM' }]),
-      snap('weex', [{ network: 'KSMSM', depositEnable: false }]),
+      snap('binance', [{ network: 'QUAI' }]),
+      snap('weex', [{ network: 'QUAI', depositEnable: false }]),
       'closed', [],
-      'KSMSM: withdraw open at binance, deposit closed at weex',
+      'QUAI: withdraw open at binance, deposit closed at weex',
     ],
     ['destination never polled: unknown', snap('binance', [{ network: 'TRX' }]), undefined, 'unknown', [], 'USDT at weex: not known yet'],
     ['source not polled yet (coinsAt null): unknown', emptySnapshot('binance'), snap('weex', [{ network: 'TRX' }]), 'unknown', [], 'USDT at binance: not known yet'],

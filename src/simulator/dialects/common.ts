@@ -23,10 +23,25 @@ const NETWORK_IDS: Record<string, Partial<Record<Dialect, string>>> = {
   'Polygon(POS)': { binance: 'MATIC', mexc: 'Polygon(MATIC)', bitget: 'Polygon', kucoin: 'matic', gate: 'MATIC', okx: 'Polygon', bybit: 'MATIC' },
   TON: { binance: 'TON', mexc: 'TONCOIN', bitget: 'TON', kucoin: 'ton', gate: 'TON', okx: 'TON', bybit: 'TON' },
   AVAXC: { binance: 'AVAXC', mexc: 'AVAX_CCHAIN', bitget: 'C-Chain', kucoin: 'avaxc', gate: 'AVAX_C', htx: 'cchainusdt', okx: 'Avalanche C-Chain', bybit: 'CAVAX' },
-  BASE: { binance: 'BASE', gate: 'BASEEVM', okx: 'Base', bybit: 'BASE' },
   BTC: { binance: 'BTC', mexc: 'Bitcoin(BTC)', bitget: 'BTC', kucoin: 'btc', gate: 'BTC', htx: 'btc', okx: 'Bitcoin', bybit: 'BTC' },
   // dialects.md section 3's bitcoin-lightning row: Binance and Bitget `LIGHTNING`, OKX `BTC-Lightning`.
-  LIGHTNING: { binance: 'LIGHTNING', bitget: 'LIGHTNING', okx: 'Lightning' },
+  LIGHTNING: { binance: 'LIGHTNING', bitget: 'LIGHTNING', kucoin: 'btcln', okx: 'Lightning' },
+  // The chains beyond dialects.md's first fifteen (issue 23), as each exchange sends them (kucoin's
+  // `btcln` and `base` from its recorded answers and ccxt, the rest from ccxt's per-exchange tables).
+  BASE: { binance: 'BASE', kucoin: 'base', gate: 'BASEEVM', okx: 'Base', bybit: 'BASE' },
+  ADA: { binance: 'ADA', bitget: 'Cardano', kucoin: 'ada', gate: 'ADA', okx: 'Cardano', bybit: 'ADA' },
+  APT: { binance: 'APT', mexc: 'APTOS', bitget: 'Aptos', kucoin: 'aptos', gate: 'APT', okx: 'Aptos', bybit: 'APTOS' },
+  ATOM: { binance: 'ATOM', bitget: 'ATOM', kucoin: 'atom', okx: 'Cosmos', bybit: 'ATOM' },
+  AVAX: { bitget: 'X-Chain', kucoin: 'avax', okx: 'Avalanche X-Chain', bybit: 'XAVAX' },
+  BCH: { binance: 'BCH', bitget: 'BCH', kucoin: 'bch', okx: 'BitcoinCash', bybit: 'BCH' },
+  DOGE: { binance: 'DOGE', bitget: 'DOGE', kucoin: 'doge', okx: 'Dogecoin', bybit: 'DOGE' },
+  DOT: { bitget: 'DOT', kucoin: 'dot', gate: 'DOTSM', okx: 'Polkadot', bybit: 'DOT' },
+  ETC: { bitget: 'ETC', kucoin: 'etc', okx: 'Ethereum Classic', bybit: 'ETC' },
+  FIL: { binance: 'FIL', bitget: 'FIL', kucoin: 'fil', okx: 'Filecoin', bybit: 'FIL' },
+  LTC: { binance: 'LTC', bitget: 'LTC', kucoin: 'ltc', okx: 'Litecoin', bybit: 'LTC' },
+  NEAR: { binance: 'NEAR', bitget: 'NEARProtocol', kucoin: 'near', gate: 'NEAR', okx: 'NEAR', bybit: 'NEAR' },
+  XLM: { binance: 'XLM', kucoin: 'xlm', gate: 'XLM', okx: 'Stellar Lumens', bybit: 'XLM' },
+  XRP: { binance: 'XRP', bitget: 'XRP', kucoin: 'xrp', okx: 'Ripple', bybit: 'XRP' },
 };
 
 /**
