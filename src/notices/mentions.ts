@@ -91,7 +91,7 @@ const LIST_SEPARATOR = /^\s*(?:,\s*(?:and\s+|&\s*)?|&\s*|and\s+)/i;
 
 /** Every chain name as one pattern, longest first; an ordinary word only where the title says it is a chain. */
 const CHAIN_NAMES = chainNames();
-const CHAIN_OF_NAME = new Map(CHAIN_NAMES.map((n) => [n.name.toLowerCase(), n.chain]));
+const CHAIN_OF_NAME: ReadonlyMap<string, string> = new Map(CHAIN_NAMES.map((n) => [n.name.toLowerCase(), n.chain]));
 const SAYS_CHAIN = '(?=\\s+(?:network|chain|mainnet|blockchain)(?![A-Za-z0-9])|\\s*\\(\\s*[A-Za-z0-9]+\\s*\\))';
 const CHAIN_NAME = new RegExp(
   `${BEFORE}(?:${CHAIN_NAMES.map((n) => `${escapeRegExp(n.name)}${AFTER}${n.qualified ? SAYS_CHAIN : ''}`).join('|')})`,

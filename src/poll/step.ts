@@ -15,6 +15,7 @@ import type { Alert } from '../alerts/alert';
 import { evaluateRules, readsPartAlone, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
 import { applyRead, type MentionsOf, type NoticeBook, type ReadOptions } from '../notices/book';
 import type { NoticeRead } from '../notices/model';
+import { mentionLists, mentions } from '../notices/mentions';
 import { announcementEvents, closureRule, noticeInstances, withNotices } from './notice-rules';
 import { evaluateTransfer } from '../rules/evaluate-transfer';
 import { historyKeep, recordSamples, sampledTickers, type Samples } from '../rules/history';
@@ -27,9 +28,6 @@ import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../snapshot/m
 import { anyFlapping, percentChange, recordFlips, thingOfLabels, type FlapBook } from '../snapshot/flapping';
 import { builtinEntity, builtinInstance, ENDPOINT_RULES, FLAPPING_RULES, flappingInstance, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
 import { DEFAULT_EXPLAINS_FOR_MS, exchangeOf, flappingOf, guardOf, type ExchangeState, type PollState } from './state';
-
-/** Until titles are read for mentions (notices/mentions.ts): none. */
-const NO_MENTIONS: MentionsOf = () => ({ coins: [], symbols: [], chains: [] });
 
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */
 export const DOWN_AFTER_FAILURES = 3;
@@ -219,7 +217,10 @@ function closureNotices(state: PollState, exchange: string, ex: ExchangeState, d
 function noticed(state: PollState, input: Extract<StepInput, { type: 'notices' }>, now: number, mono: number | undefined): StepResult {
   const { exchange } = input;
   const ex = exchangeOf(state, exchange);
-  const update = applyRead(ex.notices, exchange, input.source, input.read, now, NO_MENTIONS, input.options);
+  // What a title names, among what this exchange lists (notices.md section 2).
+  const lists = mentionLists(ex.snapshot.coins, ex.snapshot.tickers, (network) => state.settings.chainOf(exchange, network));
+  const mentionsOf: MentionsOf = (title) => mentions(title, lists);
+  const update = applyRead(ex.notices, exchange, input.source, input.read, now, mentionsOf, input.options);
   const next: ExchangeState = { ...ex, notices: update.book };
   const draft = new AlertsDraft(state.alerts, mono);
   const closures = closureNotices(state, exchange, next, draft, now);

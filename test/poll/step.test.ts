@@ -422,17 +422,21 @@ describe('step: notices (notices.md sections 3 and 4)', () => {
     expect(said(results[4]!).tell).toEqual(['firing WithdrawClosed']);
   });
 
-  it('tells each delisting read after the baseline once, when a coin it names matches; and the exchange status while not normal', () => {
+  it('tells each delisting read after the baseline once, when a coin it names (and the exchange lists) matches; and the exchange status while not normal', () => {
     const ann = (id: string, title: string) => ({ id, kind: 'delisting' as const, title, url: null, published: T, source: 'bybit-status' });
+    const a1 = ann('a1', 'Will Delist Tether (USDT)');
     const results = run(initialState(settings(NOTICE_RULES)), [
-      [notices({ announcements: [ann('a1', 'Delisting of USDT pairs')], status: { state: 'normal', message: null, since: null } }), T],
-      [notices({ announcements: [ann('a1', 'Delisting of USDT pairs'), ann('a2', 'Delisting of ETH pairs')], status: { state: 'cancel_only', message: 'upgrade', since: T } }), T + 60_000],
+      [coins('main', usdt(true), coinRecord('ETH', [{ network: 'ETH', withdrawEnable: true }])), T - 60_000],
+      [notices({ announcements: [a1], status: { state: 'normal', message: null, since: null } }), T],
+      [notices({ announcements: [a1, ann('a2', 'Delisting of USDT, BTC, XYZ'), ann('a3', 'Delisting of ETH pairs')], status: { state: 'cancel_only', message: 'upgrade', since: T } }), T + 60_000],
       [notices({ status: { state: 'normal', message: null, since: null } }), T + 120_000],
     ]);
-    expect(said(results[0]!).tell).toEqual([]);
-    // Mentions are not read from titles yet: no coin named, so the match on coin does not pass.
-    expect(said(results[1]!).tell).toEqual(['firing ExchangeNotNormal']);
-    expect(said(results[2]!).tell).toEqual(['resolved ExchangeNotNormal']);
-    expect(results[1]!.effects.write?.notices?.book.announcements.size).toBe(2);
+    expect(said(results[1]!).tell).toEqual([]);
+    expect(said(results[2]!).tell).toEqual(['firing ExchangeNotNormal', 'firing DelistingAnnounced']);
+    const told = results[2]!.effects.tell[1]!;
+    expect(told.labels).toEqual({ alertname: 'DelistingAnnounced', exchange: 'main', severity: 'warning', announcement: 'a2' });
+    expect(told.annotations).toEqual({ summary: 'main announcement: Delisting of USDT, BTC, XYZ', description: '', title: 'Delisting of USDT, BTC, XYZ', url: '', coins: 'USDT', published: '2026-11-27T12:00:00.000Z' });
+    expect(said(results[3]!).tell).toEqual(['resolved ExchangeNotNormal']);
+    expect([...results[2]!.effects.write!.notices!.book.announcements.values()].map((a) => [a.id, a.coins])).toEqual([['a1', ['USDT']], ['a2', ['USDT']], ['a3', ['ETH']]]);
   });
 });
