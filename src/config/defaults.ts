@@ -13,6 +13,9 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_RETRIES_MAX = 2;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 export const DEFAULT_RETRY_MAX_DELAY_MS = 10_000;
+/** Notices (notices.md section 4): read every 2 minutes; an announcement explains a closure for 14 days. */
+export const DEFAULT_NOTICES_POLL_MS = 120_000;
+export const DEFAULT_NOTICES_EXPLAINS_FOR_MS = 14 * 86_400_000;
 
 /** Loopback by default: metrics and the API are exposed on purpose, not by accident. */
 export const DEFAULT_LISTEN = '127.0.0.1:9464';

@@ -4,7 +4,7 @@ import { byteSize, headerMap, hostPort, httpUrl, positiveTimer, withDefault } fr
 import { DEFAULT_DIALECT, dialects } from '../exchange/dialects/registry';
 import { SIMULATOR_DIALECTS } from '../simulator/dialects/names';
 import { DEFAULT_FLAPPING } from '../lib/guard-defaults';
-import { DEFAULT_GUARD_CONFIRM_MS, DEFAULT_GUARD_CONFIRM_POLLS, DEFAULT_GUARD_MAX_SHRINK, DEFAULT_MAX_BODY_BYTES, DEFAULT_POLL_COINS_MS, DEFAULT_POLL_TICKERS_MS, DEFAULT_RETRIES_MAX, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS, DEFAULT_SCENARIO_FILE, DEFAULT_TIMEOUT_MS, DEFAULT_WEIGHT_LIMIT_MAX, DEFAULT_WEIGHT_LIMIT_WINDOW_MS } from './defaults';
+import { DEFAULT_GUARD_CONFIRM_MS, DEFAULT_GUARD_CONFIRM_POLLS, DEFAULT_GUARD_MAX_SHRINK, DEFAULT_MAX_BODY_BYTES, DEFAULT_NOTICES_EXPLAINS_FOR_MS, DEFAULT_NOTICES_POLL_MS, DEFAULT_POLL_COINS_MS, DEFAULT_POLL_TICKERS_MS, DEFAULT_RETRIES_MAX, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS, DEFAULT_SCENARIO_FILE, DEFAULT_TIMEOUT_MS, DEFAULT_WEIGHT_LIMIT_MAX, DEFAULT_WEIGHT_LIMIT_WINDOW_MS } from './defaults';
 
 import { objectName, timer, type FileResolver } from './schema-parts';
 
@@ -67,6 +67,23 @@ const flappingSchema = z
   .strict()
   .refine((f) => f.low_percent < f.high_percent, { message: 'low_percent must be under high_percent' });
 
+/** What an exchange says before and while it closes (notices.md section 4); `false` reads none. */
+const noticesSchema = z
+  .union([
+    z.literal(false),
+    z
+      .object({
+        poll: withDefault(positiveTimer, DEFAULT_NOTICES_POLL_MS),
+        /** An Atlassian Statuspage's URL (its own host). */
+        statuspage: httpUrl.optional(),
+        /** Binance's undocumented announcement list. */
+        unofficial: z.boolean().default(false),
+        explains_for: withDefault(positiveTimer, DEFAULT_NOTICES_EXPLAINS_FOR_MS),
+      })
+      .strict(),
+  ])
+  .default({});
+
 /**
  * An exchange's `credentials` against its dialect's own schema (`api_key`, `api_secret`, OKX's
  * `passphrase`): required by a dialect that signs, refused by one that does not. Issues are
@@ -121,6 +138,7 @@ export function exchangeSchema(file: FileResolver) {
       simulate: simulateSchema.optional(),
       guard: guardSchema.default({}),
       flapping: flappingSchema.default({}),
+      notices: noticesSchema,
     })
     .strict()
     .superRefine((ex, ctx) => {

@@ -34,20 +34,23 @@ export class WeightBudget {
 
   /**
    * Spends `weight` now if the window has room (returns 0), otherwise spends nothing and
-   * returns how many milliseconds to wait before asking again.
+   * returns how many milliseconds to wait before asking again. `ceiling` (at most the budget)
+   * keeps the rest of the window for others: a notice request takes only from the lower half,
+   * so a coins or tickers poll always finds the upper half.
    */
-  tryTake(weight: number): number {
+  tryTake(weight: number, ceiling: number = this.max): number {
+    const max = Math.min(ceiling, this.max);
     const now = this.clock.monotonic();
     if (now < this.blockedUntil) return this.blockedUntil - now;
     this.expire(now);
     let total = weight;
     for (const s of this.spent) total += s.weight;
-    if (total <= this.max || this.spent.length === 0) {
+    if (total <= max || this.spent.length === 0) {
       this.spent.push({ at: now, weight });
       return 0;
     }
     // Wait until enough of the oldest spending leaves the window.
-    let excess = total - this.max;
+    let excess = total - max;
     for (const s of this.spent) {
       excess -= s.weight;
       if (excess <= 0) return Math.max(1, s.at + this.windowMs - now);

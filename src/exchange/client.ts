@@ -7,7 +7,7 @@ import { backoffDelay } from './backoff';
 import { WeightBudget } from './budget';
 import { InvalidJson } from './decimal-text';
 import { Refused, type Dialect, type Refusal, type Request } from './dialect';
-import { ExchangeError, type FailureKind } from './errors';
+import { ExchangeError, type FailureKind, type RequestEndpoint } from './errors';
 import { get, type GetResult } from './http';
 import { LastAnswers } from './last-answers';
 import { ShapeError, type Parsed } from './read';
@@ -131,6 +131,28 @@ export class ExchangeClient {
     return this.watchList.fetch(symbols, requests, halvings);
   }
 
+  /**
+   * One notice request (notices/fetch.ts): the answer's text, sent through the same budget,
+   * timeout, body cap and Retry-After handling as a poll, or an ExchangeError of endpoint
+   * `notices`. It never delays a poll: it takes weight only from the lower half of the window
+   * (WeightBudget.tryTake's ceiling), is not sent while the exchange asked for a pause, and is
+   * not retried (the next notice poll is its retry).
+   */
+  async fetchNotice(request: Request, signal?: AbortSignal): Promise<string> {
+    const ceiling = Math.max(request.weight, Math.floor(this.options.weightLimit.max / 2));
+    for (;;) {
+      const blocked = this.budget.blockedFor();
+      if (blocked > 0) {
+        throw new ExchangeError(this.blockKind, 'notices', `notices: not sent, the exchange asked for a pause of ${Math.ceil(blocked / 1000)} s`, { retryAfterMs: blocked });
+      }
+      const wait = this.budget.tryTake(request.weight, ceiling);
+      if (wait === 0) break;
+      await sleep(wait, signal);
+    }
+    const res = await this.send('notices', { path: request.path, weight: request.weight, ...(request.headers !== undefined && { headers: request.headers }) }, signal);
+    return res.text;
+  }
+
   /** Closes the connection pool, when the client made it. */
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
@@ -220,7 +242,7 @@ export class ExchangeClient {
     }
   }
 
-  private async send(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Readonly<{ raw: Buffer; wire?: Buffer | undefined }>): Promise<GetResult> {
+  private async send(endpoint: RequestEndpoint, request: Request, signal?: AbortSignal, sameAs?: Readonly<{ raw: Buffer; wire?: Buffer | undefined }>): Promise<GetResult> {
     const signed = request.signed === true && this.dialect.sign !== undefined ? this.dialect.sign(request, this.credentials, this.clock.now() + this.clockOffsetMs) : request;
     const res = await get({
       dispatcher: this.dispatcher,
@@ -245,7 +267,7 @@ export class ExchangeClient {
   }
 
   /** The error of an answer the exchange refused (any status but 2xx, or an error inside a 2xx answer). */
-  private refusalError(endpoint: Endpoint, res: GetResult, refusal: Refusal): ExchangeError {
+  private refusalError(endpoint: RequestEndpoint, res: GetResult, refusal: Refusal): ExchangeError {
     const now = this.clock.now();
     const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now);
     const { code, msg } = refusal;

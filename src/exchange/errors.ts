@@ -7,6 +7,9 @@ export const FAILURE_KINDS = [
 
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
+/** What a request was for: a poll's endpoint, or a notice source's read (notices/). */
+export type RequestEndpoint = Endpoint | 'notices';
+
 /** Kinds worth another attempt within the same poll. */
 const RETRYABLE: ReadonlySet<FailureKind> = new Set(['timeout', 'connect', 'http_5xx', 'rate_limited']);
 
@@ -26,7 +29,7 @@ export class ExchangeError extends Error {
 
   constructor(
     readonly kind: FailureKind,
-    readonly endpoint: Endpoint,
+    readonly endpoint: RequestEndpoint,
     message: string,
     details: ExchangeErrorDetails = {},
   ) {

@@ -3,8 +3,7 @@ import { deadline as startDeadline } from '../lib/deadline';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { errors, type Dispatcher } from 'undici';
-import { ExchangeError, type FailureKind } from './errors';
-import type { Endpoint } from '../snapshot/model';
+import { ExchangeError, type FailureKind, type RequestEndpoint } from './errors';
 import { errorMessage } from '../lib/error-message';
 
 /**
@@ -16,7 +15,7 @@ export interface GetOptions {
   dispatcher: Dispatcher;
   origin: string;
   path: string;
-  endpoint: Endpoint;
+  endpoint: RequestEndpoint;
   headers: Record<string, string>;
   timeoutMs: number;
   maxBodyBytes: number;

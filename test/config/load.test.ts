@@ -56,6 +56,7 @@ const DEFAULT_EXCHANGE = {
   retries: { max: 2, base_delay: 500, max_delay: 10_000 },
   guard: { max_shrink: 0.2, confirm_polls: 5, confirm_for: 120_000 },
   flapping: { enabled: true, window: 21, high_percent: 20, low_percent: 5 },
+  notices: { poll: 120_000, unofficial: false, explains_for: 1_209_600_000 },
 };
 
 const DEFAULT_NOTIFY = {
@@ -132,7 +133,9 @@ exchanges:
     max_body_bytes: 512KiB
     retries: { max: 5, base_delay: 0, max_delay: 30s }
     headers: { X-Api-Key: "\${TOKEN}" }
+    notices: { poll: 5m, statuspage: "https://status.example.org", unofficial: true, explains_for: 7d }
   - name: sim
+    notices: false
     simulate:
       coins: \${COINS}
       seed: 7
@@ -189,11 +192,13 @@ notify:
           headers: { 'X-Api-Key': 's3cret' },
           guard: { max_shrink: 0.2, confirm_polls: 5, confirm_for: 120_000 },
           flapping: { enabled: true, window: 21, high_percent: 20, low_percent: 5 },
+          notices: { poll: 300_000, statuspage: 'https://status.example.org', unofficial: true, explains_for: 604_800_000 },
           simulate: undefined,
         },
         {
           name: 'sim',
           ...DEFAULT_EXCHANGE,
+          notices: false,
           simulate: { coins: 50, seed: 7, scenario: '/etc/spotwatch/scenarios/storm.yaml', listen: '127.0.0.1:8080' },
         },
       ],
@@ -314,7 +319,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:3:1: unknown key "sever" (expected one of: exchanges, server, state_dir, history_retention, rules_file, log, metrics, notify, chains, record)`,
     ]],
     ['an unknown key in an exchange', 'exchanges:\n  - name: main\n    pol: { coins: 30s }\n', [
-      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, credentials, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard, flapping)`,
+      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, credentials, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard, flapping, notices)`,
     ]],
     ['an unknown key deeper down', 'exchanges:\n  - name: main\n    poll: { coins: 30s, ticker: 5s }\n', [
       `${FILE}:3:25: exchanges[0].poll: unknown key "ticker" (expected one of: coins, tickers)`,
@@ -450,7 +455,7 @@ notify:
 lgo: { level: info }
 `;
     expect(problems(text)).toEqual([
-      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, credentials, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard, flapping)`,
+      `${FILE}:3:5: exchanges[0]: unknown key "pol" (expected one of: name, dialect, base_url, credentials, poll, timeout, weight_limit, symbols, max_body_bytes, retries, headers, simulate, guard, flapping, notices)`,
       `${FILE}:4:14: exchanges[0].timeout: invalid duration "30x" (use 500ms, 15s, 5m, 4h)`,
       `${FILE}:5:11: exchanges[1].name: duplicate exchange name "main" (first used by exchanges[0])`,
       `${FILE}:6:15: exchanges[1].base_url: environment variable EXCHANGE_URL is not set (write \${EXCHANGE_URL:-default} to give a default)`,
