@@ -53,6 +53,9 @@ export class PollObserver {
         if (report.error !== undefined) this.o.metrics.storeWriteErrors.inc();
         if (report.dropped > 0) this.o.metrics.historyDropped.inc(report.dropped);
         return;
+      case 'notice-failed':
+        this.o.metrics.noticeErrors.inc({ exchange: report.exchange, source: report.source, kind: report.kind });
+        return;
       case 'ready':
         return this.o.ready();
       case 'failed':

@@ -26,6 +26,7 @@ import { Channel, type Port } from './channel';
 import { serve, type Service, type ThreadParts } from './service-thread';
 import { chainLookup, flapping, guards, loadRules, seriesFilter, watchLists } from './settings';
 import { clientFor, embeddedProblem, reach, type Target } from './targets';
+import { startNoticeReader } from './notice-reader';
 import { recorderFor } from './recording';
 import { everyFew, followStoreFile, refusable, STORE_CHECK_MS } from './store-file';
 import type { Recorder } from '../poll/record/recorder';
@@ -43,6 +44,8 @@ interface Watched {
   target: Target;
   client: ExchangeClient;
   loops: Loop[];
+  /** Its notice reads (none: notices off, or a dialect without sources). */
+  notices?: { stop(): Promise<void> } | undefined;
 }
 
 const ENDPOINTS: readonly Endpoint[] = ['coins', 'tickers'];
@@ -193,6 +196,21 @@ export class PollService implements Service<Command> {
         onError: (err) => logger.error({ err, exchange: ex.name }, 'internal error during a poll'),
       }),
     );
+    w.notices = startNoticeReader({
+      exchange: ex,
+      baseUrlSet: ex.base_url !== undefined || target.embedded !== undefined,
+      client,
+      clientOf: (baseUrl) => clientFor(target, clock, dispatcher, logger, baseUrl),
+      clock,
+      random,
+      logger,
+      book: () => exchangeOf(this.state as PollState, ex.name).notices,
+      decide: (source, read) => {
+        if (this.watched.get(ex.name) !== w) return;
+        this.decide({ type: 'notices', exchange: ex.name, source: source.name, read, options: { vanished: source.vanished ?? 'judge' } }, clock.now(), clock.monotonic());
+      },
+      failed: (source, error) => this.deps.post({ t: 'notice-failed', exchange: ex.name, source: source.name, kind: error.kind }),
+    });
   }
 
   private async unwatch(name: string): Promise<void> {
@@ -200,6 +218,7 @@ export class PollService implements Service<Command> {
     if (w === undefined) return;
     this.watched.delete(name);
     await Promise.all(w.loops.map((l) => l.stop()));
+    await w.notices?.stop();
     await w.client.close();
     await w.target.embedded?.close();
   }

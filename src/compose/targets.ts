@@ -54,12 +54,12 @@ export function embeddedProblem(ex: ExchangeConfig, err: unknown): string {
   return `spotwatch: cannot start the embedded reference exchange of ${ex.name}: ${errorMessage(err)}`;
 }
 
-export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logger: Logger): ExchangeClient {
+export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logger: Logger, baseUrl = target.baseUrl): ExchangeClient {
   const ex = target.config;
   return new ExchangeClient({
     exchange: ex.name,
     dialect: dialects.named(ex.dialect),
-    baseUrl: target.baseUrl,
+    baseUrl,
     timeoutMs: ex.timeout,
     maxBodyBytes: ex.max_body_bytes,
     retries: { max: ex.retries.max, baseDelayMs: ex.retries.base_delay, maxDelayMs: ex.retries.max_delay },

@@ -22,6 +22,7 @@ export function createMetrics(registry: Registry) {
       registers,
     }),
     pollErrors: new Counter({ name: 'spotwatch_poll_errors_total', help: 'Failed polls by kind.', labelNames: ['exchange', 'endpoint', 'kind'], registers }),
+    noticeErrors: new Counter({ name: 'spotwatch_notice_errors_total', help: 'Failed reads of a notice source, by kind (notices.md section 6).', labelNames: ['exchange', 'source', 'kind'], registers }),
     malformedRecords: new Counter({ name: 'spotwatch_malformed_records_total', help: 'Records that failed validation (their previous value was kept).', labelNames: ['exchange', 'endpoint'], registers }),
     lastSuccess: new Gauge({ name: 'spotwatch_last_success_timestamp_seconds', help: 'When the endpoint was last polled successfully.', labelNames: ['exchange', 'endpoint'], registers }),
     weightUsed: new Gauge({ name: 'spotwatch_request_weight_used', help: 'Request weight spent within the current window.', labelNames: ['exchange'], registers }),

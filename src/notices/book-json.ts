@@ -1,7 +1,7 @@
 /** A notice book as JSON (notices/book.ts): the store keeps one row per exchange, a recording's state one per segment. */
 import { z } from 'zod';
-import type { NoticeBook } from './book';
-import { ANNOUNCEMENT_KINDS, MAINTENANCE_STATES, ORIGINS, SCOPES, STATUS_STATES, type Announcement, type ExchangeStatus, type Maintenance } from './model';
+import { windowKey, type NoticeBook } from './book';
+import { ANNOUNCEMENT_KINDS, MAINTENANCE_STATES, ORIGINS, SCOPES, STATUS_STATES, type Announcement, type ExchangeStatus, type Maintenance, type NoticeRead } from './model';
 
 
 const time = z.number().int();
@@ -33,5 +33,12 @@ export function bookToJson(book: NoticeBook): NoticeBookJson {
 }
 
 export function bookFromJson(json: NoticeBookJson): NoticeBook {
-  return { status: json.status ?? undefined, windows: new Map(json.windows.map((w) => [w.id, w])), announcements: new Map(json.announcements.map((a) => [a.id, a])), baselined: new Set(json.baselined) };
+  return { status: json.status ?? undefined, windows: new Map(json.windows.map((w) => [windowKey(w), w])), announcements: new Map(json.announcements.map((a) => [a.id, a])), baselined: new Set(json.baselined) };
 }
+
+/** One source's read as a recording keeps it (notices/model.ts NoticeRead). */
+export const NOTICE_READ_JSON: z.ZodType<NoticeRead> = z.object({
+  status: z.object({ state: z.enum(STATUS_STATES), message: z.string().nullable(), since: time.nullable() }).optional(),
+  maintenance: z.array(windowSchema.omit({ exchange: true })).optional(),
+  announcements: z.array(announcementSchema.omit({ exchange: true, coins: true, symbols: true, chains: true })).optional(),
+});

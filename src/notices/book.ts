@@ -11,12 +11,17 @@ export const KEEP_ENDED_MS = 30 * 24 * 3_600_000;
 
 export interface NoticeBook {
   readonly status: ExchangeStatus | undefined;
-  /** Windows by id. */
+  /** Windows by windowKey (two sources may use one id: an exchange's own list and its Statuspage). */
   readonly windows: ReadonlyMap<string, Maintenance>;
   /** Announcements by id. */
   readonly announcements: ReadonlyMap<string, Announcement>;
   /** Sources whose first announcement read (the baseline) has been taken. */
   readonly baselined: ReadonlySet<string>;
+}
+
+/** A window's key in the book: its source and its id. */
+export function windowKey(w: Pick<Maintenance, 'source' | 'id'>): string {
+  return `${w.source}\u0000${w.id}`;
 }
 
 export const EMPTY_NOTICES: NoticeBook = { status: undefined, windows: new Map(), announcements: new Map(), baselined: new Set() };
@@ -67,11 +72,13 @@ export function applyRead(book: NoticeBook, exchange: string, source: string, re
     const next = new Map(windows);
     const listed = new Set<string>();
     for (const w of read.maintenance) {
-      listed.add(w.id);
-      const before = windows.get(w.id);
-      const window: Maintenance = { ...w, exchange };
+      listed.add(windowKey(w));
+      const before = windows.get(windowKey(w));
+      // A window names coins as its source lists them, else as its title does (notices.md section 2).
+      const named = w.coins.length > 0 || w.symbols.length > 0 ? undefined : mentionsOf(w.title);
+      const window: Maintenance = { ...w, exchange, ...(named !== undefined && { coins: [...named.coins], symbols: [...named.symbols] }) };
       if (before === undefined || !sameWindow(before, window)) {
-        next.set(w.id, window);
+        next.set(windowKey(w), window);
         if (before === undefined || before.state !== window.state) windowChanges.push({ window, from: before?.state });
       }
     }

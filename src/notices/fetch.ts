@@ -33,10 +33,14 @@ export function noticeErrorOf(source: string, err: unknown): unknown {
   return err;
 }
 
-/** Reads `source`: every request it plans given `known`, decoded at `now()` as each answer arrives. */
-export async function readSource(fetcher: NoticeFetcher, source: NoticeSource, known: KnownWindows, now: () => number, signal?: AbortSignal): Promise<NoticeRead> {
+/** Waits `ms` (rejects when `signal` aborts): the gap a source asks between its requests. */
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** Reads `source`: every request it plans given `known`, `gapMs` apart, decoded at `now()` as each answer arrives. */
+export async function readSource(fetcher: NoticeFetcher, source: NoticeSource, known: KnownWindows, now: () => number, signal?: AbortSignal, wait?: Wait): Promise<NoticeRead> {
   const reads: NoticeRead[] = [];
-  for (const request of source.plan(known)) {
+  for (const [i, request] of source.plan(known).entries()) {
+    if (i > 0 && source.gapMs !== undefined && wait !== undefined) await wait(source.gapMs, signal);
     let body: string;
     try {
       body = await fetcher.fetchNotice({ path: request.path, weight: request.weight, ...(request.headers !== undefined && { headers: { ...request.headers } }) }, signal);

@@ -54,6 +54,13 @@ export interface NoticeSource {
   readonly parts: readonly NoticePart[];
   /** Where its requests go when not the exchange's base_url (a Statuspage is a host of its own). */
   readonly baseUrl?: string;
+  /**
+   * How a known window absent from its list is judged (notices/book.ts ReadOptions): `ask` — kept
+   * until the source's own follow-up says completed or canceled (OKX); else judged by its times.
+   */
+  readonly vanished?: 'ask';
+  /** The least time between two of its requests (OKX's system status: 1 request per 5 s). */
+  readonly gapMs?: number;
   /** The requests of one read, given what is known. */
   plan(known: KnownWindows): readonly NoticeRequest[];
   /**

@@ -50,7 +50,7 @@ function windowInstance(rule: Rule, exchange: string, w: Maintenance): Instance 
   const when = w.ends === null ? `from ${iso(w.begins)}` : `${iso(w.begins)} to ${iso(w.ends)}`;
   return {
     rule,
-    entity: `${exchange}\u0000maintenance\u0000${w.id}`,
+    entity: `${exchange}\u0000maintenance\u0000${w.source}\u0000${w.id}`,
     labels: baseLabels(rule, exchange, { maintenance: w.id }),
     fields: {
       exchange,

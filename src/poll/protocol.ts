@@ -82,7 +82,9 @@ export type Report =
   | { t: 'changes'; exchange: string; changes: Change[] }
   | { t: 'polled'; poll: PollReport }
   /** A write of the state: the store's error when it refused, and change rows dropped while it refuses. */
-  | { t: 'wrote'; error: string | undefined; dropped: number };
+  | { t: 'wrote'; error: string | undefined; dropped: number }
+  /** A notice read that failed (notices.md section 6: counted, nothing else changes). */
+  | { t: 'notice-failed'; exchange: string; source: string; kind: string };
 
 /** Poll thread -> delivery thread. */
 export type Tell =

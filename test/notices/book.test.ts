@@ -29,7 +29,8 @@ describe('applyRead: maintenance windows', () => {
     expect(r1.windows).toEqual([{ window: { ...window(), exchange: 'by' }, from: undefined }]);
     const r2 = applyRead(r1.book, 'by', 'bybit-status', { maintenance: [window()] }, T0 + 60_000, none, judge);
     expect(r2.windows).toEqual([]);
-    expect(r2.book.windows.get('w1')).toBe(r1.book.windows.get('w1'));
+    expect(r2.book.windows.get('bybit-status\u0000w1')).toBe(r1.book.windows.get('bybit-status\u0000w1'));
+    expect(r2.book.windows.get('bybit-status\u0000w1')).toBeDefined();
     const r3 = applyRead(r2.book, 'by', 'bybit-status', { maintenance: [window({ state: 'ongoing' })] }, T0 + 2 * H, none, judge);
     expect(r3.windows).toEqual([{ window: { ...window({ state: 'ongoing' }), exchange: 'by' }, from: 'scheduled' }]);
   });

@@ -50,6 +50,10 @@ function dataOf(source: string, json: unknown): unknown {
 export const okxStatus: NoticeSource = {
   name: 'okx-status',
   parts: ['status', 'maintenance'],
+  // A window that leaves the list is asked about (?state=completed, ?state=canceled), never guessed.
+  vanished: 'ask',
+  // "Rate limit: 1 request per 5 seconds" (GET /api/v5/system/status).
+  gapMs: 5_000,
   plan(known: KnownWindows): NoticeRequest[] {
     // 1 request per 5 s: the finished lists only when a known window left the current one.
     const current = { path: STATUS_PATH, weight: 1 };

@@ -7,7 +7,7 @@
  * A segment begins with a `state` record: the state of the poll path when it began (at a
  * start, what the store gave back; later, the state reached), so that a segment can be
  * replayed on its own once the ones before it are deleted. Then, in the order the poll thread
- * gave them to `step`, one record per input: `answer`, `failure`, `written`, `drop`; and
+ * gave them to `step`, one record per input: `answer`, `failure`, `written`, `drop`, `notices`; and
  * `reload` where the configuration was reloaded. A segment ended as it should be ends with an
  * `end` record; one without it was cut short (the daemon was killed, or writes it still).
  */
@@ -18,7 +18,8 @@ import type { WatchAssembly } from '../../exchange/watch-list';
 import type { SymbolHistory } from '../../rules/history';
 import { EMPTY_BOOK, type Flap, type FlapBook } from '../../snapshot/flapping';
 import { EMPTY_NOTICES } from '../../notices/book';
-import { bookFromJson, bookToJson, NOTICE_BOOK_JSON, type NoticeBookJson } from '../../notices/book-json';
+import { bookFromJson, bookToJson, NOTICE_BOOK_JSON, NOTICE_READ_JSON, type NoticeBookJson } from '../../notices/book-json';
+import type { NoticeRead } from '../../notices/model';
 import type { Suspect } from '../../snapshot/guard';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../../snapshot/model';
 import { ROW_SCHEMAS } from '../../store/rows';
@@ -111,6 +112,16 @@ export interface DropRecord {
   exchange: string;
 }
 
+/** One read of a notice source, as step took it (decoded: a notice source's answers are small, and its decoders are tested on their own). */
+export interface NoticesRecord {
+  t: 'notices';
+  at: number;
+  exchange: string;
+  source: string;
+  read: NoticeRead;
+  vanished: 'judge' | 'ask';
+}
+
 /** The configuration was reloaded (a replay judges every rule again at the next answers, as the daemon did). */
 export interface ReloadRecord {
   t: 'reload';
@@ -124,7 +135,7 @@ export interface EndRecord {
   at: number;
 }
 
-export type Recorded = StateRecord | AnswerRecord | FailureRecord | WrittenRecord | DropRecord | ReloadRecord | EndRecord;
+export type Recorded = StateRecord | AnswerRecord | FailureRecord | WrittenRecord | DropRecord | NoticesRecord | ReloadRecord | EndRecord;
 
 // ---------------------------------------------------------------------------------------------
 // The state, both ways
@@ -249,6 +260,7 @@ const RECORD = z.discriminatedUnion('t', [
   z.object({ t: z.literal('failure'), at: time, exchange: name, endpoint, kind: z.string().optional(), error: z.string() }),
   z.object({ t: z.literal('written'), at: time, exchange: name, error: z.string().nullable() }),
   z.object({ t: z.literal('drop'), at: time, exchange: name }),
+  z.object({ t: z.literal('notices'), at: time, exchange: name, source: z.string(), read: NOTICE_READ_JSON, vanished: z.enum(['judge', 'ask']) }),
   z.object({ t: z.literal('reload'), at: time, watched }),
   z.object({ t: z.literal('end'), at: time }),
 ]);

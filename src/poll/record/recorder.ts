@@ -244,6 +244,9 @@ export class Recorder {
       case 'drop':
         w.write({ t: 'drop', at, exchange });
         return;
+      case 'notices':
+        w.write({ t: 'notices', at, exchange, source: input.source, read: input.read, vanished: input.options.vanished });
+        return;
     }
   }
 

@@ -71,6 +71,7 @@ export async function* replayRecording(dir: string, options: ReplayOptions): Asy
     if (record.t === 'answer') input = answerInput(record, read.answers, state, last, options, note);
     else if (record.t === 'failure') input = { type: 'failure', exchange: record.exchange, endpoint: record.endpoint, error: record.error };
     else if (record.t === 'written') input = { type: 'written', exchange: record.exchange, error: record.error ?? undefined };
+    else if (record.t === 'notices') input = { type: 'notices', exchange: record.exchange, source: record.source, read: record.read, options: { vanished: record.vanished } };
     else input = { type: 'drop', exchange: record.exchange };
     const result = step(state, input, record.at);
     state = result.state;

@@ -1,0 +1,87 @@
+/**
+ * The poll thread's notice reads (notices.md): every `notices.poll`, each source of an exchange
+ * read through the exchange's client (a Statuspage through a client of its own host), the read
+ * handed to `step`. A read that fails changes nothing: it is logged once per run of failures of
+ * that source and counted by the caller (section 6).
+ */
+import type { ExchangeConfig } from '../config';
+import type { ExchangeClient } from '../exchange/client';
+import type { Clock } from '../lib/clock';
+import { errorMessage } from '../lib/error-message';
+import type { Logger } from '../lib/logger';
+import { sleep } from '../lib/sleep';
+import type { NoticeBook } from '../notices/book';
+import { readSource } from '../notices/fetch';
+import type { NoticeRead } from '../notices/model';
+import { noticeSources } from '../notices/registry';
+import { NoticeError, type NoticeSource } from '../notices/source';
+import { startLoop, type Loop } from '../poll/loop';
+
+export interface NoticeReaderDeps {
+  readonly exchange: ExchangeConfig;
+  /** Whether the exchange's base URL is not the dialect's own (a double, a proxy, the embedded exchange). */
+  readonly baseUrlSet: boolean;
+  readonly client: ExchangeClient;
+  /** A client of another host (a Statuspage). */
+  clientOf(baseUrl: string): ExchangeClient;
+  readonly clock: Clock;
+  readonly random: () => number;
+  readonly logger: Logger;
+  /** The exchange's notice book as step holds it now. */
+  book(): NoticeBook;
+  /** A read, for step. */
+  decide(source: NoticeSource, read: NoticeRead): void;
+  /** A read that failed (for the metric). */
+  failed(source: NoticeSource, error: NoticeError): void;
+}
+
+/** Starts reading an exchange's notices; undefined when it has none (notices: false, or a dialect without sources). */
+export function startNoticeReader(deps: NoticeReaderDeps): { stop(): Promise<void> } | undefined {
+  const notices = deps.exchange.notices;
+  if (notices === false) return undefined;
+  const sources = noticeSources(deps.exchange.dialect, { unofficial: notices.unofficial, statuspage: notices.statuspage, baseUrlSet: deps.baseUrlSet });
+  if (sources.length === 0) return undefined;
+  const own = new Map<string, ExchangeClient>();
+  const clientOf = (s: NoticeSource): ExchangeClient => {
+    if (s.baseUrl === undefined) return deps.client;
+    let c = own.get(s.baseUrl);
+    if (c === undefined) own.set(s.baseUrl, (c = deps.clientOf(s.baseUrl)));
+    return c;
+  };
+  const failing = new Set<string>();
+  const listed = new Map<string, ReadonlySet<string>>();
+  const loops: Loop[] = sources.map((source) =>
+    startLoop({
+      intervalMs: notices.poll,
+      jitter: 0.1,
+      clock: deps.clock,
+      random: deps.random,
+      onError: (err) => deps.logger.error({ err, exchange: deps.exchange.name, source: source.name }, 'internal error during a notice read'),
+      run: async (signal) => {
+        const last = listed.get(source.name);
+        // Windows of this source still held as scheduled or ongoing that its last read no longer listed.
+        const left = last === undefined ? [] : [...deps.book().windows.values()].filter((w) => w.source === source.name && !last.has(w.id) && (w.state === 'scheduled' || w.state === 'ongoing')).map((w) => w.id);
+        let read: NoticeRead;
+        try {
+          read = await readSource(clientOf(source), source, { left }, () => deps.clock.now(), signal, sleep);
+        } catch (err) {
+          if (signal.aborted) return;
+          const error = err instanceof NoticeError ? err : new NoticeError('schema', source.name, `${source.name}: ${errorMessage(err)}`);
+          deps.failed(source, error);
+          if (!failing.has(source.name)) deps.logger.warn({ exchange: deps.exchange.name, source: source.name, kind: error.kind, error: error.message }, 'notice read failed');
+          failing.add(source.name);
+          return;
+        }
+        if (failing.delete(source.name)) deps.logger.info({ exchange: deps.exchange.name, source: source.name }, 'notice read succeeded again');
+        if (read.maintenance !== undefined) listed.set(source.name, new Set(read.maintenance.filter((w) => w.state === 'scheduled' || w.state === 'ongoing').map((w) => w.id)));
+        deps.decide(source, read);
+      },
+    }),
+  );
+  return {
+    async stop() {
+      await Promise.all(loops.map((l) => l.stop()));
+      await Promise.all([...own.values()].map((c) => c.close()));
+    },
+  };
+}
