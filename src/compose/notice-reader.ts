@@ -21,6 +21,8 @@ export interface NoticeReaderDeps {
   readonly exchange: ExchangeConfig;
   /** Whether the exchange's base URL is not the dialect's own (a double, a proxy, the embedded exchange). */
   readonly baseUrlSet: boolean;
+  /** The embedded reference exchange's Statuspage, read when the config names none (the demo's announced closure). */
+  readonly embeddedStatuspage?: string | undefined;
   readonly client: ExchangeClient;
   /** A client of another host (a Statuspage). */
   clientOf(baseUrl: string): ExchangeClient;
@@ -39,7 +41,7 @@ export interface NoticeReaderDeps {
 export function startNoticeReader(deps: NoticeReaderDeps): { stop(): Promise<void> } | undefined {
   const notices = deps.exchange.notices;
   if (notices === false) return undefined;
-  const sources = noticeSources(deps.exchange.dialect, { unofficial: notices.unofficial, statuspage: notices.statuspage, baseUrlSet: deps.baseUrlSet });
+  const sources = noticeSources(deps.exchange.dialect, { unofficial: notices.unofficial, statuspage: notices.statuspage ?? deps.embeddedStatuspage, baseUrlSet: deps.baseUrlSet });
   if (sources.length === 0) return undefined;
   const own = new Map<string, ExchangeClient>();
   const clientOf = (s: NoticeSource): ExchangeClient => {
