@@ -32,6 +32,11 @@ const threshold = z.union([
   }),
 ]);
 
+/** One value or a list of them, read as a list (each wrong item named where it stands). */
+function oneOrList<T extends string>(values: readonly [T, ...T[]]) {
+  return z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.enum(values)).min(1));
+}
+
 const ruleSchema = z
   .object({
     alert: z.string().regex(LABEL_NAME, 'alert names are letters, digits and _ (they become the alertname label)'),
@@ -52,8 +57,8 @@ const ruleSchema = z
     /** Notices (notices.md section 4): a window in this state, `within` (scheduled only) of its begin. */
     maintenance: z.enum(['scheduled', 'ongoing']).optional(),
     within: positiveSpan.optional(),
-    exchange_status: z.union([z.enum(STATUS_STATES), z.array(z.enum(STATUS_STATES)).min(1)]).optional(),
-    announcement: z.union([z.enum(ANNOUNCEMENT_KINDS), z.array(z.enum(ANNOUNCEMENT_KINDS)).min(1)]).optional(),
+    exchange_status: oneOrList(STATUS_STATES).optional(),
+    announcement: oneOrList(ANNOUNCEMENT_KINDS).optional(),
     /** A closure rule that holds only while no notice explains the closure. */
     unannounced: z.boolean().optional(),
     /** A route across two exchanges (DESIGN.md section 4): `{ coin: USDT, from: binance, to: weex, chains: [tron, bsc] }`. */

@@ -52,6 +52,13 @@ describe('parseRules errors', () => {
       'r.yaml:4:20: rules[0].match.coin: invalid regular expression /(?<!W)BTC/: lookahead and lookbehind ((?=, (?!, (?<=, (?<!) are not supported: patterns run on RE2, in linear time',
       'r.yaml:4:44: rules[0].match.network: empty pattern after "!" (a glob like USD*, alternatives like USDT|USDC, or a regular expression /.../; ! in front negates)',
     ]],
+    ['notice rules: within without maintenance: scheduled, unannounced on no closure, an unknown kind and state, a match beyond exchange', 'rules:\n  - alert: A\n    maintenance: ongoing\n    within: 1h\n  - alert: B\n    state: deposit_desc_present\n    unannounced: true\n  - alert: C\n    announcement: [delisting, airdrop]\n  - alert: D\n    exchange_status: closed\n  - alert: E\n    maintenance: scheduled\n    match: { coin: USDT }\n', [
+      'r.yaml:4:13: rules[0].within: within applies only to maintenance: scheduled',
+      'r.yaml:7:18: rules[1].unannounced: unannounced applies only to closure rules (state: deposit_disabled or withdraw_disabled)',
+      'r.yaml:9:31: rules[2].announcement[1]: expected one of listing, delisting, maintenance, other, got "airdrop"',
+      'r.yaml:11:22: rules[3].exchange_status[0]: expected one of normal, maintenance, cancel_only, post_only, got "closed"',
+      'r.yaml:14:12: rules[4].match: maintenance and exchange_status rules match only exchange',
+    ]],
     ['an unknown key, and a second rule\'s problem', 'rules:\n  - alert: X\n    state: deposit_disabled\n    severty: critical\n  - alert: "bad name"\n    state: deposit_disabled\n', [
       'r.yaml:4:5: rules[0]: unknown key "severty" (expected one of: alert, match, severity, for, keep_firing_for, repeat_interval, labels, annotations, state, change, ticker, window, above, below, hysteresis, maintenance, within, exchange_status, announcement, unannounced, transfer)',
       'r.yaml:5:12: rules[1].alert: alert names are letters, digits and _ (they become the alertname label)',
