@@ -1,4 +1,4 @@
-import { ExchangeClient } from '../../src/exchange/client';
+import { dialectClient, SIM_KEY as KEY } from '../support/dialect-client';
 import { dialects } from '../../src/exchange/dialects/registry';
 import { silentLogger } from '../../src/lib/logger';
 import { startSimulator } from '../../src/simulator';
@@ -9,7 +9,6 @@ import type { SimulatorDialect } from '../../src/simulator/dialects/names';
  * a 100 KB withdrawDesc comes out cut to 1,000 characters and marked, a lone surrogate (sent as
  * the JSON escape `\ud800`) as U+FFFD.
  */
-const KEY = { api_key: 'k-123', api_secret: 's-456', passphrase: 'p-789' };
 const HUGE = `${'Wallet maintenance. '.repeat(5_000)}`;
 const CUT = `${HUGE.slice(0, 1000)}… [cut 99,000 characters]`;
 
@@ -22,17 +21,7 @@ async function readFrom(dialect: string) {
     { action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: false, withdrawDesc: HUGE } },
     { action: 'set_network', coin: 'BTC', network: 'BTC', set: { depositDesc: 'x\ud800' } },
   ]);
-  const d = dialects.named(dialect);
-  const client = new ExchangeClient({
-    exchange: dialect,
-    dialect: d,
-    baseUrl: sim.url,
-    timeoutMs: 5_000,
-    maxBodyBytes: 16 * 1024 * 1024,
-    retries: { max: 0, baseDelayMs: 10, maxDelayMs: 50 },
-    weightLimit: { max: 1_000_000, windowMs: 10_000 },
-    ...(d.credentials !== undefined && { credentials: d.credentials.safeParse(KEY).success ? KEY : { api_key: KEY.api_key, api_secret: KEY.api_secret } }),
-  });
+  const client = dialectClient(dialect, sim.url);
   try {
     return await client.fetchCoins();
   } finally {

@@ -1,4 +1,4 @@
-import { ExchangeClient } from '../../../src/exchange/client';
+import { dialectClient, SIM_KEY as KEY } from '../../support/dialect-client';
 import { dialects } from '../../../src/exchange/dialects/registry';
 import { silentLogger } from '../../../src/lib/logger';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator';
@@ -10,20 +10,9 @@ import type { SimulatorDialect } from '../../../src/simulator/dialects/names';
  * reads it with the dialect's decoder. The same market must come out: every coin and network the
  * spec-speaking exchange shows, nothing set aside, flags and text as in spot-v3.
  */
-const KEY = { api_key: 'k-123', api_secret: 's-456', passphrase: 'p-789' };
 
 async function read(dialect: string, sim: RunningSimulator) {
-  const d = dialects.named(dialect);
-  const client = new ExchangeClient({
-    exchange: dialect,
-    dialect: d,
-    baseUrl: sim.url,
-    timeoutMs: 5_000,
-    maxBodyBytes: 16 * 1024 * 1024,
-    retries: { max: 0, baseDelayMs: 10, maxDelayMs: 50 },
-    weightLimit: { max: 1_000_000, windowMs: 10_000 },
-    ...(d.credentials !== undefined && { credentials: d.credentials.safeParse(KEY).success ? KEY : { api_key: KEY.api_key, api_secret: KEY.api_secret } }),
-  });
+  const client = dialectClient(dialect, sim.url);
   try {
     return await client.fetchCoins();
   } finally {
