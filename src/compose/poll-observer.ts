@@ -56,6 +56,8 @@ export class PollObserver {
       case 'notice-failed':
         this.o.metrics.noticeErrors.inc({ exchange: report.exchange, source: report.source, kind: report.kind });
         return;
+      case 'notices':
+        return this.o.mirror.noticed(report.exchange, report.lists);
       case 'ready':
         return this.o.ready();
       case 'failed':
