@@ -23,6 +23,7 @@ import { StateStore } from './store/store';
 import { acquireStateDirLock, thisProcess, type StateDirLock } from './store/lock';
 import { PollObserver } from './compose/poll-observer';
 import { PollMirror } from './compose/poll-mirror';
+import type { NoticeLists } from './notices/book-json';
 import { Threads, type ThreadsHost } from './compose/threads';
 import { Retention } from './compose/retention';
 import { botReads } from './compose/chat-bots';
@@ -268,11 +269,17 @@ export class Daemon {
       alive: () => this.threads?.alive() ?? true,
       refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
       alerts: () => this.mirror?.activeAlerts() ?? [],
+      notices: () => this.noticeLists(),
       store: () => this.store,
       exchanges: () => this.exchangeInputs(),
       chainOf: (exchange, network) => this.chainOf(exchange, network),
       reload: () => this.reload(),
     });
+  }
+
+  /** Each configured exchange's notice lists, in the config's order (those the poll thread has reported). */
+  private noticeLists(): NoticeLists[] {
+    return this.config.exchanges.flatMap((ex) => this.mirror?.notices(ex.name) ?? []);
   }
 
   /** What the views read of each configured exchange: health, last polls, snapshot (as of the mirror's last refresh). */
