@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { Agent } from 'undici';
 import { loadConfigFile, type Config } from './config';
 import { ConfigError } from './config/errors';
-import { chainLookup, loadRules } from './compose/settings';
+import { chainLookup, loadRules, noticeSourceNames } from './compose/settings';
 import { httpSurface } from './compose/http-surface';
 import { Exposition } from './metrics/exposition';
 import { storedSilences } from './compose/stored-silences';
@@ -179,7 +179,7 @@ export class Daemon {
     // Delivery first: it hears what the poll thread tells from its first step on.
     await Promise.race([this.configure('delivery'), ended]);
     this.startDigests();
-    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), this.rules);
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), this.rules, noticeSourceNames(this.config));
     this.retention = new Retention({
       store,
       clock,
@@ -340,7 +340,7 @@ export class Daemon {
     }
     const receivers = new Set(this.receivers());
     forgetSeries(this.metrics, { exchanges: goneExchanges, receivers: oldReceivers.filter((r) => !receivers.has(r)) });
-    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), rules);
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), rules, noticeSourceNames(this.config));
     this.metrics.reloadOk.set(1);
     this.exposition.refresh();
     logger.info({ rules: rules.length, exchanges: this.config.exchanges.length }, 'configuration reloaded');

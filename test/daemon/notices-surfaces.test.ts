@@ -11,7 +11,14 @@ jest.setTimeout(60_000);
 
 let s: DialectStack;
 beforeAll(async () => {
-  s = await dialectStack('bybit', 'rules: []\n', (sim) => `${exchange('ex', 'bybit', sim.url)}    notices: { poll: 200ms, statuspage: ${sim.url}/-/statuspage }\n`);
+  // `bad` names a Statuspage that is not there: each of its reads fails (HTTP 404).
+  s = await dialectStack(
+    'bybit',
+    'rules: []\n',
+    (sim) =>
+      `${exchange('ex', 'bybit', sim.url)}    notices: { poll: 200ms, statuspage: ${sim.url}/-/statuspage }\n` +
+      `${exchange('bad', 'bybit', sim.url, { tickers: '1s' })}    notices: { poll: 200ms, statuspage: ${sim.url}/-/no-statuspage }\n`,
+  );
 });
 afterAll(() => s.close());
 
@@ -22,7 +29,7 @@ async function act(actions: unknown[]): Promise<void> {
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 type Notices = { status: unknown[]; maintenance: { id: string; source: string }[]; announcements: { id: string }[] };
-const notices = async (query = ''): Promise<Notices> => (await (await fetch(`${s.url}/api/v1/notices${query}`)).json()) as Notices;
+const notices = async (query = ''): Promise<Notices> => (await (await fetch(`${s.url}/api/v1/notices?exchange=ex${query}`)).json()) as Notices;
 
 it('shows a window and an announcement in GET /api/v1/notices, exactly as the exchange published them', async () => {
   await act([
@@ -46,8 +53,62 @@ it('shows a window and an announcement in GET /api/v1/notices, exactly as the ex
     maintenance: [{ ...window, scope: 'unknown', source: 'bybit-status' }, { ...window, scope: 'funding', source: 'statuspage' }],
     announcements: [announcement],
   });
-  expect(await notices('?kind=maintenance&coin=USDT&since=2030-01-02T03:00:00Z&limit=1')).toEqual({ status: [], maintenance: [{ ...window, scope: 'unknown', source: 'bybit-status' }], announcements: [] });
-  expect(await notices('?kind=announcement&coin=ETH')).toEqual({ status: [], maintenance: [], announcements: [] });
+  expect(await notices('&kind=maintenance&coin=USDT&since=2030-01-02T03:00:00Z&limit=1')).toEqual({ status: [], maintenance: [{ ...window, scope: 'unknown', source: 'bybit-status' }], announcements: [] });
+  expect(await notices('&kind=announcement&coin=ETH')).toEqual({ status: [], maintenance: [], announcements: [] });
   const bad = await fetch(`${s.url}/api/v1/notices?since=soon`);
   expect([bad.status, await bad.json()]).toEqual([400, { status: 'error', error: 'since: use RFC 3339 or milliseconds since the epoch' }]);
+});
+
+/** The lines of /metrics of the given families (their samples, without HELP and TYPE). */
+async function metricLines(...families: string[]): Promise<string[]> {
+  const text = await (await fetch(`${s.url}/metrics`)).text();
+  return text.split('\n').filter((l) => families.some((f) => l.startsWith(`${f}{exchange="ex"`)));
+}
+
+it('counts the exchange\'s status, its windows by state, the announcements read and the failed reads of each source in /metrics', async () => {
+  await waitFor(async () => (await metricLines('spotwatch_maintenance_windows')).includes('spotwatch_maintenance_windows{exchange="ex",state="scheduled"} 2'), 'the windows counted');
+  expect(await metricLines('spotwatch_exchange_status', 'spotwatch_maintenance_windows', 'spotwatch_announcements_total')).toEqual([
+    'spotwatch_exchange_status{exchange="ex",state="normal"} 1',
+    'spotwatch_exchange_status{exchange="ex",state="maintenance"} 0',
+    'spotwatch_exchange_status{exchange="ex",state="cancel_only"} 0',
+    'spotwatch_exchange_status{exchange="ex",state="post_only"} 0',
+    'spotwatch_maintenance_windows{exchange="ex",state="scheduled"} 2',
+    'spotwatch_maintenance_windows{exchange="ex",state="ongoing"} 0',
+    'spotwatch_maintenance_windows{exchange="ex",state="completed"} 0',
+    'spotwatch_maintenance_windows{exchange="ex",state="canceled"} 0',
+    'spotwatch_announcements_total{exchange="ex",kind="listing"} 0',
+    'spotwatch_announcements_total{exchange="ex",kind="delisting"} 1',
+    'spotwatch_announcements_total{exchange="ex",kind="maintenance"} 0',
+    'spotwatch_announcements_total{exchange="ex",kind="other"} 0',
+  ]);
+  const errors = await metricLines('spotwatch_notice_errors_total');
+  // Every kind of each of its three sources, at zero.
+  expect(errors.length).toBe(21);
+  expect(errors.filter((l) => !l.endsWith(' 0'))).toEqual([]);
+  expect(errors.slice(0, 2)).toEqual(['spotwatch_notice_errors_total{exchange="ex",source="bybit-status",kind="error_answer"} 0', 'spotwatch_notice_errors_total{exchange="ex",source="bybit-status",kind="http"} 0']);
+
+  // The window starts: ongoing in both lists; a funding window leaves the exchange normal.
+  await act([{ action: 'start_maintenance', id: 'w1' }]);
+  await waitFor(async () => (await metricLines('spotwatch_maintenance_windows')).includes('spotwatch_maintenance_windows{exchange="ex",state="ongoing"} 2'), 'the windows ongoing');
+  expect(await metricLines('spotwatch_exchange_status')).toContain('spotwatch_exchange_status{exchange="ex",state="normal"} 1');
+  // A trading window ongoing: Bybit's status is maintenance.
+  await act([{ action: 'schedule_maintenance', id: 'w2', title: 'System upgrade', scope: 'trading' }]);
+  await waitFor(async () => (await metricLines('spotwatch_exchange_status')).includes('spotwatch_exchange_status{exchange="ex",state="maintenance"} 1'), 'the exchange in maintenance');
+  expect(await metricLines('spotwatch_exchange_status')).toEqual([
+    'spotwatch_exchange_status{exchange="ex",state="normal"} 0',
+    'spotwatch_exchange_status{exchange="ex",state="maintenance"} 1',
+    'spotwatch_exchange_status{exchange="ex",state="cancel_only"} 0',
+    'spotwatch_exchange_status{exchange="ex",state="post_only"} 0',
+  ]);
+});
+
+it('counts each failed read of a notice source by source and kind, and nothing else changes', async () => {
+  const failed = async (): Promise<number> => {
+    const text = await (await fetch(`${s.url}/metrics`)).text();
+    return Number(/^spotwatch_notice_errors_total\{exchange="bad",source="statuspage",kind="http"\} (\d+)$/m.exec(text)?.[1] ?? NaN);
+  };
+  await waitFor(async () => (await failed()) >= 2, 'two failed reads counted');
+  const text = await (await fetch(`${s.url}/metrics`)).text();
+  expect(text.split('\n').filter((l) => l.startsWith('spotwatch_notice_errors_total{exchange="bad"') && !l.endsWith(' 0') && !l.includes('source="statuspage",kind="http"'))).toEqual([]);
+  expect(text).toContain('spotwatch_up{exchange="bad"} 1');
 });
