@@ -54,7 +54,7 @@ export function httpSurface(src: HttpSources) {
     notices: () => src.notices(),
     reload: () => src.reload(),
     statusView: (query) => src.views.statusView(query),
-    history: historySource({ store: () => src.store(), exchanges: () => src.exchanges(), now: () => src.clock.now(), chainOf: (exchange, network) => src.chainOf(exchange, network) }),
+    history: historySource({ store: () => src.store(), exchanges: () => src.exchanges(), now: () => src.clock.now(), chainOf: (exchange, network) => src.chainOf(exchange, network), notices: () => src.notices() }),
     onError: (err) => src.logger.error({ err }, 'HTTP request failed'),
   });
 }

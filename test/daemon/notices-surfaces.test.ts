@@ -5,6 +5,7 @@
  * Atom feed.
  */
 import { waitFor } from '../support/wait';
+import { child, childrenNamed, parseXml } from '../support/xml';
 import { dialectStack, exchange, type DialectStack } from './dialects-stack';
 
 jest.setTimeout(60_000);
@@ -111,4 +112,33 @@ it('counts each failed read of a notice source by source and kind, and nothing e
   const text = await (await fetch(`${s.url}/metrics`)).text();
   expect(text.split('\n').filter((l) => l.startsWith('spotwatch_notice_errors_total{exchange="bad"') && !l.endsWith(' 0') && !l.includes('source="statuspage",kind="http"'))).toEqual([]);
   expect(text).toContain('spotwatch_up{exchange="bad"} 1');
+});
+
+it('has an entry per announcement and per maintenance window in the Atom feed, escaped', async () => {
+  const feed = async (q: string) => parseXml(await (await fetch(`${s.url}/feed.atom${q}`)).text());
+  const entry = (e: ReturnType<typeof parseXml>) => [child(e, 'id').text, child(e, 'title').text, child(e, 'category').attrs.term, childrenNamed(e, 'link').map((l) => l.attrs.href), child(e, 'summary').text];
+  const announcements = childrenNamed(await feed('?exchange=ex&kind=announcement'), 'entry');
+  const { published } = (await notices('&kind=announcement')).announcements[0] as unknown as { published: string };
+  expect(announcements.map(entry)).toEqual([
+    [
+      'tag:spotwatch,2024:announcement:ex:https%3A%2F%2Fann.test%2F7', 'ex: Will Delist Tether (USDT) & <ETH>', 'announcement', ['https://ann.test/7'],
+      `delisting announcement (ex, published ${published}; coins USDT)`,
+    ],
+  ]);
+  expect(child(announcements[0]!, 'updated').text).toBe(published);
+  // The windows as the API shows them (its times checked above), one entry each, newest begin first.
+  type W = { id: string; title: string; state: string; origin: string; scope: string; begins: string; ends: string | null; url: string | null; source: string; coins: string[] };
+  const known = (await notices('&kind=maintenance')).maintenance as unknown as W[];
+  expect(known.map((w) => `${w.id}/${w.source}`)).toEqual(['w2/bybit-status', 'w2/statuspage', 'w1/bybit-status', 'w1/statuspage']);
+  const windows = childrenNamed(await feed('?exchange=ex&kind=maintenance'), 'entry');
+  expect(windows.map(entry)).toEqual(
+    known.map((w) => [
+      `tag:spotwatch,2024:maintenance:ex:${w.source}:${w.id}`,
+      `ex: ${w.title} (maintenance ongoing)`,
+      'maintenance',
+      w.url === null ? [] : [w.url],
+      `maintenance ongoing, planned, scope ${w.scope}: begins ${w.begins}, ends ${w.ends ?? 'unknown'} (ex, ${w.source}${w.coins.length > 0 ? `; coins ${w.coins.join(', ')}` : ''})`,
+    ]),
+  );
+  expect(known.map((w) => [w.state, w.scope])).toEqual([['ongoing', 'trading'], ['ongoing', 'exchange'], ['ongoing', 'unknown'], ['ongoing', 'funding']]);
 });
