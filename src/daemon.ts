@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { Agent } from 'undici';
 import { loadConfigFile, type Config } from './config';
 import { ConfigError } from './config/errors';
-import { chainLookup, loadRules } from './compose/settings';
+import { chainLookup, loadRules, noticeSourceNames } from './compose/settings';
 import { httpSurface } from './compose/http-surface';
 import { Exposition } from './metrics/exposition';
 import { storedSilences } from './compose/stored-silences';
@@ -23,6 +23,7 @@ import { StateStore } from './store/store';
 import { acquireStateDirLock, thisProcess, type StateDirLock } from './store/lock';
 import { PollObserver } from './compose/poll-observer';
 import { PollMirror } from './compose/poll-mirror';
+import type { NoticeLists } from './notices/book-json';
 import { Threads, type ThreadsHost } from './compose/threads';
 import { Retention } from './compose/retention';
 import { botReads } from './compose/chat-bots';
@@ -178,7 +179,7 @@ export class Daemon {
     // Delivery first: it hears what the poll thread tells from its first step on.
     await Promise.race([this.configure('delivery'), ended]);
     this.startDigests();
-    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), this.rules);
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), this.rules, noticeSourceNames(this.config));
     this.retention = new Retention({
       store,
       clock,
@@ -268,11 +269,17 @@ export class Daemon {
       alive: () => this.threads?.alive() ?? true,
       refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
       alerts: () => this.mirror?.activeAlerts() ?? [],
+      notices: () => this.noticeLists(),
       store: () => this.store,
       exchanges: () => this.exchangeInputs(),
       chainOf: (exchange, network) => this.chainOf(exchange, network),
       reload: () => this.reload(),
     });
+  }
+
+  /** Each configured exchange's notice lists, in the config's order (those the poll thread has reported). */
+  private noticeLists(): NoticeLists[] {
+    return this.config.exchanges.flatMap((ex) => this.mirror?.notices(ex.name) ?? []);
   }
 
   /** What the views read of each configured exchange: health, last polls, snapshot (as of the mirror's last refresh). */
@@ -333,7 +340,7 @@ export class Daemon {
     }
     const receivers = new Set(this.receivers());
     forgetSeries(this.metrics, { exchanges: goneExchanges, receivers: oldReceivers.filter((r) => !receivers.has(r)) });
-    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), rules);
+    initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), rules, noticeSourceNames(this.config));
     this.metrics.reloadOk.set(1);
     this.exposition.refresh();
     logger.info({ rules: rules.length, exchanges: this.config.exchanges.length }, 'configuration reloaded');

@@ -1,5 +1,6 @@
 import type { HistorySource, NetworkKey } from '../http/history';
 import type { ExchangeInput } from '../http/state-view';
+import type { NoticeLists } from '../notices/book-json';
 import type { StateStore } from '../store/store';
 
 /**
@@ -12,8 +13,11 @@ export function historySource(src: {
   now(): number;
   /** The canonical chain of a network of an exchange (null when unknown). */
   chainOf?(exchange: string, network: string): string | null;
+  /** Each watched exchange's notice lists (the feed's notice entries). */
+  notices?(): Iterable<NoticeLists>;
 }): HistorySource {
   return {
+    ...(src.notices !== undefined && { notices: () => src.notices?.() ?? [] }),
     ...(src.chainOf !== undefined && { chainOf: (exchange: string, _coin: string, network: string) => src.chainOf?.(exchange, network) ?? null }),
     outages: (q) => src.store()?.queryOutages(q) ?? [],
     totals: (q) => src.store()?.outageTotals(q) ?? [],

@@ -6,6 +6,7 @@ import type { Views } from '../http/views';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import type { Exposition } from '../metrics/exposition';
+import type { NoticeLists } from '../notices/book-json';
 import type { StateStore } from '../store/store';
 import { historySource } from './history-source';
 import type { StoredSilences } from './stored-silences';
@@ -26,6 +27,8 @@ export interface HttpSources {
   /** Brings the exchanges' snapshots up to date before a view reads them. */
   refresh(): Promise<void>;
   alerts(): Iterable<Alert>;
+  /** Each watched exchange's notice lists, as the poll thread last reported them. */
+  notices(): Iterable<NoticeLists>;
   store(): StateStore | undefined;
   exchanges(): ExchangeInput[];
   chainOf(exchange: string, network: string): string | null;
@@ -48,9 +51,10 @@ export function httpSurface(src: HttpSources) {
       silences: src.silences,
       now: () => src.clock.now(),
     },
+    notices: () => src.notices(),
     reload: () => src.reload(),
     statusView: (query) => src.views.statusView(query),
-    history: historySource({ store: () => src.store(), exchanges: () => src.exchanges(), now: () => src.clock.now(), chainOf: (exchange, network) => src.chainOf(exchange, network) }),
+    history: historySource({ store: () => src.store(), exchanges: () => src.exchanges(), now: () => src.clock.now(), chainOf: (exchange, network) => src.chainOf(exchange, network), notices: () => src.notices() }),
     onError: (err) => src.logger.error({ err }, 'HTTP request failed'),
   });
 }

@@ -2,10 +2,12 @@
  * What the main thread holds of the poll thread's state, for delivery and the HTTP surface:
  * the active alerts (kept as the poll thread reports them after each step: inhibition and the
  * API read them at any moment), each endpoint's health, and each exchange's snapshot, brought
- * up to date when a view asks (refresh), as the parts that changed since the version held.
+ * up to date when a view asks (refresh), as the parts that changed since the version held;
+ * and each exchange's notice lists, as the poll thread reports them whenever a step changed them.
  */
 import type { Alert } from '../alerts/alert';
 import type { FiringCount } from '../metrics/polls';
+import type { NoticeLists } from '../notices/book-json';
 import { PollHealth } from '../poll/health';
 import type { Answers, PartDelta, PollReport, Question } from '../poll/protocol';
 import { emptySnapshot, type CoinRecord, type Endpoint, type Snapshot, type TickerRecord } from '../snapshot/model';
@@ -20,6 +22,7 @@ export class PollMirror {
   private readonly firing = new Map<string, FiringCount>();
   private readonly polls = new Map<string, PollReport>();
   private readonly snapshots = new Map<string, Snapshot>();
+  private readonly noticeLists = new Map<string, NoticeLists>();
   /** Per exchange, the version of each part held here. */
   private readonly held = new Map<string, Partial<Record<Endpoint, number>>>();
   private refreshing: Promise<void> | undefined;
@@ -50,6 +53,16 @@ export class PollMirror {
     this.polls.set(poll.exchange, poll);
     if (poll.outcome === 'failed' || poll.outcome === 'empty') this.health.failure(poll.exchange, poll.endpoint, poll.at, poll.kind ?? 'schema', poll.error ?? '');
     else this.health.answer(poll.exchange, poll.endpoint, poll.at, poll.outcome === 'accepted');
+  }
+
+  /** An exchange's notice lists, whole, as its last step (or the start) left them. */
+  noticed(exchange: string, lists: NoticeLists): void {
+    this.noticeLists.set(exchange, lists);
+  }
+
+  /** An exchange's notice lists (undefined: none reported yet). */
+  notices(exchange: string): NoticeLists | undefined {
+    return this.noticeLists.get(exchange);
   }
 
   activeAlerts(): IterableIterator<Alert> {
@@ -109,6 +122,7 @@ export class PollMirror {
   forget(exchange: string): void {
     this.polls.delete(exchange);
     this.snapshots.delete(exchange);
+    this.noticeLists.delete(exchange);
     this.held.delete(exchange);
     this.health.forget(exchange);
   }

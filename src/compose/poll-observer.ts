@@ -1,5 +1,5 @@
 import type { Logger } from '../lib/logger';
-import type { Metrics } from '../metrics/metrics';
+import { observeNotices, type Metrics } from '../metrics/metrics';
 import type { FiringCount, PollMetrics } from '../metrics/polls';
 import type { PollReport, Report } from '../poll/protocol';
 import type { Rule } from '../rules/model';
@@ -56,6 +56,9 @@ export class PollObserver {
       case 'notice-failed':
         this.o.metrics.noticeErrors.inc({ exchange: report.exchange, source: report.source, kind: report.kind });
         return;
+      case 'notices':
+        this.o.mirror.noticed(report.exchange, report.lists);
+        return observeNotices(this.o.metrics, report.exchange, report.lists, report.firstRead);
       case 'ready':
         return this.o.ready();
       case 'failed':

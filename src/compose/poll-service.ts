@@ -30,6 +30,8 @@ import { startNoticeReader } from './notice-reader';
 import { recorderFor } from './recording';
 import { everyFew, followStoreFile, refusable, STORE_CHECK_MS } from './store-file';
 import type { Recorder } from '../poll/record/recorder';
+import { bookLists } from '../notices/book-json';
+import type { Announcement, AnnouncementKind } from '../notices/model';
 
 export interface PollServiceDeps extends ThreadParts {
   /** Where reports go (the main thread). */
@@ -103,6 +105,7 @@ export class PollService implements Service<Command> {
         const failed = await this.watch(ex, true);
         if (failed !== undefined) return this.deps.post({ t: 'failed', error: failed });
       }
+      this.postBooks();
       this.deps.post({ t: 'ready' });
       return;
     }
@@ -119,7 +122,15 @@ export class PollService implements Service<Command> {
       }
     }
     for (const e of config.exchanges) if (!this.watched.has(e.name)) await this.watch(e);
+    this.postBooks();
     this.deps.post({ t: 'ready' });
+  }
+
+  /** Every watched exchange's notice book, whole (the main thread's copy: at the start, the books the store kept). */
+  private postBooks(): void {
+    const state = this.state;
+    if (state === undefined) return;
+    for (const name of this.watched.keys()) this.deps.post({ t: 'notices', exchange: name, lists: bookLists(exchangeOf(state, name).notices), firstRead: {} });
   }
 
   /** The store and the state at the start: each exchange resumes from what the store holds. */
@@ -303,6 +314,7 @@ export class PollService implements Service<Command> {
         this.deps.tell(message);
       }
     }
+    if (w?.notices !== undefined) post({ t: 'notices', exchange: w.notices.exchange, lists: bookLists(w.notices.book), firstRead: byKind(r.effects.firstRead ?? []) });
     const exchange = r.changes[0]?.exchange;
     for (let i = 0; exchange !== undefined && i < r.changes.length; i += PER_MESSAGE) post({ t: 'changes', exchange, changes: r.changes.slice(i, i + PER_MESSAGE) });
     const set = new Set<object>(w?.alerts.set ?? []);
@@ -375,6 +387,12 @@ export class PollService implements Service<Command> {
     this.store?.close();
     await this.store?.settled();
   }
+}
+
+function byKind(announcements: readonly Announcement[]): Partial<Record<AnnouncementKind, number>> {
+  const n: Partial<Record<AnnouncementKind, number>> = {};
+  for (const a of announcements) n[a.kind] = (n[a.kind] ?? 0) + 1;
+  return n;
 }
 
 /**

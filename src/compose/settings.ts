@@ -9,6 +9,7 @@ import type { GuardOptions } from '../snapshot/guard';
 import { ChainTable } from '../snapshot/chains';
 import type { ChainOf } from '../rules/transfer';
 import { DEFAULT_DIALECT } from '../exchange/dialects/registry';
+import { noticeSources } from '../notices/registry';
 
 /** What the parts of the daemon take from the config, derived once per (re)load. */
 
@@ -62,4 +63,11 @@ export function chainLookup(config: Config): ChainOf {
   const table = new ChainTable(config.chains.aliases);
   const dialect = new Map(config.exchanges.map((e) => [e.name, e.dialect]));
   return (exchange, network) => table.chainOf(dialect.get(exchange) ?? DEFAULT_DIALECT, network);
+}
+
+/** Per exchange, the names of the notice sources it reads (none: notices off, or a dialect without any). */
+export function noticeSourceNames(config: Config): Map<string, string[]> {
+  return new Map(
+    config.exchanges.map((e) => [e.name, e.notices === false ? [] : noticeSources(e.dialect, { unofficial: e.notices.unofficial, statuspage: e.notices.statuspage, baseUrlSet: e.base_url !== undefined }).map((s) => s.name)]),
+  );
 }

@@ -3,6 +3,8 @@ import { apiRouter, methodNotAllowed, type ApiSource } from './api';
 import { bearer } from './auth';
 import { feedRouter } from './feed';
 import { historyApiRouter, type HistorySource } from './history';
+import { noticesApiRouter } from './notices-api';
+import type { NoticeLists } from '../notices/book-json';
 import { answerOtherMethods } from '../lib/other-methods';
 import { STATUS_CSS, STATUS_ICON, STATUS_JS } from './status-assets';
 import { statusQuery } from './status-query';
@@ -27,6 +29,8 @@ export interface HttpSource {
   bearerToken?: string | undefined;
   reload(): Promise<{ ok: true } | { ok: false; problems: string[] }>;
   statusView(query?: StatusQuery): StatusView;
+  /** Each watched exchange's notice lists (GET /api/v1/notices; absent: every list empty). */
+  notices?(): Iterable<NoticeLists>;
   /** Outages, availability, the Atom feed and badges (absent: not served). */
   history?: HistorySource;
   /** An unexpected error of a request (answered 500): told once, to be logged. */
@@ -109,6 +113,7 @@ export function createApp(source: HttpSource): Express {
   });
   const auth = bearer(source.bearerToken);
   app.use('/api/v1', auth, apiRouter(source.api));
+  app.use('/api/v1', auth, noticesApiRouter(() => source.notices?.() ?? []));
   if (source.history !== undefined) {
     app.use('/api/v1', auth, historyApiRouter(source.history));
     app.use(feedRouter(source.history));

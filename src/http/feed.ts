@@ -5,6 +5,8 @@ import type { ChangeQuery, StoredChange } from '../store/store';
 import { answerOtherMethods } from '../lib/other-methods';
 import { iso, methodNotAllowed, one, parseLimit, singleParams } from './api';
 import type { HistorySource } from './history';
+import type { Announcement, Maintenance } from '../notices/model';
+import { selectNotices } from './notices-api';
 
 /** The tagging entity of the feed's and entries' ids (RFC 4151 tag URIs): stable, not a host name. */
 const TAG = 'tag:spotwatch,2024';
@@ -42,36 +44,105 @@ export function entryId(c: StoredChange): string {
   return `${TAG}:change:${c.id}:${c.at}`;
 }
 
-/** An Atom 1.0 feed (RFC 4287) of changes, newest first; every upstream text escaped. */
-export function renderFeed(changes: readonly StoredChange[], filter: { exchange?: string; coin?: string; kind?: string }, now: number): string {
+/** What the feed's `kind` takes besides a change kind: the entries of one kind of notice. */
+export const FEED_NOTICE_KINDS = ['announcement', 'maintenance'] as const;
+export type FeedNoticeKind = (typeof FEED_NOTICE_KINDS)[number];
+
+/** One entry of the feed: a change, an announcement or a maintenance window. */
+export type FeedItem = { type: 'change'; change: StoredChange } | { type: 'announcement'; announcement: Announcement } | { type: 'maintenance'; window: Maintenance };
+
+/** When an item is, for the order of the feed: a change's time, an announcement's publication, a window's begin. */
+function itemAt(item: FeedItem): number {
+  return item.type === 'change' ? item.change.at : item.type === 'announcement' ? item.announcement.published : item.window.begins;
+}
+
+/** Changes (newest first, as the store gives them) and notices as one list, newest first, at most `limit`. */
+export function feedItems(changes: readonly StoredChange[], announcements: readonly Announcement[], windows: readonly Maintenance[], limit: number): FeedItem[] {
+  const items: FeedItem[] = [
+    ...changes.map((change): FeedItem => ({ type: 'change', change })),
+    ...announcements.map((announcement): FeedItem => ({ type: 'announcement', announcement })),
+    ...windows.map((window): FeedItem => ({ type: 'maintenance', window })),
+  ];
+  // Stable: changes of one time keep the store's order, and come before notices of that time.
+  return items.sort((a, b) => itemAt(b) - itemAt(a)).slice(0, limit);
+}
+
+function feedTitle(filter: { exchange?: string; coin?: string; kind?: string }): string {
+  const what = filter.kind === 'announcement' ? 'announcements' : filter.kind === 'maintenance' ? 'maintenance windows' : filter.kind === undefined ? 'changes and notices' : 'changes';
+  const kind = filter.kind === undefined || filter.kind === 'announcement' || filter.kind === 'maintenance' ? '' : ` (${filter.kind})`;
+  return `spotwatch: ${what}${filter.exchange === undefined ? '' : ` on ${filter.exchange}`}${filter.coin === undefined ? '' : ` of ${filter.coin}`}${kind}`;
+}
+
+/** An entry's lines: id, title, updated, its category (the change kind, `announcement` or `maintenance`), a link, a summary. */
+function entryLines(item: FeedItem, fallback: string): string[] {
+  const at = iso(itemAt(item)) ?? fallback;
+  let id: string;
+  let title: string;
+  let term: string;
+  let url: string | null = null;
+  let summary: string;
+  if (item.type === 'change') {
+    const c = item.change;
+    id = entryId(c);
+    title = changeTitle(c);
+    term = c.kind;
+    summary = `${c.kind}: ${value(c.before)} → ${value(c.after)} (${c.exchange}${c.coin === undefined ? '' : ` ${c.coin}`}${c.network === undefined ? '' : ` ${c.network}`}${c.symbol === undefined ? '' : ` ${c.symbol}`}, ${at})`;
+  } else if (item.type === 'announcement') {
+    const a = item.announcement;
+    id = `${TAG}:announcement:${encodeURIComponent(a.exchange)}:${encodeURIComponent(a.id)}`;
+    title = `${a.exchange}: ${a.title}`;
+    term = 'announcement';
+    url = a.url;
+    summary = `${a.kind} announcement (${a.exchange}, published ${at}${named(a.coins, a.symbols, a.chains)})`;
+  } else {
+    const w = item.window;
+    id = `${TAG}:maintenance:${encodeURIComponent(w.exchange)}:${encodeURIComponent(w.source)}:${encodeURIComponent(w.id)}`;
+    title = `${w.exchange}: ${w.title} (maintenance ${w.state})`;
+    term = 'maintenance';
+    url = w.url;
+    summary = `maintenance ${w.state}, ${w.origin}, scope ${w.scope}: begins ${at}, ends ${iso(w.ends) ?? 'unknown'} (${w.exchange}, ${w.source}${named(w.coins, w.symbols, [])})`;
+  }
+  return [
+    '  <entry>',
+    `    <id>${x(id)}</id>`,
+    `    <title>${x(title)}</title>`,
+    `    <updated>${at}</updated>`,
+    ...(url === null ? [] : [`    <link rel="alternate" href="${x(url)}"/>`]),
+    `    <category term="${x(term)}"/>`,
+    `    <summary type="text">${x(summary)}</summary>`,
+    '  </entry>',
+  ];
+}
+
+/** `, coins USDT, BTC; chains tron`: what a notice names, when it names anything. */
+function named(coins: readonly string[], symbols: readonly string[], chains: readonly string[]): string {
+  const parts = [['coins', coins], ['symbols', symbols], ['chains', chains]] as const;
+  return parts.filter(([, list]) => list.length > 0).map(([name, list]) => `; ${name} ${list.join(', ')}`).join('');
+}
+
+/**
+ * An Atom 1.0 feed (RFC 4287) of changes and notices, newest first (`items`: see feedItems);
+ * every upstream text escaped. The feed's `updated` is its newest entry not after `now` (a
+ * window scheduled ahead is not an update from the future), else `now`.
+ */
+export function renderFeed(items: readonly FeedItem[], filter: { exchange?: string; coin?: string; kind?: string }, now: number): string {
   const parts = Object.entries(filter)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${encodeURIComponent(v as string)}`);
   const self = `/feed.atom${parts.length ? `?${parts.join('&')}` : ''}`;
-  const updated = iso(changes[0]?.at ?? now) ?? new Date(0).toISOString();
+  const latest = items.map(itemAt).find((t) => t <= now);
+  const updated = iso(latest ?? now) ?? new Date(0).toISOString();
   const out = [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
     `  <id>${x(`${TAG}:feed${parts.length ? `:${parts.join(':')}` : ''}`)}</id>`,
-    `  <title>${x(`spotwatch: changes${filter.exchange === undefined ? '' : ` on ${filter.exchange}`}${filter.coin === undefined ? '' : ` of ${filter.coin}`}${filter.kind === undefined ? '' : ` (${filter.kind})`}`)}</title>`,
+    `  <title>${x(feedTitle(filter))}</title>`,
     `  <updated>${updated}</updated>`,
     `  <link rel="self" type="application/atom+xml" href="${x(self)}"/>`,
     '  <author><name>spotwatch</name></author>',
     '  <generator>spotwatch</generator>',
   ];
-  for (const c of changes) {
-    const at = iso(c.at) ?? updated;
-    const summary = `${c.kind}: ${value(c.before)} → ${value(c.after)} (${c.exchange}${c.coin === undefined ? '' : ` ${c.coin}`}${c.network === undefined ? '' : ` ${c.network}`}${c.symbol === undefined ? '' : ` ${c.symbol}`}, ${at})`;
-    out.push(
-      '  <entry>',
-      `    <id>${x(entryId(c))}</id>`,
-      `    <title>${x(changeTitle(c))}</title>`,
-      `    <updated>${at}</updated>`,
-      `    <category term="${x(c.kind)}"/>`,
-      `    <summary type="text">${x(summary)}</summary>`,
-      '  </entry>',
-    );
-  }
+  for (const item of items) out.push(...entryLines(item, updated));
   out.push('</feed>', '');
   return out.join('\n');
 }
@@ -138,17 +209,23 @@ export function feedRouter(source: HistorySource): Router {
     const query: ChangeQuery = { limit };
     const filter: { exchange?: string; coin?: string; kind?: string } = {};
     const kind = one(req.query.kind);
+    let noticeKind: FeedNoticeKind | undefined;
     if (kind !== undefined) {
-      if (!isChangeKind(kind)) return bad('kind: not a change kind');
-      query.kind = filter.kind = kind;
+      if (kind === 'announcement' || kind === 'maintenance') noticeKind = kind;
+      else if (isChangeKind(kind)) query.kind = kind;
+      else return bad('kind: a change kind, announcement or maintenance');
+      filter.kind = kind;
     }
     for (const key of ['exchange', 'coin'] as const) {
       const v = one(req.query[key]);
       if (v !== undefined) query[key] = filter[key] = v;
     }
+    const changes = noticeKind === undefined ? source.changes(query) : [];
+    const notices = kind === undefined || noticeKind !== undefined ? selectNotices(source.notices?.() ?? [], { exchange: filter.exchange, coin: filter.coin, kind: noticeKind }) : { announcements: [], maintenance: [] };
+    const items = feedItems(changes, notices.announcements, notices.maintenance, limit);
     res.setHeader('cache-control', 'public, max-age=30');
     res.setHeader('x-content-type-options', 'nosniff');
-    res.type('application/atom+xml; charset=utf-8').send(renderFeed(source.changes(query), filter, source.now()));
+    res.type('application/atom+xml; charset=utf-8').send(renderFeed(items, filter, source.now()));
   });
   r.get('/badge/:exchange/:coin/:file', (req, res, next) => {
     const { exchange, coin, file } = req.params;

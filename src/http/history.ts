@@ -3,6 +3,7 @@ import type { ChangeQuery, Direction, Outage, OutageQuery, OutageTotals, StoredC
 import { answerOtherMethods } from '../lib/other-methods';
 import { iso, methodNotAllowed, one, parseLimit, parseSince, singleParamsOnly } from './api';
 import { outageMessage } from './closed-since';
+import type { NoticeLists } from '../notices/book-json';
 
 /** What the history endpoints (outages, availability, feed, badges) read from the running daemon. */
 export interface HistorySource {
@@ -15,6 +16,8 @@ export interface HistorySource {
   /** The current state of one network, or undefined when it is not watched. */
   network(exchange: string, coin: string, network: string): { deposit: boolean; withdraw: boolean } | undefined;
   changes(q: ChangeQuery): StoredChange[];
+  /** Each watched exchange's notice lists, for the feed's announcement and maintenance entries (absent: none). */
+  notices?(): Iterable<NoticeLists>;
   /** A network's canonical chain, when known. */
   chainOf?(exchange: string, coin: string, network: string): string | null;
   now(): number;

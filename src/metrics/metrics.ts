@@ -3,6 +3,9 @@ import { FAILURE_KINDS } from '../exchange/errors';
 import type { Endpoint } from '../snapshot/model';
 import { FAILURE_REASONS } from '../notify/notifier';
 import { CHANGE_KINDS } from '../snapshot/changes';
+import { ANNOUNCEMENT_KINDS, MAINTENANCE_STATES, STATUS_STATES, type AnnouncementKind } from '../notices/model';
+import type { NoticeLists } from '../notices/book-json';
+import { NOTICE_FAILURE_KINDS } from '../notices/source';
 
 /**
  * The low-cardinality metrics (per exchange, endpoint, rule, receiver), in a registry that is
@@ -23,6 +26,9 @@ export function createMetrics(registry: Registry) {
     }),
     pollErrors: new Counter({ name: 'spotwatch_poll_errors_total', help: 'Failed polls by kind.', labelNames: ['exchange', 'endpoint', 'kind'], registers }),
     noticeErrors: new Counter({ name: 'spotwatch_notice_errors_total', help: 'Failed reads of a notice source, by kind (notices.md section 6).', labelNames: ['exchange', 'source', 'kind'], registers }),
+    exchangeStatus: new Gauge({ name: 'spotwatch_exchange_status', help: 'The exchange\'s status as its notice source says: 1 for the state now, 0 for the others (no series: no status read).', labelNames: ['exchange', 'state'], registers }),
+    maintenanceWindows: new Gauge({ name: 'spotwatch_maintenance_windows', help: 'Maintenance windows known now, by state.', labelNames: ['exchange', 'state'], registers }),
+    announcements: new Counter({ name: 'spotwatch_announcements_total', help: 'Announcements read for the first time since the start, the first read of each source included.', labelNames: ['exchange', 'kind'], registers }),
     malformedRecords: new Counter({ name: 'spotwatch_malformed_records_total', help: 'Records that failed validation (their previous value was kept).', labelNames: ['exchange', 'endpoint'], registers }),
     lastSuccess: new Gauge({ name: 'spotwatch_last_success_timestamp_seconds', help: 'When the endpoint was last polled successfully.', labelNames: ['exchange', 'endpoint'], registers }),
     weightUsed: new Gauge({ name: 'spotwatch_request_weight_used', help: 'Request weight spent within the current window.', labelNames: ['exchange'], registers }),
@@ -63,6 +69,26 @@ export function createMetrics(registry: Registry) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+/**
+ * An exchange's notice lists as the poll thread reported them: its status (1 for the state now,
+ * 0 for the others; no series without a status), its windows by state, and the announcements
+ * that step read for the first time, by kind.
+ */
+export function observeNotices(m: Metrics, exchange: string, lists: NoticeLists, firstRead: Partial<Record<AnnouncementKind, number>>): void {
+  const status = lists.status;
+  for (const state of STATUS_STATES) {
+    if (status === null) m.exchangeStatus.remove({ exchange, state });
+    else m.exchangeStatus.set({ exchange, state }, status.state === state ? 1 : 0);
+  }
+  const windows = new Map<string, number>();
+  for (const w of lists.windows) windows.set(w.state, (windows.get(w.state) ?? 0) + 1);
+  for (const state of MAINTENANCE_STATES) m.maintenanceWindows.set({ exchange, state }, windows.get(state) ?? 0);
+  for (const kind of ANNOUNCEMENT_KINDS) {
+    const n = firstRead[kind] ?? 0;
+    if (n > 0) m.announcements.inc({ exchange, kind }, n);
+  }
+}
+
 const ENDPOINTS: readonly Endpoint[] = ['coins', 'tickers'];
 
 function firstTime(m: Metrics, key: string): boolean {
@@ -76,7 +102,14 @@ function firstTime(m: Metrics, key: string): boolean {
  * on a reload, it starts only the series of new exchanges, receivers and rules: the others
  * keep their values (spotwatch_up must not drop to 0, nor a histogram lose its counts).
  */
-export function initSeries(m: Metrics, exchanges: readonly string[], receivers: readonly string[], rules: readonly { alert: string; severity: string }[] = []): void {
+export function initSeries(
+  m: Metrics,
+  exchanges: readonly string[],
+  receivers: readonly string[],
+  rules: readonly { alert: string; severity: string }[] = [],
+  /** Per exchange, the names of its notice sources (their error series start at zero). */
+  noticeSources: ReadonlyMap<string, readonly string[]> = new Map(),
+): void {
   for (const r of rules) if (firstTime(m, `rule\u0000${r.alert}\u0000${r.severity}`)) m.alertsFiring.set({ alertname: r.alert, severity: r.severity }, 0);
   for (const exchange of exchanges) {
     if (!firstTime(m, `exchange\u0000${exchange}`)) continue;
@@ -86,6 +119,11 @@ export function initSeries(m: Metrics, exchanges: readonly string[], receivers: 
       m.pollDuration.zero({ exchange, endpoint });
     }
     for (const kind of CHANGE_KINDS) m.changes.inc({ exchange, kind }, 0);
+    for (const state of MAINTENANCE_STATES) m.maintenanceWindows.set({ exchange, state }, 0);
+    for (const kind of ANNOUNCEMENT_KINDS) m.announcements.inc({ exchange, kind }, 0);
+  }
+  for (const [exchange, sources] of noticeSources) {
+    for (const source of sources) if (firstTime(m, `notice\u0000${exchange}\u0000${source}`)) for (const kind of NOTICE_FAILURE_KINDS) m.noticeErrors.inc({ exchange, source, kind }, 0);
   }
   for (const receiver of receivers) {
     if (!firstTime(m, `receiver\u0000${receiver}`)) continue;
@@ -121,6 +159,15 @@ export function forgetSeries(m: Metrics, gone: { exchanges: readonly string[]; r
       for (const kind of FAILURE_KINDS) m.pollErrors.remove({ exchange, endpoint, kind });
     }
     for (const kind of CHANGE_KINDS) m.changes.remove({ exchange, kind });
+    for (const state of STATUS_STATES) m.exchangeStatus.remove({ exchange, state });
+    for (const state of MAINTENANCE_STATES) m.maintenanceWindows.remove({ exchange, state });
+    for (const kind of ANNOUNCEMENT_KINDS) m.announcements.remove({ exchange, kind });
+    for (const key of [...m.started]) {
+      const [what, ex, source] = key.split('\u0000');
+      if (what !== 'notice' || ex !== exchange || source === undefined) continue;
+      m.started.delete(key);
+      for (const kind of NOTICE_FAILURE_KINDS) m.noticeErrors.remove({ exchange, source, kind });
+    }
   }
   for (const receiver of gone.receivers) {
     m.started.delete(`receiver\u0000${receiver}`);

@@ -32,6 +32,13 @@ export function bookToJson(book: NoticeBook): NoticeBookJson {
   return { status: book.status ?? null, windows: [...book.windows.values()], announcements: [...book.announcements.values()], baselined: [...book.baselined] };
 }
 
+/** What the main thread holds of a book (compose/poll-mirror.ts): its lists, without the sources' baselines. */
+export type NoticeLists = Omit<NoticeBookJson, 'baselined'>;
+
+export function bookLists(book: NoticeBook): NoticeLists {
+  return { status: book.status ?? null, windows: [...book.windows.values()], announcements: [...book.announcements.values()] };
+}
+
 export function bookFromJson(json: NoticeBookJson): NoticeBook {
   return { status: json.status ?? undefined, windows: new Map(json.windows.map((w) => [windowKey(w), w])), announcements: new Map(json.announcements.map((a) => [a.id, a])), baselined: new Set(json.baselined) };
 }

@@ -5,6 +5,8 @@
  * it shows (snapshot parts, the exchanges' metric families), which the poll thread owns.
  */
 import type { Alert } from '../alerts/alert';
+import type { NoticeLists } from '../notices/book-json';
+import type { AnnouncementKind } from '../notices/model';
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Endpoint, RecordIssue, TickerRecord } from '../snapshot/model';
 
@@ -84,7 +86,13 @@ export type Report =
   /** A write of the state: the store's error when it refused, and change rows dropped while it refuses. */
   | { t: 'wrote'; error: string | undefined; dropped: number }
   /** A notice read that failed (notices.md section 6: counted, nothing else changes). */
-  | { t: 'notice-failed'; exchange: string; source: string; kind: string };
+  | { t: 'notice-failed'; exchange: string; source: string; kind: string }
+  /**
+   * An exchange's notice book, whole: after a step that changed it, and every exchange's at each
+   * `ready` (the main thread's copy starts from the books the store kept). `firstRead`: how many
+   * announcements of each kind that step read for the first time (the metric counts them).
+   */
+  | { t: 'notices'; exchange: string; lists: NoticeLists; firstRead: Partial<Record<AnnouncementKind, number>> };
 
 /** Poll thread -> delivery thread. */
 export type Tell =

@@ -14,7 +14,7 @@ import { AlertsDraft, told, type Transition } from '../alerts/lifecycle';
 import type { Alert } from '../alerts/alert';
 import { evaluateRules, readsPartAlone, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
 import { applyRead, type MentionsOf, type NoticeBook, type ReadOptions } from '../notices/book';
-import type { NoticeRead } from '../notices/model';
+import type { Announcement, NoticeRead } from '../notices/model';
 import { mentionLists, mentions } from '../notices/mentions';
 import { announcementEvents, closureRule, noticeInstances, withNotices } from './notice-rules';
 import { evaluateTransfer } from '../rules/evaluate-transfer';
@@ -86,6 +86,8 @@ export interface Effects {
   /** Alerts to tell, in decision order (once `write` is done). */
   readonly tell: readonly Alert[];
   readonly log: readonly LogLine[];
+  /** Announcements read for the first time, the baseline included (spotwatch_announcements_total counts them). */
+  readonly firstRead?: readonly Announcement[];
 }
 
 export interface StepResult {
@@ -246,7 +248,8 @@ function noticed(state: PollState, input: Extract<StepInput, { type: 'notices' }
     }
   }
   const changed = update.book !== ex.notices;
-  return result(withExchange(state, exchange, next), 'noticed', [], draft, changed ? { changes: [], notices: { exchange, book: update.book } } : undefined);
+  const r = result(withExchange(state, exchange, next), 'noticed', [], draft, changed ? { changes: [], notices: { exchange, book: update.book } } : undefined);
+  return update.firstRead.length === 0 ? r : { ...r, effects: { ...r.effects, firstRead: update.firstRead } };
 }
 
 function failure(state: PollState, exchange: string, endpoint: Endpoint, error: string, now: number, mono: number | undefined, outcome: 'failed' | 'empty' = 'failed'): StepResult {

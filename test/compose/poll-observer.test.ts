@@ -96,4 +96,15 @@ describe('the poll observer', () => {
     // A new coins part: the outages the poll thread wrote with it are read back.
     expect(touched).toEqual(['main/*']);
   });
+
+  it('keeps each exchange\'s notice lists as the poll thread reports them, whole, and forgets them with the exchange', () => {
+    const { o, mirror } = observer();
+    const status = { exchange: 'main', state: 'maintenance' as const, message: null, since: 1_000, checked: 2_000 };
+    o.on({ t: 'notices', exchange: 'main', lists: { status: null, windows: [], announcements: [] }, firstRead: {} });
+    o.on({ t: 'notices', exchange: 'main', lists: { status, windows: [], announcements: [] }, firstRead: {} });
+    expect(mirror.notices('main')).toEqual({ status, windows: [], announcements: [] });
+    expect(mirror.notices('other')).toBeUndefined();
+    mirror.forget('main');
+    expect(mirror.notices('main')).toBeUndefined();
+  });
 });

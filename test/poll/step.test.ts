@@ -439,4 +439,15 @@ describe('step: notices (notices.md sections 3 and 4)', () => {
     expect(said(results[3]!).tell).toEqual(['resolved ExchangeNotNormal']);
     expect([...results[2]!.effects.write!.notices!.book.announcements.values()].map((a) => [a.id, a.coins])).toEqual([['a1', ['USDT']], ['a2', ['USDT']], ['a3', ['ETH']]]);
   });
+
+  it('says which announcements a read took for the first time, the baseline included, and none for a read of nothing new', () => {
+    const ann = (id: string) => ({ id, kind: 'delisting' as const, title: `Delisting of ${id}`, url: null, published: T, source: 'bybit-status' });
+    const results = run(initialState(settings('rules: []\n')), [
+      [notices({ announcements: [ann('a1'), ann('a2')] }), T],
+      [notices({ announcements: [ann('a1'), ann('a2'), ann('a3')] }), T + 60_000],
+      [notices({ announcements: [ann('a1'), ann('a2'), ann('a3')] }), T + 120_000],
+      [notices({ status: { state: 'normal', message: null, since: null } }), T + 180_000],
+    ]);
+    expect(results.map((r) => r.effects.firstRead?.map((a) => a.id))).toEqual([['a1', 'a2'], ['a3'], undefined, undefined]);
+  });
 });
