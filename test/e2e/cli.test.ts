@@ -90,7 +90,7 @@ describe('spotwatch check-config', () => {
   it('accepts the shipped default config', async () => {
     const check = spotwatch(['check-config', '--config', 'config/spotwatch.yaml']);
     expect(await check.exit()).toBe(0);
-    expect(check.stdout).toBe('config/spotwatch.yaml: ok (1 exchange, 20 rules, 1 receiver)\n');
+    expect(check.stdout).toBe('config/spotwatch.yaml: ok (1 exchange, 25 rules, 1 receiver)\n');
   });
 
   it('lists every problem of a bad config and its rules file with positions, and exits 1', async () => {
