@@ -46,13 +46,14 @@ export interface NoticeBanner {
  * The banner's items: windows ongoing first, then scheduled, each soonest begin first; the
  * announcements of the last 7 days naming a coin, newest first. A window two sources tell (an
  * exchange's own list and its Statuspage: same title, begin, end and state) is shown once, with
- * the scope and url either knows.
+ * the scope and url either knows (the first source by name that knows one).
  */
 export function noticeBanner(lists: Iterable<NoticeLists>, now: number): NoticeBanner {
   const windows = new Map<string, BannerWindow>();
   const announcements: BannerAnnouncement[] = [];
   for (const l of lists) {
-    for (const w of l.windows) {
+    // By source, so which scope is kept when two sources say two is the same every time.
+    for (const w of [...l.windows].sort((a, b) => cmp(a.source, b.source))) {
       if (w.state !== 'ongoing' && w.state !== 'scheduled') continue;
       const key = JSON.stringify([w.exchange, w.title, w.state, w.begins, w.ends]);
       const seen = windows.get(key);
