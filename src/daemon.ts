@@ -104,6 +104,7 @@ export class Daemon {
     chainOf: (exchange, network) => this.chainOf(exchange, network),
     routes: () => transferRoutes(this.rules, (ex) => this.mirror?.snapshot(ex), this.chainOf),
     rules: () => this.rules,
+    notices: () => this.noticeLists(),
   });
   /** Silences of the API and of chat bots: the stored ones still kept; a save is in force at once. */
   private readonly silences = storedSilences({

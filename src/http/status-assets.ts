@@ -42,6 +42,10 @@ details.rest > summary { cursor: pointer; } details.rest > summary h2 { display:
 .timeline li { padding: 3px 0 3px 10px; font-size: .9rem; }
 .timeline li.closed time::before { content: "● "; color: #c62828; } .timeline li.reopened time::before { content: "● "; color: #2da44e; } .timeline li.change time::before { content: "● "; color: #888; }
 .timeline time { color: #555; font-variant-numeric: tabular-nums; }
+.banner { background: #fff8e1; border: 1px solid #f0d48a; border-radius: 6px; padding: 2px 10px 8px; margin: 10px 0; }
+.notices { list-style: none; padding: 0; margin: 0; font-size: .9rem; }
+.notices li { padding: 3px 0; } .notices li.ongoing > b { color: #c62828; } .notices li.scheduled > b { color: #b26a00; }
+.notices time { font-variant-numeric: tabular-nums; }
 @media (max-width: 720px) {
   body { padding: 8px; }
   details.net > summary { grid-template-columns: 1fr auto; }

@@ -2,6 +2,7 @@ import { escapeHtml as h } from '../lib/html';
 import { shortened } from '../lib/upstream-text';
 import { renderFilter, renderNetworks, renderTimeline, time, type TimelineItem } from './status-cards';
 import type { NetworkSections } from './status-networks';
+import { renderNoticeBanner, type NoticeBanner } from './status-notices';
 
 /**
  * What the status page shows; built by buildStatusView (status-view.ts). Each table holds at
@@ -32,6 +33,8 @@ export interface StatusView {
   networks?: NetworkSections;
   /** Outages that began or ended and changes, newest first. */
   timeline?: TimelineItem[];
+  /** Maintenance windows under way and coming, and the week's announcements naming a watched coin (absent: not shown). */
+  notices?: NoticeBanner;
 }
 
 /** A table (cards on a phone, by its class `t-<name>`); `filterable`: the filter box narrows its rows. */
@@ -96,6 +99,7 @@ function shortenedView(v: StatusView, max: number): StatusView {
     ...(v.routes !== undefined && { routes: v.routes.map((r) => ({ ...r, chains: cut(r.chains) })) }),
     ...(v.networks !== undefined && { networks: { ...v.networks, watched: cards(v.networks.watched), rest: cards(v.networks.rest) } }),
     ...(v.timeline !== undefined && { timeline: v.timeline.map((i) => ({ ...i, detail: cutOrNull(i.detail) })) }),
+    ...(v.notices !== undefined && { notices: { ...v.notices, windows: v.notices.windows.map((w) => ({ ...w, title: cut(w.title) })), announcements: v.notices.announcements.map((a) => ({ ...a, title: cut(a.title) })) } }),
   };
 }
 
@@ -150,7 +154,7 @@ ${table(
 <body>
 <h1>spotwatch</h1>
 <p class="meta">Generated ${h(time(v.generatedAt))}; refreshes every 10 s. <a href="/metrics">metrics</a> · <a href="/api/v1/state">state (JSON)</a> · <a href="/api/v1/outages">outages</a> · <a href="/api/v1/availability">availability</a> · <a href="/feed.atom">feed</a></p>
-${shownLength === null ? '' : `<p class="meta">Messages are shown in at most ${shownLength} characters to keep this page small; <a href="/api/v1/state">state (JSON)</a> has them whole.</p>\n`}${v.networks === undefined ? '' : renderFilter(v.networks)}
+${shownLength === null ? '' : `<p class="meta">Messages are shown in at most ${shownLength} characters to keep this page small; <a href="/api/v1/state">state (JSON)</a> has them whole.</p>\n`}${v.notices === undefined ? '' : renderNoticeBanner(v.notices)}${v.networks === undefined ? '' : renderFilter(v.networks)}
 <h2 id="exchanges">Exchanges</h2>
 ${exchanges}${more(v.exchanges.length, v.exchangesTotal, false, 'all of them: /api/v1/state')}
 ${v.networks === undefined ? '' : renderNetworks(v.networks)}

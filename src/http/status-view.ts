@@ -7,6 +7,8 @@ import { span } from '../lib/duration';
 import type { TimelineItem } from './status-cards';
 import { networkSections, type NetworkInput } from './status-networks';
 import type { StatusView } from './status-page';
+import { noticeBanner } from './status-notices';
+import type { NoticeLists } from '../notices/book-json';
 
 /** Rows each table of the status page shows at most; the rest is counted ("and N more"). */
 export const STATUS_ROWS = { exchanges: 50, disabled: 500, alerts: 500, changes: 50, timeline: 40 } as const;
@@ -28,6 +30,8 @@ export interface StatusInput {
   networks?: Omit<NetworkInput, 'now' | 'exchanges' | 'closedSince'>;
   /** The newest outages (by when they began), for the timeline. */
   outages?: readonly Outage[];
+  /** Each exchange's notice lists, for the banner of windows and announcements. */
+  notices?: Iterable<NoticeLists>;
 }
 
 const flagWord = (f: boolean | null): string => (f === true ? 'open' : f === false ? 'closed' : 'unknown');
@@ -71,6 +75,7 @@ export function buildStatusView(input: StatusInput): StatusView {
 
   return {
     ...(input.networks !== undefined && { networks: networkSections({ ...input.networks, now: input.now, exchanges: input.exchanges, closedSince: input.closedSince }) }),
+    ...(input.notices !== undefined && { notices: noticeBanner(input.notices, input.now) }),
     ...(input.outages !== undefined && { timeline: timeline(input.outages, input.changes, input.now) }),
     generatedAt: input.now,
     exchanges: exchanges.slice(0, STATUS_ROWS.exchanges),

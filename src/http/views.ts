@@ -1,4 +1,5 @@
 import type { Alert } from '../alerts/alert';
+import type { NoticeLists } from '../notices/book-json';
 import type { Rule } from '../rules/model';
 import type { TransferRoute } from '../rules/transfer';
 import type { Change } from '../snapshot/changes';
@@ -26,6 +27,8 @@ export interface ViewSource {
   chainOf?(exchange: string, network: string): string | null;
   /** The transfer rules' routes, as the snapshots stand. */
   routes?(): readonly (TransferRoute & { alert: string })[];
+  /** Each exchange's notice lists (the status page's banner of windows and announcements). */
+  notices?(): Iterable<NoticeLists>;
 }
 
 /**
@@ -53,6 +56,7 @@ export class Views {
       changes: store?.queryChanges({ limit: STATUS_ROWS.changes }) ?? [],
       changesTotal: { n: counted, atLeast: counted >= CHANGES_COUNTED },
       routes: (this.source.routes?.() ?? []).map(routeView),
+      notices: this.source.notices?.() ?? [],
       networks: {
         rules: this.source.rules?.() ?? [],
         watched: this.watched,

@@ -1,8 +1,8 @@
 /**
  * Notices on the daemon's surfaces (notices.md section 5): the reference exchange speaking Bybit
  * publishes a maintenance window (its own and its Statuspage's) and an announcement; the daemon
- * shows them in GET /api/v1/notices, counts them in /metrics, and has an entry for each in the
- * Atom feed.
+ * shows them in GET /api/v1/notices, counts them in /metrics, has an entry for each in the
+ * Atom feed, and shows them in the status page's banner.
  */
 import { waitFor } from '../support/wait';
 import { child, childrenNamed, parseXml } from '../support/xml';
@@ -141,4 +141,41 @@ it('has an entry per announcement and per maintenance window in the Atom feed, e
     ]),
   );
   expect(known.map((w) => [w.state, w.scope])).toEqual([['ongoing', 'trading'], ['ongoing', 'exchange'], ['ongoing', 'unknown'], ['ongoing', 'funding']]);
+});
+
+it('shows the windows under way and coming and the announcement naming USDT in the status page\'s banner, above the networks, escaped', async () => {
+  await act([{ action: 'schedule_maintenance', id: 'w3', title: 'Node <upgrade> & "sync"', begins_at: '2031-05-06T07:00:00Z', duration: '2h', scope: 'trading', url: 'https://status.test/w3' }]);
+  const page = async (): Promise<string> => (await fetch(`${s.url}/`)).text();
+  await waitFor(async () => (await page()).match(/Node &lt;upgrade&gt;/g)?.length === 2, 'the new window on the page for both exchanges');
+  const html = await page();
+  const banner = html.slice(html.indexOf('<section class="banner" id="notices">'), html.indexOf('</section>') + '</section>'.length);
+  const shown = (iso: string | null): string => (iso === null ? '' : iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z'));
+  // w1 began when it was started and w2 when it was scheduled (the reference exchange's clock): their times as the API has them.
+  type W = { id: string; begins: string; ends: string | null };
+  const known = (await notices('&kind=maintenance')).maintenance as unknown as W[];
+  const at = (id: string): string => {
+    const w = known.find((k) => k.id === id)!;
+    return `from <time>${shown(w.begins)}</time> ${w.ends === null ? 'end unknown' : `to <time>${shown(w.ends)}</time>`}`;
+  };
+  const { published } = (await notices('&kind=announcement')).announcements[0] as unknown as { published: string };
+  const w1Line = (ex: string, scope: string) => `<li class="ongoing"><b>under way</b> <a href="https://status.test/w1" rel="noopener noreferrer">Tether (USDT) wallet maintenance</a> <span class="ex">${ex}</span> · ${at('w1')} · scope ${scope}</li>`;
+  const w2Title = (ex: string) => (ex === 'ex' ? `<a href="${s.sim.url}/-/statuspage/incidents/w2" rel="noopener noreferrer">System upgrade</a>` : 'System upgrade');
+  const w2Line = (ex: string) => `<li class="ongoing"><b>under way</b> ${w2Title(ex)} <span class="ex">${ex}</span> · ${at('w2')} · scope trading</li>`;
+  const w3Line = (ex: string) => `<li class="scheduled"><b>scheduled</b> <a href="https://status.test/w3" rel="noopener noreferrer">Node &lt;upgrade&gt; &amp; &quot;sync&quot;</a> <span class="ex">${ex}</span> · from <time>2031-05-06 07:00:00Z</time> to <time>2031-05-06 09:00:00Z</time> · scope trading</li>`;
+  const annLine = (ex: string) => `<li><time>${shown(published)}</time> <b>delisting</b> <a href="https://ann.test/7" rel="noopener noreferrer">Will Delist Tether (USDT) &amp; &lt;ETH&gt;</a> <span class="ex">${ex}</span> · USDT</li>`;
+  // `bad` reads the same exchange without its Statuspage: Bybit's own list, whose windows have no scope for funding and no url of
+  // their own; `ex` shows each window once, with the Statuspage's scope and url where Bybit's list has none.
+  expect(banner.split('\n')).toEqual([
+    '<section class="banner" id="notices">',
+    '<h2 id="maintenance">Maintenance under way and coming (6)</h2>',
+    '<ul class="notices" id="maintenance-list">',
+    w1Line('bad', 'unknown'), w1Line('ex', 'funding'), w2Line('bad'), w2Line('ex'), w3Line('bad'), w3Line('ex'),
+    '</ul>',
+    '<h2 id="announcements">Announcements naming watched coins, last 7 days (2)</h2>',
+    '<ul class="notices" id="announcement-list">',
+    annLine('bad'), annLine('ex'),
+    '</ul>',
+    '</section>',
+  ]);
+  expect(html.indexOf('id="notices"')).toBeLessThan(html.indexOf('id="exchanges"'));
 });

@@ -13,16 +13,19 @@ jest.setTimeout(120_000);
 const CHROMIUM = requireBinary(['chromium', 'chromium-browser'], 'chromium');
 
 const MESSAGE = 'TRC20 wallet <maintenance> & "upgrade"';
+/** A window's title with no place to break for 120 characters. */
+const WINDOW_TITLE = `<Node>&"upgrade"-${'W'.repeat(120)}`;
 
 let dir: string;
 let daemonUrl: string;
+let notesUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'spotwatch-status-page-'));
   // A scripted closure: USDT on TRC20 closes for withdrawals with a message and reopens 3 s later;
   // then BTC deposits close and stay closed.
-  writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: WithdrawDisabled\n    state: withdraw_disabled\n    match: { coin: USDT }\n    severity: critical\n');
+  writeFileSync(join(dir, 'rules.yaml'), 'rules:\n  - alert: WithdrawDisabled\n    state: withdraw_disabled\n    match: { coin: USDT, exchange: e2e }\n    severity: critical\n');
   const simUrl = await scriptedExchange(
     dir,
     `name: closure
@@ -45,8 +48,30 @@ steps:
 `,
     { coins: 60, seed: 3 },
   );
-  writeDaemonConfig(dir, simUrl, join(dir, 'rules.yaml'), 'log: { format: json }\n');
+  // A second exchange speaking KuCoin (its status, announcements and Statuspage read every second): the banner's notices.
+  const notes = spotwatch(['simulate', '--listen', '127.0.0.1:0', '--dialect', 'kucoin', '--coins', '20', '--seed', '3']);
+  notesUrl = (await notes.output(/reference exchange listening on (http:\/\/\S+)/))[1] as string;
+  const config = writeDaemonConfig(dir, simUrl, join(dir, 'rules.yaml'), 'log: { format: json }\n');
+  const second = `  - name: notes\n    dialect: kucoin\n    base_url: ${notesUrl}\n    poll: { coins: 5s, tickers: 5s }\n    notices: { poll: 1s, statuspage: ${notesUrl}/-/statuspage }\n`;
+  writeFileSync(config, readFileSync(config, 'utf8').replace('server:', `${second}server:`));
   daemonUrl = (await startDaemon(dir)).url;
+  // A funding window under way (it leaves the exchange open), one coming with a long hostile title, an announcement naming USDT.
+  const actions = [
+    { action: 'schedule_maintenance', id: 'w1', title: 'TRC20 wallet maintenance', duration: '2h', scope: 'funding', coins: ['USDT'], url: 'https://status.test/w1' },
+    { action: 'schedule_maintenance', id: 'w2', title: WINDOW_TITLE, begins_at: '2031-05-06T07:00:00Z', duration: '90m', scope: 'funding' },
+    { action: 'announce', id: 7, kind: 'delisting', title: 'Will Delist Tether (USDT) & <ETH>', url: 'https://ann.test/7' },
+  ];
+  expect((await fetch(`${notesUrl}/-/sim/actions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(actions) })).status).toBe(200);
+  type Notices = { maintenance: unknown[]; announcements: unknown[] };
+  await waitFor(
+    async () => {
+      const n = (await (await fetch(`${daemonUrl}/api/v1/notices`)).json()) as Notices;
+      return n.maintenance.length >= 2 && n.announcements.length >= 1;
+    },
+    'the windows and the announcement read',
+    40_000,
+    200,
+  );
   type Outages = { outages: { coin: string; network: string; direction: string; to: string | null }[] };
   await waitFor(
     async () => {
@@ -135,6 +160,27 @@ describe.each([
     expect(items).toContainEqual(expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ USDT / Tron\\(TRC20\\) \\(e2e\\) withdrawals reopened after \\d+s ${MESSAGE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)));
     expect(items).toContainEqual(expect.stringMatching(/Z BTC \/ BTC \(e2e\) deposits closed, still closed after (\d+s|\d+m)$/));
     expect(await page.locator('#timeline-list maintenance').count()).toBe(0);
+  });
+
+  it('shows the maintenance under way and coming and the announcement naming USDT above the networks, escaped, nothing wider than the screen', async () => {
+    const T = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ';
+    expect(await page.locator('#maintenance-list li').allTextContents()).toEqual([
+      expect.stringMatching(new RegExp(`^under way TRC20 wallet maintenance notes · from ${T} to ${T} · scope funding$`)),
+      `scheduled ${WINDOW_TITLE} notes · from 2031-05-06 07:00:00Z to 2031-05-06 08:30:00Z · scope funding`,
+    ]);
+    expect(await page.locator('#maintenance-list li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['https://status.test/w1', `${notesUrl}/-/statuspage/incidents/w2`]);
+    expect(await page.locator('#announcement-list li').allTextContents()).toEqual([expect.stringMatching(new RegExp(`^${T} delisting Will Delist Tether \\(USDT\\) & <ETH> notes · USDT$`))]);
+    const banner = (await page.locator('#notices').boundingBox())!;
+    const watched = (await page.locator('#watched').boundingBox())!;
+    expect(banner.y + banner.height).toBeLessThanOrEqual(watched.y);
+    expect(banner.x + banner.width).toBeLessThanOrEqual(width);
+    const inner = await page.locator('#notices').evaluate((e) => {
+      const el = e as unknown as { scrollWidth: number; clientWidth: number };
+      return { scroll: el.scrollWidth, client: el.clientWidth };
+    });
+    expect(inner.scroll).toBeLessThanOrEqual(inner.client);
+    const { scroll, client } = await overflow(page);
+    expect(scroll).toBeLessThanOrEqual(client);
   });
 
   it('narrows the lists as one types in the filter box, and opens the rest to show what matches there', async () => {
