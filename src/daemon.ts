@@ -356,6 +356,7 @@ export class Daemon {
       config: () => this.config,
       outages: (q) => this.store?.queryOutages(q) ?? [],
       snapshots: () => this.config.exchanges.map((ex) => ({ name: ex.name, symbols: ex.symbols, snapshot: this.mirror?.snapshot(ex.name) })),
+      notices: () => this.noticeLists(),
       refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
       send: (deliveries) => threads.delivery.post({ t: 'send', deliveries }),
       externalURL: () => this.externalURL(),
