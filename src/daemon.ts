@@ -253,7 +253,7 @@ export class Daemon {
   private async botAsked(question: unknown): Promise<unknown> {
     if ((question as typeof BOT_READS).q !== BOT_READS.q) return undefined;
     await this.mirror?.refresh();
-    return botReads({ exchanges: () => this.exchangeInputs(), alerts: () => this.mirror?.refreshedAlerts() ?? [], closures: (exchange, coin, network) => this.views.closures(exchange, coin, network) });
+    return botReads({ exchanges: () => this.exchangeInputs(), alerts: () => this.mirror?.refreshedAlerts() ?? [], closures: (exchange, coin, network) => this.views.closures(exchange, coin, network), notices: () => this.noticeLists(), now: () => this.deps.clock.now() });
   }
 
   private app() {
