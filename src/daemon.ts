@@ -254,7 +254,7 @@ export class Daemon {
   private async botAsked(question: unknown): Promise<unknown> {
     if ((question as typeof BOT_READS).q !== BOT_READS.q) return undefined;
     await this.mirror?.refresh();
-    return botReads({ exchanges: () => this.exchangeInputs(), alerts: () => this.mirror?.refreshedAlerts() ?? [], closures: (exchange, coin, network) => this.views.closures(exchange, coin, network) });
+    return botReads({ exchanges: () => this.exchangeInputs(), alerts: () => this.mirror?.refreshedAlerts() ?? [], closures: (exchange, coin, network) => this.views.closures(exchange, coin, network), notices: () => this.noticeLists(), now: () => this.deps.clock.now() });
   }
 
   private app() {
@@ -357,6 +357,7 @@ export class Daemon {
       config: () => this.config,
       outages: (q) => this.store?.queryOutages(q) ?? [],
       snapshots: () => this.config.exchanges.map((ex) => ({ name: ex.name, symbols: ex.symbols, snapshot: this.mirror?.snapshot(ex.name) })),
+      notices: () => this.noticeLists(),
       refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
       send: (deliveries) => threads.delivery.post({ t: 'send', deliveries }),
       externalURL: () => this.externalURL(),

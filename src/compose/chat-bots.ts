@@ -2,15 +2,22 @@ import type { Alert } from '../alerts/alert';
 import { parseSilence } from '../alerts/silence-request';
 import { closedAt, closedMessage, type Closures } from '../http/closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput } from '../http/state-view';
-import type { BotContext, BotStatus, ClosedNetwork } from '../notify/registry';
+import { announcedSince, windowsAhead } from '../notices/ahead';
+import type { NoticeLists } from '../notices/book-json';
+import type { BotContext, BotNotices, BotStatus, ClosedNetwork } from '../notify/registry';
 import type { StoredSilences } from './stored-silences';
 
-/** What a chat bot's commands read: /status and /closed, as the views (on the main thread) say. */
+/** What a chat bot's commands read: /status, /closed and /notices, as the views (on the main thread) say. */
 export interface BotReads {
   status: BotStatus;
   /** Every closed network, newest closure first. */
   closed: ClosedNetwork[];
+  /** Every watched exchange's windows ongoing and upcoming, and the last week's announcements. */
+  notices: BotNotices;
 }
+
+/** How far back /notices lists announcements. */
+const NOTICES_WEEK_MS = 7 * 86_400_000;
 
 /** The status page's sources, as /status and /closed read them. */
 export interface BotSources {
@@ -18,6 +25,9 @@ export interface BotSources {
   alerts(): Iterable<Alert>;
   /** When a network closed, as the views keep it (Views.closures). */
   closures(exchange: string, coin: string, network: string): Closures | undefined;
+  /** Each watched exchange's notice lists, in the config's order. */
+  notices(): Iterable<NoticeLists>;
+  now(): number;
 }
 
 /**
@@ -46,7 +56,15 @@ export function botReads(src: BotSources): BotReads {
       closed.push({ exchange: e.name, coin, network: n.network, deposit: n.depositEnable, withdraw: n.withdrawEnable, since: closedAt(n, src.closures(e.name, coin, n.network)), message: closedMessage(n) });
     }
   }
-  return { status, closed: closed.sort((a, b) => (b.since ?? -1) - (a.since ?? -1)) };
+  return { status, closed: closed.sort((a, b) => (b.since ?? -1) - (a.since ?? -1)), notices: botNotices([...src.notices()], src.now()) };
+}
+
+/** /notices' lists: the windows ongoing and every one scheduled (notices/ahead.ts), the announcements of the last 7 days. */
+export function botNotices(lists: readonly NoticeLists[], now: number): BotNotices {
+  return {
+    windows: windowsAhead(lists, now).map((w) => ({ exchange: w.exchange, title: w.title, state: w.state === 'ongoing' ? ('ongoing' as const) : ('scheduled' as const), begins: w.begins, ends: w.ends, coins: [...w.coins], url: w.url })),
+    announcements: announcedSince(lists, now, NOTICES_WEEK_MS).map((a) => ({ exchange: a.exchange, kind: a.kind, title: a.title, published: a.published, coins: [...a.coins], url: a.url })),
+  };
 }
 
 export interface BotContextSources {
@@ -59,7 +77,7 @@ export interface BotContextSources {
   onIgnored(receiver: string, reason: string): void;
 }
 
-const NOTHING_READ: BotReads = { status: { exchanges: [], firing: 0 }, closed: [] };
+const NOTHING_READ: BotReads = { status: { exchanges: [], firing: 0 }, closed: [], notices: { windows: [], announcements: [] } };
 
 /**
  * The BotContext of the Telegram receiver (notify/telegram/bot-context.ts) in the delivery
@@ -78,6 +96,12 @@ export function botContext(src: BotContextSources): BotContext {
     closed(coin) {
       const wanted = coin?.toUpperCase();
       return wanted === undefined ? read.closed : read.closed.filter((c) => c.coin.toUpperCase() === wanted);
+    },
+    notices(coin) {
+      const wanted = coin?.toUpperCase();
+      if (wanted === undefined) return read.notices;
+      const names = (n: { coins: readonly string[] }): boolean => n.coins.some((c) => c.toUpperCase() === wanted);
+      return { windows: read.notices.windows.filter(names), announcements: read.notices.announcements.filter(names) };
     },
     silences: {
       list: () => src.silences.list(),

@@ -4,6 +4,8 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { digestDelivery, DigestSchedule, digestText, type DigestContent } from '../notify/digest';
 import type { Delivery } from '../notify/notifier';
+import type { NoticeLists } from '../notices/book-json';
+import { windowsAhead } from '../notices/ahead';
 import type { Snapshot } from '../snapshot/model';
 import type { Outage, OutageQuery } from '../store/store';
 
@@ -18,14 +20,16 @@ export interface DigestDeps {
   outages(q: OutageQuery): Outage[];
   /** Each configured exchange's current snapshot (as of the last `refresh`). */
   snapshots(): { name: string; symbols: readonly string[]; snapshot: Snapshot | undefined }[];
+  /** Each configured exchange's notice lists, in the config's order (those reported so far). */
+  notices(): Iterable<NoticeLists>;
   /** Brings the snapshots up to date (they are the poll thread's). */
   refresh(): Promise<void>;
   send(deliveries: Delivery[]): void;
   externalURL(): string;
 }
 
-/** What the digest at `now` says: from the outages kept and the tickers of the watched symbols. */
-export function digestContent(deps: Pick<DigestDeps, 'outages' | 'snapshots'>, now: number): DigestContent {
+/** What the digest at `now` says: from the outages kept, the notice lists and the tickers of the watched symbols. */
+export function digestContent(deps: Pick<DigestDeps, 'outages' | 'snapshots' | 'notices'>, now: number): DigestContent {
   const closed = deps
     .outages({ since: now + 1, limit: 1000 })
     .filter((o) => o.to === null)
@@ -44,7 +48,8 @@ export function digestContent(deps: Pick<DigestDeps, 'outages' | 'snapshots'>, n
     }
   }
   movers.sort((a, b) => Math.abs(b.changePercent) - Math.abs(a.changePercent) || (a.symbol < b.symbol ? -1 : 1));
-  return { closed, outages, movers: movers.slice(0, MOVERS) };
+  const maintenance = windowsAhead(deps.notices(), now, DAY_MS).map((w) => ({ exchange: w.exchange, title: w.title, state: w.state === 'ongoing' ? ('ongoing' as const) : ('scheduled' as const), begins: w.begins, ends: w.ends }));
+  return { closed, outages, maintenance, movers: movers.slice(0, MOVERS) };
 }
 
 /**

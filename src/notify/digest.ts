@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Delivery, Notification } from './notifier';
 import { span } from '../lib/duration';
+import { oneLine } from './text';
 
 /** The wall clock of `ms` in `timeZone`: its fields, and its offset from UTC (ms). */
 function wall(ms: number, timeZone: string): { y: number; m: number; d: number; offset: number } {
@@ -43,10 +44,12 @@ export function nextDigestAt(after: number, at: string, timeZone: string): numbe
   throw new Error(`no ${at} in ${timeZone} within three days of ${new Date(after).toISOString()}`);
 }
 
-/** What a digest says: networks closed now, the day's outages, the largest movers. */
+/** What a digest says: networks closed now, the day's outages, the maintenance windows ongoing or beginning in the next 24 h, the largest movers. */
 export interface DigestContent {
   closed: { exchange: string; coin: string; network: string; direction: 'deposit' | 'withdraw'; since: number | null; message: string | null }[];
   outages: { exchange: string; coin: string; network: string; direction: 'deposit' | 'withdraw'; from: number | null; to: number | null; message: string | null }[];
+  /** Each exchange's ongoing windows, then those it has scheduled to begin within 24 h, by begin. */
+  maintenance: { exchange: string; title: string; state: 'ongoing' | 'scheduled'; begins: number; ends: number | null }[];
   movers: { exchange: string; symbol: string; changePercent: number }[];
 }
 
@@ -61,7 +64,7 @@ function listed(lines: string[], all: number): string[] {
 
 /** The digest as text (plain: each receiver escapes it as it escapes any annotation); undefined when there is nothing to say. */
 export function digestText(c: DigestContent, day: string, timeZone: string, now: number, sendEmpty: boolean): { summary: string; description: string } | undefined {
-  if (!sendEmpty && c.closed.length === 0 && c.outages.length === 0 && c.movers.length === 0) return undefined;
+  if (!sendEmpty && c.closed.length === 0 && c.outages.length === 0 && c.maintenance.length === 0 && c.movers.length === 0) return undefined;
   const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
   const lines: string[] = [];
   lines.push(`Closed now: ${c.closed.length}`);
@@ -82,6 +85,17 @@ export function digestText(c: DigestContent, day: string, timeZone: string, now:
         return `- ${x.exchange} ${x.coin} on ${x.network}: ${WORD[x.direction]} ${when}${x.message === null ? '' : `: ${x.message}`}`;
       }),
       c.outages.length,
+    ),
+  );
+  lines.push(`Maintenance ongoing or beginning in the next 24 h: ${c.maintenance.length}`);
+  lines.push(
+    ...listed(
+      c.maintenance.slice(0, MAX_LINES).map((w) => {
+        const ends = w.ends === null ? 'ends unknown' : `ends ${iso(w.ends)}`;
+        const when = w.state === 'ongoing' ? `ongoing since ${iso(w.begins)}, ${ends}` : `begins ${iso(w.begins)} (${w.begins > now ? `in ${span(w.begins - now)}` : 'due'}), ${ends}`;
+        return `- ${w.exchange}: ${oneLine(w.title)}: ${when}`;
+      }),
+      c.maintenance.length,
     ),
   );
   lines.push(`Largest 24h movers: ${c.movers.length === 0 ? 'none' : ''}`.trimEnd());

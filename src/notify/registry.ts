@@ -12,7 +12,7 @@ import { webhook } from './webhook';
 export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty] as const;
 
 /** What the daemon gives the Telegram bot's commands (the composition root builds it). */
-export type { BotContext, BotDeps, BotStatus, ClosedNetwork } from './telegram';
+export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from './telegram';
 
 /** With no receivers configured, alerts still go somewhere visible: the log. */
 export const DEFAULT_RECEIVER_NAME = 'log';

@@ -34,8 +34,10 @@ export interface DialectStack {
   sim: RunningSimulator;
   hook: WebhookReceiver;
   daemon: Daemon;
-  /** The daemon's HTTP address. */
+  /** The daemon's HTTP address (a restart changes it). */
   url: string;
+  /** Stops the daemon and starts another on the same config and state_dir (what a restart keeps is in the store). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,17 +73,24 @@ notify:
   );
   const loaded = await loadConfigFile(configPath, {});
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-  const daemon = await Daemon.start(loaded.config, { logger: silentLogger(), threads: 'inline' }, { path: configPath, env: {} });
-  return {
+  const start = (): Promise<Daemon> => Daemon.start(loaded.config, { logger: silentLogger(), threads: 'inline' }, { path: configPath, env: {} });
+  const daemon = await start();
+  const s: DialectStack = {
     sim,
     hook,
     daemon,
     url: daemon.url as string,
+    async restart() {
+      await s.daemon.stop();
+      s.daemon = await start();
+      s.url = s.daemon.url as string;
+    },
     async close() {
-      await daemon.stop();
+      await s.daemon.stop();
       await hook.stop();
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return s;
 }

@@ -6,6 +6,8 @@ import { silentLogger } from '../../src/lib/logger';
 import { Notifications } from '../../src/notify/notifications';
 import { digestDelivery, digestText, localDate, nextDigestAt } from '../../src/notify/digest';
 import type { Delivery } from '../../src/notify/notifier';
+import type { NoticeLists } from '../../src/notices/book-json';
+import type { Maintenance } from '../../src/notices/model';
 import type { Outage } from '../../src/store/store';
 import { tickerRecord } from '../support/records';
 import { openTempStore } from '../support/temp-store';
@@ -49,6 +51,23 @@ describe('the digest\'s time: a local time in a time zone, DST-correct', () => {
   });
 });
 
+const window = (w: Partial<Maintenance>): Maintenance => ({
+  exchange: 'main', id: 'w', title: 'w', state: 'scheduled', begins: 0, ends: null, origin: 'planned', scope: 'exchange', coins: [], symbols: [], url: null, source: 'statuspage', ...w,
+});
+const lists = (...windows: Maintenance[]): NoticeLists => ({ status: null, windows, announcements: [] });
+/** Two exchanges' windows around 2026-03-28T08:00Z: ongoing (told by two sources), scheduled within 24 h, beyond, ended. */
+const NOTICES: NoticeLists[] = [
+  lists(
+    window({ id: 'far', title: 'Database upgrade', begins: at('2026-03-29T09:00:00Z'), ends: at('2026-03-29T10:00:00Z') }),
+    window({ id: 'soon', title: 'System\nupgrade', begins: at('2026-03-28T12:00:00Z') }),
+    window({ id: 'now', title: 'Tether (USDT) wallet <maintenance>', state: 'ongoing', begins: at('2026-03-28T06:00:00Z'), ends: at('2026-03-28T09:00:00Z'), source: 'statuspage' }),
+    window({ id: 'now', title: 'Tether (USDT) wallet <maintenance>', state: 'ongoing', begins: at('2026-03-28T06:00:00Z'), ends: at('2026-03-28T09:00:00Z'), source: 'bybit-status', scope: 'unknown' }),
+    window({ id: 'done', title: 'Earlier work', state: 'completed', begins: at('2026-03-28T01:00:00Z'), ends: at('2026-03-28T02:00:00Z') }),
+    window({ id: 'off', title: 'Called off', state: 'canceled', begins: at('2026-03-28T10:00:00Z') }),
+  ),
+  lists(window({ exchange: 'kraken', id: 'k1', title: 'Funding gateway', begins: at('2026-03-29T07:59:00Z'), ends: at('2026-03-29T08:30:00Z') })),
+];
+
 const outage = (o: Partial<Outage>): Outage => ({ id: 1, exchange: 'main', coin: 'USDT', network: 'TRX', direction: 'withdraw', from: null, began: 0, to: null, messages: [], ...o });
 
 describe('the daily digest, sent by a manual clock', () => {
@@ -66,6 +85,7 @@ describe('the daily digest, sent by a manual clock', () => {
       config: () => cfg,
       outages: (q) => outages.filter((o) => q.since === undefined || o.to === null || o.to >= q.since),
       snapshots: () => [{ name: 'main', symbols: [], snapshot: { exchange: 'main', coinsAt: null, tickersAt: 1, coins: new Map(), tickers: new Map(['BTCUSDT', 'ETHUSDT', 'XUSDT'].map((s, i) => [s, tickerRecord(s, { priceChangePercent: ['2.5', '-7.25', '0.1'][i]! })])) } }],
+      notices: () => NOTICES,
       send: (deliveries) => sent.push({ at: new Date(clock.now()).toISOString(), deliveries }),
       externalURL: () => 'http://sw',
       refresh: async () => undefined,
@@ -83,6 +103,10 @@ describe('the daily digest, sent by a manual clock', () => {
       '- main USDT on TRX: withdrawals closed since 2026-03-20T00:00:00Z (8d 8h): wallet <maintenance>',
       'Outages in the last 24 h: 1',
       '- main BTC on BTC: deposits 2026-03-27T10:00:00Z to 2026-03-27T12:30:00Z (2h 30m): node upgrade',
+      'Maintenance ongoing or beginning in the next 24 h: 3',
+      '- main: Tether (USDT) wallet <maintenance>: ongoing since 2026-03-28T06:00:00Z, ends 2026-03-28T09:00:00Z',
+      '- main: System upgrade: begins 2026-03-28T12:00:00Z (in 4h), ends unknown',
+      '- kraken: Funding gateway: begins 2026-03-29T07:59:00Z (in 23h 59m), ends 2026-03-29T08:30:00Z',
       'Largest 24h movers:',
       '- main ETHUSDT: -7.25%',
       '- main BTCUSDT: +2.5%',
@@ -91,9 +115,12 @@ describe('the daily digest, sent by a manual clock', () => {
   });
 
   it('is skipped when there is nothing to say, unless send_empty', () => {
-    const content = { closed: [], outages: [], movers: [] };
+    const content = { closed: [], outages: [], maintenance: [], movers: [] };
     expect(digestText(content, '2026-01-01', 'UTC', 0, false)).toBeUndefined();
-    expect(digestText(content, '2026-01-01', 'UTC', 0, true)?.description).toBe('Closed now: 0\nOutages in the last 24 h: 0\nLargest 24h movers: none');
+    expect(digestText(content, '2026-01-01', 'UTC', 0, true)?.description).toBe('Closed now: 0\nOutages in the last 24 h: 0\nMaintenance ongoing or beginning in the next 24 h: 0\nLargest 24h movers: none');
+    // A window alone is something to say.
+    const windowOnly = { ...content, maintenance: [{ exchange: 'main', title: 'Upgrade', state: 'scheduled' as const, begins: 2 * H, ends: null }] };
+    expect(digestText(windowOnly, '2026-01-01', 'UTC', 0, false)?.description).toBe('Closed now: 0\nOutages in the last 24 h: 0\nMaintenance ongoing or beginning in the next 24 h: 1\n- main: Upgrade: begins 1970-01-01T02:00:00Z (in 2h), ends unknown\nLargest 24h movers: none');
   });
 
   it('lists only the watched symbols among the movers, and the closures of the store', () => {
@@ -103,10 +130,13 @@ describe('the daily digest, sent by a manual clock', () => {
       const c = digestContent({
         outages: (q) => t.store.queryOutages(q),
         snapshots: () => [{ name: 'main', symbols: ['XUSDT'], snapshot: { exchange: 'main', coinsAt: null, tickersAt: 1, coins: new Map(), tickers: new Map([['BTCUSDT', tickerRecord('BTCUSDT', { priceChangePercent: '9' })], ['XUSDT', tickerRecord('XUSDT', { priceChangePercent: '1' })]]) } }],
+        notices: () => [lists(window({ title: 'Overdue', begins: 9 * H }), window({ title: 'Tomorrow', begins: 34 * H }), window({ title: 'Later', begins: 35 * H }))],
       }, 10 * H);
       expect(c).toEqual({
         closed: [{ exchange: 'main', coin: 'USDT', network: 'TRX', direction: 'withdraw', since: 5 * H, message: null }],
         outages: [{ exchange: 'main', coin: 'USDT', network: 'TRX', direction: 'withdraw', from: 5 * H, to: null, message: null }],
+        // Still scheduled past its begin: shown; one beginning exactly 24 h on: shown; after: not.
+        maintenance: [{ exchange: 'main', title: 'Overdue', state: 'scheduled', begins: 9 * H, ends: null }, { exchange: 'main', title: 'Tomorrow', state: 'scheduled', begins: 34 * H, ends: null }],
         movers: [{ exchange: 'main', symbol: 'XUSDT', changePercent: 1 }],
       });
     } finally {

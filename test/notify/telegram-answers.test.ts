@@ -1,4 +1,4 @@
-import type { BotContext, ClosedNetwork } from '../../src/notify/telegram/bot-context';
+import type { BotContext, BotNotices, ClosedNetwork } from '../../src/notify/telegram/bot-context';
 import type { Silence } from '../../src/alerts/silence';
 import { answer, HELP, parseCommand } from '../../src/notify/telegram/commands';
 import { describeMatcher } from '../../src/notify/telegram/silence-command';
@@ -97,7 +97,50 @@ describe('bot commands', () => {
     expect(run('/unsilence', ctx)).toBe('Usage: /unsilence ID (/silences lists them)');
   });
 
+  const NOTICES: BotNotices = {
+    windows: [
+      { exchange: 'bybit', title: 'Tether (USDT) wallet <maintenance>\nask @support', state: 'ongoing', begins: NOW - HOUR, ends: NOW + 2 * HOUR, coins: ['USDT'], url: 'https://status.test/w1' },
+      { exchange: 'okx', title: 'System upgrade /help', state: 'scheduled', begins: NOW + 90 * 60_000, ends: null, coins: [], url: null },
+    ],
+    announcements: [
+      { exchange: 'bybit', kind: 'delisting', title: 'Will Delist Tether (USDT) & <ETH>', published: NOW - 3 * HOUR, coins: ['USDT', 'ETH'], url: 'https://ann.test/7' },
+      { exchange: 'okx', kind: 'listing', title: 'New listing: Dogecoin (DOGE)', published: NOW - 50 * HOUR, coins: ['DOGE'], url: null },
+    ],
+  };
+
+  it('/notices [COIN]: windows ongoing and upcoming, the week\'s announcements, upstream text defused', () => {
+    const { ctx } = fixedContext({ notices: NOTICES });
+    expect(run('/notices', ctx)).toBe([
+      'Maintenance: 1 ongoing, 1 upcoming',
+      '🔧 bybit · ongoing since 2026-01-02 11:00 UTC, until 2026-01-02 14:00 UTC',
+      '   “Tether (USDT) wallet <maintenance> ask @\u2060support” https://status.test/w1',
+      '🔧 okx · in 1h 30m: 2026-01-02 13:30 UTC, end unknown',
+      '   “System upgrade /\u2060help”',
+      'Announcements in the last 7 days: 2, newest first',
+      '📢 bybit · delisting · 2026-01-02 09:00 UTC (3h ago)',
+      '   “Will Delist Tether (USDT) & <ETH>” https://ann.test/7',
+      '📢 okx · listing · 2025-12-31 10:00 UTC (2d 2h ago)',
+      '   “New listing: Dogecoin (DOGE)”',
+    ].join('\n'));
+    expect(run('/notices eth', ctx)).toBe([
+      'Maintenance naming eth: 0 ongoing, 0 upcoming',
+      'Announcements naming eth in the last 7 days: 1, newest first',
+      '📢 bybit · delisting · 2026-01-02 09:00 UTC (3h ago)',
+      '   “Will Delist Tether (USDT) & <ETH>” https://ann.test/7',
+    ].join('\n'));
+    expect(run('/notices BTC', ctx)).toBe('No maintenance window naming BTC is ongoing or upcoming, and no announcement naming BTC in the last 7 days.');
+    expect(run('/notices', fixedContext().ctx)).toBe('No maintenance window is ongoing or upcoming, and no announcement in the last 7 days.');
+  });
+
+  it('/notices with thousands of announcements: as many as fit, the rest counted', () => {
+    const announcements = Array.from({ length: 2000 }, (_, i) => ({ exchange: 'main', kind: 'other', title: `Notice ${i}`, published: NOW - i * 60_000, coins: [], url: null }));
+    const reply = run('/notices', fixedContext({ notices: { windows: [], announcements } }).ctx);
+    expect(reply.length).toBeLessThanOrEqual(4096);
+    expect(reply).toMatch(/\n…and \d+ more notices \(GET \/api\/v1\/notices lists them all\)$/);
+  });
+
   it('/help and /start list the commands; anything else points to /help', () => {
+    expect(HELP.split('\n')).toContain('/notices [COIN]: maintenance ongoing and upcoming, the last week\'s announcements');
     expect(run('/help', fixedContext().ctx)).toBe(HELP);
     expect(run('/start', fixedContext().ctx)).toBe(HELP);
     expect(run('/frobnicate', fixedContext().ctx)).toBe('Unknown command /frobnicate. /help lists the commands.');

@@ -9,7 +9,7 @@ import { telegramNotifier, type TelegramOptions } from '../../src/notify/telegra
 import { TelegramDouble } from '../support/doubles/telegram';
 import { receiverDeps } from '../support/receiver-deps';
 import { waitFor } from '../support/wait';
-import { fixedContext } from './telegram-context';
+import { fixedContext, NOW } from './telegram-context';
 
 const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 const CHAT = -1001234567890;
@@ -65,6 +65,36 @@ describe('the Telegram bot, long-polling a Bot API double', () => {
       JSON.stringify({ offset: update + 1, timeout: 5, allowed_updates: ['message'] }),
     ]);
     expect(tg.requests[0]?.method).toBe('getme');
+  });
+
+  it('answers /notices COIN with the windows and announcements naming it, plain text as every reply, with the exact request', async () => {
+    const context = fixedContext({
+      stateDir: dir,
+      notices: {
+        windows: [{ exchange: 'bybit', title: 'Tether (USDT) wallet <b>maintenance</b>', state: 'scheduled', begins: NOW + 2 * 3_600_000, ends: NOW + 3 * 3_600_000, coins: ['USDT'], url: 'https://status.test/w1?a=1&b=2' }],
+        announcements: [
+          { exchange: 'bybit', kind: 'delisting', title: 'Will Delist Tether (USDT) & <ETH> @everyone', published: NOW - 60_000, coins: ['USDT', 'ETH'], url: null },
+          { exchange: 'okx', kind: 'listing', title: 'New listing: Dogecoin (DOGE)', published: NOW - 120_000, coins: ['DOGE'], url: null },
+        ],
+      },
+    });
+    bot({}, context);
+    tg.message(CHAT, '/notices usdt', { date: Math.floor(NOW / 1000) });
+    await waitFor(() => tg.sent.length === 1, 'the reply');
+    const sent = tg.requests.find((r) => r.method === 'sendmessage');
+    expect(JSON.parse(sent?.raw ?? '{}')).toEqual({
+      chat_id: CHAT,
+      text: [
+        'Maintenance naming usdt: 0 ongoing, 1 upcoming',
+        '🔧 bybit · in 2h: 2026-01-02 14:00 UTC, until 2026-01-02 15:00 UTC',
+        '   “Tether (USDT) wallet <b>maintenance</b>” https://status.test/w1?a=1&b=2',
+        'Announcements naming usdt in the last 7 days: 1, newest first',
+        '📢 bybit · delisting · 2026-01-02 11:59 UTC (1m ago)',
+        '   “Will Delist Tether (USDT) & <ETH> @\u2060everyone”',
+      ].join('\n'),
+      reply_parameters: { message_id: 1, allow_sending_without_reply: true },
+      link_preview_options: { is_disabled: true },
+    });
   });
 
   it('answers only its own chat: others are counted, not answered; so are commands for another bot, plain text, and old commands', async () => {

@@ -1,11 +1,11 @@
-import type { BotContext, ClosedNetwork, SilenceRequest } from '../../src/notify/telegram/bot-context';
+import type { BotContext, BotNotices, ClosedNetwork, SilenceRequest } from '../../src/notify/telegram/bot-context';
 import type { Silence } from '../../src/alerts/silence';
 
 /** The time a fixed context lives at. */
 export const NOW = Date.UTC(2026, 0, 2, 12, 0, 0);
 
 /** A BotContext over fixed data; what the bot asks of it is recorded. */
-export function fixedContext(over: { closed?: ClosedNetwork[]; silences?: Silence[]; refuse?: string; now?: () => number; stateDir?: string } = {}) {
+export function fixedContext(over: { closed?: ClosedNetwork[]; notices?: BotNotices; silences?: Silence[]; refuse?: string; now?: () => number; stateDir?: string } = {}) {
   const silences = [...(over.silences ?? [])];
   const requests: SilenceRequest[] = [];
   const expired: string[] = [];
@@ -21,6 +21,11 @@ export function fixedContext(over: { closed?: ClosedNetwork[]; silences?: Silenc
       firing: 3,
     }),
     closed: (coin) => (over.closed ?? []).filter((c) => coin === undefined || c.coin.toUpperCase() === coin.toUpperCase()),
+    notices(coin) {
+      const names = (n: { coins: string[] }): boolean => coin === undefined || n.coins.some((c) => c.toUpperCase() === coin.toUpperCase());
+      const all = over.notices ?? { windows: [], announcements: [] };
+      return { windows: all.windows.filter(names), announcements: all.announcements.filter(names) };
+    },
     silences: {
       list: () => silences,
       create(request) {

@@ -119,4 +119,22 @@ describe('the Telegram receiver in the daemon, end to end', () => {
     expect(replies()).toHaveLength(answered + 2);
     expect(tg.requests.slice(before).find((r) => r.method === 'getupdates')?.params.offset).toBe(offset);
   });
+
+  it('answers /notices COIN with the window the exchange\'s Statuspage tells, as GET /api/v1/notices shows it', async () => {
+    await s.stop();
+    await s.reconfigure({ exchange: `    notices: { poll: 200ms, statuspage: ${s.sim.url}/-/statuspage }\n` });
+    const url = (await s.start()).url as string;
+    s.sim.control.apply({ action: 'schedule_maintenance', id: 'w1', title: 'Tether (USDT) wallet maintenance @everyone', begins_at: '2030-01-02T03:00:00Z', duration: '90m', scope: 'funding', coins: ['USDT'], url: 'https://status.test/w1' });
+    s.sim.control.apply({ action: 'start_maintenance', id: 'w1' });
+    type W = { state: string; begins: string; ends: string };
+    const window = await waitFor(async () => ((await (await fetch(`${url}/api/v1/notices?kind=maintenance`)).json()) as { maintenance: W[] }).maintenance.find((w) => w.state === 'ongoing'), 'the window ongoing');
+    const utc = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+    expect(await ask('/notices usdt')).toBe([
+      'Maintenance naming usdt: 1 ongoing, 0 upcoming',
+      `🔧 main · ongoing since ${utc(window.begins)}, until ${utc(window.ends)}`,
+      '   “Tether (USDT) wallet maintenance @\u2060everyone” https://status.test/w1',
+      'Announcements naming usdt in the last 7 days: 0, newest first',
+    ].join('\n'));
+    expect(await ask('/notices BTC')).toBe('No maintenance window naming BTC is ongoing or upcoming, and no announcement naming BTC in the last 7 days.');
+  });
 });

@@ -42,6 +42,39 @@ export interface ClosedNetwork {
   message: string | null;
 }
 
+/** A maintenance window as /notices shows it: ongoing, or scheduled ahead. */
+export interface NoticeWindow {
+  exchange: string;
+  title: string;
+  state: 'ongoing' | 'scheduled';
+  /** ms */
+  begins: number;
+  /** ms; null when unknown. */
+  ends: number | null;
+  /** The coins it names. */
+  coins: string[];
+  url: string | null;
+}
+
+/** An announcement as /notices shows it. */
+export interface NoticeAnnouncement {
+  exchange: string;
+  /** listing, delisting, maintenance, other. */
+  kind: string;
+  title: string;
+  /** ms */
+  published: number;
+  /** The coins it names. */
+  coins: string[];
+  url: string | null;
+}
+
+/** What /notices shows: every watched exchange's windows ongoing then scheduled, and the last week's announcements, newest first. */
+export interface BotNotices {
+  windows: NoticeWindow[];
+  announcements: NoticeAnnouncement[];
+}
+
 /** A new silence in the API's body (POST /api/v1/silences): Alertmanager's matchers, times in ms. */
 export interface SilenceRequest {
   matchers: { name: string; value: string; isRegex: boolean; isEqual: boolean }[];
@@ -57,11 +90,13 @@ export interface BotContext {
   now(): number;
   /** The daemon's state_dir: where the bot keeps its getUpdates offset across restarts. */
   readonly stateDir: string;
-  /** Brings what status() and closed() read up to date; called before a command is answered. */
+  /** Brings what status(), closed() and notices() read up to date; called before a command is answered. */
   refresh?(): Promise<void>;
   status(): BotStatus;
   /** Closed networks, newest closure first; only `coin`'s when given (any case). */
   closed(coin?: string): ClosedNetwork[];
+  /** The windows ongoing and upcoming and the last week's announcements; only those naming `coin` when given (any case). */
+  notices(coin?: string): BotNotices;
   silences: {
     /** As GET /api/v1/silences lists them (expired ones too, for a while). */
     list(): Silence[];

@@ -1,11 +1,11 @@
 /**
  * The bot's commands, answered in its configured chat only, as plain short replies to the
- * command's message: /status, /closed [COIN], /silence, /silences, /unsilence, /help. A command
+ * command's message: /status, /closed [COIN], /notices [COIN], /silence, /silences, /unsilence, /help. A command
  * is `/name` or `/name@ThisBot`; one addressed to another bot, anything from another chat (counted),
  * and commands older than STALE_MS (the backlog of a long downtime) are not answered.
  */
 import type { Logger } from '../../lib/logger';
-import type { BotContext, ClosedNetwork } from './bot-context';
+import type { BotContext, ClosedNetwork, NoticeAnnouncement, NoticeWindow } from './bot-context';
 import { plainUpstream } from './html';
 import { span } from '../../lib/duration';
 import { shortTime, TELEGRAM_TEXT_LIMIT } from './message';
@@ -22,6 +22,7 @@ export const HELP = [
   'spotwatch commands:',
   '/status: exchanges, their health, alerts firing',
   '/closed [COIN]: closed networks, since when, the exchange\'s message',
+  '/notices [COIN]: maintenance ongoing and upcoming, the last week\'s announcements',
   '/silence MATCHER... DURATION [comment]: mute alerts, e.g. /silence coin=USDT network=TRX 2h wallet upgrade (= equal, != not equal, =~ regex, !~ not a regex)',
   '/silences: silences in force',
   '/unsilence ID: end a silence',
@@ -91,6 +92,36 @@ function closedText(ctx: BotContext, args: string): string {
   return fitLines([`${rows.length} closed network${rows.length === 1 ? '' : 's'}${of}, newest first:`, ...rows.map((c) => closedLine(c, now))], 'networks (the status page lists them all)');
 }
 
+function when(ms: number): string {
+  return shortTime(new Date(ms).toISOString()) ?? '?';
+}
+
+function windowLine(w: NoticeWindow, now: number): string {
+  const ends = w.ends === null ? 'end unknown' : `until ${when(w.ends)}`;
+  const at = w.state === 'ongoing' ? `ongoing since ${when(w.begins)}, ${ends}` : `${w.begins > now ? `in ${span(w.begins - now)}` : 'due'}: ${when(w.begins)}, ${ends}`;
+  return `🔧 ${plainUpstream(w.exchange, 60)} · ${at}\n   “${plainUpstream(w.title, 300)}”${w.url === null ? '' : ` ${plainUpstream(w.url, 300)}`}`;
+}
+
+function announcementLine(a: NoticeAnnouncement, now: number): string {
+  return `📢 ${plainUpstream(a.exchange, 60)} · ${plainUpstream(a.kind, 20)} · ${when(a.published)} (${span(now - a.published)} ago)\n   “${plainUpstream(a.title, 300)}”${a.url === null ? '' : ` ${plainUpstream(a.url, 300)}`}`;
+}
+
+function noticesText(ctx: BotContext, args: string): string {
+  const coin = args.split(/\s+/)[0] || undefined;
+  const { windows, announcements } = ctx.notices(coin);
+  const naming = coin === undefined ? '' : ` naming ${plainUpstream(coin, 20)}`;
+  if (windows.length === 0 && announcements.length === 0) return `No maintenance window${naming} is ongoing or upcoming, and no announcement${naming} in the last 7 days.`;
+  const now = ctx.now();
+  const ongoing = windows.filter((w) => w.state === 'ongoing').length;
+  const lines = [
+    `Maintenance${naming}: ${ongoing} ongoing, ${windows.length - ongoing} upcoming`,
+    ...windows.map((w) => windowLine(w, now)),
+    `Announcements${naming} in the last 7 days: ${announcements.length}, newest first`,
+    ...announcements.map((a) => announcementLine(a, now)),
+  ];
+  return fitLines(lines, 'notices (GET /api/v1/notices lists them all)');
+}
+
 /** Who a silence is created by: the sender as Telegram names them. */
 function sender(from: TgUser | undefined): string {
   if (from === undefined) return 'telegram';
@@ -104,6 +135,8 @@ export function answer(cmd: Command, ctx: BotContext, from: TgUser | undefined):
       return statusText(ctx);
     case 'closed':
       return closedText(ctx, cmd.args);
+    case 'notices':
+      return noticesText(ctx, cmd.args);
     case 'silence':
       return silenceCommand(cmd.args, ctx, sender(from));
     case 'silences':

@@ -3,11 +3,11 @@ import type { BotDeps } from './bot-context';
 import { TELEGRAM_DEFAULTS, telegramSchema, type TelegramConfig } from './schema';
 import { telegramNotifier } from './telegram';
 
-export type { BotContext, BotDeps, BotStatus, ClosedNetwork } from './bot-context';
+export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from './bot-context';
 
 /**
  * `telegram`: a message per group through a bot (sendMessage, HTML), and with `commands: true`
- * the bot answers /status, /closed, /silence... in its chat. The daemon passes a BotContext
+ * the bot answers /status, /closed, /notices, /silence... in its chat. The daemon passes a BotContext
  * beside the edges (`bot`, see notifications.ts); without it (test-notify) the bot only sends.
  */
 export const telegram = {
