@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfigFile } from '../../src/config';
 import { Daemon } from '../../src/daemon';
-import { silentLogger } from '../../src/lib/logger';
+import { silentLogger, type Logger } from '../../src/lib/logger';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
 import type { SimulatorDialect } from '../../src/simulator/dialects/names';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -42,7 +42,7 @@ export interface DialectStack {
 }
 
 /** Starts the stack; `exchanges` writes the config's exchanges given the reference exchange. */
-export async function dialectStack(dialect: Exclude<SimulatorDialect, 'spot-v3'>, rules: string, exchanges: (sim: RunningSimulator) => string | Promise<string>): Promise<DialectStack> {
+export async function dialectStack(dialect: Exclude<SimulatorDialect, 'spot-v3'>, rules: string, exchanges: (sim: RunningSimulator) => string | Promise<string>, { logger = silentLogger() }: { logger?: Logger } = {}): Promise<DialectStack> {
   const dir = mkdtempSync(join(tmpdir(), `spotwatch-${dialect}-`));
   const sim = await startSimulator({
     port: 0,
@@ -73,7 +73,7 @@ notify:
   );
   const loaded = await loadConfigFile(configPath, {});
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-  const start = (): Promise<Daemon> => Daemon.start(loaded.config, { logger: silentLogger(), threads: 'inline' }, { path: configPath, env: {} });
+  const start = (): Promise<Daemon> => Daemon.start(loaded.config, { logger, threads: 'inline' }, { path: configPath, env: {} });
   const daemon = await start();
   const s: DialectStack = {
     sim,
