@@ -6,10 +6,11 @@ import { log } from './log';
 import { pagerduty } from './pagerduty';
 import { ReceiverRegistry } from './receiver-registry';
 import { slack } from './slack';
+import { teams } from './teams';
 import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams] as const;
 
 /** What the daemon gives the Telegram bot's commands (the composition root builds it). */
 export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from './telegram';
