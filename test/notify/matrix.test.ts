@@ -115,7 +115,19 @@ describe('matrix receiver', () => {
     expect((await rejection(notifier().send(delivery([closed()])))).message).toBe('Matrix answered HTTP 400: M_UNKNOWN: bad token <redacted>');
   });
 
-  it('keeps a homeserver\'s path prefix', async () => {
+  it('never carries the token to another host a homeserver redirects to', async () => {
+    const other = await new MatrixDouble().start();
+    try {
+      const d = delivery([closed()]);
+      env.double.forced.push({ status: 307, headers: { location: `${other.homeserver}${ROOM_PATH}/${d.idempotencyKey}` } });
+      expect((await rejection(notifier().send(d))).message).toBe('Matrix answered HTTP 401: M_MISSING_TOKEN: Missing access token');
+      expect(other.requests.map((r) => [r.method, r.headers.authorization])).toEqual([['PUT', undefined]]);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('takes a homeserver written with a trailing slash', async () => {
     const n = notifier({ homeserver: `${env.double.homeserver}/` });
     await n.send(delivery([closed()]));
     expect(env.double.requests[0]?.path.startsWith(ROOM_PATH)).toBe(true);
