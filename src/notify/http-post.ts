@@ -20,6 +20,8 @@ export const ANSWER_LIMIT = 64 * 1024;
 
 export interface PostRequest {
   url: URL;
+  /** POST unless said (Matrix sends an event by PUT, its transaction id in the path). */
+  method?: 'POST' | 'PUT';
   headers: Record<string, string>;
   /** Headers that may carry credentials: not sent on to another host or port. */
   privateHeaders?: readonly string[];
@@ -107,7 +109,7 @@ export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatche
     const res = await dispatcher.request({
       origin: url.origin,
       path: url.pathname + url.search,
-      method: 'POST',
+      method: request.method ?? 'POST',
       headers,
       body: request.body,
       signal: request.signal,

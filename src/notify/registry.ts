@@ -3,6 +3,7 @@ import { alertmanager } from './alertmanager';
 import { discord } from './discord';
 import { email } from './email';
 import { log } from './log';
+import { matrix } from './matrix';
 import { pagerduty } from './pagerduty';
 import { ReceiverRegistry } from './receiver-registry';
 import { slack } from './slack';
@@ -10,7 +11,7 @@ import { teams } from './teams';
 import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix] as const;
 
 /** What the daemon gives the Telegram bot's commands (the composition root builds it). */
 export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from './telegram';

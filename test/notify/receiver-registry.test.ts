@@ -4,7 +4,7 @@ import { receiverRegistry } from '../../src/notify/registry';
 
 describe('the receiver registry', () => {
   it('lists the kinds in the order the config names them', () => {
-    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty', 'teams']);
+    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty', 'teams', 'matrix']);
   });
 
   it('uses a log receiver named "log" when the config lists none', () => {
@@ -26,6 +26,8 @@ describe('the receiver registry', () => {
       'pagerduty.routing_key', '*.pagerduty.routing_key', 'routing_key', '*.routing_key',
       'pagerduty.url', '*.pagerduty.url',
       'teams.webhook_url', '*.teams.webhook_url',
+      'matrix.homeserver', '*.matrix.homeserver',
+      'matrix.access_token', '*.matrix.access_token', 'access_token', '*.access_token',
     ]);
   });
 

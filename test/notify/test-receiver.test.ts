@@ -44,7 +44,7 @@ describe('a test-only receiver kind, registered like the others', () => {
     expect(parseConfig(text, FILE, {}, '/', withProbe)).toEqual({
       ok: false,
       problems: [
-        `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, probe`,
+        `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, probe`,
         `${FILE}:7:40: notify.receivers[1].probe.token: must not be empty`,
       ],
     });
@@ -54,8 +54,8 @@ describe('a test-only receiver kind, registered like the others', () => {
     expect(parseConfig(config('http://127.0.0.1:9/p'), FILE, {}, '/')).toEqual({
       ok: false,
       problems: [
-        `${FILE}:8:7: notify.receivers[0]: receiver "desk" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams`,
-        `${FILE}:9:7: notify.receivers[0]: unknown key "probe" (expected one of: name, send_resolved, webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams)`,
+        `${FILE}:8:7: notify.receivers[0]: receiver "desk" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix`,
+        `${FILE}:9:7: notify.receivers[0]: unknown key "probe" (expected one of: name, send_resolved, webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix)`,
       ],
     });
   });

@@ -1,0 +1,102 @@
+/**
+ * A group as Matrix `m.room.message` events (`m.notice`, the msgtype for automated messages): a
+ * plain `body` and an `org.matrix.custom.html` `formatted_body` with every value HTML-escaped, and
+ * `"m.mentions": {}` so that nothing in it (`@room`, a user id) notifies anyone (the spec's
+ * intentional mentions: with the property present, only what it lists is a mention). A homeserver
+ * refuses an event over 65,536 bytes (its envelope included): a group too large for one event is
+ * split into several, every alert in one of them, none left out.
+ */
+import { alertMark, alertSummary, fit, groupMark, headline, place, since, upstreamMessage } from '../chat-text';
+import { utf8Bytes } from '../fit-alerts';
+import type { Notification, NotifiedAlert } from '../notifier';
+import { escapeHtml } from '../text';
+
+/** The spec's limit on a whole event, in bytes of its JSON. */
+export const MATRIX_EVENT_LIMIT = 65_536;
+/** What the content may take of it: the rest is the envelope the homeserver adds (ids, sender, signatures, hashes). */
+export const MATRIX_CONTENT_BUDGET = 60_000;
+/** The exchange's message of one alert, at most (in UTF-16 units), so that an alert always fits an event. */
+export const MATRIX_MESSAGE_LIMIT = 2_000;
+
+export interface MatrixContent {
+  msgtype: 'm.notice';
+  body: string;
+  format: 'org.matrix.custom.html';
+  formatted_body: string;
+  'm.mentions': Record<string, never>;
+}
+
+/** Bytes a text takes inside a JSON string (escapes counted). */
+function jsonBytes(text: string): number {
+  return utf8Bytes(JSON.stringify(text)) - 2;
+}
+
+interface Piece {
+  text: string;
+  html: string;
+}
+
+function alertPiece(a: NotifiedAlert): Piece {
+  const title = `${alertMark(a)} ${a.status === 'resolved' ? 'Resolved: ' : ''}${alertSummary(a)}`;
+  const where = `${place(a)} · ${since(a)}`;
+  const message = upstreamMessage(a);
+  const said = message === undefined ? undefined : fit(message, MATRIX_MESSAGE_LIMIT);
+  const link = /^https?:\/\//.test(a.generatorURL) ? a.generatorURL : undefined;
+  return {
+    text: `\n${title}\n${where}${said !== undefined ? `\n> ${said}` : ''}`,
+    html: `<p>${link !== undefined ? `<a href="${escapeHtml(link)}">${escapeHtml(title)}</a>` : escapeHtml(title)}<br>${escapeHtml(where)}</p>`
+      + (said !== undefined ? `<blockquote>${escapeHtml(said)}</blockquote>` : ''),
+  };
+}
+
+function header(n: Notification, part: number, parts: number): Piece {
+  const line = `${groupMark(n)} ${headline(n)}${parts > 1 ? ` (${part}/${parts})` : ''}`;
+  return { text: line, html: `<p><strong>${escapeHtml(line)}</strong></p>` };
+}
+
+function footer(n: Notification): Piece {
+  const more = n.truncatedAlerts > 0 ? `${n.truncatedAlerts} more alert${n.truncatedAlerts === 1 ? '' : 's'} not sent` : '';
+  const url = /^https?:\/\//.test(n.externalURL) ? n.externalURL : '';
+  if (more === '' && url === '') return { text: '', html: '' };
+  const text = [more, url].filter(Boolean).join(' · ');
+  const html = [escapeHtml(more), url !== '' ? `<a href="${escapeHtml(url)}">status page</a>` : ''].filter(Boolean).join(' · ');
+  return { text: `\n${text}`, html: `<p>${html}</p>` };
+}
+
+function content(pieces: readonly Piece[]): MatrixContent {
+  return {
+    msgtype: 'm.notice',
+    body: pieces.map((p) => p.text).join(''),
+    format: 'org.matrix.custom.html',
+    formatted_body: pieces.map((p) => p.html).join(''),
+    'm.mentions': {},
+  };
+}
+
+function size(p: Piece): number {
+  return jsonBytes(p.text) + jsonBytes(p.html);
+}
+
+/**
+ * The group's events, in order: as many alerts in each as fit MATRIX_CONTENT_BUDGET bytes, the
+ * headline on every one (`(2/3)` when there are several), the status page on the last.
+ */
+export function matrixMessages(n: Notification): MatrixContent[] {
+  const pieces = n.alerts.map(alertPiece);
+  const end = footer(n);
+  const fixed = utf8Bytes(JSON.stringify(content([header(n, 99_999, 99_999), end])));
+  const runs: Piece[][] = [[]];
+  let used = fixed;
+  for (const piece of pieces) {
+    const cost = size(piece);
+    const run = runs[runs.length - 1] as Piece[];
+    if (run.length > 0 && used + cost > MATRIX_CONTENT_BUDGET) {
+      runs.push([piece]);
+      used = fixed + cost;
+    } else {
+      run.push(piece);
+      used += cost;
+    }
+  }
+  return runs.map((run, i) => content([header(n, i + 1, runs.length), ...run, ...(i === runs.length - 1 ? [end] : [])]));
+}
