@@ -4,6 +4,7 @@ import { discord } from './discord';
 import { email } from './email';
 import { log } from './log';
 import { matrix } from './matrix';
+import { ntfy } from './ntfy';
 import { pagerduty } from './pagerduty';
 import { ReceiverRegistry } from './receiver-registry';
 import { slack } from './slack';
@@ -11,7 +12,7 @@ import { teams } from './teams';
 import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy] as const;
 
 /** What the daemon gives the Telegram bot's commands (the composition root builds it). */
 export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from './telegram';

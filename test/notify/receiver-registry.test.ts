@@ -4,7 +4,7 @@ import { receiverRegistry } from '../../src/notify/registry';
 
 describe('the receiver registry', () => {
   it('lists the kinds in the order the config names them', () => {
-    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty', 'teams', 'matrix']);
+    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty', 'teams', 'matrix', 'ntfy']);
   });
 
   it('uses a log receiver named "log" when the config lists none', () => {
@@ -28,6 +28,10 @@ describe('the receiver registry', () => {
       'teams.webhook_url', '*.teams.webhook_url',
       'matrix.homeserver', '*.matrix.homeserver',
       'matrix.access_token', '*.matrix.access_token', 'access_token', '*.access_token',
+      'ntfy.url', '*.ntfy.url',
+      'ntfy.topic', '*.ntfy.topic', 'topic', '*.topic',
+      'ntfy.token', '*.ntfy.token', 'token', '*.token',
+      'ntfy.password', '*.ntfy.password',
     ]);
   });
 

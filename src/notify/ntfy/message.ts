@@ -1,0 +1,114 @@
+/**
+ * A group as ntfy messages (JSON publishing: `POST /` with `{topic, title, message, tags,
+ * priority, click}`). Plain text: `markdown` is never set, so upstream text needs no escaping
+ * beyond being kept on its lines (control characters become spaces). A message body over ntfy's
+ * 4,096 bytes would become an attachment, so a group is split, in order, into as many messages
+ * as its alerts need, each under the limit: no alert is ever left out (a storm's 8,000 alerts are
+ * a few hundred messages, numbered in their titles).
+ */
+import { alertMark, alertSummary, CUT, groupMark, headline, leftOut, place, RESOLVED_MARK, since, upstreamMessage } from '../chat-text';
+import type { Notification, NotifiedAlert } from '../notifier';
+import { utf8Bytes } from '../fit-alerts';
+import { oneLine } from '../text';
+
+/** ntfy's default `message-size-limit`, in bytes: a longer body becomes an attachment. */
+export const NTFY_MESSAGE_LIMIT = 4096;
+/** At most this much of a message is one alert, so that every alert fits in a message with the note. */
+export const NTFY_ALERT_LIMIT = 1024;
+
+/** Priorities (1 min, 2 low, 3 default, 4 high, 5 max/urgent) by the most severe firing alert. */
+const PRIORITIES: Readonly<Record<string, number>> = { critical: 5, error: 4, warning: 3, info: 2 };
+const DEFAULT_PRIORITY = 3;
+/** A group that only resolved wakes no one. */
+const RESOLVED_PRIORITY = 2;
+
+/** The ntfy emoji shortcode of each mark (chat-text.ts's), shown before the title. */
+const MARK_TAGS: Readonly<Record<string, string>> = {
+  '🔴': 'red_circle', '🟠': 'orange_circle', '🟡': 'yellow_circle', '🔵': 'large_blue_circle', [RESOLVED_MARK]: 'white_check_mark', '⚪': 'white_circle',
+};
+
+export interface NtfyMessage {
+  topic: string;
+  title: string;
+  message: string;
+  tags: string[];
+  priority: number;
+  click?: string;
+}
+
+/** The group's priority: its most severe firing alert's. */
+export function ntfyPriority(n: Notification): number {
+  const firing = n.alerts.filter((a) => a.status === 'firing');
+  if (firing.length === 0) return RESOLVED_PRIORITY;
+  return Math.max(...firing.map((a) => PRIORITIES[a.labels.severity ?? ''] ?? DEFAULT_PRIORITY));
+}
+
+/** `text` within `max` UTF-8 bytes, ending in CUT when cut, never inside a character. */
+export function cutBytes(text: string, max: number): string {
+  if (utf8Bytes(text) <= max) return text;
+  const room = max - utf8Bytes(CUT);
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    const size = utf8Bytes(ch);
+    if (used + size > room) break;
+    out += ch;
+    used += size;
+  }
+  return `${out}${CUT}`;
+}
+
+/** An alert in a few lines: what, where and since when, and the exchange's message. */
+export function alertText(a: NotifiedAlert): string {
+  const message = upstreamMessage(a);
+  const lines = [
+    `${alertMark(a)} ${a.status === 'resolved' ? 'Resolved: ' : ''}${alertSummary(a)}`,
+    `${place(a)}, ${since(a)}`,
+    ...(message !== undefined ? [`Message: ${message}`] : []),
+  ];
+  return cutBytes(lines.map(oneLine).join('\n'), NTFY_ALERT_LIMIT);
+}
+
+/** Where a click on the notification goes: the first alert's link, or the status page. */
+function clickUrl(alerts: readonly NotifiedAlert[], externalURL: string): string | undefined {
+  return [alerts[0]?.generatorURL ?? '', externalURL].find((u) => /^https?:\/\//.test(u));
+}
+
+/** The group as ntfy messages, in order, each body within NTFY_MESSAGE_LIMIT bytes. */
+export function ntfyMessages(n: Notification, topic: string): NtfyMessage[] {
+  const page = /^https?:\/\//.test(n.externalURL) ? ` (see ${n.externalURL})` : '';
+  const note = n.truncatedAlerts > 0 ? `${leftOut(n.truncatedAlerts)}${page}` : '';
+  const budget = NTFY_MESSAGE_LIMIT - (note === '' ? 0 : utf8Bytes(note) + 2);
+  const runs: NotifiedAlert[][] = [[]];
+  const bodies: string[] = [''];
+  let used = 0;
+  for (const a of n.alerts) {
+    const text = alertText(a);
+    const size = utf8Bytes(text);
+    const last = runs.length - 1;
+    if (runs[last]!.length > 0 && used + 2 + size > budget) {
+      runs.push([a]);
+      bodies.push(text);
+      used = size;
+    } else {
+      runs[last]!.push(a);
+      bodies[last] = runs[last]!.length === 1 ? text : `${bodies[last]}\n\n${text}`;
+      used = runs[last]!.length === 1 ? size : used + 2 + size;
+    }
+  }
+  if (note !== '') bodies[bodies.length - 1] = bodies.at(-1) === '' ? note : `${bodies.at(-1)}\n\n${note}`;
+  const title = headline(n);
+  const tags = [MARK_TAGS[groupMark(n)] ?? 'white_circle', ...(n.commonLabels.exchange ? [oneLine(n.commonLabels.exchange)] : [])];
+  const priority = ntfyPriority(n);
+  return runs.map((alerts, i) => {
+    const click = clickUrl(alerts, n.externalURL);
+    return {
+      topic,
+      title: runs.length > 1 ? `${title} (${i + 1}/${runs.length})` : title,
+      message: bodies[i] === '' ? title : bodies[i]!,
+      tags,
+      priority,
+      ...(click !== undefined && { click }),
+    };
+  });
+}

@@ -1,0 +1,63 @@
+import { answerError, answerJson } from '../http-errors';
+import { postForAnswer, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
+import type { Delivery, Notifier, NotifyError } from '../notifier';
+import { SentParts } from '../sent-parts';
+import { ntfyMessages } from './message';
+import type { NtfyConfig } from './schema';
+
+/** The server's root, where JSON is published (a self-hosted server may live under a path). */
+export function publishUrl(base: string): URL {
+  const url = new URL(base);
+  if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+/** `Authorization` for an access token (Bearer) or a user and password (Basic), none otherwise. */
+export function ntfyAuth(c: Pick<NtfyConfig, 'token' | 'username' | 'password'>): string | undefined {
+  if (c.token !== undefined) return `Bearer ${c.token}`;
+  if (c.username !== undefined && c.password !== undefined) return `Basic ${Buffer.from(`${c.username}:${c.password}`, 'utf8').toString('base64')}`;
+  return undefined;
+}
+
+/** What must never reach a message: the topic (on a public server, the only secret), the token, the password. */
+export function ntfySecrets(c: NtfyConfig): string[] {
+  const auth = ntfyAuth(c);
+  return [c.topic, c.token ?? '', c.password ?? '', auth?.replace(/^\w+ /, '') ?? ''].filter((s) => s !== '');
+}
+
+/**
+ * The `ntfy` receiver: a group as one or more JSON publishes (message.ts), sent in order. A
+ * retry starts after the messages already accepted, so a 429 halfway through a storm does not
+ * publish the first half again. 429 and 5xx are retried (a `Retry-After` honoured); other 4xx
+ * (a wrong token, a topic the user may not write) are permanent, with ntfy's own words.
+ */
+export function ntfyNotifier(name: string, c: NtfyConfig, http: HttpDeps): Notifier {
+  const url = publishUrl(c.url);
+  const auth = ntfyAuth(c);
+  const secrets = ntfySecrets(c);
+  const headers = { 'content-type': 'application/json', 'user-agent': 'spotwatch', ...(auth !== undefined && { authorization: auth }) };
+  const sent = new SentParts();
+  return {
+    name,
+    async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
+      const messages = ntfyMessages(notification, c.topic);
+      for (let i = sent.next(idempotencyKey); i < messages.length; i++) {
+        const answer = await postForAnswer(http, 'ntfy', {
+          url, headers, privateHeaders: ['authorization'], body: JSON.stringify(messages[i]), headersTimeout: c.timeout, bodyTimeout: c.timeout,
+        }, c.timeout, signal);
+        if (!succeeded(answer)) throw ntfyError(answer, http.clock.now(), secrets);
+        sent.accepted(idempotencyKey, i + 1);
+      }
+      sent.done(idempotencyKey);
+    },
+  };
+}
+
+/** A failed answer as ntfy words it: `{"code": 40101, "http": 401, "error": "unauthorized", "link"}`. */
+export function ntfyError(answer: PostAnswer, now: number, secrets: readonly string[] = []): NotifyError {
+  const json = answerJson(answer.body);
+  const said = typeof json?.error === 'string' ? `${json.error}${typeof json.code === 'number' ? ` (code ${json.code})` : ''}` : answer.body;
+  return answerError('ntfy', answer, now, { said, secrets });
+}

@@ -1,0 +1,233 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { main } from '../../src/cli';
+import { parseConfig, redactConfig } from '../../src/config';
+import type { Notifier } from '../../src/notify/notifier';
+import { ntfy } from '../../src/notify/ntfy';
+import type { NtfyConfig } from '../../src/notify/ntfy/schema';
+import { NTFY_PASSWORD, NTFY_TOKEN, NTFY_TOPIC, NTFY_USER, NtfyDouble } from '../support/doubles/ntfy';
+import type { ServiceReply, ServiceRequest } from '../support/doubles/service';
+import { closed, delivery, descSet, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
+
+const env = perTest(() => new NtfyDouble());
+
+/** The receiver as the registry builds it from an `ntfy:` block. */
+function notifier(over: Partial<NtfyConfig> = {}): Notifier {
+  return ntfy.create('phone', { url: env.double.url, topic: NTFY_TOPIC, token: NTFY_TOKEN, timeout: 2000, ...over }, env.deps);
+}
+
+const TRC_TEXT = '🔴 USDT withdrawals disabled on Tron(TRC20) (main)\nmain · USDT · Tron(TRC20) · tron, since 2026-01-02 03:04:05 UTC\nMessage: Wallet maintenance';
+const TRC = {
+  topic: NTFY_TOPIC,
+  message: TRC_TEXT,
+  title: '[FIRING:1] WithdrawDisabled main',
+  tags: ['red_circle', 'main'],
+  priority: 5,
+  click: 'http://sw.example:9464/#72e6ada129d8b016',
+  markdown: false,
+  by: 'token',
+};
+
+describe('ntfy receiver', () => {
+  it('publishes a group as JSON to the server root: title, plain text, urgent for critical, a tag, a click to the alert, the bearer token', async () => {
+    await notifier().send(delivery([closed()]));
+    const req = env.double.requests[0];
+    expect([req?.method, req?.path, req?.headers['content-type'], req?.headers.authorization]).toEqual(['POST', '/', 'application/json', `Bearer ${NTFY_TOKEN}`]);
+    expect(req?.json).toEqual({ topic: NTFY_TOPIC, title: '[FIRING:1] WithdrawDisabled main', message: TRC_TEXT, tags: ['red_circle', 'main'], priority: 5, click: 'http://sw.example:9464/#72e6ada129d8b016' });
+    expect(env.double.notifications).toEqual([TRC]);
+  });
+
+  it('publishes to a self-hosted server under a path with a user and password (Basic)', async () => {
+    await notifier({ url: `${env.double.url}/ntfy`, token: undefined, username: NTFY_USER, password: NTFY_PASSWORD }).send(delivery([closed()]));
+    expect(env.double.requests[0]?.path).toBe('/ntfy/');
+    expect(env.double.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from('phil:mypass').toString('base64')}`);
+    expect(env.double.notifications).toEqual([{ ...TRC, by: NTFY_USER }]);
+  });
+
+  it('publishes to an open topic with no credentials', async () => {
+    env.double.protect = false;
+    await notifier({ token: undefined }).send(delivery([closed()]));
+    expect(env.double.requests[0]?.headers.authorization).toBeUndefined();
+    expect(env.double.notifications).toEqual([{ ...TRC, by: 'anonymous' }]);
+  });
+
+  it('takes the priority from the most severe firing alert: critical urgent (5), error high (4), warning default (3), info low (2), resolved low (2)', async () => {
+    for (const severity of ['critical', 'error', 'warning', 'info', 'other']) await notifier().send(delivery([closed('m', { severity }), closed('m', { severity: 'info', network: 'X' })]));
+    await notifier().send(delivery([reopened(closed())]));
+    expect(env.double.notifications.map((n) => [n.priority, n.tags])).toEqual([
+      [5, ['red_circle', 'main']], [4, ['orange_circle', 'main']], [3, ['yellow_circle', 'main']], [2, ['large_blue_circle', 'main']], [3, ['large_blue_circle', 'main']],
+      [2, ['white_check_mark', 'main']],
+    ]);
+  });
+
+  it('says a resolved alert resolved, and when', async () => {
+    await notifier().send(delivery([reopened(closed())]));
+    expect(env.double.notifications[0]).toEqual({
+      ...TRC,
+      title: '[RESOLVED] WithdrawDisabled main',
+      message: '✅ Resolved: USDT withdrawals disabled on Tron(TRC20) (main)\nmain · USDT · Tron(TRC20) · tron, resolved 2026-01-02 04:04:05 UTC\nMessage: Wallet maintenance',
+      tags: ['white_check_mark', 'main'],
+      priority: 2,
+    });
+  });
+
+  it('keeps a hostile withdrawDesc inert: plain text (markdown off), on its line, exactly as the exchange wrote it otherwise', async () => {
+    const hostile = `${HOSTILE}\r\n# Heading\n[x](javascript:alert(1)) \u0007bell`;
+    await notifier().send(delivery([closed(hostile), descSet(hostile)]));
+    const n = env.double.notifications[0];
+    expect(n?.markdown).toBe(false);
+    expect(env.double.requests[0]?.json).not.toHaveProperty('markdown');
+    expect(n?.message).toBe([
+      '🔴 USDT withdrawals disabled on Tron(TRC20) (main)',
+      'main · USDT · Tron(TRC20) · tron, since 2026-01-02 03:04:05 UTC',
+      `Message: ${HOSTILE} # Heading [x](javascript:alert(1))  bell`,
+      '',
+      '🔵 USDT on Tron(TRC20): withdraw desc set (main)',
+      'main · USDT · Tron(TRC20), since 2026-01-02 03:04:05 UTC',
+      `Message: ${HOSTILE} # Heading [x](javascript:alert(1))  bell`,
+    ].join('\n'));
+    expect(n?.click).toBe(TRC.click);
+  });
+
+  it('cuts one alert\'s huge message so that the alert still fits in a message', async () => {
+    await notifier().send(delivery([closed(HUGE)]));
+    const n = env.double.notifications[0];
+    expect(n?.attachment).toBeUndefined();
+    expect(Buffer.byteLength(n?.message ?? '')).toBe(1024);
+    expect(n?.message).toBe(`${TRC_TEXT.replace('Wallet maintenance', '')}${'Z'.repeat(1024 - Buffer.byteLength(TRC_TEXT.replace('Wallet maintenance', '')) - 3)}…`);
+  });
+
+  it("splits a storm's 8,000 alerts into messages under ntfy's 4,096 bytes, in order, numbered, each alert exactly once, none as an attachment", async () => {
+    // Every 100th alert with a hostile, multi-byte message: the split counts bytes, not characters.
+    const alerts = storm(8_000).map((a, i) => (i % 100 === 0 ? { ...a, annotations: { ...a.annotations, withdraw_desc: `${HOSTILE} ${'é'.repeat(300)}` } } : a));
+    await notifier().send(delivery(alerts));
+    const all = env.double.notifications;
+    expect(all.length).toBeGreaterThan(1);
+    expect(all.every((n) => n.attachment === undefined && Buffer.byteLength(n.message) <= 4096 && !n.markdown)).toBe(true);
+    expect(all.map((n) => n.title)).toEqual(all.map((_, i) => `[FIRING:8000] WithdrawDisabled main (${i + 1}/${all.length})`));
+    const summaries = all.flatMap((n) => n.message.split('\n').filter((l) => l.startsWith('🔴 ')));
+    expect(summaries).toEqual(alerts.map((a) => `🔴 ${a.annotations.summary}`));
+    expect(all.map((n) => n.click)).toEqual(all.map((n) => `http://sw.example:9464/#${alerts.find((a) => n.message.startsWith(`🔴 ${a.annotations.summary}\n`))?.fingerprint}`));
+  });
+
+  it('says how many alerts the pipeline left out, with the status page, in the last message', async () => {
+    const d = delivery([closed()]);
+    await notifier().send({ ...d, notification: { ...d.notification, truncatedAlerts: 3 } });
+    expect(env.double.notifications[0]?.message).toBe(`${TRC_TEXT}\n\n3 more alerts not shown (see http://sw.example:9464)`);
+  });
+
+  it('honours a 429 and its Retry-After as rate_limited, and a retry starts after the messages already accepted', async () => {
+    const flaky = await new (class extends NtfyDouble {
+      protected override answer(req: ServiceRequest): ServiceReply {
+        if (this.requests.length === 2) return { status: 429, headers: { 'retry-after': '7' }, body: { code: 42901, http: 429, error: 'limit reached: too many requests', link: 'https://ntfy.sh/docs/publish/#limitations' } };
+        return super.answer(req);
+      }
+    })().start();
+    try {
+      const n = ntfy.create('phone', { url: flaky.url, topic: NTFY_TOPIC, token: NTFY_TOKEN, timeout: 2000 }, env.deps);
+      const d = delivery(storm(100));
+      const err = await rejection(n.send(d));
+      expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['ntfy answered HTTP 429: limit reached: too many requests (code 42901)', 'rate_limited', true, 7000]);
+      await n.send(d);
+      const summaries = flaky.notifications.flatMap((m) => m.message.split('\n').filter((l) => l.startsWith('🔴 ')));
+      expect(summaries).toEqual(d.notification.alerts.map((a) => `🔴 ${a.annotations.summary}`));
+      expect(flaky.requests.length).toBe(flaky.notifications.length + 1);
+    } finally {
+      await flaky.stop();
+    }
+  });
+
+  it('classifies refusals with ntfy\'s own words and never quotes the token, password or topic', async () => {
+    const wrong = await rejection(notifier({ token: 'tk_wrongwrongwrongwrongwrongwro' }).send(delivery([closed()])));
+    expect([wrong.message, wrong.reason, wrong.retryable]).toEqual(['ntfy answered HTTP 401: unauthorized (code 40101)', 'client_error', false]);
+    const none = await rejection(notifier({ token: undefined }).send(delivery([closed()])));
+    expect([none.message, none.reason, none.retryable]).toEqual(['ntfy answered HTTP 403: forbidden (code 40301)', 'client_error', false]);
+    env.double.forced.push({ status: 500, body: `internal error for ${NTFY_TOPIC} with ${NTFY_TOKEN}` });
+    const down = await rejection(notifier().send(delivery([closed()])));
+    expect([down.message, down.reason, down.retryable]).toEqual(['ntfy answered HTTP 500: internal error for <redacted> with <redacted>', 'server_error', true]);
+    env.double.forced.push({ status: 503, headers: { 'retry-after': '3' }, body: 'upstream down' });
+    const busy = await rejection(notifier().send(delivery([closed()])));
+    expect([busy.reason, busy.retryable, busy.retryAfterMs]).toEqual(['server_error', true, 3000]);
+  });
+
+  it('classifies an unreachable server as connect', async () => {
+    const url = env.double.url;
+    await env.double.stop();
+    const err = await rejection(notifier({ url }).send(delivery([closed()])));
+    expect([err.reason, err.retryable]).toEqual(['connect', true]);
+  });
+});
+
+describe('the ntfy block', () => {
+  const FILE = 'c.yaml';
+  const text = (block: string): string => `exchanges:\n  - name: main\nnotify:\n  receivers:\n    - name: phone\n      ntfy: ${block}\n`;
+
+  it('validates it and fills the defaults: ntfy.sh, 10 s', () => {
+    const result = parseConfig(text('{ topic: desk-alerts, token: "${NTFY_TOKEN}" }'), FILE, { NTFY_TOKEN }, '/etc/spotwatch');
+    if (!result.ok) throw new Error(result.problems.join('\n'));
+    expect(result.config.notify.receivers).toStrictEqual([{ name: 'phone', send_resolved: true, kind: 'ntfy', ntfy: { url: 'https://ntfy.sh', topic: 'desk-alerts', token: NTFY_TOKEN, timeout: 10_000 } }]);
+    expect(redactConfig(result.config).notify.receivers[0]).toStrictEqual({ name: 'phone', send_resolved: true, kind: 'ntfy', ntfy: { url: 'https://ntfy.sh', topic: '<redacted>', token: '<redacted>', timeout: 10_000 } });
+  });
+
+  it('redacts the password, and a user and password in the URL', () => {
+    const result = parseConfig(text(`{ url: "https://u:p@ntfy.example.org", topic: t, username: ${NTFY_USER}, password: ${NTFY_PASSWORD} }`), FILE, {}, '/');
+    if (!result.ok) throw new Error(result.problems.join('\n'));
+    expect(redactConfig(result.config).notify.receivers[0]).toStrictEqual({
+      name: 'phone', send_resolved: true, kind: 'ntfy', ntfy: { url: 'https://<redacted>@ntfy.example.org', topic: '<redacted>', username: NTFY_USER, password: '<redacted>', timeout: 10_000 },
+    });
+  });
+
+  it('refuses a bad topic without quoting it, a user without a password, and a token with a user', () => {
+    const result = parseConfig(text('{ topic: "no/such topic", username: phil }'), FILE, {}, '/');
+    expect(result.ok).toBe(false);
+    const problems = result.ok ? [] : result.problems;
+    expect(problems.join('\n')).not.toContain('no/such');
+    expect(problems.map((p) => p.replace(/^c\.yaml:\d+:\d+: /, ''))).toEqual([
+      'notify.receivers[0].ntfy.password: username and password go together',
+      'notify.receivers[0].ntfy.topic: a topic is 1 to 64 letters, digits, "-" or "_" (not shown: it may be the only secret)',
+    ]);
+    const pair = parseConfig(text('{ topic: t, username: phil }'), FILE, {}, '/');
+    expect(pair.ok ? [] : pair.problems.map((p) => p.replace(/^c\.yaml:\d+:\d+: /, ''))).toEqual(['notify.receivers[0].ntfy.password: username and password go together']);
+    const both = parseConfig(text('{ topic: t, token: tk_x, username: phil, password: pw }'), FILE, {}, '/');
+    expect(both.ok ? [] : both.problems.map((p) => p.replace(/^c\.yaml:\d+:\d+: /, ''))).toEqual(['notify.receivers[0].ntfy.token: either token or username and password, not both']);
+  });
+});
+
+class Sink extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: string, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+describe('spotwatch test-notify through ntfy', () => {
+  let dir: string;
+  let double: NtfyDouble;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'spotwatch-ntfy-cli-'));
+    double = await new NtfyDouble().start();
+    writeFileSync(join(dir, 'c.yaml'), `exchanges:\n  - name: main\nlog: { level: error }\nnotify:\n  receivers:\n    - name: phone\n      ntfy: { url: "${double.url}", topic: ${NTFY_TOPIC}, token: "\${NTFY_TOKEN}" }\n`);
+  });
+  afterEach(async () => {
+    await double.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function run(token: string): Promise<{ code: number; out: string; err: string }> {
+    const stdout = new Sink();
+    const stderr = new Sink();
+    const code = await main(['test-notify', '--receiver', 'phone', '--config', join(dir, 'c.yaml')], { stdout, stderr, env: { SPOTWATCH_LOG_LEVEL: 'silent', NTFY_TOKEN: token } });
+    return { code, out: stdout.text, err: stderr.text };
+  }
+
+  it('publishes a marked test, and prints ntfy\'s refusal without the token', async () => {
+    expect(await run(NTFY_TOKEN)).toEqual({ code: 0, out: 'test notification delivered to phone (ntfy)\n', err: '' });
+    expect(double.notifications.map((n) => [n.title, n.priority, n.by])).toEqual([['[FIRING:1] SpotwatchTestNotification', 2, 'token']]);
+    expect(await run('tk_wrongwrongwrongwrongwrongwro')).toEqual({ code: 1, out: '', err: 'test notification to phone (ntfy) failed [client_error]: ntfy answered HTTP 401: unauthorized (code 40101)\n' });
+    double.rateLimit(2);
+    expect((await run(NTFY_TOKEN)).err).toBe('test notification to phone (ntfy) failed [rate_limited, would be retried]: ntfy answered HTTP 429: limit reached: too many requests (code 42901)\n');
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * An ntfy server, as its public docs describe publishing (docs.ntfy.sh "Publishing": "Publish as
+ * JSON", "Message priority", "Tags & emojis", "Click action", "Markdown formatting",
+ * "Authentication", "Limitations"; errors as the server words them). Written from the docs, not
+ * from spotwatch's code.
+ *
+ * - JSON publishing: `POST` (or `PUT`) to the server's root with a JSON object: `topic`
+ *   (required; 1 to 64 of `[-_A-Za-z0-9]`), `message`, `title`, `tags` (an array of strings; an
+ *   emoji shortcode is shown before the title), `priority` (1 min, 2 low, 3 default, 4 high,
+ *   5 max/urgent), `click` (a URL), `markdown` (true renders the message as Markdown).
+ *   Answers 200 with the message as JSON (`id`, `time`, `event: "message"`, `topic`, ...).
+ * - A body over the message size limit (4,096 bytes by default) is not shown as a notification's
+ *   text: it becomes an attachment (`attachment.txt`), the message saying so.
+ * - Access control: `Authorization: Bearer <access token>` (`tk_...`) or `Basic
+ *   base64(user:password)`. Wrong credentials: 401 `unauthorized` (40101); none, or a user who
+ *   may not write the topic: 403 `forbidden` (40301).
+ * - Errors are JSON: `{"code", "http", "error", "link"}`. 429 `limit reached: too many requests`
+ *   (42901) when a visitor publishes too fast.
+ */
+import { ServiceDouble, type ServiceReply, type ServiceRequest } from './service';
+
+export const NTFY_TOKEN = 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2';
+export const NTFY_USER = 'phil';
+export const NTFY_PASSWORD = 'mypass';
+export const NTFY_TOPIC = 'desk-alerts_7f3k';
+
+const MESSAGE_LIMIT = 4096;
+const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
+
+export interface NtfyPublish {
+  topic?: unknown;
+  message?: unknown;
+  title?: unknown;
+  tags?: unknown;
+  priority?: unknown;
+  click?: unknown;
+  markdown?: unknown;
+  [other: string]: unknown;
+}
+
+export interface NtfyNotification {
+  topic: string;
+  /** The shown text; `You received a file: attachment.txt` when the body went to an attachment. */
+  message: string;
+  title?: string;
+  tags?: string[];
+  priority: number;
+  click?: string;
+  /** Whether the text is rendered as Markdown. */
+  markdown: boolean;
+  /** The body, when it was too large to be the notification's text. */
+  attachment?: string;
+  /** Who published (`token`, `phil`), or `anonymous`. */
+  by: string;
+}
+
+export class NtfyDouble extends ServiceDouble {
+  /** Messages published, in order. */
+  readonly notifications: NtfyNotification[] = [];
+  /** Whether the topic is protected: then only the token or the user may write it. */
+  protect = true;
+
+  /** The next publish is refused: the visitor's request limit. */
+  rateLimit(retryAfterSeconds?: number): void {
+    this.forced.push({ status: 429, ...(retryAfterSeconds !== undefined && { headers: { 'retry-after': String(retryAfterSeconds) } }), body: error(429, 42901, 'limit reached: too many requests', 'https://ntfy.sh/docs/publish/#limitations') });
+  }
+
+  protected answer(req: ServiceRequest): ServiceReply {
+    if (req.method !== 'POST' && req.method !== 'PUT') return { status: 405, body: error(405, 40501, 'method not allowed') };
+    if (req.path !== '/' && req.path !== '/ntfy/') return { status: 404, body: error(404, 40401, 'page not found') };
+    const body = req.json;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return { status: 400, body: error(400, 40017, 'invalid request: request body must be message JSON') };
+    const m = body as NtfyPublish;
+    if (typeof m.topic !== 'string' || !TOPIC.test(m.topic)) return { status: 400, body: error(400, 40009, 'invalid request: topic invalid') };
+    if (m.priority !== undefined && !(typeof m.priority === 'number' && Number.isInteger(m.priority) && m.priority >= 1 && m.priority <= 5)) {
+      return { status: 400, body: error(400, 40007, 'invalid request: priority invalid') };
+    }
+    if (m.tags !== undefined && !(Array.isArray(m.tags) && m.tags.every((t) => typeof t === 'string'))) return { status: 400, body: error(400, 40000, 'invalid request: tags invalid') };
+    const who = this.who(req.headers.authorization);
+    if (who === 'wrong') return { status: 401, body: error(401, 40101, 'unauthorized', 'https://ntfy.sh/docs/publish/#authentication') };
+    if (this.protect && who === 'anonymous') return { status: 403, body: error(403, 40301, 'forbidden', 'https://ntfy.sh/docs/publish/#authentication') };
+    const text = typeof m.message === 'string' && m.message !== '' ? m.message : 'triggered';
+    const tooLarge = Buffer.byteLength(text, 'utf8') > MESSAGE_LIMIT;
+    const n: NtfyNotification = {
+      topic: m.topic,
+      message: tooLarge ? 'You received a file: attachment.txt' : text,
+      ...(typeof m.title === 'string' && { title: m.title }),
+      ...(Array.isArray(m.tags) && { tags: m.tags as string[] }),
+      priority: typeof m.priority === 'number' ? m.priority : 3,
+      ...(typeof m.click === 'string' && { click: m.click }),
+      markdown: m.markdown === true,
+      ...(tooLarge && { attachment: text }),
+      by: who,
+    };
+    this.notifications.push(n);
+    return { status: 200, body: { id: `m${this.notifications.length}`, time: 1767323045, expires: 1767366245, event: 'message', topic: n.topic, title: n.title, message: n.message, priority: n.priority, tags: n.tags, click: n.click } };
+  }
+
+  private who(authorization: string | undefined): string {
+    if (authorization === undefined) return 'anonymous';
+    if (authorization === `Bearer ${NTFY_TOKEN}`) return 'token';
+    if (authorization === `Basic ${Buffer.from(`${NTFY_USER}:${NTFY_PASSWORD}`).toString('base64')}`) return NTFY_USER;
+    return 'wrong';
+  }
+}
+
+function error(http: number, code: number, text: string, link?: string): object {
+  return { code, http, error: text, ...(link !== undefined && { link }) };
+}
