@@ -2,6 +2,7 @@
 import { alertmanager } from './alertmanager';
 import { discord } from './discord';
 import { email } from './email';
+import { gotify } from './gotify';
 import { log } from './log';
 import { pagerduty } from './pagerduty';
 import { ReceiverRegistry } from './receiver-registry';
@@ -9,7 +10,7 @@ import { slack } from './slack';
 import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, gotify] as const;
 
 /** What the daemon gives the Telegram bot's commands (the composition root builds it). */
 export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from './telegram';
