@@ -121,4 +121,20 @@ describe('gotify receiver', () => {
     env.double.forced.push({ status: 401, body: { error: 'Unauthorized', errorCode: 401, errorDescription: `token ${GOTIFY_APP_TOKEN} revoked` } });
     expect((await rejection(notifier().send(delivery([closed()])))).message).toBe('Gotify answered HTTP 401: Unauthorized: token <redacted> revoked');
   });
+
+  it('follows a server that moved, and never takes the token to another host', async () => {
+    const other = await new GotifyDouble().start();
+    try {
+      env.double.forced.push({ status: 308, headers: { location: '/gotify/message' } });
+      env.double.prefix = '/gotify';
+      await notifier().send(delivery([closed()]));
+      expect(env.double.requests.map((r) => [r.path, r.headers['x-gotify-key']])).toEqual([['/message', GOTIFY_APP_TOKEN], ['/gotify/message', GOTIFY_APP_TOKEN]]);
+      env.double.forced.push({ status: 307, headers: { location: `${other.url}/message` } });
+      const err = await rejection(notifier().send(delivery([closed()])));
+      expect(other.requests.map((r) => [r.path, r.headers['x-gotify-key']])).toEqual([['/message', undefined]]);
+      expect(err).toMatchObject({ reason: 'client_error', retryable: false, message: 'Gotify answered HTTP 401: Unauthorized: you need to provide a valid access token or user credentials to access this api' });
+    } finally {
+      await other.stop();
+    }
+  });
 });
