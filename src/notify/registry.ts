@@ -2,6 +2,7 @@
 import { alertmanager } from './alertmanager';
 import { discord } from './discord';
 import { email } from './email';
+import { gotify } from './gotify';
 import { log } from './log';
 import { matrix } from './matrix';
 import { ntfy } from './ntfy';
@@ -12,7 +13,7 @@ import { teams } from './teams';
 import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify] as const;
 
 /** What the daemon gives the Telegram bot's commands (the composition root builds it). */
 export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from './telegram';

@@ -4,7 +4,7 @@ import { receiverRegistry } from '../../src/notify/registry';
 
 describe('the receiver registry', () => {
   it('lists the kinds in the order the config names them', () => {
-    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty', 'teams', 'matrix', 'ntfy']);
+    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty', 'teams', 'matrix', 'ntfy', 'gotify']);
   });
 
   it('uses a log receiver named "log" when the config lists none', () => {
@@ -32,6 +32,8 @@ describe('the receiver registry', () => {
       'ntfy.topic', '*.ntfy.topic', 'topic', '*.topic',
       'ntfy.token', '*.ntfy.token', 'token', '*.token',
       'ntfy.password', '*.ntfy.password',
+      'gotify.url', '*.gotify.url',
+      'gotify.token', '*.gotify.token',
     ]);
   });
 

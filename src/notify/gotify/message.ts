@@ -1,0 +1,96 @@
+/**
+ * A group as Gotify messages (`POST /message`'s JSON body): the headline as the title, a block
+ * per alert as the message, the priority from the group's most severe firing alert, a click on
+ * the notification opening the status page. Markdown (`client::display.contentType`) unless the
+ * block says `markdown: false`; upstream text is then escaped so that it renders as written.
+ *
+ * Gotify documents no size limit, but it stores each message in one database text column (64 KB
+ * on MySQL) and pushes it whole to every phone: a message is kept within MESSAGE_BYTES, and a group
+ * with more alerts (a storm's 8,000) is split into as many messages as it takes, each titled
+ * `(part i/n)`, so that no alert is lost.
+ */
+import { alertMark, alertSummary, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../chat-text';
+import { partsWithin, utf8Bytes } from '../fit-alerts';
+import type { Notification, NotifiedAlert } from '../notifier';
+import { oneLine } from '../text';
+
+/** The most UTF-8 bytes of a message's text: half of MySQL's TEXT column, a screenful of alerts many times over. */
+export const MESSAGE_BYTES = 32_000;
+
+/** Longest upstream texts, in characters before escaping: one 100 KB message must not crowd out the others. */
+export const GOTIFY_MAX = { title: 250, summary: 300, place: 300, message: 1000 } as const;
+
+/**
+ * Gotify's priorities as its Android client shows them: 8 and above pops up, 4 to 7 make a sound,
+ * 1 to 3 are silent. A resolution is news, not an emergency.
+ */
+export const GOTIFY_PRIORITIES: Readonly<Record<string, number>> = { critical: 8, error: 7, warning: 5, info: 3 };
+export const RESOLVED_PRIORITY = 2;
+/** A severity that is none of the four. */
+export const OTHER_PRIORITY = 5;
+
+export interface GotifyMessage {
+  title: string;
+  message: string;
+  priority: number;
+  extras: {
+    'client::display': { contentType: 'text/markdown' | 'text/plain' };
+    'client::notification'?: { click: { url: string } };
+  };
+}
+
+/**
+ * Upstream text inert in markdown: every ASCII punctuation character backslash-escaped (CommonMark
+ * lets any of them be), so no emphasis, link, image, HTML tag, heading, list, table or code span
+ * can start, and on one line.
+ */
+export function escapeMarkdown(text: string): string {
+  return oneLine(text).replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '\\$&');
+}
+
+/** The priority of a group: its most severe firing alert's; a group with none firing is resolved. */
+export function gotifyPriority(n: Notification): number {
+  const firing = n.alerts.filter((a) => a.status === 'firing').map((a) => GOTIFY_PRIORITIES[a.labels.severity ?? ''] ?? OTHER_PRIORITY);
+  return firing.length === 0 ? RESOLVED_PRIORITY : Math.max(...firing);
+}
+
+/** One alert's block: its mark and summary, where and since when, and the exchange's message. */
+export function alertBlock(a: NotifiedAlert, markdown: boolean): string {
+  const esc = markdown ? (t: string) => escapeMarkdown(t) : (t: string) => oneLine(t);
+  // Cut before escaping: an escape is never cut in half.
+  const cut = (t: string, max: number) => fit(t, max);
+  const summary = `${a.status === 'resolved' ? 'Resolved: ' : ''}${cut(alertSummary(a), GOTIFY_MAX.summary)}`;
+  const message = upstreamMessage(a);
+  const lines = [
+    `${alertMark(a)} ${markdown ? `**${esc(summary)}**` : esc(summary)}`,
+    `${esc(cut(place(a), GOTIFY_MAX.place))} · ${esc(since(a))}`,
+    ...(message !== undefined ? [markdown ? `> ${esc(cut(message, GOTIFY_MAX.message))}` : `Message: ${esc(cut(message, GOTIFY_MAX.message))}`] : []),
+  ];
+  // Markdown joins lines of a paragraph: two spaces end a line.
+  return lines.join(markdown ? '  \n' : '\n');
+}
+
+/** The group as one or more Gotify messages, every alert in one of them, each within MESSAGE_BYTES. */
+export function gotifyMessages(n: Notification, markdown = true): GotifyMessage[] {
+  const blocks = n.alerts.map((a) => alertBlock(a, markdown));
+  const separator = '\n\n';
+  const more = n.truncatedAlerts > 0 ? `${separator}${leftOut(n.truncatedAlerts)}` : '';
+  const sizes = blocks.map((b) => utf8Bytes(b) + separator.length);
+  const pages: string[][] = [];
+  let i = 0;
+  do {
+    // Every page keeps room for the last one's "N more" line; a block alone is always smaller than a page.
+    const take = Math.max(1, partsWithin(sizes.slice(i), MESSAGE_BYTES - utf8Bytes(more)));
+    pages.push(blocks.slice(i, i + take));
+    i += take;
+  } while (i < blocks.length);
+  const title = `${groupMark(n)} ${fit(headline(n), GOTIFY_MAX.title)}`;
+  const priority = gotifyPriority(n);
+  const click = /^https?:\/\//.test(n.externalURL) ? { 'client::notification': { click: { url: n.externalURL } } } : {};
+  return pages.map((page, i) => ({
+    title: pages.length > 1 ? `${title} (part ${i + 1}/${pages.length})` : title,
+    message: `${page.join(separator)}${i === pages.length - 1 ? more : ''}`.replace(/^\n+/, '') || title,
+    priority,
+    extras: { 'client::display': { contentType: markdown ? 'text/markdown' : 'text/plain' }, ...click },
+  }));
+}
