@@ -4,12 +4,13 @@ import { discord } from './discord';
 import { email } from './email';
 import { log } from './log';
 import { pagerduty } from './pagerduty';
+import { pushover } from './pushover';
 import { ReceiverRegistry } from './receiver-registry';
 import { slack } from './slack';
 import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, pushover] as const;
 
 /** What the daemon gives the Telegram bot's commands (the composition root builds it). */
 export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from './telegram';

@@ -4,7 +4,7 @@ import { receiverRegistry } from '../../src/notify/registry';
 
 describe('the receiver registry', () => {
   it('lists the kinds in the order the config names them', () => {
-    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty']);
+    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty', 'pushover']);
   });
 
   it('uses a log receiver named "log" when the config lists none', () => {
@@ -25,6 +25,9 @@ describe('the receiver registry', () => {
       'discord.webhook_url', '*.discord.webhook_url',
       'pagerduty.routing_key', '*.pagerduty.routing_key', 'routing_key', '*.routing_key',
       'pagerduty.url', '*.pagerduty.url',
+      'pushover.token', '*.pushover.token', 'token', '*.token',
+      'pushover.user', '*.pushover.user', 'user', '*.user',
+      'pushover.api_url', '*.pushover.api_url',
     ]);
   });
 

@@ -44,7 +44,7 @@ describe('a test-only receiver kind, registered like the others', () => {
     expect(parseConfig(text, FILE, {}, '/', withProbe)).toEqual({
       ok: false,
       problems: [
-        `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, probe`,
+        `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, pushover, probe`,
         `${FILE}:7:40: notify.receivers[1].probe.token: must not be empty`,
       ],
     });
@@ -54,8 +54,8 @@ describe('a test-only receiver kind, registered like the others', () => {
     expect(parseConfig(config('http://127.0.0.1:9/p'), FILE, {}, '/')).toEqual({
       ok: false,
       problems: [
-        `${FILE}:8:7: notify.receivers[0]: receiver "desk" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty`,
-        `${FILE}:9:7: notify.receivers[0]: unknown key "probe" (expected one of: name, send_resolved, webhook, email, alertmanager, log, telegram, slack, discord, pagerduty)`,
+        `${FILE}:8:7: notify.receivers[0]: receiver "desk" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, pushover`,
+        `${FILE}:9:7: notify.receivers[0]: unknown key "probe" (expected one of: name, send_resolved, webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, pushover)`,
       ],
     });
   });
@@ -65,7 +65,7 @@ describe('a test-only receiver kind, registered like the others', () => {
     expect(redacted.notify.receivers).toStrictEqual([
       { name: 'desk', send_resolved: true, kind: 'probe', probe: { url: 'http://<redacted>@127.0.0.1:9/p', token: '<redacted>', tag: 'none', timeout: 10_000 } },
     ]);
-    expect(withProbe.logRedactPaths().filter((p) => p.includes('probe') || p.endsWith('.token') || p === 'token')).toEqual(['probe.url', '*.probe.url', 'probe.token', '*.probe.token', 'token', '*.token']);
+    expect(withProbe.logRedactPaths().filter((p) => p.includes('probe') || p.endsWith('.token') || p === 'token')).toEqual(['pushover.token', '*.pushover.token', 'token', '*.token', 'probe.url', '*.probe.url', 'probe.token', '*.probe.token']);
   });
 
   describe('delivery', () => {
