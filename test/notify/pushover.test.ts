@@ -79,6 +79,18 @@ describe('pushover receiver', () => {
     expect(env.double.repeating()).toEqual([]);
   });
 
+  it('retries a cancel Pushover could not take (5xx), keeping the receipt until it is cancelled', async () => {
+    await notifier().send(delivery([TRC]));
+    env.double.forced.push({ status: 503, body: { status: 0, errors: ['try again'], request: 'z' } });
+    const d = delivery([reopened(TRC)]);
+    expect(await rejection(notifier().send(d))).toMatchObject({ reason: 'server_error', retryable: true, message: 'Pushover answered HTTP 503: try again' });
+    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001']);
+    expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([expect.objectContaining({ receipt: 'r00000000000000000000000000001', alerts: [] })]);
+    await notifier().send(d);
+    expect(env.double.repeating()).toEqual([]);
+    expect(env.double.requests.map((r) => r.path)).toEqual(['/1/messages.json', '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/messages.json']);
+  });
+
   it.each([
     ['error', 1], ['warning', 0], ['info', -1], ['whatever', 0],
   ])('gives a %s alert priority %d, without retry or expire', async (severity, priority) => {
