@@ -212,7 +212,7 @@ export class Notifications {
   private startReceivers(config: Config): void {
     const { retry } = config.notify;
     const { clock, logger, dispatcher, mailTransport = smtpTransport } = this.deps;
-    const edges: ReceiverDeps & BotDeps = { clock, logger, dispatcher, mailTransport, bot: this.deps.bot };
+    const edges: ReceiverDeps & BotDeps = { clock, logger, dispatcher, mailTransport, bot: this.deps.bot, stateDir: config.state_dir };
     this.notifiers = config.notify.receivers.map((r) => this.kinds.create(r, edges));
     this.retryStages = this.notifiers.map(
       (notifier) =>

@@ -31,6 +31,11 @@ export interface ReceiverDeps {
   /** Every receiver that speaks HTTP sends through it; its owner closes it. */
   dispatcher: Dispatcher;
   mailTransport: MailTransportFactory;
+  /**
+   * The daemon's state_dir, for a receiver that must remember something of its own across
+   * restarts (Pushover's emergency receipts); absent where nothing outlives the command (test-notify).
+   */
+  stateDir?: string | undefined;
 }
 
 /**

@@ -7,13 +7,14 @@ import { log } from './log';
 import { matrix } from './matrix';
 import { ntfy } from './ntfy';
 import { pagerduty } from './pagerduty';
+import { pushover } from './pushover';
 import { ReceiverRegistry } from './receiver-registry';
 import { slack } from './slack';
 import { teams } from './teams';
 import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify] as const;
+export const RECEIVERS = [webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify, pushover] as const;
 
 /** What the daemon gives the Telegram bot's commands (the composition root builds it). */
 export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from './telegram';

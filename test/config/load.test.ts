@@ -386,7 +386,7 @@ describe('parseConfig: problems', () => {
       `${FILE}:6:7: notify.receivers[0].log: receiver "both" has both webhook and log; list one receiver per kind`,
     ]],
     ['a receiver with no kind', `${MINIMAL}notify:\n  receivers:\n    - name: none\n`, [
-      `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify`,
+      `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify, pushover`,
     ]],
     ['a receiver with two kinds, one of them invalid too', `${MINIMAL}notify:\n  receivers:\n    - name: both\n      webhook: { url: nope }\n      log: true\n`, [
       `${FILE}:6:23: notify.receivers[0].webhook.url: invalid URL "nope" (use http://HOST:PORT/PATH)`,

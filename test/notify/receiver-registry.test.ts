@@ -4,7 +4,7 @@ import { receiverRegistry } from '../../src/notify/registry';
 
 describe('the receiver registry', () => {
   it('lists the kinds in the order the config names them', () => {
-    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty', 'teams', 'matrix', 'ntfy', 'gotify']);
+    expect(receiverRegistry.kinds).toEqual(['webhook', 'email', 'alertmanager', 'log', 'telegram', 'slack', 'discord', 'pagerduty', 'teams', 'matrix', 'ntfy', 'gotify', 'pushover']);
   });
 
   it('uses a log receiver named "log" when the config lists none', () => {
@@ -34,6 +34,9 @@ describe('the receiver registry', () => {
       'ntfy.password', '*.ntfy.password',
       'gotify.url', '*.gotify.url',
       'gotify.token', '*.gotify.token',
+      'pushover.token', '*.pushover.token',
+      'pushover.user', '*.pushover.user', 'user', '*.user',
+      'pushover.api_url', '*.pushover.api_url',
     ]);
   });
 

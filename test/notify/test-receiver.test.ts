@@ -44,7 +44,7 @@ describe('a test-only receiver kind, registered like the others', () => {
     expect(parseConfig(text, FILE, {}, '/', withProbe)).toEqual({
       ok: false,
       problems: [
-        `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify, probe`,
+        `${FILE}:5:7: notify.receivers[0]: receiver "none" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify, pushover, probe`,
         `${FILE}:7:40: notify.receivers[1].probe.token: must not be empty`,
       ],
     });
@@ -54,8 +54,8 @@ describe('a test-only receiver kind, registered like the others', () => {
     expect(parseConfig(config('http://127.0.0.1:9/p'), FILE, {}, '/')).toEqual({
       ok: false,
       problems: [
-        `${FILE}:8:7: notify.receivers[0]: receiver "desk" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify`,
-        `${FILE}:9:7: notify.receivers[0]: unknown key "probe" (expected one of: name, send_resolved, webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify)`,
+        `${FILE}:8:7: notify.receivers[0]: receiver "desk" needs one of: webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify, pushover`,
+        `${FILE}:9:7: notify.receivers[0]: unknown key "probe" (expected one of: name, send_resolved, webhook, email, alertmanager, log, telegram, slack, discord, pagerduty, teams, matrix, ntfy, gotify, pushover)`,
       ],
     });
   });
@@ -66,7 +66,7 @@ describe('a test-only receiver kind, registered like the others', () => {
       { name: 'desk', send_resolved: true, kind: 'probe', probe: { url: 'http://<redacted>@127.0.0.1:9/p', token: '<redacted>', tag: 'none', timeout: 10_000 } },
     ]);
     // ntfy's token already redacts a bare `token` (listed once, by the first kind that has one).
-    expect(withProbe.logRedactPaths().filter((p) => p.includes('probe') || p.endsWith('.token') || p === 'token')).toEqual(['ntfy.token', '*.ntfy.token', 'token', '*.token', 'gotify.token', '*.gotify.token', 'probe.url', '*.probe.url', 'probe.token', '*.probe.token']);
+    expect(withProbe.logRedactPaths().filter((p) => p.includes('probe') || p.endsWith('.token') || p === 'token')).toEqual(['ntfy.token', '*.ntfy.token', 'token', '*.token', 'gotify.token', '*.gotify.token', 'pushover.token', '*.pushover.token', 'probe.url', '*.probe.url', 'probe.token', '*.probe.token']);
   });
 
   describe('delivery', () => {

@@ -1,0 +1,114 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { answerError, answerJson } from '../http-errors';
+import { ANSWER_LIMIT, withinDeadline, type HttpDeps, type PostAnswer } from '../http-post';
+import { NotifyError, type Delivery, type Notifier } from '../notifier';
+import { SentParts } from '../sent-parts';
+import { EMERGENCY, pushoverMessages, type MessageOptions } from './message';
+import type { Receipt, ReceiptStore } from './receipts';
+
+export interface PushoverOptions extends MessageOptions {
+  name: string;
+  /** `https://api.pushover.net`: the API's paths are under it. */
+  apiUrl: string;
+  timeoutMs: number;
+  receipts: ReceiptStore;
+}
+
+/**
+ * The `pushover` receiver: a group as one message or a few (message.ts), sent in order, and an
+ * emergency (priority 2) cancelled by its receipt once the alerts it was about have resolved.
+ * The receipts are kept durably (receipts.ts), so that an emergency sent before a restart is
+ * still cancelled after it. Pushover answers 200 `{"status":1}`; a 4xx `{"status":0,"errors":[...]}`
+ * is permanent; 429 (the application's monthly limit) and 5xx are retried, a 429 after the
+ * limit's reset (`X-Limit-App-Reset`). A retry starts after the messages already accepted.
+ */
+export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Notifier {
+  const base = options.apiUrl.replace(/\/+$/, '');
+  const secrets = [options.token, options.user];
+  const sent = new SentParts();
+  let receipts: Receipt[] | undefined;
+  const kept = (): Receipt[] => (receipts ??= options.receipts.load());
+  const save = (next: Receipt[]): void => {
+    receipts = next;
+    options.receipts.save(next);
+  };
+
+  async function post(path: string, body: unknown, signal: AbortSignal | undefined): Promise<PostAnswer & { json: Readonly<Record<string, unknown>> | undefined }> {
+    const url = new URL(`${base}${path}`);
+    const answer = await withinDeadline('Pushover', options.timeoutMs, signal, async (linked) => {
+      const res = await http.dispatcher.request({
+        origin: url.origin, path: url.pathname, method: 'POST', signal: linked,
+        headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
+        body: JSON.stringify(body), headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
+      });
+      return { status: res.statusCode, headers: res.headers, url, body: await textOf(res.body) };
+    });
+    return { ...answer, json: answerJson(answer.body) };
+  }
+
+  /** Cancels the emergencies none of whose alerts still fire; a receipt Pushover no longer knows (4xx) is forgotten too. */
+  async function cancelResolved(resolved: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<void> {
+    const now = http.clock.now();
+    const before = kept();
+    let left = before.filter((r) => r.expiresAt > now).map((r) => ({ ...r, alerts: r.alerts.filter((f) => !resolved.has(f)) }));
+    if (left.length !== before.length || left.some((r, i) => r.alerts.length !== before[i]?.alerts.length)) save(left);
+    for (const r of left.filter((x) => x.alerts.length === 0)) {
+      const answer = await post(`/1/receipts/${encodeURIComponent(r.receipt)}/cancel.json`, { token: options.token }, signal);
+      if (answer.status >= 500 || answer.status === 429) throw pushoverError(answer, http.clock.now(), secrets);
+      left = left.filter((x) => x !== r);
+      save(left);
+    }
+  }
+
+  return {
+    name: options.name,
+    async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
+      await cancelResolved(new Set(notification.alerts.filter((a) => a.status === 'resolved').map((a) => a.fingerprint)), signal);
+      const messages = pushoverMessages(notification, options);
+      for (let i = sent.next(idempotencyKey); i < messages.length; i++) {
+        const { payload, emergencies } = messages[i]!;
+        const answer = await post('/1/messages.json', payload, signal);
+        if (answer.status < 200 || answer.status >= 300 || answer.json?.status !== 1) throw pushoverError(answer, http.clock.now(), secrets);
+        const receipt = answer.json.receipt;
+        if (payload.priority === EMERGENCY && typeof receipt === 'string' && emergencies.length > 0) {
+          save([...kept(), { receipt, alerts: emergencies, expiresAt: http.clock.now() + options.expire * 1000 }]);
+        }
+        sent.accepted(idempotencyKey, i + 1);
+        if (i + 1 < messages.length && answer.headers['x-limit-app-remaining'] === '0') {
+          throw new NotifyError('Pushover: the application\'s monthly message limit is reached', 'rate_limited', true, untilReset(answer.headers, http.clock.now()));
+        }
+      }
+      sent.done(idempotencyKey);
+    },
+  };
+}
+
+/** A failed answer as Pushover words it: `{"status":0,"errors":[...],"request"}`; a 429 waits for `X-Limit-App-Reset`. */
+export function pushoverError(answer: PostAnswer, now: number, secrets: readonly string[] = []): NotifyError {
+  const json = answerJson(answer.body);
+  const errors = Array.isArray(json?.errors) ? json.errors.map(String) : [];
+  const said = errors.length > 0 ? errors.join('; ') : answer.body;
+  const retryAfterMs = answer.status === 429 ? untilReset(answer.headers, now) : undefined;
+  if (answer.status >= 200 && answer.status < 300) {
+    // A success status whose body is not Pushover's `{"status":1}`: nothing says it was delivered.
+    return new NotifyError(`Pushover answered HTTP ${answer.status} without status 1${said !== '' ? `: ${said.slice(0, 200)}` : ''}`, 'other', true);
+  }
+  return answerError('Pushover', answer, now, { said, retryAfterMs, secrets });
+}
+
+/** Milliseconds until `X-Limit-App-Reset` (a Unix time in seconds), when it says. */
+function untilReset(headers: IncomingHttpHeaders, now: number): number | undefined {
+  const reset = Number(headers['x-limit-app-reset']);
+  return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - now) : undefined;
+}
+
+async function textOf(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= ANSWER_LIMIT) break;
+  }
+  return Buffer.concat(chunks).subarray(0, ANSWER_LIMIT).toString('utf8');
+}

@@ -1,0 +1,214 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Notifier } from '../../src/notify/notifier';
+import { pushover } from '../../src/notify/pushover';
+import { PUSHOVER_DEFAULTS, pushoverSchema, type PushoverConfig } from '../../src/notify/pushover/schema';
+import { receiverRegistry } from '../../src/notify/registry';
+import { PUSHOVER_TOKEN, PUSHOVER_USER, PushoverDouble } from '../support/doubles/pushover';
+import { closed, delivery, descSet, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
+
+const env = perTest(() => new PushoverDouble());
+let stateDir: string;
+beforeEach(() => { stateDir = mkdtempSync(join(tmpdir(), 'spotwatch-pushover-')); });
+afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
+
+/** The receiver as the registry builds it from a `pushover:` block, with the daemon's state_dir. */
+function notifier(over: Record<string, unknown> = {}, name = 'phone'): Notifier {
+  const block: PushoverConfig = pushoverSchema.parse({ token: PUSHOVER_TOKEN, user: PUSHOVER_USER, api_url: env.double.apiUrl, timeout: '2s', ...over });
+  return pushover.create(name, block, { ...env.deps, stateDir });
+}
+
+const TRC = closed();
+const TRC_BLOCK = '<b>🔴 USDT withdrawals disabled on Tron(TRC20) (main)</b>\nmain · USDT · Tron(TRC20) · tron, since 2026-01-02 03:04:05 UTC\nWallet maintenance';
+
+describe('pushover receiver', () => {
+  it('sends a critical alert as an emergency, with retry and expire, and remembers its receipt on disk', async () => {
+    await notifier().send(delivery([TRC]));
+    expect(env.double.requests[0]?.path).toBe('/1/messages.json');
+    expect(env.double.requests[0]?.json).toEqual({
+      token: PUSHOVER_TOKEN,
+      user: PUSHOVER_USER,
+      title: '🔴 [FIRING:1] WithdrawDisabled main',
+      message: TRC_BLOCK,
+      priority: 2,
+      html: 1,
+      url: 'http://sw.example:9464/#72e6ada129d8b016',
+      url_title: 'spotwatch status page',
+      retry: 60,
+      expire: 3600,
+    });
+    expect(env.double.replies[0]?.body).toEqual({ status: 1, request: 'req-1', receipt: 'r00000000000000000000000000001' });
+    const kept = JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8')) as unknown;
+    expect(kept).toEqual([{ receipt: 'r00000000000000000000000000001', alerts: [TRC.fingerprint], expiresAt: expect.any(Number) }]);
+  });
+
+  it('cancels the emergency by its receipt when the alert resolves, even after a restart, then says it resolved quietly', async () => {
+    await notifier().send(delivery([TRC]));
+    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001']);
+    await notifier().send(delivery([reopened(TRC)])); // a new notifier: the daemon restarted meanwhile
+    expect(env.double.requests.map((r) => [r.path, r.json])).toEqual([
+      ['/1/messages.json', expect.objectContaining({ priority: 2 })],
+      ['/1/receipts/r00000000000000000000000000001/cancel.json', { token: PUSHOVER_TOKEN }],
+      ['/1/messages.json', {
+        token: PUSHOVER_TOKEN,
+        user: PUSHOVER_USER,
+        title: '✅ [RESOLVED] WithdrawDisabled main',
+        message: '<b>✅ Resolved: USDT withdrawals disabled on Tron(TRC20) (main)</b>\nmain · USDT · Tron(TRC20) · tron, resolved 2026-01-02 04:04:05 UTC\nWallet maintenance',
+        priority: -1,
+        html: 1,
+        url: 'http://sw.example:9464/#72e6ada129d8b016',
+        url_title: 'spotwatch status page',
+      }],
+    ]);
+    expect(env.double.repeating()).toEqual([]);
+    expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([]);
+  });
+
+  it('keeps an emergency about two alerts until both resolved; a receipt Pushover forgot is forgotten', async () => {
+    const other = closed('x', { network: 'BSC', chain: 'bsc' });
+    await notifier().send(delivery([TRC, other]));
+    await notifier().send(delivery([reopened(TRC), other]));
+    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001', 'r00000000000000000000000000002']);
+    env.double.emergencies.delete('r00000000000000000000000000001'); // expired at Pushover
+    await notifier().send(delivery([reopened(other)]));
+    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual([
+      '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/receipts/r00000000000000000000000000002/cancel.json',
+    ]);
+    expect(env.double.replies.filter((r) => r.status === 404)).toHaveLength(1);
+    expect(env.double.repeating()).toEqual([]);
+  });
+
+  it('retries a cancel Pushover could not take (5xx), keeping the receipt until it is cancelled', async () => {
+    await notifier().send(delivery([TRC]));
+    env.double.forced.push({ status: 503, body: { status: 0, errors: ['try again'], request: 'z' } });
+    const d = delivery([reopened(TRC)]);
+    expect(await rejection(notifier().send(d))).toMatchObject({ reason: 'server_error', retryable: true, message: 'Pushover answered HTTP 503: try again' });
+    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001']);
+    expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([expect.objectContaining({ receipt: 'r00000000000000000000000000001', alerts: [] })]);
+    await notifier().send(d);
+    expect(env.double.repeating()).toEqual([]);
+    expect(env.double.requests.map((r) => r.path)).toEqual(['/1/messages.json', '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/messages.json']);
+  });
+
+  it.each([
+    ['error', 1], ['warning', 0], ['info', -1], ['whatever', 0],
+  ])('gives a %s alert priority %d, without retry or expire', async (severity, priority) => {
+    await notifier().send(delivery([closed('m', { severity })]));
+    const sent = env.double.messages[0];
+    expect([sent?.priority, sent?.retry, sent?.expire]).toEqual([priority, undefined, undefined]);
+  });
+
+  it('takes the priorities of the block, and a change event is quiet', async () => {
+    await notifier({ priorities: { critical: 1 } }).send(delivery([TRC]));
+    await notifier().send(delivery([descSet('Upgrade at 10:00')]));
+    expect(env.double.messages.map((m) => m.priority)).toEqual([1, -1]);
+  });
+
+  it('escapes a hostile exchange message in HTML mode, and sends it as it is in plain text', async () => {
+    await notifier().send(delivery([closed(HOSTILE)]));
+    expect(env.double.replies[0]?.status).toBe(200);
+    expect(env.double.messages[0]?.message).toBe('<b>🔴 USDT withdrawals disabled on Tron(TRC20) (main)</b>\nmain · USDT · Tron(TRC20) · tron, since 2026-01-02 03:04:05 UTC\n'
+      + '&lt;script&gt;alert(1)&lt;/script&gt; @everyone @here &lt;@123&gt; &lt;@&amp;456&gt; &lt;!channel&gt; &lt;@U123&gt; &lt;http://evil.example|click&gt; [click](http://evil.example) **bold** &amp; more');
+    await notifier({ html: false }).send(delivery([closed(HOSTILE)]));
+    expect(env.double.messages[1]).toEqual(expect.objectContaining({ message: `🔴 USDT withdrawals disabled on Tron(TRC20) (main)\nmain · USDT · Tron(TRC20) · tron, since 2026-01-02 03:04:05 UTC\n${HOSTILE}` }));
+    expect(env.double.messages[1]?.html).toBeUndefined();
+  });
+
+  it('cuts a 100 KB exchange message to Pushover\'s 1,024 characters, and never in the middle of an escape', async () => {
+    await notifier().send(delivery([closed(HUGE)]));
+    await notifier().send(delivery([closed('&'.repeat(5000))]));
+    expect(env.double.replies.map((r) => r.status)).toEqual([200, 200]);
+    expect(env.double.messages[0]?.message.length).toBeLessThanOrEqual(1024);
+    expect(env.double.messages[0]?.message.endsWith('ZZ…')).toBe(true);
+    expect(env.double.messages[1]?.message.endsWith('&amp;…')).toBe(true);
+  });
+
+  it('splits an 8,000-alert storm into messages of at most 1,024 characters, and the last says how many had no room', async () => {
+    const alerts = storm(8000);
+    await notifier().send(delivery(alerts));
+    const sent = env.double.messages;
+    expect(sent).toHaveLength(PUSHOVER_DEFAULTS.max_messages);
+    expect(sent.map((m) => m.title)).toEqual(['(1/3)', '(2/3)', '(3/3)'].map((n) => `🔴 [FIRING:8000] WithdrawDisabled main ${n}`));
+    for (const m of sent) expect(m.message.length).toBeLessThanOrEqual(1024);
+    const shown = sent.flatMap((m) => [...m.message.matchAll(/disabled on (NET\d{4})/g)].map((x) => x[1]));
+    expect(new Set(shown).size).toBe(shown.length);
+    const more = /… and (\d+) more alerts not shown \(see the status page\)$/.exec(sent[2]?.message ?? '');
+    expect(shown.length + Number(more?.[1])).toBe(8000);
+    expect(sent.map((m) => m.url)).toEqual(['http://sw.example:9464', 'http://sw.example:9464', 'http://sw.example:9464']);
+    // With room for enough messages, every alert is shown and none counted left out.
+    env.double.messages.length = 0;
+    await notifier({ max_messages: 50 }).send(delivery(alerts.slice(0, 100)));
+    const all = env.double.messages.flatMap((m) => [...m.message.matchAll(/disabled on (NET\d{4})/g)].map((x) => x[1]));
+    expect(all).toEqual(alerts.slice(0, 100).map((a) => a.labels.network));
+    expect(env.double.messages.some((m) => m.message.includes('not shown'))).toBe(false);
+  });
+
+  it('shows the firing emergencies first, and only they are cancelled by the receipt', async () => {
+    const warn = closed('w', { network: 'BSC', severity: 'warning' });
+    await notifier().send(delivery([warn, TRC]));
+    const text = env.double.messages[0]?.message ?? '';
+    expect(text.indexOf('Tron')).toBeLessThan(text.indexOf('BSC'));
+    await notifier().send(delivery([reopened(TRC), warn]));
+    expect(env.double.repeating()).toEqual([]);
+  });
+
+  it('gives up on a 400 with Pushover\'s errors, and keeps the token and user key out of the message', async () => {
+    const err = await rejection(notifier({ user: 'x'.repeat(30) }).send(delivery([TRC])));
+    expect(err).toMatchObject({ reason: 'client_error', retryable: false, message: 'Pushover answered HTTP 400: user identifier is not a valid user, group, or subscribed user key' });
+    env.double.forced.push({ status: 400, body: { token: 'invalid', errors: [`application token ${PUSHOVER_TOKEN} for ${PUSHOVER_USER} is invalid`], status: 0, request: 'x' } });
+    expect((await rejection(notifier().send(delivery([TRC])))).message).toBe('Pushover answered HTTP 400: application token <redacted> for <redacted> is invalid');
+  });
+
+  it('waits for the monthly limit\'s reset on a 429, retries a 5xx, and on the retry sends only the messages not yet accepted', async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 3600;
+    env.double.reset = reset;
+    env.double.exhaust();
+    const limited = await rejection(notifier().send(delivery([TRC])));
+    expect(limited).toMatchObject({ reason: 'rate_limited', retryable: true, message: 'Pushover answered HTTP 429: application has exceeded its monthly message limit' });
+    expect(limited.retryAfterMs).toBeGreaterThan(3_500_000);
+    expect(limited.retryAfterMs).toBeLessThanOrEqual(3_601_000);
+    env.double.remaining = 100;
+    const d = delivery(storm(40));
+    const phone = notifier({ max_messages: 50 });
+    env.double.forced.push({ status: 200, body: { status: 1, request: 'forced' } });
+    env.double.forced.push({ status: 503, headers: { 'retry-after': '2' }, body: { status: 0, errors: ['try again'], request: 'y' } });
+    expect(await rejection(phone.send(d))).toMatchObject({ reason: 'server_error', retryable: true, retryAfterMs: 2000, message: 'Pushover answered HTTP 503: try again' });
+    await phone.send(d);
+    const titles = env.double.requests.slice(1).map((r) => (r.json as { title: string }).title);
+    expect(titles[0]).toMatch(/\(1\/\d+\)$/);
+    expect(titles[1]).toMatch(/\(2\/\d+\)$/);
+    expect(titles[2]).toMatch(/\(2\/\d+\)$/); // the retry starts at the message that failed
+    expect(env.double.messages.length).toBe(titles.length - 2);
+  });
+
+  it('stops between messages when Pushover says the month\'s limit is used up', async () => {
+    env.double.remaining = 1;
+    env.double.reset = Math.ceil(Date.now() / 1000) + 60;
+    const err = await rejection(notifier({ max_messages: 50 }).send(delivery(storm(40))));
+    expect(err).toMatchObject({ reason: 'rate_limited', retryable: true });
+    expect(env.double.requests).toHaveLength(1);
+  });
+
+  it('treats a 200 that is not Pushover\'s status 1 as undelivered, and a dead port as a connection failure', async () => {
+    env.double.forced.push({ status: 200, body: '<html>captive portal</html>' });
+    expect(await rejection(notifier().send(delivery([TRC])))).toMatchObject({ reason: 'other', retryable: true });
+    const err = await rejection(notifier({ api_url: 'http://127.0.0.1:9' }).send(delivery([TRC])));
+    expect(err).toMatchObject({ reason: 'connect', retryable: true });
+  });
+
+  it('redacts the token and user key wherever config is shown', () => {
+    const block = pushoverSchema.parse({ token: PUSHOVER_TOKEN, user: PUSHOVER_USER });
+    expect(receiverRegistry.redact({ name: 'phone', send_resolved: true, kind: 'pushover', pushover: block })).toEqual({
+      name: 'phone', send_resolved: true, kind: 'pushover',
+      pushover: { ...PUSHOVER_DEFAULTS, token: '<redacted>', user: '<redacted>' },
+    });
+    expect(receiverRegistry.logRedactPaths()).toEqual(expect.arrayContaining(['pushover.token', 'pushover.user', 'token', 'user']));
+    const bad = pushoverSchema.safeParse({ token: 'short-secret', user: PUSHOVER_USER, retry: 10, expire: 20_000 });
+    expect(bad.success ? [] : bad.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'token: a Pushover application token is 30 letters and digits (not shown: it is a secret)',
+      'retry: Number must be greater than or equal to 30',
+      'expire: Number must be less than or equal to 10800',
+    ]);
+  });
+});
