@@ -19,11 +19,11 @@ export const HOSTILE = '<script>alert(1)</script> @everyone @here <@123> <@&456>
 /** A message far beyond any service's limit. */
 export const HUGE = 'Z'.repeat(100_000);
 
-const TRC = { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', chain: 'tron', kind: 'withdraw_disabled' };
+export const TRC_LABELS = { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', chain: 'tron', kind: 'withdraw_disabled' };
 
 /** A firing state alert: USDT withdrawals closed on Tron, with the exchange's message. */
 export function closed(message = 'Wallet maintenance', labels: Record<string, string> = {}): Alert {
-  const all = { ...TRC, ...labels };
+  const all = { ...TRC_LABELS, ...labels };
   return {
     fingerprint: fingerprint(all),
     ruleId: 'r', entity: all.network,
@@ -87,3 +87,13 @@ export async function chatDoubles(): Promise<{ discord: DiscordDouble; slack: Sl
   const [discord, slack, pd] = await Promise.all([new DiscordDouble().start(), new SlackDouble().start(), new PagerDutyDouble().start()]);
   return { discord, slack, pd, stop: async () => { await Promise.all([discord.stop(), slack.stop(), pd.stop()]); } };
 }
+
+/** A closure of USDT on Tron at the reference exchange, the rule that tells it, and the labels of its alert: what the receivers' daemon tests drive. */
+export const USDT_CLOSED_RULES = `
+rules:
+  - alert: WithdrawDisabled
+    state: withdraw_disabled
+    match: { coin: USDT }
+    severity: critical
+`;
+export const TRC_NETWORK = { coin: 'USDT', network: 'Tron(TRC20)' };

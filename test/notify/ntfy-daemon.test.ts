@@ -2,23 +2,14 @@ import { fingerprint } from '../../src/alerts/alert';
 import { stack, type Stack } from '../support/daemon-harness';
 import { NTFY_TOKEN, NTFY_TOPIC, NtfyDouble } from '../support/doubles/ntfy';
 import { waitFor } from '../support/wait';
-import { HOSTILE } from './chat-fixtures';
+import { HOSTILE, TRC_NETWORK as TRC, USDT_CLOSED_RULES, TRC_LABELS } from './chat-fixtures';
 
 /**
  * From an upstream change to ntfy, through the daemon watching the reference exchange over HTTP:
  * a network's withdrawals close with a hostile withdrawDesc, the phone is told (plain text, urgent,
  * a tap to the alert), and told again, quietly, when they reopen.
  */
-const RULES = `
-rules:
-  - alert: WithdrawDisabled
-    state: withdraw_disabled
-    match: { coin: USDT }
-    severity: critical
-`;
 
-const TRC = { coin: 'USDT', network: 'Tron(TRC20)' };
-const LABELS = { alertname: 'WithdrawDisabled', exchange: 'main', severity: 'critical', coin: 'USDT', network: 'Tron(TRC20)', chain: 'tron', kind: 'withdraw_disabled' };
 
 jest.setTimeout(60_000);
 
@@ -27,7 +18,7 @@ describe('ntfy, end to end from an upstream change', () => {
   let ntfy: NtfyDouble;
   beforeAll(async () => {
     ntfy = await new NtfyDouble().start();
-    s = await stack(RULES, {
+    s = await stack(USDT_CLOSED_RULES, {
       receivers: () => `    - name: phone
       ntfy: { url: "${ntfy.url}", topic: ${NTFY_TOPIC}, token: "${NTFY_TOKEN}" }
 `,
@@ -40,7 +31,7 @@ describe('ntfy, end to end from an upstream change', () => {
 
   it('publishes when withdrawals close with a hostile message, and again when they reopen', async () => {
     const daemon = await s.start();
-    const fp = fingerprint(LABELS);
+    const fp = fingerprint(TRC_LABELS);
     s.sim.control.apply({ action: 'set_network', ...TRC, set: { withdrawEnable: false, withdrawDesc: `${HOSTILE}\n**urgent**` } });
     await waitFor(() => ntfy.notifications.some((n) => n.title?.includes('FIRING') === true), 'ntfy to be told');
     expect(ntfy.notifications.find((n) => n.title?.includes('FIRING') === true)).toEqual({

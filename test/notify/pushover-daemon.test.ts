@@ -3,21 +3,13 @@ import { join } from 'node:path';
 import { stack, type Stack } from '../support/daemon-harness';
 import { PUSHOVER_TOKEN, PUSHOVER_USER, PushoverDouble } from '../support/doubles/pushover';
 import { waitFor } from '../support/wait';
-import { HOSTILE } from './chat-fixtures';
+import { HOSTILE, TRC_NETWORK as TRC, USDT_CLOSED_RULES } from './chat-fixtures';
 
 /**
  * From an upstream change to Pushover through the daemon watching the reference exchange: a
  * critical closure with a hostile message rings as an emergency (escaped), the daemon restarts,
  * and the reopening cancels the emergency by the receipt the daemon kept in its state_dir.
  */
-const RULES = `
-rules:
-  - alert: WithdrawDisabled
-    state: withdraw_disabled
-    match: { coin: USDT }
-    severity: critical
-`;
-const TRC = { coin: 'USDT', network: 'Tron(TRC20)' };
 
 jest.setTimeout(60_000);
 
@@ -26,7 +18,7 @@ describe('the pushover receiver, end to end, across a restart', () => {
   let double: PushoverDouble;
   beforeAll(async () => {
     double = await new PushoverDouble().start();
-    s = await stack(RULES, {
+    s = await stack(USDT_CLOSED_RULES, {
       receivers: () => `    - name: oncall-phone
       pushover: { token: "${PUSHOVER_TOKEN}", user: "${PUSHOVER_USER}", api_url: "${double.apiUrl}" }
 `,
