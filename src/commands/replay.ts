@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
-import { chainLookup, flapping, guards, watchLists } from '../compose/settings';
+import { stepSettings } from '../compose/settings';
 import type { Transition } from '../alerts/lifecycle';
 import { dialects } from '../exchange/dialects/registry';
 import { RecordingError } from '../poll/record/reader';
 import { replayRecording } from '../poll/record/replay';
-import type { StepSettings } from '../poll/state';
 import type { Change } from '../snapshot/changes';
 import { loadOrReport, rulesOrReport, write, type Io } from './io';
 
@@ -29,7 +28,7 @@ export async function replay(dir: string, configPath: string, options: ReplayCom
   const config = options.rules === undefined ? loaded : { ...loaded, rules_file: resolve(options.rules) };
   const rules = await rulesOrReport(config, io);
   if (rules === undefined) return 1;
-  const settings: StepSettings = { rules, guards: guards(config), flapping: flapping(config), expectedSymbols: watchLists(config), chainOf: chainLookup(config) };
+  const settings = stepSettings(config, rules);
   const dialectOf = new Map(config.exchanges.map((e) => [e.name, dialects.named(e.dialect)]));
   const line = options.json ? jsonLines : textLines;
   let out = '';

@@ -24,7 +24,7 @@ import { networkCount, type Endpoint, type Snapshot } from '../snapshot/model';
 import type { StateStore } from '../store/store';
 import { Channel, type Port } from './channel';
 import { serve, type Service, type ThreadParts } from './service-thread';
-import { chainLookup, flapping, guards, loadRules, seriesFilter, watchLists } from './settings';
+import { loadRules, seriesFilter, stepSettings } from './settings';
 import { clientFor, embeddedProblem, reach, type Target } from './targets';
 import { startNoticeReader } from './notice-reader';
 import { recorderFor } from './recording';
@@ -96,7 +96,7 @@ export class PollService implements Service<Command> {
       this.deps.post({ t: 'failed', error: `rules not loaded: ${errorMessage(err)}` });
       return;
     }
-    const settings: StepSettings = { rules, guards: guards(config), flapping: flapping(config), expectedSymbols: watchLists(config), chainOf: chainLookup(config) };
+    const settings = stepSettings(config, rules);
     this.keep = seriesFilter(config);
     if (this.path === undefined) {
       this.open(config, settings);

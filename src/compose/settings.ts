@@ -8,6 +8,7 @@ import type { FlapOptions } from '../snapshot/flapping';
 import type { GuardOptions } from '../snapshot/guard';
 import { ChainTable } from '../snapshot/chains';
 import type { ChainOf } from '../rules/transfer';
+import type { StepSettings } from '../poll/state';
 import { DEFAULT_DIALECT } from '../exchange/dialects/registry';
 import { noticeSources } from '../notices/registry';
 
@@ -70,4 +71,19 @@ export function noticeSourceNames(config: Config): Map<string, string[]> {
   return new Map(
     config.exchanges.map((e) => [e.name, e.notices === false ? [] : noticeSources(e.dialect, { unofficial: e.notices.unofficial, statuspage: e.notices.statuspage, baseUrlSet: e.base_url !== undefined }).map((s) => s.name)]),
   );
+}
+
+/**
+ * What `step` decides by, from the config and the rules: the one place the daemon's poll thread
+ * and `spotwatch replay` get it from, so both decide alike.
+ */
+export function stepSettings(config: Config, rules: readonly Rule[]): StepSettings {
+  return {
+    rules,
+    guards: guards(config),
+    flapping: flapping(config),
+    expectedSymbols: watchLists(config),
+    chainOf: chainLookup(config),
+    explainsFor: new Map(config.exchanges.flatMap((e) => (e.notices === false ? [] : [[e.name, e.notices.explains_for] as const]))),
+  };
 }
