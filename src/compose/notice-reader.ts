@@ -10,7 +10,7 @@ import type { Clock } from '../lib/clock';
 import { errorMessage } from '../lib/error-message';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
-import type { NoticeBook } from '../notices/book';
+import { windowsLeft, type NoticeBook } from '../notices/book';
 import { readSource } from '../notices/fetch';
 import type { NoticeRead } from '../notices/model';
 import { noticeSources } from '../notices/registry';
@@ -62,7 +62,7 @@ export function startNoticeReader(deps: NoticeReaderDeps): { stop(): Promise<voi
       run: async (signal) => {
         const last = listed.get(source.name);
         // Windows of this source still held as scheduled or ongoing that its last read no longer listed.
-        const left = last === undefined ? [] : [...deps.book().windows.values()].filter((w) => w.source === source.name && !last.has(w.id) && (w.state === 'scheduled' || w.state === 'ongoing')).map((w) => w.id);
+        const left = last === undefined ? [] : windowsLeft(deps.book(), source.name, last).map((w) => w.id);
         let read: NoticeRead;
         try {
           read = await readSource(clientOf(source), source, { left }, () => deps.clock.now(), signal, sleep);

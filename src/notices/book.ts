@@ -52,8 +52,6 @@ export interface ReadOptions {
    * (OKX asks its completed and canceled lists).
    */
   readonly vanished: 'judge' | 'ask';
-  /** Whether the read is a follow-up of windows that left the list (only updates, never removes). */
-  readonly followUp?: boolean;
 }
 
 export function applyRead(book: NoticeBook, exchange: string, source: string, read: NoticeRead, now: number, mentionsOf: MentionsOf, options: ReadOptions): BookUpdate {
@@ -82,7 +80,7 @@ export function applyRead(book: NoticeBook, exchange: string, source: string, re
         if (before === undefined || before.state !== window.state) windowChanges.push({ window, from: before?.state });
       }
     }
-    if (options.followUp !== true && options.vanished === 'judge') {
+    if (options.vanished === 'judge') {
       for (const [id, w] of windows) {
         if (w.source !== source || listed.has(id) || w.state === 'completed' || w.state === 'canceled') continue;
         const state: MaintenanceState = now < w.begins && w.state === 'scheduled' ? 'canceled' : 'completed';

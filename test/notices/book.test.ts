@@ -50,7 +50,7 @@ describe('applyRead: maintenance windows', () => {
     const left = applyRead(known, 'ok', 'okx-status', { maintenance: [] }, T0 + H, none, okx);
     expect(left.windows).toEqual([]);
     expect(windowsLeft(left.book, 'okx-status', new Set()).map((w) => w.id)).toEqual(['w1']);
-    const told = applyRead(left.book, 'ok', 'okx-status', { maintenance: [window({ source: 'okx-status', state: 'canceled' })] }, T0 + H, none, { vanished: 'ask', followUp: true });
+    const told = applyRead(left.book, 'ok', 'okx-status', { maintenance: [window({ source: 'okx-status', state: 'canceled' })] }, T0 + H, none, { vanished: 'ask' });
     expect(told.windows.map((c) => [c.window.id, c.from, c.window.state])).toEqual([['w1', 'scheduled', 'canceled']]);
     expect(windowsLeft(told.book, 'okx-status', new Set())).toEqual([]);
   });
