@@ -1,24 +1,15 @@
 /** The daemon's log of an exchange refusing inside an HTTP 200 answer: its code and message, once. */
-import { Writable } from 'node:stream';
-import { createLogger } from '../../src/lib/logger';
 import { stackBehindDouble, type DoubledStack } from '../support/daemon-harness';
+import { capturedLogger } from '../support/log-capture';
 import { waitFor } from '../support/wait';
 
 jest.setTimeout(60_000);
 
-type Json = Record<string, unknown>;
-
 let stacked: DoubledStack;
-const logs: Json[] = [];
+const { logger, lines: logs } = capturedLogger('warn');
 
 beforeAll(async () => {
-  const destination = new Writable({
-    write: (chunk: Buffer, _enc, done) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line) as Json);
-      done();
-    },
-  });
-  stacked = await stackBehindDouble('rules: []\n', { coins: 10, logger: createLogger({ level: 'warn', destination }) });
+  stacked = await stackBehindDouble('rules: []\n', { coins: 10, logger });
 });
 afterAll(() => stacked.close());
 

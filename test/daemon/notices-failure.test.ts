@@ -3,27 +3,19 @@
  * failures, and nothing else changes — the exchange's polls go on, no ExchangeDown, a known
  * window neither vanishes nor resolves its alert.
  */
-import { Writable } from 'node:stream';
-import { createLogger } from '../../src/lib/logger';
 import { ExchangeDouble } from '../support/exchange-double';
+import { capturedLogger } from '../support/log-capture';
 import { waitFor } from '../support/wait';
 import type { WebhookBody } from '../support/daemon-harness';
 import { dialectStack, exchange, type DialectStack } from './dialects-stack';
 
 jest.setTimeout(60_000);
 
-type Json = Record<string, unknown>;
-const logs: Json[] = [];
+const { logger, lines: logs } = capturedLogger('info');
 let s: DialectStack;
 let double: ExchangeDouble;
 
 beforeAll(async () => {
-  const destination = new Writable({
-    write: (chunk: Buffer, _enc, done) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line) as Json);
-      done();
-    },
-  });
   s = await dialectStack(
     'kucoin',
     'rules:\n  - alert: MaintenanceNow\n    maintenance: ongoing\n',
@@ -32,7 +24,7 @@ beforeAll(async () => {
       // KuCoin signs nothing (the double passes requests on as they are); its windows come from the Statuspage.
       return `${exchange('ex', 'kucoin', sim.url)}    notices: { poll: 150ms, statuspage: ${double.url}/-/statuspage }\n`;
     },
-    { logger: createLogger({ level: 'info', destination }) },
+    { logger },
   );
 });
 afterAll(async () => {
