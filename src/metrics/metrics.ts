@@ -57,7 +57,7 @@ export function createMetrics(registry: Registry) {
     rowsSetAside: new Counter({ name: 'spotwatch_store_rows_set_aside_total', help: 'Unreadable rows of the state store set aside (table set_aside), by table.', labelNames: ['table'], registers }),
     botUpdatesIgnored: new Counter({
       name: 'spotwatch_bot_updates_ignored_total',
-      help: 'Chat messages a receiver\'s bot did not answer: from a chat other than its own (other_chat), or a command too old to run (stale).',
+      help: 'Chat messages and button presses a receiver\'s bot did not act on: from a chat other than its own (other_chat), too old to run (stale), or from someone allowed_users does not list (not_allowed).',
       labelNames: ['receiver', 'reason'],
       registers,
     }),
@@ -177,6 +177,6 @@ export function forgetSeries(m: Metrics, gone: { exchanges: readonly string[]; r
     for (const reason of FAILURE_REASONS) m.notificationsFailed.remove({ receiver, reason });
     m.deadLetters.remove({ receiver });
     m.notificationsDropped.remove({ receiver });
-    for (const reason of ['other_chat', 'stale']) m.botUpdatesIgnored.remove({ receiver, reason });
+    for (const reason of ['other_chat', 'stale', 'not_allowed']) m.botUpdatesIgnored.remove({ receiver, reason });
   }
 }

@@ -61,8 +61,8 @@ describe('the Telegram bot, long-polling a Bot API double', () => {
     await waitFor(() => tg.requests.filter((r) => r.method === 'getupdates').length >= 2, 'the long poll after the update');
     const polls = tg.requests.filter((r) => r.method === 'getupdates').map((r) => r.raw);
     expect(polls.slice(0, 2)).toEqual([
-      JSON.stringify({ timeout: 5, allowed_updates: ['message'] }),
-      JSON.stringify({ offset: update + 1, timeout: 5, allowed_updates: ['message'] }),
+      JSON.stringify({ timeout: 5, allowed_updates: ['message', 'callback_query'] }),
+      JSON.stringify({ offset: update + 1, timeout: 5, allowed_updates: ['message', 'callback_query'] }),
     ]);
     expect(tg.requests[0]?.method).toBe('getme');
   });
@@ -128,7 +128,7 @@ describe('the Telegram bot, long-polling a Bot API double', () => {
     const c = tg.message(CHAT, '/status');
     await waitFor(() => tg.pending.every((id) => id > c), 'the third update confirmed');
     expect(replies().map((r) => r.split('\n')[0])).toEqual(['spotwatch commands:', '2 exchanges · 3 alerts firing']);
-    expect(tg.requests.slice(before).find((r) => r.method === 'getupdates')?.raw).toBe(JSON.stringify({ offset: b + 1, timeout: 5, allowed_updates: ['message'] }));
+    expect(tg.requests.slice(before).find((r) => r.method === 'getupdates')?.raw).toBe(JSON.stringify({ offset: b + 1, timeout: 5, allowed_updates: ['message', 'callback_query'] }));
   });
 
   it('waits after a conflict (another program polls), says so once, and goes on when it stops', async () => {

@@ -18,6 +18,22 @@ describe('the telegram block of a receiver', () => {
     ]);
   });
 
+  it('takes allowed_users as numbers or digit strings, and says where a bad one is', () => {
+    const good = parseConfig(config(`{ bot_token: "${TOKEN}", chat_id: -100123, commands: true, allowed_users: [42, "7012345678"] }`), FILE, {}, '/etc');
+    expect(good.ok && good.config.notify.receivers[0]).toMatchObject({ telegram: { allowed_users: [42, 7_012_345_678] } });
+    expect(parseConfig(config(`{ bot_token: "${TOKEN}", chat_id: -100123, allowed_users: ["@ada", -5] }`), FILE, {}, '/etc')).toEqual({
+      ok: false,
+      problems: [
+        `${FILE}:6:112: notify.receivers[0].telegram.allowed_users[0]: a Telegram user id is a number, such as 123456789`,
+        `${FILE}:6:120: notify.receivers[0].telegram.allowed_users[1]: must be greater than 0, got -5`,
+      ],
+    });
+    expect(parseConfig(config(`{ bot_token: "${TOKEN}", chat_id: -100123, allowed_users: [] }`), FILE, {}, '/etc')).toEqual({
+      ok: false,
+      problems: [`${FILE}:6:111: notify.receivers[0].telegram.allowed_users: list at least one user id, or leave allowed_users out (then everyone in the chat may)`],
+    });
+  });
+
   it('says what is wrong, where, without quoting the token', () => {
     const text = config('{ bot_token: "123:short-secret", chat_id: "my group", template: "<p>{{status}}</p>", poll: 1 }');
     expect(parseConfig(text, FILE, {}, '/etc')).toEqual({
@@ -26,7 +42,7 @@ describe('the telegram block of a receiver', () => {
         `${FILE}:6:30: notify.receivers[0].telegram.bot_token: not a bot token (use the one @BotFather gave, 123456789:AA...)`,
         `${FILE}:6:59: notify.receivers[0].telegram.chat_id: use the chat's number (such as "-1001234567890") or a public channel's @username`,
         `${FILE}:6:81: notify.receivers[0].telegram.template: Telegram would refuse this HTML: <p> is not a tag Telegram supports (use b, i, u, s, a, code, pre, blockquote, tg-spoiler)`,
-        `${FILE}:6:102: notify.receivers[0].telegram: unknown key "poll" (expected one of: bot_token, chat_id, message_thread_id, api_url, commands, template, timeout)`,
+        `${FILE}:6:102: notify.receivers[0].telegram: unknown key "poll" (expected one of: bot_token, chat_id, message_thread_id, api_url, commands, allowed_users, template, timeout)`,
       ],
     });
   });

@@ -83,8 +83,12 @@ export interface SilenceRequest {
   createdBy: string;
 }
 
-/** Why an update was not answered (the `reason` of spotwatch_bot_updates_ignored_total). */
-export type IgnoredReason = 'other_chat' | 'stale';
+/**
+ * Why an update was not acted on (the `reason` of spotwatch_bot_updates_ignored_total): from
+ * another chat, too old (a command sent, or a button pressed, while spotwatch was down), or from
+ * someone `allowed_users` does not list (refused).
+ */
+export type IgnoredReason = 'other_chat' | 'stale' | 'not_allowed';
 
 export interface BotContext {
   now(): number;

@@ -1,6 +1,7 @@
 /**
  * The bot's commands, answered in its configured chat only, as plain short replies to the
- * command's message: /status, /closed [COIN], /notices [COIN], /silence, /silences, /unsilence, /help. A command
+ * command's message: /status, /closed [COIN], /notices [COIN], /silence, /silences, /unsilence, /help
+ * (with `allowed_users`, only they may run /silence and /unsilence: anyone else is refused). A command
  * is `/name` or `/name@ThisBot`; one addressed to another bot, anything from another chat (counted),
  * and commands older than STALE_MS (the backlog of a long downtime) are not answered.
  */
@@ -9,8 +10,8 @@ import type { BotContext, ClosedNetwork, NoticeAnnouncement, NoticeWindow } from
 import { plainUpstream } from './html';
 import { span } from '../../lib/duration';
 import { shortTime, TELEGRAM_TEXT_LIMIT } from './message';
-import type { TgChat, TgMessage, TgUpdate, TgUser } from './poller';
-import { silenceCommand, silencesLines, unsilenceCommand } from './silence-command';
+import type { TgChat, TgMessage, TgUpdate, TgUser } from './updates';
+import { createdBy, mayChange, refusal, silenceCommand, silencesLines, unsilenceCommand } from './silence-command';
 
 /** A command sent longer ago than this is not run: a /silence from yesterday is not what anyone wants now. */
 export const STALE_MS = 10 * 60_000;
@@ -122,14 +123,8 @@ function noticesText(ctx: BotContext, args: string): string {
   return fitLines(lines, 'notices (GET /api/v1/notices lists them all)');
 }
 
-/** Who a silence is created by: the sender as Telegram names them. */
-function sender(from: TgUser | undefined): string {
-  if (from === undefined) return 'telegram';
-  return `telegram:${from.username !== undefined ? `@${from.username}` : `${from.first_name ?? 'user'} (${from.id})`}`;
-}
-
-/** The reply to a command (plain text). */
-export function answer(cmd: Command, ctx: BotContext, from: TgUser | undefined): string {
+/** The reply to a command (plain text). `allowedUsers`: who may run those that change something (all, when undefined). */
+export function answer(cmd: Command, ctx: BotContext, from: TgUser | undefined, allowedUsers?: readonly number[]): string {
   switch (cmd.name) {
     case 'status':
       return statusText(ctx);
@@ -138,11 +133,11 @@ export function answer(cmd: Command, ctx: BotContext, from: TgUser | undefined):
     case 'notices':
       return noticesText(ctx, cmd.args);
     case 'silence':
-      return silenceCommand(cmd.args, ctx, sender(from));
+      return mayChange(from, allowedUsers) ? silenceCommand(cmd.args, ctx, createdBy(from)) : refusal('run /silence', from);
     case 'silences':
       return fitLines(silencesLines(ctx), 'silences');
     case 'unsilence':
-      return unsilenceCommand(cmd.args, ctx);
+      return mayChange(from, allowedUsers) ? unsilenceCommand(cmd.args, ctx) : refusal('run /unsilence', from);
     case 'help':
     case 'start':
       return HELP;
@@ -155,6 +150,8 @@ export interface ChatDeps {
   receiver: string;
   /** The configured chat_id. */
   chatId: string;
+  /** allowed_users: who may change silences (everyone in the chat when undefined). */
+  allowedUsers?: readonly number[] | undefined;
   context: BotContext;
   logger: Logger;
   /** Sends `text` as a reply to `to`. */
@@ -179,7 +176,9 @@ export async function answerUpdate(update: TgUpdate, me: TgUser, deps: ChatDeps,
     return;
   }
   await deps.context.refresh?.();
-  const text = answer(cmd, deps.context, m.from);
-  deps.logger.info({ receiver: deps.receiver, command: cmd.name, from: m.from?.id }, 'Telegram command answered');
+  const text = answer(cmd, deps.context, m.from, deps.allowedUsers);
+  const refused = (cmd.name === 'silence' || cmd.name === 'unsilence') && !mayChange(m.from, deps.allowedUsers);
+  if (refused) deps.context.ignored(deps.receiver, 'not_allowed');
+  deps.logger.info({ receiver: deps.receiver, command: cmd.name, from: m.from?.id, ...(refused && { refused: 'not in allowed_users' }) }, 'Telegram command answered');
   await deps.reply(m, text, signal);
 }

@@ -14,6 +14,6 @@ export const telegram = {
   kind: 'telegram',
   schema: () => telegramSchema,
   defaults: TELEGRAM_DEFAULTS,
-  redact: { bot_token: 'secret', chat_id: 'keep', message_thread_id: 'keep', api_url: 'url', commands: 'keep', template: 'keep', timeout: 'keep' },
+  redact: { bot_token: 'secret', chat_id: 'keep', message_thread_id: 'keep', api_url: 'url', commands: 'keep', allowed_users: 'keep', template: 'keep', timeout: 'keep' },
   create: (name, c, deps: ReceiverDeps & BotDeps) => telegramNotifier({ ...c, name }, deps),
 } satisfies ReceiverPlugin<TelegramConfig>;

@@ -28,8 +28,8 @@ export const DEFAULT_TEMPLATE = '{{header}}\n\n{{alerts}}{{more}}\n\n<a href="{{
 /** Longest upstream texts, before escaping: a 100 KB message must not crowd out the others. */
 const MAX = { summary: 300, label: 80, message: 600, field: 1000 } as const;
 
-/** Room kept for the `more` line and a part count in the header. */
-const RESERVE = 80;
+/** Room kept for the `more` line, a part count in the header, and the line a one-tap silence adds (buttons.ts). */
+const RESERVE = 200;
 
 /** `2026-01-02 03:04 UTC`; undefined for Alertmanager's zero time or anything unreadable. */
 export function shortTime(iso: string): string | undefined {
@@ -77,6 +77,8 @@ function header(n: Notification, mark: string, part: number, parts: number): str
 export interface TelegramMessages {
   /** The messages' HTML, in order. */
   parts: string[];
+  /** The alerts each message lists (what its buttons silence). */
+  listed: NotifiedAlert[][];
   /** Alerts not shown in any of them. */
   omitted: number;
 }
@@ -94,25 +96,26 @@ export function telegramMessages(n: Notification, template: string = DEFAULT_TEM
   const fill = (alerts: string, more: string, omitted: number, part: number, parts: number): string =>
     render(template, { ...fields, mark, header: header(n, mark, part, parts), alerts, more, omitted: String(omitted), part: String(part), parts: String(parts) });
   const budget = TELEGRAM_TEXT_LIMIT - RESERVE - parsedText(fill('', '', 0, 1, 1)).length;
-  const blocks = n.alerts.map(alertBlock);
-  const pages: string[][] = [];
+  const pages: { blocks: string[]; alerts: NotifiedAlert[] }[] = [];
   let used = Infinity;
   let shown = 0;
-  for (const block of blocks) {
+  for (const alert of n.alerts) {
+    const block = alertBlock(alert);
     const length = parsedText(block).length + 2;
     if (length > budget) throw new TemplateTooLong(`the template leaves ${budget} characters for alerts; one needs ${length}`);
     if (used + length > budget) {
       if (pages.length === MAX_MESSAGES) break;
-      pages.push([]);
+      pages.push({ blocks: [], alerts: [] });
       used = 0;
     }
-    pages[pages.length - 1]?.push(block);
+    pages[pages.length - 1]?.blocks.push(block);
+    pages[pages.length - 1]?.alerts.push(alert);
     used += length;
     shown += 1;
   }
-  if (pages.length === 0) pages.push([]);
+  if (pages.length === 0) pages.push({ blocks: [], alerts: [] });
   const omitted = n.alerts.length - shown + n.truncatedAlerts;
   const more = omitted > 0 ? `\n\n…and ${omitted} more alert${omitted === 1 ? '' : 's'} not shown here` : '';
-  const parts = pages.map((page, i) => fill(page.join('\n\n'), i === pages.length - 1 ? more : '', omitted, i + 1, pages.length));
-  return { parts, omitted };
+  const parts = pages.map((page, i) => fill(page.blocks.join('\n\n'), i === pages.length - 1 ? more : '', omitted, i + 1, pages.length));
+  return { parts, listed: pages.map((page) => page.alerts), omitted };
 }

@@ -10,34 +10,7 @@ import { sleep } from '../../lib/sleep';
 import type { HttpDeps } from '../http-post';
 import { callBot, scrub, type BotAnswer, type BotFailure, type BotTarget } from './bot-api';
 import type { OffsetStore } from './bot-context';
-
-export interface TgUser {
-  id: number;
-  is_bot: boolean;
-  first_name?: string;
-  username?: string;
-}
-
-export interface TgChat {
-  id: number;
-  type?: string;
-  username?: string;
-}
-
-export interface TgMessage {
-  message_id: number;
-  /** Unix time, seconds. */
-  date: number;
-  chat: TgChat;
-  from?: TgUser;
-  text?: string;
-  message_thread_id?: number;
-}
-
-export interface TgUpdate {
-  update_id: number;
-  message?: TgMessage;
-}
+import type { TgUpdate, TgUser } from './updates';
 
 /** Seconds a getUpdates waits for something to happen (Telegram's long polling). */
 export const LONG_POLL_SECONDS = 30;
@@ -139,7 +112,7 @@ export class UpdatePoller {
     }
     this.offset ??= this.loadOffset();
     const seconds = this.options.longPollSeconds ?? LONG_POLL_SECONDS;
-    const params = { ...(this.offset !== undefined && { offset: this.offset }), timeout: seconds, allowed_updates: ['message'] };
+    const params = { ...(this.offset !== undefined && { offset: this.offset }), timeout: seconds, allowed_updates: ['message', 'callback_query'] };
     const answer = await this.call<TgUpdate[]>('getUpdates', params, seconds * 1000 + timeoutMs);
     if (!answer.ok) return answer;
     const updates = (Array.isArray(answer.result) ? answer.result : []).filter((u) => Number.isSafeInteger(u?.update_id)).sort((a, b) => a.update_id - b.update_id);

@@ -22,6 +22,9 @@ const chatId = z.union([z.string(), z.number().int()]).transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** A Telegram user's id (a number, or the number as a string), as getUpdates' `from.id` gives it. */
+const userId = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/, 'a Telegram user id is a number, such as 123456789')]).transform(Number);
+
 /** The `telegram:` block of a receiver (DESIGN.md section 4: the key names are a contract). */
 export const telegramSchema = z
   .object({
@@ -33,6 +36,8 @@ export const telegramSchema = z
     api_url: withDefault(httpUrl, DEFAULT_TELEGRAM_API),
     /** Whether the bot answers commands (/status, /silence...) in its chat: it then long-polls getUpdates. */
     commands: z.boolean().default(false),
+    /** Who may change something from the chat (/silence, /unsilence, the silence buttons): everyone in the chat when absent. */
+    allowed_users: z.array(userId).min(1, 'list at least one user id, or leave allowed_users out (then everyone in the chat may)').optional(),
     /** A message of your own: Telegram HTML over the notification's fields (values escaped); see message.ts. */
     template: z
       .string()

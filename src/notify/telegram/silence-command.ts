@@ -9,6 +9,7 @@ import type { BotContext, SilenceRequest } from './bot-context';
 import { plainUpstream } from './html';
 import { span } from '../../lib/duration';
 import { shortTime } from './message';
+import type { TgUser } from './updates';
 
 const MATCHER = /^([A-Za-z_][A-Za-z0-9_]*)(=~|!~|!=|=)(.+)$/;
 
@@ -17,7 +18,24 @@ export const SILENCE_USAGE = 'Usage: /silence MATCHER... DURATION [comment], e.g
 /** How much of a silence's id is shown (and enough to end it, when no other starts the same). */
 const SHORT_ID = 8;
 
-const iso = (ms: number): string => shortTime(new Date(ms).toISOString()) ?? String(ms);
+export const iso = (ms: number): string => shortTime(new Date(ms).toISOString()) ?? String(ms);
+
+/** Who a silence is created by: the sender as Telegram names them (`telegram:@ada`, `telegram:Ada (42)`). */
+export function createdBy(from: TgUser | undefined): string {
+  if (from === undefined) return 'telegram';
+  return `telegram:${from.username !== undefined ? `@${from.username}` : `${plainUpstream(from.first_name ?? 'user', 64)} (${from.id})`}`;
+}
+
+/** Whether `from` may change silences (`/silence`, `/unsilence`, the buttons): anyone in the chat, or only `allowed_users`. */
+export function mayChange(from: TgUser | undefined, allowedUsers: readonly number[] | undefined): boolean {
+  return allowedUsers === undefined || (from !== undefined && allowedUsers.includes(from.id));
+}
+
+/** The polite answer to someone `allowed_users` does not list; nothing changes. */
+export function refusal(what: string, from: TgUser | undefined): string {
+  const id = from === undefined ? '' : ` Your Telegram id is ${from.id}: ask whoever runs spotwatch to add it.`;
+  return `Sorry, only the people this bot's allowed_users lists may ${what}.${id}`;
+}
 
 /** A pattern's literal text, or undefined when it uses a regex operator (literalPattern's inverse). */
 function literalOf(regex: string): string | undefined {

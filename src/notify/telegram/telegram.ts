@@ -1,13 +1,16 @@
 import type { HttpDeps } from '../http-post';
-import { NotifyError, type Delivery, type Notifier } from '../notifier';
+import { NotifyError, type Delivery, type Notifier, type NotifiedAlert } from '../notifier';
 import type { ReceiverDeps } from '../plugin';
 import { SentParts } from '../sent-parts';
 import { callBot, sendFailure, type BotTarget } from './bot-api';
 import type { BotDeps } from './bot-context';
+import { buttonFile, buttonKey, sharedLabels, silenceKeyboard } from './buttons';
+import { answerPress } from './callbacks';
 import { answerUpdate } from './commands';
 import { TemplateTooLong, telegramMessages } from './message';
 import { offsetFile } from './offset-file';
-import { UpdatePoller, type Backoff, type TgMessage } from './poller';
+import { UpdatePoller, type Backoff } from './poller';
+import type { TgMessage } from './updates';
 import type { TelegramConfig } from './schema';
 
 /** A chat id as the Bot API types it: Integer, or a String for @username. */
@@ -24,8 +27,9 @@ export interface TelegramOptions extends TelegramConfig {
 
 /**
  * The `telegram` receiver: sendMessage (HTML) per group, split or cut at Telegram's limit;
- * with `commands: true` and the daemon's BotContext, a poller that answers commands in the chat,
- * stopped at close (a reload or the daemon's stop).
+ * with `commands: true` and the daemon's BotContext, a poller that answers commands in the chat
+ * and presses of the silence buttons every firing message then carries (buttons.ts), stopped at
+ * close (a reload or the daemon's stop).
  */
 export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & BotDeps): Notifier {
   const bot: BotTarget = { apiUrl: options.api_url, token: options.bot_token };
@@ -34,8 +38,11 @@ export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & 
   const sent = new SentParts();
   const logger = deps.logger.child({ component: 'telegram' });
   const context = deps.bot;
+  /** What the silence buttons' keys stand for: only where presses are answered (the daemon, with commands). */
+  const buttons = options.commands && context !== undefined ? buttonFile(context.stateDir, options.bot_token) : undefined;
+  const allowedUsers = options.allowed_users;
   const poller =
-    options.commands && context !== undefined
+    buttons !== undefined && context !== undefined
       ? new UpdatePoller({
           receiver: options.name,
           bot,
@@ -46,9 +53,26 @@ export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & 
           longPollSeconds: options.longPollSeconds,
           backoff: options.backoff,
           onUpdate: (update, me, signal) =>
-            answerUpdate(update, me, { receiver: options.name, chatId: options.chat_id, context, logger, reply: (to, text, s) => reply(to, text, s) }, signal),
+            update.callback_query !== undefined
+              ? answerPress(update.callback_query, { receiver: options.name, context, logger, allowedUsers, buttons, call: (method, params, s) => callBot(http, bot, method, params, options.timeout, s) }, signal)
+              : answerUpdate(update, me, { receiver: options.name, chatId: options.chat_id, allowedUsers, context, logger, reply: (to, text, s) => reply(to, text, s) }, signal),
         })
       : undefined;
+
+  /** A firing message's buttons: over the labels its firing alerts share, none when they share none. */
+  function keyboardFor(listed: readonly NotifiedAlert[]): object | undefined {
+    const firing = listed.filter((a) => a.status === 'firing');
+    const labels = sharedLabels(firing);
+    if (buttons === undefined || Object.keys(labels).length === 0) return undefined;
+    const key = buttonKey(labels);
+    try {
+      buttons.remember(key, labels, deps.clock.now());
+    } catch (err) {
+      // The buttons still work until a restart.
+      logger.error({ receiver: options.name, error: String(err) }, 'cannot save what a Telegram silence button stands for');
+    }
+    return silenceKeyboard(key);
+  }
 
   async function reply(to: TgMessage, text: string, signal: AbortSignal): Promise<void> {
     const params = {
@@ -67,8 +91,9 @@ export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & 
     name: options.name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       let parts: string[];
+      let listed: NotifiedAlert[][];
       try {
-        ({ parts } = telegramMessages(notification, options.template));
+        ({ parts, listed } = telegramMessages(notification, options.template));
       } catch (err) {
         if (err instanceof TemplateTooLong) throw new NotifyError(`telegram template: ${err.message}`, 'client_error', false);
         throw err;
@@ -80,6 +105,7 @@ export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & 
           text: parts[i],
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
+          ...(notification.status === 'firing' && { reply_markup: keyboardFor(listed[i] ?? []) }),
         };
         const answer = await callBot(http, bot, 'sendMessage', params, options.timeout, signal);
         if (!answer.ok) throw sendFailure('sendMessage', answer, bot.token);
