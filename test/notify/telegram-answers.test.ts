@@ -97,6 +97,23 @@ describe('bot commands', () => {
     expect(run('/unsilence', ctx)).toBe('Usage: /unsilence ID (/silences lists them)');
   });
 
+  it('with allowed_users, only they may /silence and /unsilence; anyone else is refused politely and nothing changes; anyone may read', () => {
+    const list: Silence[] = [{ id: 'aaaa1111-x', matchers: [{ label: 'coin', pattern: '/USDT/' }], startsAt: NOW - HOUR, endsAt: NOW + HOUR, comment: '', createdBy: 'telegram:@ada' }];
+    const { ctx, requests, expired } = fixedContext({ silences: list });
+    const bob = { id: 7, is_bot: false, first_name: 'Bob' };
+    const as = (text: string, from: typeof bob | typeof ADA, allowed?: number[]) => answer(parseCommand(text, 'SpotwatchBot') ?? { name: '', args: '' }, ctx, from, allowed);
+    expect(as('/silence coin=USDT 2h', bob, [42])).toBe("Sorry, only the people this bot's allowed_users lists may run /silence. Your Telegram id is 7: ask whoever runs spotwatch to add it.");
+    expect(as('/unsilence aaaa1111', bob, [42])).toBe("Sorry, only the people this bot's allowed_users lists may run /unsilence. Your Telegram id is 7: ask whoever runs spotwatch to add it.");
+    expect(requests).toEqual([]);
+    expect(expired).toEqual([]);
+    expect(as('/silences', bob, [42]).split('\n')[0]).toBe('1 silence:');
+    expect(as('/status', bob, [42]).split('\n')[0]).toBe('2 exchanges · 3 alerts firing');
+    expect(as('/silence coin=USDT 2h', ADA, [42])).toMatch(/^Silenced coin=USDT until 2026-01-02 14:00 UTC \(2h\)\. ID 3f2a9c1b/);
+    expect(as('/unsilence aaaa1111', ADA, [7, 42])).toBe('Silence aaaa1111 (coin=USDT) ended.');
+    expect(requests.map((r) => r.createdBy)).toEqual(['telegram:@ada']);
+    expect(expired).toEqual(['aaaa1111-x']);
+  });
+
   const NOTICES: BotNotices = {
     windows: [
       { exchange: 'bybit', title: 'Tether (USDT) wallet <maintenance>\nask @support', state: 'ongoing', begins: NOW - HOUR, ends: NOW + 2 * HOUR, coins: ['USDT'], url: 'https://status.test/w1' },
