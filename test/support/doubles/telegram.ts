@@ -1,21 +1,23 @@
 /**
  * A loopback double of the Telegram Bot API, written from its public documentation
  * (core.telegram.org/bots/api: "Making requests", sendMessage, getUpdates, getMe,
- * ResponseParameters, "Formatting options"), not from the code under test:
+ * ResponseParameters, "Formatting options", MessageEntity, InlineKeyboardMarkup,
+ * InlineKeyboardButton, CallbackQuery, MaybeInaccessibleMessage / InaccessibleMessage,
+ * answerCallbackQuery, editMessageText, editMessageReplyMarkup), not from the code under test:
  * - `https://api.telegram.org/bot<token>/METHOD`, GET or POST, parameters in the query string,
  *   as application/x-www-form-urlencoded or application/json; method names case-insensitive.
  * - Answers `{"ok":true,"result":...}` or `{"ok":false,"error_code":N,"description":"...",
  *   "parameters":{"retry_after":N}}` with the same HTTP status.
  * - sendMessage: `text` 1-4096 characters after entities parsing; parse_mode HTML (see
- *   telegram-html.ts); message_thread_id for a forum's topics; reply_parameters.
+ *   telegram-html.ts); message_thread_id for a forum's topics; reply_parameters. It answers the
+ *   Message: message_id, from (the bot), chat, date, text, entities (when any), reply_markup
+ *   (when an inline keyboard was given).
  * - getUpdates: an update is confirmed (and forgotten) once getUpdates is called with an offset
  *   higher than its update_id; `timeout` seconds of long polling; `allowed_updates` kept until
  *   given again (unset or empty: every kind, callback_query included); a second getUpdates ends
  *   the first with 409 Conflict.
- * Inline keyboards and callback queries (InlineKeyboardMarkup, InlineKeyboardButton, CallbackQuery,
- * MaybeInaccessibleMessage, answerCallbackQuery, editMessageText, editMessageReplyMarkup,
- * MessageEntity); error descriptions as the open-source Bot API server (tdlib/telegram-bot-api,
- * Client.cpp) and bots' issue threads show them:
+ * Inline keyboards, callback queries and edits; error descriptions as the open-source Bot API
+ * server (tdlib/telegram-bot-api, Client.cpp) and bots' issue threads show them:
  * - reply_markup is an object or a JSON string; `inline_keyboard` "Array of Array of
  *   InlineKeyboardButton"; a button has `text` and "exactly one of the optional fields"
  *   (url, callback_data, ...: the real server takes the first it knows, this double refuses two);
@@ -32,9 +34,11 @@
  *   that is what Telegram does (TelegramBots/Telegram.Bot#402, tried by hand; go-telegram-bot-api
  *   #158; teloxide_tests#31 "not documented properly ... the go-to way to remove the inline
  *   keyboard"), and the Bot API server passes an absent reply_markup on as none.
- *   editMessageReplyMarkup without one removes the keyboard (its docs: "for an inline keyboard").
+ *   editMessageReplyMarkup without one removes the keyboard likewise.
  *   Unchanged text, entities and keyboard: MESSAGE_NOT_MODIFIED's "message is not modified: ...";
- *   an edited message carries `edit_date`. Only the bot's messages can be edited.
+ *   an edited message carries `edit_date`. Only the bot's messages can be edited ("message can't
+ *   be edited"); an unknown one is "message to edit not found". The bot sends no inline messages,
+ *   so an inline_message_id is refused ("invalid inline message identifier specified").
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { closeServer, listenLoopback } from '../loopback';
