@@ -20,6 +20,16 @@ function notifier(over: Record<string, unknown> = {}, name = 'phone'): Notifier 
 }
 
 const TRC = closed();
+
+/** The networks of the alerts a message lists, in order. */
+function networks(message: string): string[] {
+  return [...message.matchAll(/disabled on (NET\d{4})/g)].map((x) => x[1]!);
+}
+
+/** A message's alert blocks (a blank line between two). */
+function blocksOf(message: string): string[] {
+  return message.split('\n\n');
+}
 const TRC_BLOCK = '<b>🔴 USDT withdrawals disabled on Tron(TRC20) (main)</b>\nmain · USDT · Tron(TRC20) · tron, since 2026-01-02 03:04:05 UTC\nWallet maintenance';
 
 describe('pushover receiver', () => {
@@ -124,24 +134,88 @@ describe('pushover receiver', () => {
     expect(env.double.messages[1]?.message.endsWith('&amp;…')).toBe(true);
   });
 
-  it('splits an 8,000-alert storm into messages of at most 1,024 characters, and the last says how many had no room', async () => {
+  it('splits an 8,000-alert storm into as many full messages as it takes, every alert in exactly one, in order; only the first is an emergency', async () => {
     const alerts = storm(8000);
     await notifier().send(delivery(alerts));
     const sent = env.double.messages;
-    expect(sent).toHaveLength(PUSHOVER_DEFAULTS.max_messages);
-    expect(sent.map((m) => m.title)).toEqual(['(1/3)', '(2/3)', '(3/3)'].map((n) => `🔴 [FIRING:8000] WithdrawDisabled main ${n}`));
-    for (const m of sent) expect(m.message.length).toBeLessThanOrEqual(1024);
-    const shown = sent.flatMap((m) => [...m.message.matchAll(/disabled on (NET\d{4})/g)].map((x) => x[1]));
-    expect(new Set(shown).size).toBe(shown.length);
-    const more = /… and (\d+) more alerts not shown \(see the status page\)$/.exec(sent[2]?.message ?? '');
-    expect(shown.length + Number(more?.[1])).toBe(8000);
-    expect(sent.map((m) => m.url)).toEqual(['http://sw.example:9464', 'http://sw.example:9464', 'http://sw.example:9464']);
-    // With room for enough messages, every alert is shown and none counted left out.
-    env.double.messages.length = 0;
-    await notifier({ max_messages: 50 }).send(delivery(alerts.slice(0, 100)));
-    const all = env.double.messages.flatMap((m) => [...m.message.matchAll(/disabled on (NET\d{4})/g)].map((x) => x[1]));
-    expect(all).toEqual(alerts.slice(0, 100).map((a) => a.labels.network));
-    expect(env.double.messages.some((m) => m.message.includes('not shown'))).toBe(false);
+    expect(sent).toHaveLength(1143);
+    expect(sent.map((m) => m.title)).toEqual(sent.map((_, i) => `🔴 [FIRING:8000] WithdrawDisabled main (${i + 1}/1143)`));
+    expect(env.double.replies.map((r) => r.status)).toEqual(sent.map(() => 200));
+    for (const m of sent) expect([...m.message].length).toBeLessThanOrEqual(1024);
+    // Every alert once, in order, and nothing counted as left out.
+    expect(sent.flatMap((m) => networks(m.message))).toEqual(alerts.map((a) => a.labels.network));
+    expect(sent.some((m) => m.message.includes('not shown'))).toBe(false);
+    // Dense: the first alert of each message would not have fitted in the one before.
+    for (let i = 1; i < sent.length; i++) expect([...sent[i - 1]!.message].length + 2 + [...blocksOf(sent[i]!.message)[0]!].length).toBeGreaterThan(1024);
+    // One emergency (and one receipt) for the group; the other parts are high, and nothing repeats them.
+    expect(sent.map((m) => [m.priority, m.retry, m.expire])).toEqual(sent.map((_, i) => (i === 0 ? [2, 60, 3600] : [1, undefined, undefined])));
+    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001']);
+    expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([
+      { receipt: 'r00000000000000000000000000001', alerts: alerts.map((a) => a.fingerprint), expiresAt: expect.any(Number) },
+    ]);
+    expect(sent.map((m) => m.url)).toEqual(sent.map(() => 'http://sw.example:9464'));
+  });
+
+  it('cancels a split storm\'s one emergency only once its alerts have all resolved, the last of them listed in the last part', async () => {
+    const alerts = storm(30);
+    await notifier().send(delivery(alerts));
+    const first = [...env.double.messages];
+    expect(first.map((m) => [m.title, m.priority])).toEqual([
+      ['🔴 [FIRING:30] WithdrawDisabled main (1/5)', 2],
+      ['🔴 [FIRING:30] WithdrawDisabled main (2/5)', 1],
+      ['🔴 [FIRING:30] WithdrawDisabled main (3/5)', 1],
+      ['🔴 [FIRING:30] WithdrawDisabled main (4/5)', 1],
+      ['🔴 [FIRING:30] WithdrawDisabled main (5/5)', 1],
+    ]);
+    const last = alerts[29]!;
+    expect(networks(first[4]!.message)).toContain(last.labels.network);
+    // Everything but the alert of the last part resolves: the emergency still repeats.
+    await notifier().send(delivery([...alerts.slice(0, 29).map(reopened), last]));
+    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json'))).toEqual([]);
+    expect(env.double.emergencies.get('r00000000000000000000000000001')?.cancelled).toBe(false);
+    const kept = JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8')) as { receipt: string; alerts: string[] }[];
+    expect(kept.map((r) => [r.receipt, r.alerts])).toEqual([
+      ['r00000000000000000000000000001', [last.fingerprint]],
+      ['r00000000000000000000000000002', [last.fingerprint]], // the update's own first message, about the one still firing
+    ]);
+    // It resolves too: both receipts are cancelled.
+    await notifier().send(delivery(alerts.map(reopened)));
+    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual([
+      '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/receipts/r00000000000000000000000000002/cancel.json',
+    ]);
+    expect(env.double.repeating()).toEqual([]);
+    expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([]);
+  });
+
+  it('with max_messages: 3, sends three full messages and the last says how many alerts had no room', async () => {
+    const alerts = storm(8000);
+    await notifier({ max_messages: 3 }).send(delivery(alerts));
+    const sent = env.double.messages;
+    expect(sent.map((m) => [m.title, m.priority])).toEqual([
+      ['🔴 [FIRING:8000] WithdrawDisabled main (1/3)', 2],
+      ['🔴 [FIRING:8000] WithdrawDisabled main (2/3)', 1],
+      ['🔴 [FIRING:8000] WithdrawDisabled main (3/3)', 1],
+    ]);
+    for (const m of sent) expect([...m.message].length).toBeLessThanOrEqual(1024);
+    const shown = sent.flatMap((m) => networks(m.message));
+    expect(shown).toEqual(alerts.slice(0, shown.length).map((a) => a.labels.network));
+    expect(shown).toHaveLength(21); // seven alerts a message, as in the uncapped storm
+    expect(sent[2]?.message.endsWith(`\n\n… and ${8000 - 21} more alerts not shown (see the status page)`)).toBe(true);
+    // The alerts left out still fire: the emergency's receipt stands for them too.
+    expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([
+      { receipt: 'r00000000000000000000000000001', alerts: alerts.map((a) => a.fingerprint), expiresAt: expect.any(Number) },
+    ]);
+  });
+
+  it('says how many alerts the notification itself left out, in the last message', async () => {
+    const d = delivery(storm(8));
+    d.notification.truncatedAlerts = 5;
+    await notifier().send(d);
+    const sent = env.double.messages;
+    expect(sent.map((m) => m.title)).toEqual(['🔴 [FIRING:8] WithdrawDisabled main (1/2)', '🔴 [FIRING:8] WithdrawDisabled main (2/2)']);
+    expect(sent.flatMap((m) => networks(m.message))).toEqual(storm(8).map((a) => a.labels.network));
+    expect(sent[0]?.message.includes('not shown')).toBe(false);
+    expect(sent[1]?.message.endsWith('\n\n… and 5 more alerts not shown (see the status page)')).toBe(true);
   });
 
   it('shows the firing emergencies first, and only they are cancelled by the receipt', async () => {
@@ -170,7 +244,7 @@ describe('pushover receiver', () => {
     expect(limited.retryAfterMs).toBeLessThanOrEqual(3_601_000);
     env.double.remaining = 100;
     const d = delivery(storm(40));
-    const phone = notifier({ max_messages: 50 });
+    const phone = notifier();
     env.double.forced.push({ status: 200, body: { status: 1, request: 'forced' } });
     env.double.forced.push({ status: 503, headers: { 'retry-after': '2' }, body: { status: 0, errors: ['try again'], request: 'y' } });
     expect(await rejection(phone.send(d))).toMatchObject({ reason: 'server_error', retryable: true, retryAfterMs: 2000, message: 'Pushover answered HTTP 503: try again' });
@@ -185,7 +259,7 @@ describe('pushover receiver', () => {
   it('stops between messages when Pushover says the month\'s limit is used up', async () => {
     env.double.remaining = 1;
     env.double.reset = Math.ceil(Date.now() / 1000) + 60;
-    const err = await rejection(notifier({ max_messages: 50 }).send(delivery(storm(40))));
+    const err = await rejection(notifier().send(delivery(storm(40))));
     expect(err).toMatchObject({ reason: 'rate_limited', retryable: true });
     expect(env.double.requests).toHaveLength(1);
   });

@@ -3,7 +3,7 @@ import { pushoverNotifier } from './pushover';
 import { memoryReceipts, receiptFile } from './receipts';
 import { PUSHOVER_DEFAULTS, pushoverSchema, type PushoverConfig } from './schema';
 
-/** `pushover`: a group as a push (priority from severity); a resolved emergency is cancelled by its receipt. Token and user key are secrets. */
+/** `pushover`: a group as pushes, every alert in one (priority from severity, one emergency a group); a resolved emergency is cancelled by its receipt. Token and user key are secrets. */
 export const pushover = {
   kind: 'pushover',
   schema: () => pushoverSchema,

@@ -1,11 +1,19 @@
 /**
  * A group as Pushover messages (POST /1/messages.json): a title (the group's headline), a text
- * of one block per alert, most urgent first, and the status page as the message's URL; the
- * priority of its most urgent alert. Pushover takes at most 1,024 characters of text: a group
- * too large for one message is split into up to `max_messages` messages, and the last one
- * says how many alerts had no room in any (a storm's 8,000 alerts are never silently dropped,
- * nor do they become 800 pushes to a phone). In HTML mode, every piece of text is escaped: only
- * spotwatch's own `<b>` reaches Pushover as markup.
+ * of one block per alert, most urgent first, and the status page as the message's URL. Pushover
+ * takes at most 1,024 characters of text: a larger group is split, in order, into as many
+ * messages as its alerts need, each alert in exactly one, packed as full as the limit allows and
+ * numbered in the title (`(2/5)`), so that no alert of a storm is lost. `max_messages`, when a
+ * user sets it, caps that: the last message then says how many alerts had no room.
+ *
+ * Priority: a message takes its most urgent alert's, except that only the first message of a
+ * split group may be an emergency (2, repeated until acknowledged): the others go at most at 1
+ * (high), so a storm of critical alerts is one emergency and one receipt, not hundreds. The
+ * alerts being sorted most urgent first, the first message always holds the group's top priority;
+ * its receipt is about every firing emergency alert of the group, in whichever message (or none,
+ * when capped) it is listed, and is cancelled once they have all resolved.
+ *
+ * In HTML mode, every piece of text is escaped: only spotwatch's own `<b>` reaches Pushover as markup.
  */
 import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../chat-text';
 import type { Notification, NotifiedAlert } from '../notifier';
@@ -14,7 +22,7 @@ import { escapeHtml, oneLine } from '../text';
 /** Pushover's documented limits, in characters. */
 export const PUSHOVER_LIMITS = { message: 1024, title: 250, url: 512, urlTitle: 100 } as const;
 
-/** Room kept in every message for the line that counts the alerts left out. */
+/** Room an alert's block leaves in a message for the line that counts the alerts left out (that line is at most 62 characters). */
 const FOOTER_ROOM = 64;
 /** The longest summary or place an alert's block shows. */
 const LINE_LIMIT = 200;
@@ -34,7 +42,7 @@ export interface PushoverPayload {
 
 export interface PushoverMessage {
   payload: PushoverPayload;
-  /** The firing alerts of this message whose own priority is an emergency: its receipt is cancelled once they have all resolved. */
+  /** On an emergency (the first message only): the group's firing alerts whose own priority is an emergency; its receipt is cancelled once they have all resolved. */
   emergencies: string[];
 }
 
@@ -47,10 +55,13 @@ export interface MessageOptions {
   retry: number;
   expire: number;
   html: boolean;
-  max_messages: number;
+  /** At most this many messages a group; unset: as many as its alerts need. */
+  max_messages?: number | undefined;
 }
 
 export const EMERGENCY = 2;
+/** The most a message after a split group's first may be: high, no receipt, no repetition. */
+export const HIGH = 1;
 
 /** An alert's priority: by its severity while it fires, `resolved_priority` once it resolved. */
 export function alertPriority(a: NotifiedAlert, o: Pick<MessageOptions, 'priorities' | 'other_priority' | 'resolved_priority'>): number {
@@ -62,52 +73,90 @@ interface Block {
   alert: NotifiedAlert;
   priority: number;
   text: string;
+  /** Its length in characters (code points), as Pushover counts them. */
+  size: number;
 }
 
 export function pushoverMessages(n: Notification, o: MessageOptions): PushoverMessage[] {
   const escape = o.html ? escapeHtml : (t: string) => t;
-  const budget = PUSHOVER_LIMITS.message - FOOTER_ROOM;
-  // Most urgent first (stable): the alerts that wake someone are the ones every message shows.
-  const ordered = n.alerts.map((alert) => ({ alert, priority: alertPriority(alert, o) })).sort((a, b) => b.priority - a.priority);
-  const all: Block[][] = [];
-  let current: Block[] = [];
-  let used = 0;
-  for (const { alert, priority } of ordered) {
-    if (all.length === o.max_messages) break;
-    const text = blockOf(alert, o.html, escape, budget);
-    if (current.length > 0 && used + 2 + text.length > budget) {
-      all.push(current);
-      current = [];
-      used = 0;
-      if (all.length === o.max_messages) break;
-    }
-    used += (current.length > 0 ? 2 : 0) + text.length;
-    current.push({ alert, priority, text });
-  }
-  if (current.length > 0 && all.length < o.max_messages) all.push(current);
-  const parts = all;
+  // Most urgent first (stable): the alerts that wake someone are in the first message.
+  const blocks: Block[] = n.alerts
+    .map((alert) => ({ alert, priority: alertPriority(alert, o) }))
+    .sort((a, b) => b.priority - a.priority)
+    .map(({ alert, priority }) => {
+      const text = blockOf(alert, o.html, escape, PUSHOVER_LIMITS.message - FOOTER_ROOM);
+      return { alert, priority, text, size: chars(text) };
+    });
+  const parts = paginate(blocks, n.truncatedAlerts, o.max_messages);
   const shown = parts.reduce((k, p) => k + p.length, 0);
-  const left = n.alerts.length - shown + n.truncatedAlerts;
+  const left = blocks.length - shown + n.truncatedAlerts;
   const title = `${groupMark(n)} ${headline(n)}`;
-  return parts.map((blocks, i) => {
-    const last = i === parts.length - 1;
-    const footer = last && left > 0 ? `\n\n… and ${leftOut(left)} (see the status page)` : '';
-    const priority = Math.max(...blocks.map((b) => b.priority));
+  // The emergency's receipt stands for every firing emergency alert of the group, listed in any message or in none.
+  const emergencies = blocks.filter((b) => b.alert.status === 'firing' && b.priority === EMERGENCY).map((b) => b.alert.fingerprint);
+  return parts.map((part, i) => {
+    const footer = i === parts.length - 1 ? footerOf(left) : '';
+    const top = Math.max(...part.map((b) => b.priority));
+    const priority = i === 0 ? top : Math.min(top, HIGH);
     const numbered = parts.length > 1 ? ` (${i + 1}/${parts.length})` : '';
-    const url = blocks.length === 1 && footer === '' ? blocks[0]?.alert.generatorURL ?? '' : n.externalURL;
+    const url = part.length === 1 && footer === '' ? part[0]?.alert.generatorURL ?? '' : n.externalURL;
     const payload: PushoverPayload = {
       token: o.token,
       user: o.user,
       title: `${fit(title, PUSHOVER_LIMITS.title - numbered.length)}${numbered}`,
-      message: `${blocks.map((b) => b.text).join('\n\n')}${footer}`,
+      message: `${part.map((b) => b.text).join(SEPARATOR)}${footer}`,
       priority,
       ...(o.html && { html: 1 as const }),
       ...(/^https?:\/\//.test(url) && url.length <= PUSHOVER_LIMITS.url && { url, url_title: 'spotwatch status page' }),
       ...(priority === EMERGENCY && { retry: o.retry, expire: o.expire }),
     };
-    const emergencies = blocks.filter((b) => b.alert.status === 'firing' && b.priority === EMERGENCY).map((b) => b.alert.fingerprint);
-    return { payload, emergencies };
+    return { payload, emergencies: priority === EMERGENCY ? emergencies : [] };
   });
+}
+
+const SEPARATOR = '\n\n';
+
+/** The last message's line for the alerts no message shows (none: nothing). */
+function footerOf(left: number): string {
+  return left > 0 ? `${SEPARATOR}… and ${leftOut(left)} (see the status page)` : '';
+}
+
+/** Characters as Pushover counts them: code points (an emoji is one, not two UTF-16 units). */
+function chars(text: string): number {
+  return [...text].length;
+}
+
+/**
+ * The blocks, in order, as messages of at most 1,024 characters, each as full as it can be (in
+ * a fixed order, filling each message before the next is the fewest messages). The last message
+ * keeps room for the line counting the alerts left out when there are any: the notification's
+ * own truncated ones, or, at the `cap`-th message, those that no message has room for.
+ */
+function paginate(blocks: readonly Block[], truncated: number, cap: number | undefined): Block[][] {
+  const limit = PUSHOVER_LIMITS.message;
+  const pages: Block[][] = [];
+  for (let i = 0; i < blocks.length;) {
+    const lastAllowed = pages.length + 1 === cap;
+    let take = fitting(blocks, i, limit);
+    const rest = i + take === blocks.length;
+    // The count is at most what is not yet in a message: its line is never longer than that one's.
+    if (lastAllowed && (!rest || truncated > 0)) take = fitting(blocks, i, limit - chars(footerOf(blocks.length - i + truncated)));
+    else if (rest && truncated > 0) take = fitting(blocks, i, limit - chars(footerOf(truncated)));
+    pages.push(blocks.slice(i, i + take));
+    i += take;
+    if (lastAllowed) break;
+  }
+  return pages;
+}
+
+/** How many blocks from `from` fit in `room` characters, a blank line between two; at least one (a block leaves FOOTER_ROOM). */
+function fitting(blocks: readonly Block[], from: number, room: number): number {
+  let used = blocks[from]?.size ?? 0;
+  let k = 1;
+  for (let next = blocks[from + k]; next !== undefined && used + SEPARATOR.length + next.size <= room; next = blocks[from + k]) {
+    used += SEPARATOR.length + next.size;
+    k++;
+  }
+  return k;
 }
 
 /**

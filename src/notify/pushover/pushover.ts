@@ -15,8 +15,9 @@ export interface PushoverOptions extends MessageOptions {
 }
 
 /**
- * The `pushover` receiver: a group as one message or a few (message.ts), sent in order, and an
- * emergency (priority 2) cancelled by its receipt once the alerts it was about have resolved.
+ * The `pushover` receiver: a group as one message or as many as its alerts need (message.ts),
+ * sent in order, and its emergency (priority 2, only ever the first message) cancelled by its
+ * receipt once the group's emergency alerts, in whichever message, have resolved.
  * The receipts are kept durably (receipts.ts), so that an emergency sent before a restart is
  * still cancelled after it. Pushover answers 200 `{"status":1}`; a 4xx `{"status":0,"errors":[...]}`
  * is permanent; 429 (the application's monthly limit) and 5xx are retried, a 429 after the

@@ -15,9 +15,6 @@ export const PUSHOVER_EXPIRE_MAX_S = 10_800;
 /** A rule's severity as a Pushover priority: critical wakes someone until acknowledged. */
 export const DEFAULT_PRIORITIES = { critical: 2, error: 1, warning: 0, info: -1 } as const;
 
-/** How many messages one group may become (each at most 1,024 characters); the last says how many alerts it had no room for. */
-export const DEFAULT_MAX_MESSAGES = 3;
-
 export const PUSHOVER_DEFAULTS = {
   api_url: DEFAULT_PUSHOVER_URL,
   timeout: DEFAULT_RECEIVER_TIMEOUT_MS,
@@ -27,7 +24,6 @@ export const PUSHOVER_DEFAULTS = {
   retry: 60,
   expire: 3600,
   html: true,
-  max_messages: DEFAULT_MAX_MESSAGES,
 };
 
 /** An application token and a user (or group) key are 30 letters and digits; never quoted in a message (they are secrets). */
@@ -53,7 +49,11 @@ export const pushoverSchema = z
     expire: z.number().int().min(1).max(PUSHOVER_EXPIRE_MAX_S).default(PUSHOVER_DEFAULTS.expire),
     /** Pushover's HTML mode (bold titles, a link per alert); upstream text is escaped either way. */
     html: z.boolean().default(PUSHOVER_DEFAULTS.html),
-    max_messages: z.number().int().min(1).max(50).default(PUSHOVER_DEFAULTS.max_messages),
+    /**
+     * Unset (the default): a group is as many messages as its alerts need, none left out. Set: at
+     * most this many messages a group, the last saying how many alerts had no room in any.
+     */
+    max_messages: z.number().int().min(1).optional(),
   })
   .strict();
 
