@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { readJsonIfAny, writeWhole } from '../../lib/whole-file';
 
 /** An emergency Pushover keeps repeating: its receipt, the alerts it is about, and when Pushover gives up on it by itself. */
 export interface Receipt {
@@ -19,7 +19,7 @@ export interface ReceiptStore {
 /**
  * The receipts in a small JSON file of the state_dir, one per receiver (`pushover-<name>.receipts.json`,
  * a receiver's name being a safe file name): as Telegram's offset file, a file rather than a
- * table, so that the store's schema stays the store's. Written whole and renamed into place: a
+ * table, so that the store's schema stays the store's. Written whole (lib/whole-file.ts): a
  * crash leaves the old list or the new one. A file that cannot be read is an empty list (the
  * emergencies it named then stop at their `expire`).
  */
@@ -28,18 +28,11 @@ export function receiptFile(stateDir: string, receiver: string): ReceiptStore & 
   return {
     path,
     load() {
-      try {
-        const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
-        return Array.isArray(value) ? value.filter(isReceipt) : [];
-      } catch {
-        return [];
-      }
+      const value = readJsonIfAny(path);
+      return Array.isArray(value) ? value.filter(isReceipt) : [];
     },
     save(receipts) {
-      mkdirSync(dirname(path), { recursive: true });
-      const tmp = `${path}.tmp`;
-      writeFileSync(tmp, `${JSON.stringify(receipts)}\n`);
-      renameSync(tmp, path);
+      writeWhole(path, `${JSON.stringify(receipts)}\n`);
     },
   };
 }
