@@ -203,6 +203,28 @@ describe('Telegram one-tap silences', () => {
     expect(tg.messageOf(CHAT, id)?.reply_markup).toEqual(keyboard(buttonKey(TRC_LABELS)));
   });
 
+  it('a press in another chat (the message forwarded there) changes nothing, and is counted', async () => {
+    const { n, context } = bot();
+    tg.chat(-100999);
+    await n.send(delivery([closed()]));
+    const data = `silence:1h:${buttonKey(TRC_LABELS)}`;
+    const copy = await fetch(`${tg.url}/bot${TOKEN}/sendMessage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: -100999, text: 'copied', reply_markup: { inline_keyboard: [[{ text: 'Silence 1h', callback_data: data }]] } }) });
+    const { result } = (await copy.json()) as { result: { message_id: number } };
+    const { queryId } = tg.press(-100999, result.message_id, data);
+    await waitFor(() => tg.answers.length === 1, 'the answer');
+    expect(calls('answerCallbackQuery')).toEqual([{ callback_query_id: queryId, text: 'These buttons only work in the chat spotwatch sent them to.', show_alert: true }]);
+    expect(context.requests).toEqual([]);
+    expect(context.ignored).toEqual(['desk other_chat']);
+  });
+
+  it('a second receiver of the same bot, which only sends, carries no buttons: the first answers presses', async () => {
+    const first = bot();
+    const second = bot({ name: 'desk-2' });
+    await first.n.send(delivery([closed()]));
+    await second.n.send(delivery([closed()]));
+    expect(tg.sent.map((m) => m.replyMarkup === undefined)).toEqual([false, true]);
+  });
+
   it('answers a button that is not ours without doing anything', async () => {
     const { context } = bot();
     const theirs = await fetch(`${tg.url}/bot${TOKEN}/sendMessage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: CHAT, text: 'a poll', reply_markup: { inline_keyboard: [[{ text: 'Yes', callback_data: 'vote:yes' }]] } }) });

@@ -15,6 +15,7 @@ import { span } from '../../lib/duration';
 import type { BotAnswer } from './bot-api';
 import type { BotContext } from './bot-context';
 import { readCallbackData, type ButtonStore } from './buttons';
+import { sameChat } from './commands';
 import { plainUpstream } from './html';
 import { TELEGRAM_TEXT_LIMIT } from './message';
 import type { TgCallbackQuery, TgMessage, TgUser } from './updates';
@@ -25,6 +26,8 @@ const SHORT_ID = 8;
 
 export interface CallbackDeps {
   receiver: string;
+  /** The configured chat_id: a press elsewhere (the message forwarded to another chat) changes nothing. */
+  chatId: string;
   context: BotContext;
   logger: Logger;
   allowedUsers: readonly number[] | undefined;
@@ -84,6 +87,12 @@ export async function answerPress(q: TgCallbackQuery, deps: CallbackDeps, signal
   if (press === undefined) {
     // Not a button of ours (an older version's, or another program's): the progress bar still ends.
     await answerQuery(q, deps, signal);
+    return;
+  }
+  if (q.message !== undefined && !sameChat(q.message.chat, deps.chatId)) {
+    context.ignored(receiver, 'other_chat');
+    logger.info({ receiver, from: q.from.id, chat: q.message.chat.id }, 'Telegram button pressed in another chat; ignored');
+    await answerQuery(q, deps, signal, 'These buttons only work in the chat spotwatch sent them to.', true);
     return;
   }
   if (!mayChange(q.from, deps.allowedUsers)) {

@@ -59,6 +59,11 @@ export class UpdatePoller {
     return this.options.bot.token.split(':')[0] ?? '';
   }
 
+  /** Whether this poller takes the bot's updates (it started, and no other poller of this process had the bot). */
+  get polling(): boolean {
+    return this.loop !== undefined && !this.stopping.signal.aborted;
+  }
+
   /** Starts polling, unless another poller of this process polls the same bot (then it says so). */
   start(): void {
     if (this.loop !== undefined || this.stopping.signal.aborted) return;

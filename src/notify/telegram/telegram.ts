@@ -54,7 +54,7 @@ export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & 
           backoff: options.backoff,
           onUpdate: (update, me, signal) =>
             update.callback_query !== undefined
-              ? answerPress(update.callback_query, { receiver: options.name, context, logger, allowedUsers, buttons, call: (method, params, s) => callBot(http, bot, method, params, options.timeout, s) }, signal)
+              ? answerPress(update.callback_query, { receiver: options.name, chatId: options.chat_id, context, logger, allowedUsers, buttons, call: (method, params, s) => callBot(http, bot, method, params, options.timeout, s) }, signal)
               : answerUpdate(update, me, { receiver: options.name, chatId: options.chat_id, allowedUsers, context, logger, reply: (to, text, s) => reply(to, text, s) }, signal),
         })
       : undefined;
@@ -63,7 +63,8 @@ export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & 
   function keyboardFor(listed: readonly NotifiedAlert[]): object | undefined {
     const firing = listed.filter((a) => a.status === 'firing');
     const labels = sharedLabels(firing);
-    if (buttons === undefined || Object.keys(labels).length === 0) return undefined;
+    // Presses come to the receiver that polls the bot: another receiver of the same bot only sends, without buttons.
+    if (buttons === undefined || poller?.polling !== true || Object.keys(labels).length === 0) return undefined;
     const key = buttonKey(labels);
     try {
       buttons.remember(key, labels, deps.clock.now());
