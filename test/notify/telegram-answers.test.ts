@@ -10,7 +10,7 @@ const ADA = { id: 42, is_bot: false, first_name: 'Ada', username: 'ada' };
 const run = (text: string, ctx: BotContext): string => {
   const cmd = parseCommand(text, 'SpotwatchBot');
   if (cmd === undefined) throw new Error(`not a command: ${text}`);
-  return answer(cmd, ctx, ADA);
+  return answer(cmd, ctx, { from: ADA });
 };
 
 describe('bot commands', () => {
@@ -101,7 +101,7 @@ describe('bot commands', () => {
     const list: Silence[] = [{ id: 'aaaa1111-x', matchers: [{ label: 'coin', pattern: '/USDT/' }], startsAt: NOW - HOUR, endsAt: NOW + HOUR, comment: '', createdBy: 'telegram:@ada' }];
     const { ctx, requests, expired } = fixedContext({ silences: list });
     const bob = { id: 7, is_bot: false, first_name: 'Bob' };
-    const as = (text: string, from: typeof bob | typeof ADA, allowed?: number[]) => answer(parseCommand(text, 'SpotwatchBot') ?? { name: '', args: '' }, ctx, from, allowed);
+    const as = (text: string, from: typeof bob | typeof ADA, allowed?: number[]) => answer(parseCommand(text, 'SpotwatchBot') ?? { name: '', args: '' }, ctx, { from }, allowed);
     expect(as('/silence coin=USDT 2h', bob, [42])).toBe("Sorry, only the people this bot's allowed_users lists may run /silence. Your Telegram id is 7: ask whoever runs spotwatch to add it.");
     expect(as('/unsilence aaaa1111', bob, [42])).toBe("Sorry, only the people this bot's allowed_users lists may run /unsilence. Your Telegram id is 7: ask whoever runs spotwatch to add it.");
     expect(requests).toEqual([]);
@@ -112,6 +112,16 @@ describe('bot commands', () => {
     expect(as('/unsilence aaaa1111', ADA, [7, 42])).toBe('Silence aaaa1111 (coin=USDT) ended.');
     expect(requests.map((r) => r.createdBy)).toEqual(['telegram:@ada']);
     expect(expired).toEqual(['aaaa1111-x']);
+  });
+
+  it('an anonymous admin (speaking as the group) may change silences without allowed_users, and is asked to speak as themselves with it', () => {
+    const { ctx, requests } = fixedContext();
+    const anonymous = { from: { id: 1087968824, is_bot: true, first_name: 'Group', username: 'GroupAnonymousBot' }, as: { id: -1001234567890, type: 'supergroup', title: 'Desk <b>@everyone</b>' } };
+    const cmd = parseCommand('/silence coin=USDT 2h', 'SpotwatchBot') ?? { name: '', args: '' };
+    expect(answer(cmd, ctx, anonymous, [1087968824])).toBe("Sorry, only the people this bot's allowed_users lists may run /silence, and this came anonymously: send it as yourself.");
+    expect(requests).toEqual([]);
+    expect(answer(cmd, ctx, anonymous)).toMatch(/^Silenced coin=USDT until /);
+    expect(requests.map((r) => r.createdBy)).toEqual(['telegram:Desk <b>@\u2060everyone</b> (anonymous)']);
   });
 
   const NOTICES: BotNotices = {

@@ -89,16 +89,17 @@ export async function answerPress(q: TgCallbackQuery, deps: CallbackDeps, signal
     await answerQuery(q, deps, signal);
     return;
   }
-  if (q.message !== undefined && !sameChat(q.message.chat, deps.chatId)) {
+  // Our buttons are only on messages in the configured chat (never inline messages, which come without `message`).
+  if (q.message === undefined || !sameChat(q.message.chat, deps.chatId)) {
     context.ignored(receiver, 'other_chat');
-    logger.info({ receiver, from: q.from.id, chat: q.message.chat.id }, 'Telegram button pressed in another chat; ignored');
+    logger.info({ receiver, from: q.from.id, chat: q.message?.chat.id }, 'Telegram button pressed in another chat; ignored');
     await answerQuery(q, deps, signal, 'These buttons only work in the chat spotwatch sent them to.', true);
     return;
   }
-  if (!mayChange(q.from, deps.allowedUsers)) {
+  if (!mayChange({ from: q.from }, deps.allowedUsers)) {
     context.ignored(receiver, 'not_allowed');
     logger.info({ receiver, from: q.from.id, button: press.span.text }, 'Telegram button refused: not in allowed_users');
-    await answerQuery(q, deps, signal, refusal('silence alerts', q.from), true);
+    await answerQuery(q, deps, signal, refusal('silence alerts', { from: q.from }), true);
     return;
   }
   const labels = deps.buttons.recall(press.key);
@@ -126,7 +127,7 @@ export async function answerPress(q: TgCallbackQuery, deps: CallbackDeps, signal
     matchers: Object.entries(labels).map(([name, value]) => ({ name, value, isRegex: false, isEqual: true })),
     endsAt,
     comment: `${press.span.text} (a Telegram button)`,
-    createdBy: createdBy(q.from),
+    createdBy: createdBy({ from: q.from }),
   });
   if (q.message === undefined) return;
   if (typeof made === 'string') {

@@ -11,7 +11,7 @@ import { plainUpstream } from './html';
 import { span } from '../../lib/duration';
 import { shortTime, TELEGRAM_TEXT_LIMIT } from './message';
 import type { TgChat, TgMessage, TgUpdate, TgUser } from './updates';
-import { createdBy, mayChange, refusal, silenceCommand, silencesLines, unsilenceCommand } from './silence-command';
+import { createdBy, mayChange, refusal, silenceCommand, silencesLines, unsilenceCommand, type Asker } from './silence-command';
 
 /** A command sent longer ago than this is not run: a /silence from yesterday is not what anyone wants now. */
 export const STALE_MS = 10 * 60_000;
@@ -124,7 +124,7 @@ function noticesText(ctx: BotContext, args: string): string {
 }
 
 /** The reply to a command (plain text). `allowedUsers`: who may run those that change something (all, when undefined). */
-export function answer(cmd: Command, ctx: BotContext, from: TgUser | undefined, allowedUsers?: readonly number[]): string {
+export function answer(cmd: Command, ctx: BotContext, who: Asker, allowedUsers?: readonly number[]): string {
   switch (cmd.name) {
     case 'status':
       return statusText(ctx);
@@ -133,11 +133,11 @@ export function answer(cmd: Command, ctx: BotContext, from: TgUser | undefined, 
     case 'notices':
       return noticesText(ctx, cmd.args);
     case 'silence':
-      return mayChange(from, allowedUsers) ? silenceCommand(cmd.args, ctx, createdBy(from)) : refusal('run /silence', from);
+      return mayChange(who, allowedUsers) ? silenceCommand(cmd.args, ctx, createdBy(who)) : refusal('run /silence', who);
     case 'silences':
       return fitLines(silencesLines(ctx), 'silences');
     case 'unsilence':
-      return mayChange(from, allowedUsers) ? unsilenceCommand(cmd.args, ctx) : refusal('run /unsilence', from);
+      return mayChange(who, allowedUsers) ? unsilenceCommand(cmd.args, ctx) : refusal('run /unsilence', who);
     case 'help':
     case 'start':
       return HELP;
@@ -167,7 +167,8 @@ export async function answerUpdate(update: TgUpdate, me: TgUser, deps: ChatDeps,
     deps.logger.debug({ receiver: deps.receiver, chat: m.chat.id }, 'Telegram update from another chat ignored');
     return;
   }
-  if (typeof m.text !== 'string' || m.from?.is_bot === true) return;
+  // Other bots are not answered; an anonymous admin's message comes from a bot (GroupAnonymousBot) with the group as sender_chat.
+  if (typeof m.text !== 'string' || (m.from?.is_bot === true && m.sender_chat === undefined)) return;
   const cmd = parseCommand(m.text, me.username);
   if (cmd === undefined) return;
   if (deps.context.now() - m.date * 1000 > STALE_MS) {
@@ -176,8 +177,9 @@ export async function answerUpdate(update: TgUpdate, me: TgUser, deps: ChatDeps,
     return;
   }
   await deps.context.refresh?.();
-  const text = answer(cmd, deps.context, m.from, deps.allowedUsers);
-  const refused = (cmd.name === 'silence' || cmd.name === 'unsilence') && !mayChange(m.from, deps.allowedUsers);
+  const who: Asker = { from: m.from, as: m.sender_chat };
+  const text = answer(cmd, deps.context, who, deps.allowedUsers);
+  const refused = (cmd.name === 'silence' || cmd.name === 'unsilence') && !mayChange(who, deps.allowedUsers);
   if (refused) deps.context.ignored(deps.receiver, 'not_allowed');
   deps.logger.info({ receiver: deps.receiver, command: cmd.name, from: m.from?.id, ...(refused && { refused: 'not in allowed_users' }) }, 'Telegram command answered');
   await deps.reply(m, text, signal);

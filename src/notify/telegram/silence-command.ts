@@ -9,7 +9,7 @@ import type { BotContext, SilenceRequest } from './bot-context';
 import { plainUpstream } from './html';
 import { span } from '../../lib/duration';
 import { shortTime } from './message';
-import type { TgUser } from './updates';
+import type { TgChat, TgUser } from './updates';
 
 const MATCHER = /^([A-Za-z_][A-Za-z0-9_]*)(=~|!~|!=|=)(.+)$/;
 
@@ -20,19 +20,30 @@ const SHORT_ID = 8;
 
 export const iso = (ms: number): string => shortTime(new Date(ms).toISOString()) ?? String(ms);
 
-/** Who a silence is created by: the sender as Telegram names them (`telegram:@ada`, `telegram:Ada (42)`). */
-export function createdBy(from: TgUser | undefined): string {
+/**
+ * Who asks for a change: the user, and the chat they speak as when they speak for one (an
+ * anonymous group admin, whose `from` is Telegram's GroupAnonymousBot, or a channel).
+ */
+export interface Asker {
+  from?: TgUser | undefined;
+  as?: TgChat | undefined;
+}
+
+/** Who a silence is created by, as Telegram names them (`telegram:@ada`, `telegram:Ada (42)`, `telegram:Desk group (anonymous)`). */
+export function createdBy({ from, as }: Asker): string {
+  if (as !== undefined) return `telegram:${plainUpstream(as.title ?? (as.username === undefined ? String(as.id) : `@${as.username}`), 64)} (anonymous)`;
   if (from === undefined) return 'telegram';
   return `telegram:${from.username !== undefined ? `@${from.username}` : `${plainUpstream(from.first_name ?? 'user', 64)} (${from.id})`}`;
 }
 
-/** Whether `from` may change silences (`/silence`, `/unsilence`, the buttons): anyone in the chat, or only `allowed_users`. */
-export function mayChange(from: TgUser | undefined, allowedUsers: readonly number[] | undefined): boolean {
-  return allowedUsers === undefined || (from !== undefined && allowedUsers.includes(from.id));
+/** Whether one may change silences (`/silence`, `/unsilence`, the buttons): anyone in the chat, or only the people `allowed_users` lists (never someone anonymous). */
+export function mayChange({ from, as }: Asker, allowedUsers: readonly number[] | undefined): boolean {
+  return allowedUsers === undefined || (as === undefined && from !== undefined && allowedUsers.includes(from.id));
 }
 
 /** The polite answer to someone `allowed_users` does not list; nothing changes. */
-export function refusal(what: string, from: TgUser | undefined): string {
+export function refusal(what: string, { from, as }: Asker): string {
+  if (as !== undefined) return `Sorry, only the people this bot's allowed_users lists may ${what}, and this came anonymously: send it as yourself.`;
   const id = from === undefined ? '' : ` Your Telegram id is ${from.id}: ask whoever runs spotwatch to add it.`;
   return `Sorry, only the people this bot's allowed_users lists may ${what}.${id}`;
 }

@@ -11,6 +11,7 @@ export interface TgChat {
   id: number;
   type?: string;
   username?: string;
+  title?: string;
 }
 
 export interface TgMessage {
@@ -19,6 +20,8 @@ export interface TgMessage {
   date: number;
   chat: TgChat;
   from?: TgUser;
+  /** Who the message speaks for when not its sender: the group itself (an anonymous admin, `from` then being GroupAnonymousBot) or a channel. */
+  sender_chat?: TgChat;
   text?: string;
   /** The text's formatting (MessageEntity), as Telegram parsed it: kept when the bot edits its own message. */
   entities?: unknown[];
