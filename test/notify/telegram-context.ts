@@ -1,5 +1,6 @@
 import type { BotContext, BotNotices, ClosedNetwork, SilenceRequest } from '../../src/notify/telegram/bot-context';
 import type { Silence } from '../../src/alerts/silence';
+import { literalPattern } from '../../src/lib/pattern';
 
 /** The time a fixed context lives at. */
 export const NOW = Date.UTC(2026, 0, 2, 12, 0, 0);
@@ -31,7 +32,7 @@ export function fixedContext(over: { closed?: ClosedNetwork[]; notices?: BotNoti
       create(request) {
         requests.push(request);
         if (over.refuse !== undefined) return over.refuse;
-        const s = { id: '3f2a9c1b-0000-4000-8000-000000000001', matchers: request.matchers.map((m) => ({ label: m.name, pattern: `${m.isEqual ? '' : '!'}/${m.value}/` })), startsAt: NOW, endsAt: request.endsAt, comment: request.comment, createdBy: request.createdBy };
+        const s = { id: '3f2a9c1b-0000-4000-8000-000000000001', matchers: request.matchers.map((m) => ({ label: m.name, pattern: `${m.isEqual ? '' : '!'}${m.isRegex ? `/${m.value}/` : literalPattern(m.value)}` })), startsAt: NOW, endsAt: request.endsAt, comment: request.comment, createdBy: request.createdBy };
         silences.push(s);
         return s;
       },

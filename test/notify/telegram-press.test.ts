@@ -75,7 +75,7 @@ describe('Telegram one-tap silences', () => {
       comment: 'Silence 1h (a Telegram button)',
       createdBy: 'telegram:@ada',
     }]);
-    expect(calls('answerCallbackQuery')).toEqual([{ callback_query_id: queryId, text: 'Silenced for 1h, until 2026-01-02 13:00 UTC.' }]);
+    expect(calls('answerCallbackQuery')).toEqual([{ callback_query_id: queryId, text: 'Silencing for 1h, until 2026-01-02 13:00 UTC…' }]);
     const line = '🔕 Silenced by @ada until 2026-01-02 13:00 UTC (1h). /unsilence 3f2a9c1b ends it.';
     expect(calls('editMessageText')).toEqual([{
       chat_id: CHAT,
@@ -138,7 +138,7 @@ describe('Telegram one-tap silences', () => {
     tg.expire(queryId);
     const { context } = bot();
     await waitFor(() => tg.pending.every((id) => id > updateId), 'the press taken');
-    expect(calls('answerCallbackQuery')).toEqual([{ callback_query_id: queryId, text: 'Silenced for 24h, until 2026-01-03 12:00 UTC.' }]);
+    expect(calls('answerCallbackQuery')).toEqual([{ callback_query_id: queryId, text: 'Silencing for 24h, until 2026-01-03 12:00 UTC…' }]);
     expect(context.requests).toEqual([]);
     expect(context.ignored).toEqual(['desk stale']);
     expect(tg.edits).toEqual([]);
@@ -174,6 +174,21 @@ describe('Telegram one-tap silences', () => {
     await waitFor(() => tg.answers.length === 1, 'the answer');
     expect(calls('answerCallbackQuery')).toEqual([{ callback_query_id: queryId, text: 'Already silenced until 2026-01-02 14:00 UTC by @\u2060eve.' }]);
     expect(context.requests).toEqual([]);
+  });
+
+  it('two quick presses (a clock that moves) make one silence; the second is told it is already silenced', async () => {
+    let now = NOW;
+    const context = fixedContext({ stateDir: dir, now: () => (now += 1_000) });
+    const { n } = bot({}, context);
+    await n.send(delivery([closed()]));
+    const id = tg.sent[0]?.messageId ?? 0;
+    const data = `silence:1h:${buttonKey(TRC_LABELS)}`;
+    tg.press(CHAT, id, data);
+    tg.press(CHAT, id, data, { from: { id: 43, is_bot: false, first_name: 'Grace', username: 'grace' } });
+    await waitFor(() => tg.answers.length === 2, 'both answered');
+    expect(context.requests.map((r) => r.createdBy)).toEqual(['telegram:@ada']);
+    expect(tg.answers[1]?.text).toMatch(/^Already silenced until 2026-01-02 13:00 UTC by @\u2060ada\.$/);
+    expect(tg.edits).toHaveLength(1);
   });
 
   it('a message too old to be seen keeps its text: its buttons go and the line is a reply', async () => {

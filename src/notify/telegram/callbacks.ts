@@ -21,6 +21,9 @@ import { TELEGRAM_TEXT_LIMIT } from './message';
 import type { TgCallbackQuery, TgMessage, TgUser } from './updates';
 import { createdBy, describeMatcher, iso, mayChange, refusal } from './silence-command';
 
+/** A silence over the same labels ending this much before a press's would is the same silence: two quick presses (or two people pressing) make one. */
+const SAME_PRESS_MS = 60_000;
+
 /** How much of a silence's id the edited message shows (as /silences does). */
 const SHORT_ID = 8;
 
@@ -112,12 +115,13 @@ export async function answerPress(q: TgCallbackQuery, deps: CallbackDeps, signal
   const wanted = Object.entries(labels).map(([k, v]) => `${k}=${v}`).sort().join('\n');
   const already = context.silences
     .list()
-    .find((s) => s.startsAt <= now && s.endsAt >= endsAt && s.matchers.map(describeMatcher).sort().join('\n') === wanted);
+    .find((s) => s.startsAt <= now && s.endsAt >= endsAt - SAME_PRESS_MS && s.matchers.map(describeMatcher).sort().join('\n') === wanted);
   if (already !== undefined) {
     await answerQuery(q, deps, signal, `Already silenced until ${iso(already.endsAt)}${already.createdBy ? ` by ${plainUpstream(already.createdBy.replace(/^telegram:/, ''), 64)}` : ''}.`);
     return;
   }
-  const told = await answerQuery(q, deps, signal, `Silenced for ${press.span.span}, until ${iso(endsAt)}.`);
+  // Said before the silence is made (see above): the edited message says what came of it.
+  const told = await answerQuery(q, deps, signal, `Silencing for ${press.span.span}, until ${iso(endsAt)}…`);
   if (told === 'too_old') {
     context.ignored(receiver, 'stale');
     logger.info({ receiver, from: q.from.id, button: press.span.text }, 'Telegram button press too old to act on (pressed while spotwatch was down?); ignored');
