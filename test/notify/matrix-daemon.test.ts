@@ -7,7 +7,7 @@ import { HOSTILE, TRC_LABELS, TRC_NETWORK as TRC, USDT_CLOSED_RULES } from './ch
 /**
  * From an upstream change to a Matrix room, through the daemon watching the reference exchange
  * over HTTP: a network's withdrawals close with a hostile withdrawDesc (markup, @room, a user id),
- * the room gets an m.notice whose HTML is escaped and which pings no one, and another when they
+ * the room gets an m.text whose HTML is escaped and which pings no one, and another when they
  * reopen, each by PUT with a transaction id of its own.
  */
 
@@ -47,7 +47,7 @@ describe('matrix, end to end from an upstream change', () => {
     await room.stop();
   });
 
-  it('posts an escaped, mention-free notice when withdrawals close with a hostile message, and another when they reopen', async () => {
+  it('posts an escaped, mention-free m.text (pushed to phones) when withdrawals close with a hostile message, and another when they reopen', async () => {
     const daemon = await s.start();
     const url = daemon.url as string;
     const link = `${url}/#${fingerprint(TRC_LABELS)}`;
@@ -56,7 +56,7 @@ describe('matrix, end to end from an upstream change', () => {
     await waitFor(() => room.events.length === 1, 'the firing notice');
     const since = shownTime(room.events[0]?.content.body, 'since', closedAt, Date.now());
     expect(room.events[0]?.content).toEqual({
-      msgtype: 'm.notice',
+      msgtype: 'm.text',
       body: `🔴 [FIRING:1] WithdrawDisabled main\n🔴 USDT withdrawals disabled on Tron(TRC20) (main)\nmain · USDT · Tron(TRC20) · tron · since ${since} UTC\n> ${SAID}\n${url}`,
       format: 'org.matrix.custom.html',
       formatted_body: '<p><strong>🔴 [FIRING:1] WithdrawDisabled main</strong></p>'
@@ -70,7 +70,7 @@ describe('matrix, end to end from an upstream change', () => {
     await waitFor(() => room.events.length === 2, 'the resolution');
     const resolved = shownTime(room.events[1]?.content.body, 'resolved', reopenedAt, Date.now());
     expect(room.events[1]?.content).toEqual({
-      msgtype: 'm.notice',
+      msgtype: 'm.text',
       body: `✅ [RESOLVED] WithdrawDisabled main\n✅ Resolved: USDT withdrawals disabled on Tron(TRC20) (main)\nmain · USDT · Tron(TRC20) · tron · resolved ${resolved} UTC\n> ${SAID}\n${url}`,
       format: 'org.matrix.custom.html',
       formatted_body: '<p><strong>✅ [RESOLVED] WithdrawDisabled main</strong></p>'
@@ -80,7 +80,7 @@ describe('matrix, end to end from an upstream change', () => {
     });
 
     // Neither @room nor the user id in the exchange's text notified anyone; each event came by PUT, with the token, under its own txnId.
-    expect(room.events.map((e) => [e.roomId, e.pings])).toEqual([[MATRIX_ROOM, []], [MATRIX_ROOM, []]]);
+    expect(room.events.map((e) => [e.roomId, e.pings, e.pushed])).toEqual([[MATRIX_ROOM, [], true], [MATRIX_ROOM, [], true]]);
     expect(room.requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual(room.events.map((e) => ['PUT', `${ROOM_PATH}${e.txnId}`, `Bearer ${MATRIX_TOKEN}`]));
     expect(room.events.map((e) => e.txnId)).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/), expect.stringMatching(/^[0-9a-f]{32}$/)]);
     expect(room.events[0]?.txnId).not.toBe(room.events[1]?.txnId);

@@ -2,14 +2,14 @@ import { parseConfig, redactConfig } from '../../src/config';
 import { matrix } from '../../src/notify/matrix';
 import type { MatrixConfig } from '../../src/notify/matrix/schema';
 import type { Notifier } from '../../src/notify/notifier';
-import { MATRIX_ROOM, MATRIX_TOKEN, MatrixDouble } from '../support/doubles/matrix';
+import { MATRIX_ROOM, MATRIX_ROOM_V12, MATRIX_TOKEN, MatrixDouble } from '../support/doubles/matrix';
 import { closed, delivery, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
 const env = perTest(() => new MatrixDouble());
 
 /** The receiver as the registry builds it from a `matrix:` block. */
 function notifier(over: Partial<MatrixConfig> = {}): Notifier {
-  return matrix.create('room', { homeserver: env.double.homeserver, room_id: MATRIX_ROOM, access_token: MATRIX_TOKEN, timeout: 2000, ...over }, env.deps);
+  return matrix.create('room', { homeserver: env.double.homeserver, room_id: MATRIX_ROOM, access_token: MATRIX_TOKEN, timeout: 2000, msgtype: 'text', ...over }, env.deps);
 }
 
 const ROOM_PATH = '/_matrix/client/v3/rooms/!abcDEF123%3Aexample.org/send/m.room.message';
@@ -17,7 +17,7 @@ const TRC_TEXT = '\n🔴 USDT withdrawals disabled on Tron(TRC20) (main)\nmain �
 const TRC_HTML = '<p><a href="http://sw.example:9464/#72e6ada129d8b016">🔴 USDT withdrawals disabled on Tron(TRC20) (main)</a><br>main · USDT · Tron(TRC20) · tron · since 2026-01-02 03:04:05 UTC</p>';
 
 describe('matrix receiver', () => {
-  it('sends a group as one m.notice by PUT, the delivery\'s key as txnId, the token as a Bearer, and no mention', async () => {
+  it('sends a group as one m.text by PUT, the delivery\'s key as txnId, the token as a Bearer, and no mention: pushed to phones, pinging no one', async () => {
     const d = delivery([closed()]);
     await notifier().send(d);
     const req = env.double.requests[0];
@@ -27,12 +27,35 @@ describe('matrix receiver', () => {
     expect(req?.headers['content-type']).toBe('application/json');
     expect(env.double.events).toHaveLength(1);
     expect(env.double.events[0]?.content).toEqual({
+      msgtype: 'm.text',
+      body: `🔴 [FIRING:1] WithdrawDisabled main${TRC_TEXT}\n> Wallet maintenance\nhttp://sw.example:9464`,
+      format: 'org.matrix.custom.html',
+      formatted_body: `<p><strong>🔴 [FIRING:1] WithdrawDisabled main</strong></p>${TRC_HTML}<blockquote>Wallet maintenance</blockquote><p><a href="http://sw.example:9464">status page</a></p>`,
+      'm.mentions': {},
+    });
+    expect(env.double.events[0]?.pushed).toBe(true);
+    expect(env.double.events[0]?.pings).toEqual([]);
+  });
+
+  it('sends m.notice with msgtype: notice (the default push rules push it to no one), the rest the same', async () => {
+    const d = delivery([closed()]);
+    await notifier({ msgtype: 'notice' }).send(d);
+    expect(env.double.requests[0]?.path).toBe(`${ROOM_PATH}/${d.idempotencyKey}`);
+    expect(env.double.events[0]?.content).toEqual({
       msgtype: 'm.notice',
       body: `🔴 [FIRING:1] WithdrawDisabled main${TRC_TEXT}\n> Wallet maintenance\nhttp://sw.example:9464`,
       format: 'org.matrix.custom.html',
       formatted_body: `<p><strong>🔴 [FIRING:1] WithdrawDisabled main</strong></p>${TRC_HTML}<blockquote>Wallet maintenance</blockquote><p><a href="http://sw.example:9464">status page</a></p>`,
       'm.mentions': {},
     });
+    expect(env.double.events[0]?.pushed).toBe(false);
+  });
+
+  it('sends to a room of version 12, whose id has no server part, its id encoded in the path', async () => {
+    const d = delivery([closed()]);
+    await notifier({ room_id: MATRIX_ROOM_V12 }).send(d);
+    expect(env.double.requests[0]?.path).toBe(`/_matrix/client/v3/rooms/!31hneApxJ_1o-63DmFrpeqnkFfWppnzWso1JvH3ogLM/send/m.room.message/${d.idempotencyKey}`);
+    expect(env.double.events.map((e) => [e.roomId, e.txnId])).toEqual([[MATRIX_ROOM_V12, d.idempotencyKey]]);
   });
 
   it('says a resolution with its end time', async () => {
@@ -101,6 +124,26 @@ describe('matrix receiver', () => {
     expect(String(env.double.events[0]?.content.body)).toContain(`\n> ${'Z'.repeat(1999)}…\n`);
   });
 
+  it('cuts a 70,000-character summary and a huge label so that every event fits and no alert of the group is lost', async () => {
+    const longSummary = closed('Wallet maintenance', { network: 'LONGSUM' });
+    longSummary.annotations.summary = 'S'.repeat(70_000);
+    const hugeLabel = closed('Wallet maintenance', { network: `"${'N'.repeat(70_000)}"` });
+    const alerts = [closed('a', { network: 'NET0001' }), longSummary, closed('b', { network: 'NET0002' }), hugeLabel, closed('c', { network: 'NET0003' })];
+    const d = delivery(alerts);
+    await notifier().send(d);
+    const events = env.double.events;
+    expect(env.double.replies.map((r) => r.status)).toEqual(events.map(() => 200));
+    expect(events.every((e) => e.bytes <= 65_536)).toBe(true);
+    // Every alert is in an event, in order: its link to the status page names it.
+    const links = events.flatMap((e) => [...String(e.content.formatted_body).matchAll(/<a href="http:\/\/sw\.example:9464\/#([0-9a-f]+)">/g)].map((m) => m[1]));
+    expect(links).toEqual(d.notification.alerts.map((a) => /#([0-9a-f]+)$/.exec(a.generatorURL)?.[1]));
+    const body = events.map((e) => String(e.content.body)).join('\n');
+    expect(body).toContain(`\n🔴 ${'S'.repeat(999)}…\nmain · USDT · LONGSUM · tron · since 2026-01-02 03:04:05 UTC\n`);
+    expect(body).toContain(`\n🔴 ${fitted(`USDT withdrawals disabled on "${'N'.repeat(70_000)}" (main)`, 1000)}\n${fitted(`main · USDT · "${'N'.repeat(70_000)}" · tron`, 500)} · since 2026-01-02 03:04:05 UTC\n`);
+    const html = events.map((e) => String(e.content.formatted_body)).join('');
+    expect(html).toContain(`<br>${fitted(`main · USDT · "${'N'.repeat(70_000)}" · tron`, 500).replaceAll('"', '&quot;')} · since 2026-01-02 03:04:05 UTC</p>`);
+  });
+
   it('waits as M_LIMIT_EXCEEDED asks: retry_after_ms or Retry-After, whichever is longer', async () => {
     env.double.rateLimit(1500, 1);
     expect(await rejection(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'rate_limited', retryable: true, retryAfterMs: 1500, message: 'Matrix answered HTTP 429: M_LIMIT_EXCEEDED: Too Many Requests' });
@@ -134,21 +177,48 @@ describe('matrix receiver', () => {
   });
 });
 
+/** `text` cut to `max` characters as the receiver cuts it, `…` last. */
+function fitted(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
 describe('matrix config', () => {
   const text = (block: string): string => `exchanges:\n  - name: main\nnotify:\n  receivers:\n    - name: room\n      matrix: ${block}\n`;
 
   it('reads the block as DESIGN.md writes it, and redacts the token', () => {
     const parsed = parseConfig(text('{ homeserver: https://matrix.example.org, room_id: "!abc:example.org", access_token: "${MX_TOKEN}" }'), 'c.yaml', { MX_TOKEN: 'syt_secret_token' }, '/');
     if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-    expect(parsed.config.notify.receivers[0]).toEqual({ name: 'room', send_resolved: true, kind: 'matrix', matrix: { homeserver: 'https://matrix.example.org', room_id: '!abc:example.org', access_token: 'syt_secret_token', timeout: 10_000 } });
-    expect(redactConfig(parsed.config).notify.receivers[0]).toEqual({ name: 'room', send_resolved: true, kind: 'matrix', matrix: { homeserver: 'https://matrix.example.org', room_id: '!abc:example.org', access_token: '<redacted>', timeout: 10_000 } });
+    expect(parsed.config.notify.receivers[0]).toEqual({ name: 'room', send_resolved: true, kind: 'matrix', matrix: { homeserver: 'https://matrix.example.org', room_id: '!abc:example.org', access_token: 'syt_secret_token', timeout: 10_000, msgtype: 'text' } });
+    expect(redactConfig(parsed.config).notify.receivers[0]).toEqual({ name: 'room', send_resolved: true, kind: 'matrix', matrix: { homeserver: 'https://matrix.example.org', room_id: '!abc:example.org', access_token: '<redacted>', timeout: 10_000, msgtype: 'text' } });
+  });
+
+  it('reads a version 12 room id (no server part) and msgtype: notice, and keeps both in dumps', () => {
+    const parsed = parseConfig(text('{ homeserver: https://matrix.example.org, room_id: "!31hneApxJ_1o-63DmFrpeqnkFfWppnzWso1JvH3ogLM", access_token: "syt_x", msgtype: notice }'), 'c.yaml', {}, '/');
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+    expect(redactConfig(parsed.config).notify.receivers[0]).toEqual({ name: 'room', send_resolved: true, kind: 'matrix', matrix: { homeserver: 'https://matrix.example.org', room_id: '!31hneApxJ_1o-63DmFrpeqnkFfWppnzWso1JvH3ogLM', access_token: '<redacted>', timeout: 10_000, msgtype: 'notice' } });
+  });
+
+  it.each([
+    ['!abc', 'use the room\'s id'],
+    ['!31hneApxJ_1o-63DmFrpeqnkFfWppnzWso1JvH3ogL', 'use the room\'s id'],
+    ['!31hneApxJ_1o-63DmFrpeqnkFfWppnzWso1JvH3ogLM+', 'use the room\'s id'],
+    ['abc:example.org', 'use the room\'s id'],
+    ['! abc:example.org', 'use the room\'s id'],
+  ])('refuses %j as a room id', (roomId, said) => {
+    const parsed = parseConfig(text(`{ homeserver: https://matrix.example.org, room_id: ${JSON.stringify(roomId)}, access_token: "syt_x" }`), 'c.yaml', {}, '/');
+    expect(parsed.ok ? '' : parsed.problems.join('\n')).toContain(said);
+  });
+
+  it('refuses a msgtype other than text or notice', () => {
+    const parsed = parseConfig(text('{ homeserver: https://matrix.example.org, room_id: "!abc:example.org", access_token: "syt_x", msgtype: m.notice }'), 'c.yaml', {}, '/');
+    expect(parsed.ok ? '' : parsed.problems.join('\n')).toContain('msgtype');
   });
 
   it('refuses a room alias, never quoting the token', () => {
     const parsed = parseConfig(text('{ homeserver: https://matrix.example.org, room_id: "#desk:example.org", access_token: "a b" }'), 'c.yaml', {}, '/');
     expect(parsed.ok).toBe(false);
     const problems = parsed.ok ? [] : parsed.problems;
-    expect(problems.join('\n')).toContain('use the room\'s id');
+    expect(problems.join('\n')).toContain('a room alias is not a room id: use the room\'s id, such as "!abc:example.org" or, in a room of version 12 or later, "!31hneApxJ_1o-63DmFrpeqnkFfWppnzWso1JvH3ogLM"');
     expect(problems.join('\n')).not.toContain('a b');
   });
 });

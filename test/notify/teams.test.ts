@@ -7,8 +7,8 @@ import { parseConfig, redactConfig } from '../../src/config';
 import type { ChatWebhookConfig } from '../../src/notify/chat-webhook';
 import type { Notifier } from '../../src/notify/notifier';
 import { teams } from '../../src/notify/teams';
-import { TEAMS_BODY_LIMIT } from '../../src/notify/teams/card';
-import { TEAMS_SIG, TEAMS_WORKFLOW_ID, TeamsDouble } from '../support/doubles/teams';
+import { escapeTeams, TEAMS_BODY_LIMIT } from '../../src/notify/teams/card';
+import { markupIn, TEAMS_SIG, TEAMS_WORKFLOW_ID, TeamsDouble } from '../support/doubles/teams';
 import { closed, delivery, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
 const env = perTest(() => new TeamsDouble());
@@ -37,7 +37,7 @@ function message(title: string, facts: { title: string; value: string }[], extra
   };
 }
 
-const TRC_FACT = { title: '🔴 USDT withdrawals disabled on Tron\\(TRC20\\) \\(main\\)', value: 'main · USDT · Tron\\(TRC20\\) · tron · since 2026-01-02 03:04:05 UTC — Wallet maintenance' };
+const TRC_FACT = { title: '🔴 USDT withdrawals disabled on Tron(TRC20) (main)', value: 'main · USDT · Tron(TRC20) · tron · since 2026-01-02 03:04:05 UTC — Wallet maintenance' };
 
 describe('teams receiver', () => {
   it('posts a group as one Adaptive Card 1.5 message: a title, a fact per alert, a link', async () => {
@@ -53,28 +53,65 @@ describe('teams receiver', () => {
   it('says a resolved alert resolved, and when', async () => {
     await notifier().send(delivery([reopened(closed())]));
     expect(env.double.requests[0]?.json).toEqual(message('✅ \\[RESOLVED\\] WithdrawDisabled main', [{
-      title: '✅ Resolved: USDT withdrawals disabled on Tron\\(TRC20\\) \\(main\\)',
-      value: 'main · USDT · Tron\\(TRC20\\) · tron · resolved 2026-01-02 04:04:05 UTC — Wallet maintenance',
+      title: '✅ Resolved: USDT withdrawals disabled on Tron(TRC20) (main)',
+      value: 'main · USDT · Tron(TRC20) · tron · resolved 2026-01-02 04:04:05 UTC — Wallet maintenance',
     }]));
   });
 
-  it('makes a hostile withdrawDesc inert: markdown escaped, <at> mentions and date functions broken', async () => {
-    const hostile = `- ${HOSTILE} <at>Everyone</at> __under__ {{DATE(2026-01-02T03:04:05Z, SHORT)}} \\*`;
+  it('makes a hostile withdrawDesc inert: markdown escaped, autolinks, <at> mentions and date functions broken', async () => {
+    const hostile = `- ${HOSTILE} <at>Everyone</at> __under__ ~~struck~~ \`code\` <mailto:a@evil.example> <a@evil.example> {{DATE(2026-01-02T03:04:05Z, SHORT)}} \\*`;
     await notifier().send(delivery([closed(hostile, { coin: '# **USDT**' })]));
     const fact = (env.double.posted[0]?.card.body?.[1]?.facts ?? [])[0];
     expect(env.double.posted[0]?.specials).toEqual([]);
     expect(fact).toEqual({
-      title: '🔴 \\# \\*\\*USDT\\*\\* withdrawals disabled on Tron\\(TRC20\\) \\(main\\)',
-      value: 'main · # \\*\\*USDT\\*\\* · Tron\\(TRC20\\) · tron · since 2026-01-02 03:04:05 UTC — '
-        + '\\- \\<script\\>alert\\(1\\)\\</script\\> @everyone @here \\<@123\\> \\<@&456\\> \\<!channel\\> \\<@U123\\> \\<http://evil.example|click\\> '
-        + '\\[click\\]\\(http://evil.example\\) \\*\\*bold\\*\\* & more \\<\u200bat\\>Everyone\\</\u200bat\\> \\_\\_under\\_\\_ {\u200b{DATE\\(2026-01-02T03:04:05Z, SHORT\\)}} \\\\\\*',
+      title: '🔴 \\# \\*\\*USDT\\*\\* withdrawals disabled on Tron(TRC20) (main)',
+      value: 'main · # \\*\\*USDT\\*\\* · Tron(TRC20) · tron · since 2026-01-02 03:04:05 UTC — '
+        + '\\- <\u200bscript>alert(1)<\u200b/script> @everyone @here <\u200b@123> <\u200b@&456> <\u200b!channel> <\u200b@U123> <\u200bhttp://evil.example|click> '
+        + '\\[click\\](http://evil.example) \\*\\*bold\\*\\* & more <\u200bat>Everyone<\u200b/at> \\_\\_under\\_\\_ \\~\\~struck\\~\\~ \\`code\\` '
+        + '<\u200bmailto:a@evil.example> <\u200ba@evil.example> {\u200b{DATE(2026-01-02T03:04:05Z, SHORT)}} \\\\\\*',
     });
+    // Unescaped, the double would have seen all of it.
+    expect(markupIn(hostile)).toEqual(['emphasis', 'strikethrough', 'code', 'link', 'autolink', 'mention', 'block', 'function']);
+  });
+
+  it('leaves ordinary text as written: parentheses, comparisons and numbers are no markup in a card', async () => {
+    await notifier().send(delivery([closed('Upgrade (ETA 2h) > 30 min; fee < 5 USDT, 10.5% off; see a\\b')]));
+    expect(env.double.requests[0]?.json).toEqual(message('🔴 \\[FIRING:1\\] WithdrawDisabled main', [{
+      title: '🔴 USDT withdrawals disabled on Tron(TRC20) (main)',
+      value: 'main · USDT · Tron(TRC20) · tron · since 2026-01-02 03:04:05 UTC — Upgrade (ETA 2h) > 30 min; fee < 5 USDT, 10.5% off; see a\\b',
+    }]));
+  });
+
+  it.each([
+    ['Tron(TRC20)', 'Tron(TRC20)'],
+    ['10.5 USDT', '10.5 USDT'],
+    ['1. step', '1\\. step'],
+    ['2) step', '2\\) step'],
+    ['# title', '\\# title'],
+    ['#hashtag', '#hashtag'],
+    ['- item', '\\- item'],
+    ['-5%', '-5%'],
+    ['+ item', '\\+ item'],
+    ['---', '\\---'],
+    ['> quoted', '\\> quoted'],
+    ['a > b', 'a > b'],
+    ['<http://evil.example>', '<\u200bhttp://evil.example>'],
+    ['<http://evil.example', '<\u200bhttp://evil.example'],
+    ['x <5', 'x <\u200b5'],
+    ['x < 5 > 3', 'x < 5 > 3'],
+    ['C:\\path\\to', 'C:\\path\\to'],
+    ['end\\', 'end\\\\'],
+    ['\\(x\\)', '\\\\(x\\\\)'],
+    ['snake_case', 'snake\\_case'],
+  ])('escapes %j as %j', (text, escaped) => {
+    expect(escapeTeams(text)).toBe(escaped);
+    expect(markupIn(escaped)).toEqual([]);
   });
 
   it('cuts a 100 KB exchange message so that the alert still fits a card', async () => {
     await notifier().send(delivery([closed(HUGE)]));
     const value = env.double.posted[0]?.card.body?.[1]?.facts?.[0]?.value ?? '';
-    expect(value).toBe(`main · USDT · Tron\\(TRC20\\) · tron · since 2026-01-02 03:04:05 UTC — ${'Z'.repeat(2000 - 70)}…`);
+    expect(value).toBe(`main · USDT · Tron(TRC20) · tron · since 2026-01-02 03:04:05 UTC — ${'Z'.repeat(2000 - 68)}…`);
     expect(value).toHaveLength(2000);
   });
 
@@ -124,7 +161,7 @@ describe('teams receiver', () => {
     await notifier({ text_template: '{{mark}} {{count}} on {{groupLabels.exchange}}', alert_template: '{{where}}: {{message}} {{generatorURL}}' }).send(delivery([closed('**now**')]));
     const card = env.double.posted[0]?.card;
     expect(card?.body?.[0]?.text).toBe('🔴 1 on main');
-    expect(card?.body?.[1]?.facts?.[0]?.value).toBe('main · USDT · Tron\\(TRC20\\) · tron: \\*\\*now\\*\\* http://sw.example:9464/#72e6ada129d8b016');
+    expect(card?.body?.[1]?.facts?.[0]?.value).toBe('main · USDT · Tron(TRC20) · tron: \\*\\*now\\*\\* http://sw.example:9464/#72e6ada129d8b016');
   });
 
   it('keeps the URL out of config dumps', () => {

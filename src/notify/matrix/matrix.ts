@@ -6,7 +6,8 @@ import { matrixMessages } from './message';
 import type { MatrixConfig } from './schema';
 
 /**
- * The `matrix` receiver: each group as `m.room.message` events sent to one room with the
+ * The `matrix` receiver: each group as `m.room.message` events (`m.text`, or `m.notice` with
+ * `msgtype: notice`) sent to one room with the
  * account's access token (`PUT /_matrix/client/v3/rooms/{roomId}/send/m.room.message/{txnId}`).
  * The transaction id is the delivery's idempotency key (`<key>-<part>` for a group split in
  * several events), the same on every retry, so a homeserver that saved an event whose answer was
@@ -18,10 +19,11 @@ export function matrixNotifier(name: string, config: MatrixConfig, http: HttpDep
   /** Events of split groups already accepted: a retry sends only the rest (their txnIds would make a re-send harmless anyway). */
   const sent = new SentParts();
   const secrets = [config.access_token];
+  const msgtype = config.msgtype === 'notice' ? 'm.notice' : 'm.text';
   return {
     name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
-      const events = matrixMessages(notification);
+      const events = matrixMessages(notification, msgtype);
       for (let i = sent.next(idempotencyKey); i < events.length; i++) {
         const txnId = events.length === 1 ? idempotencyKey : `${idempotencyKey}-${i + 1}`;
         const answer = await postForAnswer(http, 'Matrix', {

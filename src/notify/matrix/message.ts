@@ -1,10 +1,12 @@
 /**
- * A group as Matrix `m.room.message` events (`m.notice`, the msgtype for automated messages): a
- * plain `body` and an `org.matrix.custom.html` `formatted_body` with every value HTML-escaped, and
- * `"m.mentions": {}` so that nothing in it (`@room`, a user id) notifies anyone (the spec's
- * intentional mentions: with the property present, only what it lists is a mention). A homeserver
- * refuses an event over 65,536 bytes (its envelope included): a group too large for one event is
- * split into several, every alert in one of them, none left out.
+ * A group as Matrix `m.room.message` events (`m.text` by default, which the default push rules
+ * push to phones; `m.notice`, which `.m.rule.suppress_notices` never pushes, when the config
+ * asks): a plain `body` and an `org.matrix.custom.html` `formatted_body` with every value
+ * HTML-escaped, and `"m.mentions": {}` so that nothing in it (`@room`, a user id) notifies anyone
+ * (the spec's intentional mentions: with the property present, only what it lists is a mention).
+ * A homeserver refuses an event over 65,536 bytes (its envelope included): a group too large for
+ * one event is split into several, every alert in one of them, none left out; every text of an
+ * alert is cut (MATRIX_TEXT_LIMITS) so that any alert fits an event alone.
  */
 import { alertMark, alertSummary, fit, groupMark, headline, place, since, upstreamMessage } from '../chat-text';
 import { utf8Bytes } from '../fit-alerts';
@@ -15,11 +17,19 @@ import { escapeHtml } from '../text';
 export const MATRIX_EVENT_LIMIT = 65_536;
 /** What the content may take of it: the rest is the envelope the homeserver adds (ids, sender, signatures, hashes). */
 export const MATRIX_CONTENT_BUDGET = 60_000;
-/** The exchange's message of one alert, at most (in UTF-16 units), so that an alert always fits an event. */
-export const MATRIX_MESSAGE_LIMIT = 2_000;
+/**
+ * Text at most (UTF-16 units), cut before escaping, so that an alert always fits an event and a
+ * long one does not fill it: the group's headline, an alert's summary, its place (from its
+ * labels), and the exchange's message. Escaped for HTML and JSON, an alert takes at most about
+ * 12 bytes a unit (`&quot;` in both texts): some 42,000 bytes, under MATRIX_CONTENT_BUDGET with
+ * the headline's.
+ */
+export const MATRIX_TEXT_LIMITS = { headline: 1_000, summary: 1_000, place: 500, message: 2_000 } as const;
+
+export type MatrixMsgtypeName = 'm.text' | 'm.notice';
 
 export interface MatrixContent {
-  msgtype: 'm.notice';
+  msgtype: MatrixMsgtypeName;
   body: string;
   format: 'org.matrix.custom.html';
   formatted_body: string;
@@ -37,10 +47,10 @@ interface Piece {
 }
 
 function alertPiece(a: NotifiedAlert): Piece {
-  const title = `${alertMark(a)} ${a.status === 'resolved' ? 'Resolved: ' : ''}${alertSummary(a)}`;
-  const where = `${place(a)} · ${since(a)}`;
+  const title = `${alertMark(a)} ${a.status === 'resolved' ? 'Resolved: ' : ''}${fit(alertSummary(a), MATRIX_TEXT_LIMITS.summary)}`;
+  const where = `${fit(place(a), MATRIX_TEXT_LIMITS.place)} · ${since(a)}`;
   const message = upstreamMessage(a);
-  const said = message === undefined ? undefined : fit(message, MATRIX_MESSAGE_LIMIT);
+  const said = message === undefined ? undefined : fit(message, MATRIX_TEXT_LIMITS.message);
   const link = /^https?:\/\//.test(a.generatorURL) ? a.generatorURL : undefined;
   return {
     text: `\n${title}\n${where}${said !== undefined ? `\n> ${said}` : ''}`,
@@ -50,7 +60,7 @@ function alertPiece(a: NotifiedAlert): Piece {
 }
 
 function header(n: Notification, part: number, parts: number): Piece {
-  const line = `${groupMark(n)} ${headline(n)}${parts > 1 ? ` (${part}/${parts})` : ''}`;
+  const line = `${groupMark(n)} ${fit(headline(n), MATRIX_TEXT_LIMITS.headline)}${parts > 1 ? ` (${part}/${parts})` : ''}`;
   return { text: line, html: `<p><strong>${escapeHtml(line)}</strong></p>` };
 }
 
@@ -63,9 +73,9 @@ function footer(n: Notification): Piece {
   return { text: `\n${text}`, html: `<p>${html}</p>` };
 }
 
-function content(pieces: readonly Piece[]): MatrixContent {
+function content(msgtype: MatrixMsgtypeName, pieces: readonly Piece[]): MatrixContent {
   return {
-    msgtype: 'm.notice',
+    msgtype,
     body: pieces.map((p) => p.text).join(''),
     format: 'org.matrix.custom.html',
     formatted_body: pieces.map((p) => p.html).join(''),
@@ -81,10 +91,10 @@ function size(p: Piece): number {
  * The group's events, in order: as many alerts in each as fit MATRIX_CONTENT_BUDGET bytes, the
  * headline on every one (`(2/3)` when there are several), the status page on the last.
  */
-export function matrixMessages(n: Notification): MatrixContent[] {
+export function matrixMessages(n: Notification, msgtype: MatrixMsgtypeName = 'm.text'): MatrixContent[] {
   const pieces = n.alerts.map(alertPiece);
   const end = footer(n);
-  const fixed = utf8Bytes(JSON.stringify(content([header(n, 99_999, 99_999), end])));
+  const fixed = utf8Bytes(JSON.stringify(content(msgtype, [header(n, 99_999, 99_999), end])));
   const runs: Piece[][] = [[]];
   let used = fixed;
   for (const piece of pieces) {
@@ -98,5 +108,5 @@ export function matrixMessages(n: Notification): MatrixContent[] {
       used += cost;
     }
   }
-  return runs.map((run, i) => content([header(n, i + 1, runs.length), ...run, ...(i === runs.length - 1 ? [end] : [])]));
+  return runs.map((run, i) => content(msgtype, [header(n, i + 1, runs.length), ...run, ...(i === runs.length - 1 ? [end] : [])]));
 }

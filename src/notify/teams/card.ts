@@ -50,17 +50,22 @@ export interface TeamsMessage {
 }
 
 /**
- * Upstream text as the card's markdown shows it literally, on one line: markdown's characters
- * (`\`, `*`, `_`, `~`, `` ` ``, `[`, `]`, `(`, `)`, `<`, `>`) escaped with a backslash; a heading,
- * list or quote marker at the start (`#`, `-`, `+`, `1.`) escaped too; Adaptive Cards' date
- * functions (`{{DATE(...)}}`, `{{TIME(...)}}`) broken with a zero-width space after the first
- * brace; and a mention tag (`<at>`) broken likewise, as Teams would otherwise read it as one.
+ * Upstream text as the card's markdown shows it literally, on one line, with as few escapes as
+ * that takes: Teams' mobile clients have shown backslash escapes as they are (`Tron\(TRC20\)`),
+ * so only what could form markup is escaped. A TextBlock's markdown in Teams takes no HTML, and a
+ * parenthesis makes no link without brackets, so `(`, `)`, `<` and `>` mostly stay as written. Escaped with a
+ * backslash: `*`, `_`, `~`, `` ` ``, `[`, `]`, a backslash that would escape what follows it, and a
+ * heading, list, rule or quote marker at the start (`# `, `- `, `+ `, `1. `, `---`, `>`).
+ * Broken with a zero-width space after the `<`: a `<` that could open an autolink
+ * (`<http://...>`) or a mention tag (`<at>`), which Teams would otherwise read as one; and after
+ * the first brace, Adaptive Cards' date functions (`{{DATE(...)}}`, `{{TIME(...)}}`).
  */
 export function escapeTeams(text: string): string {
   return oneLine(text)
-    .replace(/<(\/?)(at)/gi, '<$1\u200b$2')
-    .replace(/[\\*_~`[\]()<>]/g, '\\$&')
-    .replace(/^(\s*)(#|-|\+|\d+\.)/, (_m, space: string, marker: string) => `${space}${marker.replace(/[#+.-]$/, '\\$&')}`)
+    .replace(/\\(?=[!-/:-@[-`{-~]|$)|[*_~`[\]]/g, '\\$&')
+    .replace(/<(?=[^\s<>]*(?:>|$))/g, '<\u200b')
+    .replace(/^(\s*)(#{1,6}(?=\s|$)|[-+](?=\s|$)|-(?=-+\s*$)|\d{1,9}[.)](?=\s|$)|>)/, (_m, space: string, marker: string) =>
+      `${space}${/^\d/.test(marker) ? `${marker.slice(0, -1)}\\${marker.slice(-1)}` : `\\${marker}`}`)
     .replace(/\{\{/g, '{\u200b{');
 }
 

@@ -11,6 +11,11 @@
  * - 200 `{"event_id"}`. A txnId seen before (for the same token) answers the first event's id
  *   and stores nothing.
  * - A 429 is `{"errcode": "M_LIMIT_EXCEEDED", "error", "retry_after_ms"}`, with `Retry-After` (seconds).
+ * - Room ids as the spec's "Room Version 12" (MSC4291) has them too: `!` and the create event's
+ *   reference hash, with no server part. The account is joined to ROOMS (one of each form).
+ * - `pushed`: whether the default push rules notify a member's phone of the event: the override
+ *   rule `.m.rule.suppress_notices` (`content.msgtype` is `m.notice`) does nothing; the underride
+ *   rule `.m.rule.message` (any other `m.room.message`) notifies.
  * - `pings`: what an event would notify. With `m.mentions` present only it counts (`room: true`
  *   is `@room`, `user_ids` the users); without it, the legacy push rules match `@room` and user ids
  *   in `body`.
@@ -19,6 +24,10 @@ import { ServiceDouble, type ServiceReply, type ServiceRequest } from './service
 
 export const MATRIX_TOKEN = 'syt_c3BvdHdhdGNo_aXTJtdzRsRbvQkmAoYcZ_1x2y3z';
 export const MATRIX_ROOM = '!abcDEF123:example.org';
+/** A room of version 12: its id is `!` and 43 characters of URL-safe unpadded base64, no server. */
+export const MATRIX_ROOM_V12 = '!31hneApxJ_1o-63DmFrpeqnkFfWppnzWso1JvH3ogLM';
+/** The rooms the account has joined. */
+const ROOMS = new Set([MATRIX_ROOM, MATRIX_ROOM_V12]);
 /** What a homeserver adds around the content (event id, sender, room id, timestamps, hashes, signatures): a generous guess. */
 const ENVELOPE = 1_500;
 const LIMIT = 65_536;
@@ -31,6 +40,8 @@ export interface MatrixEvent {
   /** Bytes of the event's JSON with the envelope. */
   bytes: number;
   pings: string[];
+  /** Whether the default push rules push it to phones. */
+  pushed: boolean;
 }
 
 export class MatrixDouble extends ServiceDouble {
@@ -57,7 +68,7 @@ export class MatrixDouble extends ServiceDouble {
     if (auth !== `Bearer ${MATRIX_TOKEN}`) return error(401, 'M_UNKNOWN_TOKEN', 'Invalid access token passed.');
     const roomId = decodeURIComponent(m[1] ?? '');
     const txnId = decodeURIComponent(m[3] ?? '');
-    if (roomId !== MATRIX_ROOM) return error(403, 'M_FORBIDDEN', `User @bot:example.org not in room ${roomId}`);
+    if (!ROOMS.has(roomId)) return error(403, 'M_FORBIDDEN', `User @bot:example.org not in room ${roomId}`);
     if (typeof req.json !== 'object' || req.json === null || Array.isArray(req.json)) return error(400, 'M_NOT_JSON', 'Content not JSON.');
     const bytes = Buffer.byteLength(req.raw, 'utf8') + ENVELOPE;
     if (bytes > LIMIT) return error(413, 'M_TOO_LARGE', 'event too large');
@@ -67,7 +78,7 @@ export class MatrixDouble extends ServiceDouble {
       eventId = `$event${this.events.length + 1}`;
       this.txns.set(txnId, eventId);
       const content = req.json as Record<string, unknown>;
-      this.events.push({ roomId, txnId, eventId, content, bytes, pings: pings(content) });
+      this.events.push({ roomId, txnId, eventId, content, bytes, pings: pings(content), pushed: content.msgtype !== 'm.notice' });
     }
     if (this.loseAnswers > 0) {
       this.loseAnswers -= 1;

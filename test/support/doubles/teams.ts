@@ -14,8 +14,10 @@
  *   is refused with 400. A body over 28 KB is refused with 413.
  * - A 429 (`rateLimit`) carries `Retry-After` (seconds).
  * - `specials`: what Teams would render as markup in a posted card's TextBlocks and facts:
- *   an unescaped `**`/`_` emphasis, a `[text](url)` link, a `<at>` mention, a list or heading
- *   marker at the start, a `{{DATE(...)}}` or `{{TIME(...)}}` function.
+ *   an unescaped `**`/`*`/`_` emphasis, `~~` strikethrough, `` ` `` code, a `[text](url)` link,
+ *   an autolink (`<http://...>`, `<a@b.c>`), a `<at>` mention, a list, heading or quote marker
+ *   at the start, a `{{DATE(...)}}` or `{{TIME(...)}}` function. (TextBlock markdown in Teams
+ *   renders no HTML: `<script>` shows as written.)
  */
 import { ServiceDouble, type ServiceReply, type ServiceRequest } from './service';
 
@@ -48,14 +50,18 @@ function logicAppsError(status: number, code: string, message: string): ServiceR
   return { status, body: { error: { code, message } } };
 }
 
-/** Markup in a text, escapes (`\x`) skipped. */
+/** Markup in a text, escapes (`\x`, any ASCII punctuation after a backslash, as CommonMark has them) skipped. */
 export function markupIn(text: string): string[] {
   const found: string[] = [];
-  const plain = text.replace(/\\[\\*_~`[\]()<>#+.-]/g, '  ');
-  if (/\*\*[^*]+\*\*|(^|\s)_[^_]+_/.test(plain)) found.push('emphasis');
+  const plain = text.replace(/\\[!-/:-@[-`{-~]/g, '  ');
+  if (/\*\*[^*]+\*\*|(^|\s)_[^_]+_|(^|\s)\*[^*\s][^*]*\*/.test(plain)) found.push('emphasis');
+  if (/~~[^~]+~~/.test(plain)) found.push('strikethrough');
+  if (/`[^`]+`/.test(plain)) found.push('code');
   if (/\[[^\]]*\]\([^)]*\)/.test(plain)) found.push('link');
+  // CommonMark's autolinks: a scheme of 2 to 32 characters and a colon, or an e-mail address.
+  if (/<[a-z][a-z0-9+.-]{1,31}:[^\s<>]*>|<[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*>/i.test(plain)) found.push('autolink');
   if (/<at>/i.test(plain)) found.push('mention');
-  if (/^\s*(#|-\s|\+\s|\d+\.\s)/.test(plain)) found.push('block');
+  if (/^\s*(#{1,6}(\s|$)|[-+*](\s|$)|\d{1,9}[.)](\s|$)|>)/.test(plain)) found.push('block');
   if (/\{\{(DATE|TIME)\(/i.test(plain)) found.push('function');
   return found;
 }
