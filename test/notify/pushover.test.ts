@@ -134,6 +134,22 @@ describe('pushover receiver', () => {
     expect(env.double.messages[1]?.message.endsWith('&amp;…')).toBe(true);
   });
 
+  it('bounds the summary and where-line on their escaped length: a hostile 150-character label leaves every message within 1,024 characters, every alert in one', async () => {
+    const label = '\'"&<'.repeat(38).slice(0, 150);
+    await notifier().send(delivery([closed('Wallet maintenance', { network: label })]));
+    expect(env.double.replies.map((r) => r.status)).toEqual([200]);
+    const [head, where, message] = (env.double.messages[0]?.message ?? '').split('\n');
+    expect(head).toBe(`<b>🔴 USDT withdrawals disabled on ${'&#39;&quot;&amp;&lt;'.repeat(8)}&#39;…</b>`);
+    expect(where).toBe(`main · USDT · ${'&#39;&quot;&amp;&lt;'.repeat(9)}&#39;…`);
+    expect(message).toBe('Wallet maintenance');
+    const alerts = storm(40).map((a) => closed('Wallet maintenance', { ...a.labels, network: `${a.labels.network ?? ''}${label}` }));
+    await notifier().send(delivery(alerts));
+    const sent = env.double.messages.slice(1);
+    expect(env.double.replies.map((r) => r.status)).toEqual([200, ...sent.map(() => 200)]);
+    for (const m of sent) expect([...m.message].length).toBeLessThanOrEqual(1024);
+    expect(sent.flatMap((m) => networks(m.message))).toEqual(alerts.map((a) => a.labels.network?.slice(0, 7)));
+  });
+
   it('splits an 8,000-alert storm into as many full messages as it takes, every alert in exactly one, in order; only the first is an emergency', async () => {
     const alerts = storm(8000);
     await notifier().send(delivery(alerts));
