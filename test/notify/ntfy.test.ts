@@ -99,13 +99,37 @@ describe('ntfy receiver', () => {
     expect(n?.message).toBe(`${TRC_TEXT.replace('Wallet maintenance', '')}${'Z'.repeat(1024 - Buffer.byteLength(TRC_TEXT.replace('Wallet maintenance', '')) - 3)}…`);
   });
 
+  it('keeps every body under 4,096 bytes: a body of exactly 4,096 would be an attachment, or refused where the server keeps none', async () => {
+    env.double.attachments = false;
+    const huge = ['A', 'B', 'C'].map((network) => closed(HUGE, { network, chain: network.toLowerCase() }));
+    const head = '🔴 USDT withdrawals disabled on D (main)\nmain · USDT · D · d, since 2026-01-02 03:04:05 UTC\nMessage: ';
+    // Three alerts of 1,024 bytes, blank lines between, and one of 1,018: 4,096 bytes together.
+    const last = `${head}${'Y'.repeat(1018 - Buffer.byteLength(head))}`;
+    await notifier().send(delivery([...huge, closed(last.slice(head.length), { network: 'D', chain: 'd' })]));
+    const sent = env.double.notifications;
+    expect(sent.map((n) => [n.title, Buffer.byteLength(n.message), n.attachment])).toEqual([
+      ['[FIRING:4] WithdrawDisabled main (1/2)', 3076, undefined],
+      ['[FIRING:4] WithdrawDisabled main (2/2)', 1018, undefined],
+    ]);
+    expect(sent[1]?.message).toBe(last);
+    env.double.forced.push({ status: 400, body: { code: 40014, http: 400, error: 'invalid request: attachments not allowed' } });
+    const refused = await rejection(notifier().send(delivery([closed()])));
+    expect([refused.message, refused.reason, refused.retryable]).toEqual(['ntfy answered HTTP 400: invalid request: attachments not allowed (code 40014)', 'client_error', false]);
+  });
+
+  it('shows a message as the server does: trimmed of surrounding white space', async () => {
+    await notifier().send(delivery([closed('Wallet maintenance \u00a0 ')]));
+    expect(env.double.requests[0]?.json).toMatchObject({ message: `${TRC_TEXT} \u00a0 ` });
+    expect(env.double.notifications).toEqual([TRC]);
+  });
+
   it("splits a storm's 8,000 alerts into messages under ntfy's 4,096 bytes, in order, numbered, each alert exactly once, none as an attachment", async () => {
     // Every 100th alert with a hostile, multi-byte message: the split counts bytes, not characters.
     const alerts = storm(8_000).map((a, i) => (i % 100 === 0 ? { ...a, annotations: { ...a.annotations, withdraw_desc: `${HOSTILE} ${'é'.repeat(300)}` } } : a));
     await notifier().send(delivery(alerts));
     const all = env.double.notifications;
     expect(all.length).toBeGreaterThan(1);
-    expect(all.every((n) => n.attachment === undefined && Buffer.byteLength(n.message) <= 4096 && !n.markdown)).toBe(true);
+    expect(all.every((n) => n.attachment === undefined && Buffer.byteLength(n.message) < 4096 && !n.markdown)).toBe(true);
     expect(all.map((n) => n.title)).toEqual(all.map((_, i) => `[FIRING:8000] WithdrawDisabled main (${i + 1}/${all.length})`));
     const summaries = all.flatMap((n) => n.message.split('\n').filter((l) => l.startsWith('🔴 ')));
     expect(summaries).toEqual(alerts.map((a) => `🔴 ${a.annotations.summary}`));

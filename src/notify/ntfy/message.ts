@@ -2,7 +2,7 @@
  * A group as ntfy messages (JSON publishing: `POST /` with `{topic, title, message, tags,
  * priority, click}`). Plain text: `markdown` is never set, so upstream text needs no escaping
  * beyond being kept on its lines (control characters become spaces). A message body over ntfy's
- * 4,096 bytes would become an attachment, so a group is split, in order, into as many messages
+ * 4,096 bytes (4,096 included) would become an attachment, so a group is split, in order, into as many messages
  * as its alerts need, each under the limit: no alert is ever left out (a storm's 8,000 alerts are
  * a few hundred messages, numbered in their titles).
  */
@@ -11,8 +11,14 @@ import type { Notification, NotifiedAlert } from '../notifier';
 import { utf8Bytes } from '../fit-alerts';
 import { oneLine } from '../text';
 
-/** ntfy's default `message-size-limit`, in bytes: a longer body becomes an attachment. */
+/**
+ * ntfy's default `message-size-limit`, in bytes: a body of this many bytes or more becomes an
+ * attachment (the server peeks that many bytes and takes a full read as too long), so a body is
+ * at most NTFY_MESSAGE_LIMIT - 1 bytes.
+ */
 export const NTFY_MESSAGE_LIMIT = 4096;
+/** The most bytes a message body is: under NTFY_MESSAGE_LIMIT. */
+const BODY_LIMIT = NTFY_MESSAGE_LIMIT - 1;
 /** At most this much of a message is one alert, so that every alert fits in a message with the note. */
 export const NTFY_ALERT_LIMIT = 1024;
 
@@ -74,11 +80,11 @@ function clickUrl(alerts: readonly NotifiedAlert[], externalURL: string): string
   return [alerts[0]?.generatorURL ?? '', externalURL].find((u) => /^https?:\/\//.test(u));
 }
 
-/** The group as ntfy messages, in order, each body within NTFY_MESSAGE_LIMIT bytes. */
+/** The group as ntfy messages, in order, each body under NTFY_MESSAGE_LIMIT bytes. */
 export function ntfyMessages(n: Notification, topic: string): NtfyMessage[] {
   const page = /^https?:\/\//.test(n.externalURL) ? ` (see ${n.externalURL})` : '';
   const note = n.truncatedAlerts > 0 ? `${leftOut(n.truncatedAlerts)}${page}` : '';
-  const budget = NTFY_MESSAGE_LIMIT - (note === '' ? 0 : utf8Bytes(note) + 2);
+  const budget = BODY_LIMIT - (note === '' ? 0 : utf8Bytes(note) + 2);
   const runs: NotifiedAlert[][] = [[]];
   const bodies: string[] = [''];
   let used = 0;

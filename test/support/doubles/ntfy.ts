@@ -9,8 +9,11 @@
  *   emoji shortcode is shown before the title), `priority` (1 min, 2 low, 3 default, 4 high,
  *   5 max/urgent), `click` (a URL), `markdown` (true renders the message as Markdown).
  *   Answers 200 with the message as JSON (`id`, `time`, `event: "message"`, `topic`, ...).
- * - A body over the message size limit (4,096 bytes by default) is not shown as a notification's
- *   text: it becomes an attachment (`attachment.txt`), the message saying so.
+ * - A message of the message size limit (4,096 bytes by default) or more is not shown as a
+ *   notification's text (the server peeks that many bytes, and a full read is too long): it
+ *   becomes an attachment (`attachment.txt`), the message saying so, or, on a server without
+ *   attachments (a self-hosted one's default), 400 `attachments not allowed` (40014). A shown
+ *   message is trimmed of surrounding whitespace; an empty one is `triggered`.
  * - Access control: `Authorization: Bearer <access token>` (`tk_...`) or `Basic
  *   base64(user:password)`. Wrong credentials: 401 `unauthorized` (40101); none, or a user who
  *   may not write the topic: 403 `forbidden` (40301).
@@ -59,6 +62,8 @@ export class NtfyDouble extends ServiceDouble {
   readonly notifications: NtfyNotification[] = [];
   /** Whether the topic is protected: then only the token or the user may write it. */
   protect = true;
+  /** Whether the server keeps attachments (ntfy.sh does; a self-hosted one only with an attachment cache). */
+  attachments = true;
 
   /** The next publish is refused: the visitor's request limit. */
   rateLimit(retryAfterSeconds?: number): void {
@@ -79,8 +84,10 @@ export class NtfyDouble extends ServiceDouble {
     const who = this.who(req.headers.authorization);
     if (who === 'wrong') return { status: 401, body: error(401, 40101, 'unauthorized', 'https://ntfy.sh/docs/publish/#authentication') };
     if (this.protect && who === 'anonymous') return { status: 403, body: error(403, 40301, 'forbidden', 'https://ntfy.sh/docs/publish/#authentication') };
-    const text = typeof m.message === 'string' && m.message !== '' ? m.message : 'triggered';
-    const tooLarge = Buffer.byteLength(text, 'utf8') > MESSAGE_LIMIT;
+    const raw = typeof m.message === 'string' ? m.message : '';
+    const tooLarge = Buffer.byteLength(raw, 'utf8') >= MESSAGE_LIMIT;
+    if (tooLarge && !this.attachments) return { status: 400, body: error(400, 40014, 'invalid request: attachments not allowed') };
+    const text = tooLarge ? raw : trimSpace(raw) === '' ? 'triggered' : trimSpace(raw);
     const n: NtfyNotification = {
       topic: m.topic,
       message: tooLarge ? 'You received a file: attachment.txt' : text,
@@ -102,6 +109,11 @@ export class NtfyDouble extends ServiceDouble {
     if (authorization === `Basic ${Buffer.from(`${NTFY_USER}:${NTFY_PASSWORD}`).toString('base64')}`) return NTFY_USER;
     return 'wrong';
   }
+}
+
+/** Go's strings.TrimSpace: Unicode white space (unicode.IsSpace) off both ends. */
+function trimSpace(text: string): string {
+  return text.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '');
 }
 
 function error(http: number, code: number, text: string, link?: string): object {
