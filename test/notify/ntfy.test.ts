@@ -9,7 +9,8 @@ import { ntfy } from '../../src/notify/ntfy';
 import type { NtfyConfig } from '../../src/notify/ntfy/schema';
 import { NTFY_PASSWORD, NTFY_TOKEN, NTFY_TOPIC, NTFY_USER, NtfyDouble } from '../support/doubles/ntfy';
 import type { ServiceReply, ServiceRequest } from '../support/doubles/service';
-import { closed, delivery, descSet, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
+import { buildDelivery } from '../../src/notify/notification';
+import { closed, delivery, descSet, EXTERNAL_URL, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
 const env = perTest(() => new NtfyDouble());
 
@@ -121,6 +122,22 @@ describe('ntfy receiver', () => {
     await notifier().send(delivery([closed('Wallet maintenance \u00a0 ')]));
     expect(env.double.requests[0]?.json).toMatchObject({ message: `${TRC_TEXT} \u00a0 ` });
     expect(env.double.notifications).toEqual([TRC]);
+  });
+
+  it('keeps every JSON body under 8,192 bytes: quotes and backslashes count twice there, and the title is cut to 250 characters', async () => {
+    const q = '"\\'.repeat(400);
+    const alerts = Array.from({ length: 40 }, (_, i) => closed(q.slice(0, 505), { network: `N${String(i).padStart(2, '0')}${q.slice(0, 200)}`, chain: `c${i}` }));
+    const d = buildDelivery('desk', { exchange: 'main', alertname: 'WithdrawDisabled', network: q }, alerts, EXTERNAL_URL, 1000);
+    await notifier().send(d);
+    const sent = env.double.notifications;
+    expect(env.double.replies.map((r) => r.status)).toEqual(sent.map(() => 200));
+    for (const r of env.double.requests) expect(Buffer.byteLength(r.raw)).toBeLessThan(8192);
+    expect(sent.every((n) => n.attachment === undefined && Buffer.byteLength(n.message) < 4096)).toBe(true);
+    expect(sent.map((n) => n.title)).toEqual(sent.map((_, i) => `[FIRING:40] WithdrawDisabled main ${q.slice(0, 250 - 34 - ' (40/40)'.length - 1)}… (${i + 1}/${sent.length})`));
+    // Alerts of about 1,017 bytes: four would be under 4,096 bytes, but not under 8,192 once JSON-encoded.
+    expect(sent.map((n) => n.message.split('\n\n').length)).toEqual([...Array<number>(13).fill(3), 1]);
+    const networks = sent.flatMap((n) => [...n.message.matchAll(/disabled on (N\d\d)/g)].map((m) => m[1]));
+    expect(networks).toEqual(alerts.map((a) => a.labels.network?.slice(0, 3)));
   });
 
   it("splits a storm's 8,000 alerts into messages under ntfy's 4,096 bytes, in order, numbered, each alert exactly once, none as an attachment", async () => {

@@ -14,6 +14,8 @@
  *   becomes an attachment (`attachment.txt`), the message saying so, or, on a server without
  *   attachments (a self-hosted one's default), 400 `attachments not allowed` (40014). A shown
  *   message is trimmed of surrounding whitespace; an empty one is `triggered`.
+ * - A JSON body is read up to twice the message size limit (8,192 bytes): one that fills it is
+ *   refused, 413 `JSON body too large` (41303). The title has no limit of its own.
  * - Access control: `Authorization: Bearer <access token>` (`tk_...`) or `Basic
  *   base64(user:password)`. Wrong credentials: 401 `unauthorized` (40101); none, or a user who
  *   may not write the topic: 403 `forbidden` (40301).
@@ -73,6 +75,7 @@ export class NtfyDouble extends ServiceDouble {
   protected answer(req: ServiceRequest): ServiceReply {
     if (req.method !== 'POST' && req.method !== 'PUT') return { status: 405, body: error(405, 40501, 'method not allowed') };
     if (req.path !== '/' && req.path !== '/ntfy/') return { status: 404, body: error(404, 40401, 'page not found') };
+    if (Buffer.byteLength(req.raw, 'utf8') >= MESSAGE_LIMIT * 2) return { status: 413, body: error(413, 41303, 'JSON body too large') };
     const body = req.json;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return { status: 400, body: error(400, 40017, 'invalid request: request body must be message JSON') };
     const m = body as NtfyPublish;
