@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { main } from '../../src/cli';
 import { parseConfig, redactConfig } from '../../src/config';
-import type { Notifier } from '../../src/notify/notifier';
+import { NotifyError, type Delivery, type Notifier } from '../../src/notify/notifier';
 import { ntfy } from '../../src/notify/ntfy';
 import type { NtfyConfig } from '../../src/notify/ntfy/schema';
 import { NTFY_PASSWORD, NTFY_TOKEN, NTFY_TOPIC, NTFY_USER, NtfyDouble } from '../support/doubles/ntfy';
-import type { ServiceReply, ServiceRequest } from '../support/doubles/service';
 import { buildDelivery } from '../../src/notify/notification';
 import { closed, delivery, descSet, EXTERNAL_URL, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
@@ -30,6 +29,18 @@ const TRC = {
   markdown: false,
   by: 'token',
 };
+
+/** Sends `d` as the retry stage would: again after each rate limit, once the double's (fast) bucket has a request again; the rate limits met. */
+async function sendThroughLimits(phone: Notifier, d: Delivery): Promise<NotifyError[]> {
+  const limits: NotifyError[] = [];
+  for (;;) {
+    const err = await phone.send(d).then(() => undefined, (e: unknown) => e);
+    if (err === undefined) return limits;
+    if (!(err instanceof NotifyError) || err.reason !== 'rate_limited') throw err;
+    limits.push(err);
+    await new Promise((resolve) => setTimeout(resolve, env.double.refillMs));
+  }
+}
 
 describe('ntfy receiver', () => {
   it('publishes a group as JSON to the server root: title, plain text, urgent for critical, a tag, a click to the alert, the bearer token', async () => {
@@ -143,7 +154,8 @@ describe('ntfy receiver', () => {
   it("splits a storm's 8,000 alerts into messages under ntfy's 4,096 bytes, in order, numbered, each alert exactly once, none as an attachment", async () => {
     // Every 100th alert with a hostile, multi-byte message: the split counts bytes, not characters.
     const alerts = storm(8_000).map((a, i) => (i % 100 === 0 ? { ...a, annotations: { ...a.annotations, withdraw_desc: `${HOSTILE} ${'é'.repeat(300)}` } } : a));
-    await notifier().send(delivery(alerts));
+    env.double.refillMs = 1;
+    await sendThroughLimits(notifier(), delivery(alerts));
     const all = env.double.notifications;
     expect(all.length).toBeGreaterThan(1);
     expect(all.every((n) => n.attachment === undefined && Buffer.byteLength(n.message) < 4096 && !n.markdown)).toBe(true);
@@ -159,25 +171,26 @@ describe('ntfy receiver', () => {
     expect(env.double.notifications[0]?.message).toBe(`${TRC_TEXT}\n\n3 more alerts not shown (see http://sw.example:9464)`);
   });
 
-  it('honours a 429 and its Retry-After as rate_limited, and a retry starts after the messages already accepted', async () => {
-    const flaky = await new (class extends NtfyDouble {
-      protected override answer(req: ServiceRequest): ServiceReply {
-        if (this.requests.length === 2) return { status: 429, headers: { 'retry-after': '7' }, body: { code: 42901, http: 429, error: 'limit reached: too many requests', link: 'https://ntfy.sh/docs/publish/#limitations' } };
-        return super.answer(req);
-      }
-    })().start();
-    try {
-      const n = ntfy.create('phone', { url: flaky.url, topic: NTFY_TOPIC, token: NTFY_TOKEN, timeout: 2000 }, env.deps);
-      const d = delivery(storm(100));
-      const err = await rejection(n.send(d));
-      expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['ntfy answered HTTP 429: limit reached: too many requests (code 42901)', 'rate_limited', true, 7000]);
-      await n.send(d);
-      const summaries = flaky.notifications.flatMap((m) => m.message.split('\n').filter((l) => l.startsWith('🔴 ')));
-      expect(summaries).toEqual(d.notification.alerts.map((a) => `🔴 ${a.annotations.summary}`));
-      expect(flaky.requests.length).toBe(flaky.notifications.length + 1);
-    } finally {
-      await flaky.stop();
-    }
+  it('waits 5 s after ntfy\'s 429, which has no Retry-After (a burst of 60, then one request every 5 s), and a retry starts after the messages already accepted', async () => {
+    const phone = notifier();
+    const d = delivery(storm(2000));
+    const err = await rejection(phone.send(d));
+    expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['ntfy answered HTTP 429: limit reached: too many requests (code 42901)', 'rate_limited', true, 5000]);
+    expect(env.double.notifications).toHaveLength(60);
+    expect(env.double.replies.at(-1)).toEqual({ status: 429, body: { code: 42901, http: 429, error: 'limit reached: too many requests', link: 'https://ntfy.sh/docs/publish/#limitations' } });
+    env.double.refillMs = 1;
+    const limits = await sendThroughLimits(phone, d);
+    expect(limits.every((e) => e.reason === 'rate_limited' && e.retryAfterMs === 5000)).toBe(true);
+    const summaries = env.double.notifications.flatMap((m) => m.message.split('\n').filter((l) => l.startsWith('🔴 ')));
+    expect(summaries).toEqual(d.notification.alerts.map((a) => `🔴 ${a.annotations.summary}`));
+    expect(env.double.requests.length).toBe(env.double.notifications.length + 1 + limits.length);
+  });
+
+  it('waits an hour once the daily message quota is used up (42908)', async () => {
+    env.double.dailyQuota = 2;
+    const err = await rejection(notifier().send(delivery(storm(100))));
+    expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['ntfy answered HTTP 429: limit reached: daily message quota reached (code 42908)', 'rate_limited', true, 3_600_000]);
+    expect(env.double.notifications).toHaveLength(2);
   });
 
   it('classifies refusals with ntfy\'s own words and never quotes the token, password or topic', async () => {
@@ -268,7 +281,7 @@ describe('spotwatch test-notify through ntfy', () => {
     expect(await run(NTFY_TOKEN)).toEqual({ code: 0, out: 'test notification delivered to phone (ntfy)\n', err: '' });
     expect(double.notifications.map((n) => [n.title, n.priority, n.by])).toEqual([['[FIRING:1] SpotwatchTestNotification', 2, 'token']]);
     expect(await run('tk_wrongwrongwrongwrongwrongwro')).toEqual({ code: 1, out: '', err: 'test notification to phone (ntfy) failed [client_error]: ntfy answered HTTP 401: unauthorized (code 40101)\n' });
-    double.rateLimit(2);
+    double.rateLimit();
     expect((await run(NTFY_TOKEN)).err).toBe('test notification to phone (ntfy) failed [rate_limited, would be retried]: ntfy answered HTTP 429: limit reached: too many requests (code 42901)\n');
   });
 });
