@@ -225,12 +225,26 @@ describe('the ntfy block', () => {
     expect(redactConfig(result.config).notify.receivers[0]).toStrictEqual({ name: 'phone', send_resolved: true, kind: 'ntfy', ntfy: { url: 'https://ntfy.sh', topic: '<redacted>', token: '<redacted>', timeout: 10_000 } });
   });
 
-  it('redacts the password, and a user and password in the URL', () => {
-    const result = parseConfig(text(`{ url: "https://u:p@ntfy.example.org", topic: t, username: ${NTFY_USER}, password: ${NTFY_PASSWORD} }`), FILE, {}, '/');
+  it('redacts the password', () => {
+    const result = parseConfig(text(`{ url: "https://ntfy.example.org", topic: t, username: ${NTFY_USER}, password: ${NTFY_PASSWORD} }`), FILE, {}, '/');
     if (!result.ok) throw new Error(result.problems.join('\n'));
     expect(redactConfig(result.config).notify.receivers[0]).toStrictEqual({
-      name: 'phone', send_resolved: true, kind: 'ntfy', ntfy: { url: 'https://<redacted>@ntfy.example.org', topic: '<redacted>', username: NTFY_USER, password: '<redacted>', timeout: 10_000 },
+      name: 'phone', send_resolved: true, kind: 'ntfy', ntfy: { url: 'https://ntfy.example.org', topic: '<redacted>', username: NTFY_USER, password: '<redacted>', timeout: 10_000 },
     });
+  });
+
+  it('refuses a user and password in the URL (they would be dropped, not sent) without quoting them, and a topic ntfy keeps for itself', () => {
+    const creds = parseConfig(text('{ url: "https://phil:s3cret@ntfy.example.org", topic: t }'), FILE, {}, '/');
+    expect(creds.ok ? [] : creds.problems).toEqual([
+      'c.yaml:6:20: notify.receivers[0].ntfy.url: the URL must not carry a user and password (not shown): put the user and password in username/password (or token)',
+    ]);
+    for (const topic of ['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1']) {
+      const reserved = parseConfig(text(`{ topic: ${topic}, token: tk_x }`), FILE, {}, '/');
+      expect(reserved.ok ? [] : reserved.problems).toEqual([
+        "c.yaml:6:22: notify.receivers[0].ntfy.topic: a topic may not be one of ntfy's reserved names (docs, static, file, app, metrics, account, settings, signup, login, v1)",
+      ]);
+    }
+    expect(parseConfig(text('{ topic: docs2, token: tk_x }'), FILE, {}, '/').ok).toBe(true);
   });
 
   it('refuses a bad topic without quoting it, a user without a password, and a token with a user', () => {

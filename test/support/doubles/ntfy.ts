@@ -8,6 +8,8 @@
  *   (required; 1 to 64 of `[-_A-Za-z0-9]`), `message`, `title`, `tags` (an array of strings; an
  *   emoji shortcode is shown before the title), `priority` (1 min, 2 low, 3 default, 4 high,
  *   5 max/urgent), `click` (a URL), `markdown` (true renders the message as Markdown).
+ *   A topic of the server's own names (`docs`, `static`, `file`, `app`, `metrics`, `account`,
+ *   `settings`, `signup`, `login`, `v1`) is refused: 400 `topic name is not allowed` (40010).
  *   Answers 200 with the message as JSON (`id`, `time`, `event: "message"`, `topic`, ...).
  * - A message of the message size limit (4,096 bytes by default) or more is not shown as a
  *   notification's text (the server peeks that many bytes, and a full read is too long): it
@@ -34,6 +36,8 @@ export const NTFY_TOPIC = 'desk-alerts_7f3k';
 
 const MESSAGE_LIMIT = 4096;
 const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
+/** The server's own names (DefaultDisallowedTopics): not topics. */
+const RESERVED_TOPICS = ['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1'];
 
 export interface NtfyPublish {
   topic?: unknown;
@@ -92,6 +96,7 @@ export class NtfyDouble extends ServiceDouble {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return { status: 400, body: error(400, 40017, 'invalid request: request body must be message JSON') };
     const m = body as NtfyPublish;
     if (typeof m.topic !== 'string' || !TOPIC.test(m.topic)) return { status: 400, body: error(400, 40009, 'invalid request: topic invalid') };
+    if (RESERVED_TOPICS.includes(m.topic)) return { status: 400, body: error(400, 40010, 'invalid request: topic name is not allowed') };
     if (m.priority !== undefined && !(typeof m.priority === 'number' && Number.isInteger(m.priority) && m.priority >= 1 && m.priority <= 5)) {
       return { status: 400, body: error(400, 40007, 'invalid request: priority invalid') };
     }
