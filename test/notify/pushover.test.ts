@@ -263,7 +263,8 @@ describe('pushover receiver', () => {
     const phone = notifier();
     env.double.forced.push({ status: 200, body: { status: 1, request: 'forced' } });
     env.double.forced.push({ status: 503, headers: { 'retry-after': '2' }, body: { status: 0, errors: ['try again'], request: 'y' } });
-    expect(await rejection(phone.send(d))).toMatchObject({ reason: 'server_error', retryable: true, retryAfterMs: 2000, message: 'Pushover answered HTTP 503: try again' });
+    // Retry-After: 2, but Pushover asks for 5 seconds at least after a 5xx.
+    expect(await rejection(phone.send(d))).toMatchObject({ reason: 'server_error', retryable: true, retryAfterMs: 5000, message: 'Pushover answered HTTP 503: try again' });
     await phone.send(d);
     const titles = env.double.requests.slice(1).map((r) => (r.json as { title: string }).title);
     expect(titles[0]).toMatch(/\(1\/\d+\)$/);
@@ -280,11 +281,17 @@ describe('pushover receiver', () => {
     expect(env.double.requests).toHaveLength(1);
   });
 
-  it('treats a 200 that is not Pushover\'s status 1 as undelivered, and a dead port as a connection failure', async () => {
+  it('treats a 200 that is not Pushover\'s JSON as undelivered, and a dead port as a connection failure retried no sooner than 5 s', async () => {
     env.double.forced.push({ status: 200, body: '<html>captive portal</html>' });
     expect(await rejection(notifier().send(delivery([TRC])))).toMatchObject({ reason: 'other', retryable: true });
     const err = await rejection(notifier({ api_url: 'http://127.0.0.1:9' }).send(delivery([TRC])));
-    expect(err).toMatchObject({ reason: 'connect', retryable: true });
+    expect(err).toMatchObject({ reason: 'connect', retryable: true, retryAfterMs: 5000 });
+  });
+
+  it('retries a 5xx without Retry-After no sooner than 5 s after, as Pushover asks', async () => {
+    env.double.forced.push({ status: 503, body: { status: 0, errors: ['try again'], request: 'y' } });
+    const err = await rejection(notifier().send(delivery([TRC])));
+    expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['Pushover answered HTTP 503: try again', 'server_error', true, 5000]);
   });
 
   it('redacts the token and user key wherever config is shown', () => {

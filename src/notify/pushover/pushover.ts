@@ -20,8 +20,9 @@ export interface PushoverOptions extends MessageOptions {
  * receipt once the group's emergency alerts, in whichever message, have resolved.
  * The receipts are kept durably (receipts.ts), so that an emergency sent before a restart is
  * still cancelled after it. Pushover answers 200 `{"status":1}`; a 4xx `{"status":0,"errors":[...]}`
- * is permanent; 429 (the application's monthly limit) and 5xx are retried, a 429 after the
- * limit's reset (`X-Limit-App-Reset`). A retry starts after the messages already accepted.
+ * is permanent; 429 (the application's monthly limit), 5xx and failed connections are retried,
+ * a 429 after the limit's reset (`X-Limit-App-Reset`), the others no sooner than 5 seconds after
+ * (as Pushover asks). A retry starts after the messages already accepted.
  */
 export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Notifier {
   const base = options.apiUrl.replace(/\/+$/, '');
@@ -43,6 +44,12 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
         body: JSON.stringify(body), headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
       });
       return { status: res.statusCode, headers: res.headers, url, body: await textOf(res.body) };
+    }).catch((err: unknown) => {
+      // No connection, or no reply: Pushover asks for no retry sooner than 5 seconds after.
+      if (err instanceof NotifyError && (err.reason === 'connect' || err.reason === 'timeout')) {
+        throw new NotifyError(err.message, err.reason, err.retryable, Math.max(PUSHOVER_RETRY_MS, err.retryAfterMs ?? 0));
+      }
+      throw err;
     });
     return { ...answer, json: answerJson(answer.body) };
   }
@@ -84,14 +91,23 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
   };
 }
 
-/** A failed answer as Pushover words it: `{"status":0,"errors":[...],"request"}`; a 429 waits for `X-Limit-App-Reset`. */
+/**
+ * The least wait before another request after a 5xx, a failed connection or no reply: Pushover
+ * asks for "no sooner than 5 seconds from your last request".
+ */
+export const PUSHOVER_RETRY_MS = 5_000;
+
+/**
+ * A failed answer as Pushover words it: `{"status":0,"errors":[...],"request"}`; a 429 waits for
+ * `X-Limit-App-Reset`, a 5xx at least 5 seconds.
+ */
 export function pushoverError(answer: PostAnswer, now: number, secrets: readonly string[] = []): NotifyError {
   const json = answerJson(answer.body);
   const errors = Array.isArray(json?.errors) ? json.errors.map(String) : [];
   const said = errors.length > 0 ? errors.join('; ') : answer.body;
-  const retryAfterMs = answer.status === 429 ? untilReset(answer.headers, now) : undefined;
+  const retryAfterMs = answer.status === 429 ? untilReset(answer.headers, now) : answer.status >= 500 ? PUSHOVER_RETRY_MS : undefined;
   if (answer.status >= 200 && answer.status < 300) {
-    // A success status whose body is not Pushover's `{"status":1}`: nothing says it was delivered.
+    // A success status whose body is not Pushover's JSON (a captive portal, a proxy): nothing says it was delivered.
     return new NotifyError(`Pushover answered HTTP ${answer.status} without status 1${said !== '' ? `: ${said.slice(0, 200)}` : ''}`, 'other', true);
   }
   return answerError('Pushover', answer, now, { said, retryAfterMs, secrets });
