@@ -288,6 +288,12 @@ describe('pushover receiver', () => {
     expect(err).toMatchObject({ reason: 'connect', retryable: true, retryAfterMs: 5000 });
   });
 
+  it('gives up on a 200 whose status is not 1 (invalid input: repeating it will not work), quoting its errors without the secrets', async () => {
+    env.double.forced.push({ status: 200, body: { status: 0, errors: [`user key ${PUSHOVER_USER} is invalid`, 'message cannot be blank'], request: 'x' } });
+    const err = await rejection(notifier().send(delivery([TRC])));
+    expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['Pushover answered HTTP 200 with status 0: user key <redacted> is invalid; message cannot be blank', 'client_error', false, undefined]);
+  });
+
   it('retries a 5xx without Retry-After no sooner than 5 s after, as Pushover asks', async () => {
     env.double.forced.push({ status: 503, body: { status: 0, errors: ['try again'], request: 'y' } });
     const err = await rejection(notifier().send(delivery([TRC])));

@@ -19,8 +19,8 @@ export interface PushoverOptions extends MessageOptions {
  * sent in order, and its emergency (priority 2, only ever the first message) cancelled by its
  * receipt once the group's emergency alerts, in whichever message, have resolved.
  * The receipts are kept durably (receipts.ts), so that an emergency sent before a restart is
- * still cancelled after it. Pushover answers 200 `{"status":1}`; a 4xx `{"status":0,"errors":[...]}`
- * is permanent; 429 (the application's monthly limit), 5xx and failed connections are retried,
+ * still cancelled after it. Pushover answers 200 `{"status":1}`; a 4xx `{"status":0,"errors":[...]}`,
+ * or a 200 whose `status` is not 1, is permanent; 429 (the application's monthly limit), 5xx and failed connections are retried,
  * a 429 after the limit's reset (`X-Limit-App-Reset`), the others no sooner than 5 seconds after
  * (as Pushover asks). A retry starts after the messages already accepted.
  */
@@ -99,7 +99,8 @@ export const PUSHOVER_RETRY_MS = 5_000;
 
 /**
  * A failed answer as Pushover words it: `{"status":0,"errors":[...],"request"}`; a 429 waits for
- * `X-Limit-App-Reset`, a 5xx at least 5 seconds.
+ * `X-Limit-App-Reset`, a 5xx at least 5 seconds. A 2xx with Pushover's JSON whose `status` is not
+ * 1 is invalid input, as a 4xx ("repeating your same request will not work"): not retried.
  */
 export function pushoverError(answer: PostAnswer, now: number, secrets: readonly string[] = []): NotifyError {
   const json = answerJson(answer.body);
@@ -107,6 +108,11 @@ export function pushoverError(answer: PostAnswer, now: number, secrets: readonly
   const said = errors.length > 0 ? errors.join('; ') : answer.body;
   const retryAfterMs = answer.status === 429 ? untilReset(answer.headers, now) : answer.status >= 500 ? PUSHOVER_RETRY_MS : undefined;
   if (answer.status >= 200 && answer.status < 300) {
+    if (typeof json?.status === 'number') {
+      // Its words as a 4xx's are quoted (redacted, on one line, cut): `: user key is invalid`, or nothing.
+      const words = answerError('Pushover', { ...answer, status: 400 }, now, { said: errors.join('; '), secrets }).message.slice('Pushover answered HTTP 400'.length);
+      return new NotifyError(`Pushover answered HTTP ${answer.status} with status ${json.status}${words}`, 'client_error', false);
+    }
     // A success status whose body is not Pushover's JSON (a captive portal, a proxy): nothing says it was delivered.
     return new NotifyError(`Pushover answered HTTP ${answer.status} without status 1${said !== '' ? `: ${said.slice(0, 200)}` : ''}`, 'other', true);
   }
