@@ -79,12 +79,12 @@ describe('pushover receiver', () => {
     const other = closed('x', { network: 'BSC', chain: 'bsc' });
     await notifier().send(delivery([TRC, other]));
     await notifier().send(delivery([reopened(TRC), other]));
-    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001', 'r00000000000000000000000000002']);
+    // The first emergency still stands for the alert that fires: the update is high, not a second emergency.
+    expect(env.double.messages.map((m) => m.priority)).toEqual([2, 1]);
+    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001']);
     env.double.emergencies.delete('r00000000000000000000000000001'); // expired at Pushover
     await notifier().send(delivery([reopened(other)]));
-    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual([
-      '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/receipts/r00000000000000000000000000002/cancel.json',
-    ]);
+    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual(['/1/receipts/r00000000000000000000000000001/cancel.json']);
     expect(env.double.replies.filter((r) => r.status === 404)).toHaveLength(1);
     expect(env.double.repeating()).toEqual([]);
   });
@@ -190,15 +190,12 @@ describe('pushover receiver', () => {
     expect(env.double.requests.filter((r) => r.path.includes('/cancel.json'))).toEqual([]);
     expect(env.double.emergencies.get('r00000000000000000000000000001')?.cancelled).toBe(false);
     const kept = JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8')) as { receipt: string; alerts: string[] }[];
-    expect(kept.map((r) => [r.receipt, r.alerts])).toEqual([
-      ['r00000000000000000000000000001', [last.fingerprint]],
-      ['r00000000000000000000000000002', [last.fingerprint]], // the update's own first message, about the one still firing
-    ]);
-    // It resolves too: both receipts are cancelled.
+    // The update's first message is high: the first receipt still stands for the one still firing.
+    expect(kept.map((r) => [r.receipt, r.alerts])).toEqual([['r00000000000000000000000000001', [last.fingerprint]]]);
+    expect(env.double.messages.slice(5).map((m) => m.priority)).toEqual([1, -1, -1, -1, -1]);
+    // It resolves too: the receipt is cancelled.
     await notifier().send(delivery(alerts.map(reopened)));
-    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual([
-      '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/receipts/r00000000000000000000000000002/cancel.json',
-    ]);
+    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual(['/1/receipts/r00000000000000000000000000001/cancel.json']);
     expect(env.double.repeating()).toEqual([]);
     expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([]);
   });
@@ -232,6 +229,31 @@ describe('pushover receiver', () => {
     expect(sent.flatMap((m) => networks(m.message))).toEqual(storm(8).map((a) => a.labels.network));
     expect(sent[0]?.message.includes('not shown')).toBe(false);
     expect(sent[1]?.message.endsWith('\n\n… and 5 more alerts not shown (see the status page)')).toBe(true);
+  });
+
+  it('sends an update at priority 1 while a receipt stands for every emergency alert of the group: an acknowledged emergency does not ring again for a partial resolve', async () => {
+    const warn = closed('w', { network: 'BSC', chain: 'bsc', severity: 'warning' });
+    await notifier().send(delivery([TRC, warn]));
+    await notifier().send(delivery([TRC, reopened(warn)]));
+    expect(env.double.requests[1]?.json).toEqual({
+      token: PUSHOVER_TOKEN,
+      user: PUSHOVER_USER,
+      title: '🔴 [FIRING:1] WithdrawDisabled main',
+      message: `${TRC_BLOCK}\n\n<b>✅ Resolved: USDT withdrawals disabled on BSC (main)</b>\nmain · USDT · BSC · bsc, resolved 2026-01-02 04:04:05 UTC\nw`,
+      priority: 1,
+      html: 1,
+      url: 'http://sw.example:9464',
+      url_title: 'spotwatch status page',
+    });
+    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001']);
+    // A new critical alert no receipt stands for: a new emergency, about both.
+    const bsc = closed('x', { network: 'BSC', chain: 'bsc' });
+    await notifier().send(delivery([TRC, bsc]));
+    expect(env.double.messages.map((m) => m.priority)).toEqual([2, 1, 2]);
+    expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([
+      { receipt: 'r00000000000000000000000000001', alerts: [TRC.fingerprint], expiresAt: expect.any(Number) },
+      { receipt: 'r00000000000000000000000000002', alerts: [TRC.fingerprint, bsc.fingerprint], expiresAt: expect.any(Number) },
+    ]);
   });
 
   it('shows the firing emergencies first, and only they are cancelled by the receipt', async () => {

@@ -3,7 +3,7 @@ import { answerError, answerJson } from '../http-errors';
 import { ANSWER_LIMIT, withinDeadline, type HttpDeps, type PostAnswer } from '../http-post';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
 import { SentParts } from '../sent-parts';
-import { EMERGENCY, pushoverMessages, type MessageOptions } from './message';
+import { EMERGENCY, HIGH, pushoverMessages, type MessageOptions } from './message';
 import type { Receipt, ReceiptStore } from './receipts';
 
 export interface PushoverOptions extends MessageOptions {
@@ -19,7 +19,9 @@ export interface PushoverOptions extends MessageOptions {
  * sent in order, and its emergency (priority 2, only ever the first message) cancelled by its
  * receipt once the group's emergency alerts, in whichever message, have resolved.
  * The receipts are kept durably (receipts.ts), so that an emergency sent before a restart is
- * still cancelled after it. Pushover answers 200 `{"status":1}`; a 4xx `{"status":0,"errors":[...]}`,
+ * still cancelled after it. An update of a group whose emergency alerts an unexpired receipt
+ * already stands for all goes at priority 1 (high): an acknowledged emergency does not ring again
+ * because another alert of the group resolved. Pushover answers 200 `{"status":1}`; a 4xx `{"status":0,"errors":[...]}`,
  * or a 200 whose `status` is not 1, is permanent; 429 (the application's monthly limit), 5xx and failed connections are retried,
  * a 429 after the limit's reset (`X-Limit-App-Reset`), the others no sooner than 5 seconds after
  * (as Pushover asks). A retry starts after the messages already accepted.
@@ -68,13 +70,25 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
     }
   }
 
+  /** Whether unexpired receipts stand for every one of `alerts` (a group's firing emergency alerts). */
+  function standing(alerts: readonly string[], now: number): boolean {
+    const covered = new Set(kept().filter((r) => r.expiresAt > now).flatMap((r) => r.alerts));
+    return alerts.length > 0 && alerts.every((f) => covered.has(f));
+  }
+
   return {
     name: options.name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       await cancelResolved(new Set(notification.alerts.filter((a) => a.status === 'resolved').map((a) => a.fingerprint)), signal);
       const messages = pushoverMessages(notification, options);
       for (let i = sent.next(idempotencyKey); i < messages.length; i++) {
-        const { payload, emergencies } = messages[i]!;
+        let { payload, emergencies } = messages[i]!;
+        if (payload.priority === EMERGENCY && standing(emergencies, http.clock.now())) {
+          // An emergency already repeats (or was acknowledged) for each of them: a new one would only ring again.
+          const { retry: _retry, expire: _expire, ...rest } = payload;
+          payload = { ...rest, priority: HIGH };
+          emergencies = [];
+        }
         const answer = await post('/1/messages.json', payload, signal);
         if (answer.status < 200 || answer.status >= 300 || answer.json?.status !== 1) throw pushoverError(answer, http.clock.now(), secrets);
         const receipt = answer.json.receipt;
