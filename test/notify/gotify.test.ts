@@ -112,7 +112,11 @@ describe('gotify receiver', () => {
     const wrong = await rejection(notifier({ token: 'not-a-token' }).send(delivery([closed()])));
     expect(wrong).toMatchObject({ reason: 'client_error', retryable: false, message: 'Gotify answered HTTP 401: Unauthorized: you need to provide a valid access token or user credentials to access this api' });
     const client = await rejection(notifier({ token: GOTIFY_CLIENT_TOKEN }).send(delivery([closed()])));
-    expect(client.message).toBe('Gotify answered HTTP 403: Forbidden: you are not allowed to access this api');
+    expect(client).toMatchObject({ reason: 'client_error', retryable: false, message: 'Gotify answered HTTP 401: Unauthorized: you need to provide a valid access token or user credentials to access this api' });
+    // Gotify 3.x takes a client's token only with an appid: 400.
+    env.double.forced.push({ status: 400, body: { error: 'Bad Request', errorCode: 400, errorDescription: 'appid is required when not authenticating with an application token' } });
+    const v3 = await rejection(notifier({ token: GOTIFY_CLIENT_TOKEN }).send(delivery([closed()])));
+    expect([v3.message, v3.reason, v3.retryable]).toEqual(['Gotify answered HTTP 400: Bad Request: appid is required when not authenticating with an application token', 'client_error', false]);
     env.double.forced.push({ status: 503, headers: { 'retry-after': '2' }, body: { error: 'Service Unavailable', errorCode: 503, errorDescription: 'database is locked' } });
     expect(await rejection(notifier().send(delivery([closed()])))).toMatchObject({ reason: 'server_error', retryable: true, retryAfterMs: 2000, message: 'Gotify answered HTTP 503: Service Unavailable: database is locked' });
   });

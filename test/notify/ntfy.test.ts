@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { main } from '../../src/cli';
 import { parseConfig, redactConfig } from '../../src/config';
-import type { Notifier } from '../../src/notify/notifier';
+import { NotifyError, type Delivery, type Notifier } from '../../src/notify/notifier';
 import { ntfy } from '../../src/notify/ntfy';
 import type { NtfyConfig } from '../../src/notify/ntfy/schema';
 import { NTFY_PASSWORD, NTFY_TOKEN, NTFY_TOPIC, NTFY_USER, NtfyDouble } from '../support/doubles/ntfy';
-import type { ServiceReply, ServiceRequest } from '../support/doubles/service';
-import { closed, delivery, descSet, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
+import { buildDelivery } from '../../src/notify/notification';
+import { closed, delivery, descSet, EXTERNAL_URL, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
 const env = perTest(() => new NtfyDouble());
 
@@ -29,6 +29,18 @@ const TRC = {
   markdown: false,
   by: 'token',
 };
+
+/** Sends `d` as the retry stage would: again after each rate limit, once the double's (fast) bucket has a request again; the rate limits met. */
+async function sendThroughLimits(phone: Notifier, d: Delivery): Promise<NotifyError[]> {
+  const limits: NotifyError[] = [];
+  for (;;) {
+    const err = await phone.send(d).then(() => undefined, (e: unknown) => e);
+    if (err === undefined) return limits;
+    if (!(err instanceof NotifyError) || err.reason !== 'rate_limited') throw err;
+    limits.push(err);
+    await new Promise((resolve) => setTimeout(resolve, env.double.refillMs));
+  }
+}
 
 describe('ntfy receiver', () => {
   it('publishes a group as JSON to the server root: title, plain text, urgent for critical, a tag, a click to the alert, the bearer token', async () => {
@@ -99,13 +111,54 @@ describe('ntfy receiver', () => {
     expect(n?.message).toBe(`${TRC_TEXT.replace('Wallet maintenance', '')}${'Z'.repeat(1024 - Buffer.byteLength(TRC_TEXT.replace('Wallet maintenance', '')) - 3)}…`);
   });
 
+  it('keeps every body under 4,096 bytes: a body of exactly 4,096 would be an attachment, or refused where the server keeps none', async () => {
+    env.double.attachments = false;
+    const huge = ['A', 'B', 'C'].map((network) => closed(HUGE, { network, chain: network.toLowerCase() }));
+    const head = '🔴 USDT withdrawals disabled on D (main)\nmain · USDT · D · d, since 2026-01-02 03:04:05 UTC\nMessage: ';
+    // Three alerts of 1,024 bytes, blank lines between, and one of 1,018: 4,096 bytes together.
+    const last = `${head}${'Y'.repeat(1018 - Buffer.byteLength(head))}`;
+    await notifier().send(delivery([...huge, closed(last.slice(head.length), { network: 'D', chain: 'd' })]));
+    const sent = env.double.notifications;
+    expect(sent.map((n) => [n.title, Buffer.byteLength(n.message), n.attachment])).toEqual([
+      ['[FIRING:4] WithdrawDisabled main (1/2)', 3076, undefined],
+      ['[FIRING:4] WithdrawDisabled main (2/2)', 1018, undefined],
+    ]);
+    expect(sent[1]?.message).toBe(last);
+    env.double.forced.push({ status: 400, body: { code: 40014, http: 400, error: 'invalid request: attachments not allowed' } });
+    const refused = await rejection(notifier().send(delivery([closed()])));
+    expect([refused.message, refused.reason, refused.retryable]).toEqual(['ntfy answered HTTP 400: invalid request: attachments not allowed (code 40014)', 'client_error', false]);
+  });
+
+  it('shows a message as the server does: trimmed of surrounding white space', async () => {
+    await notifier().send(delivery([closed('Wallet maintenance \u00a0 ')]));
+    expect(env.double.requests[0]?.json).toMatchObject({ message: `${TRC_TEXT} \u00a0 ` });
+    expect(env.double.notifications).toEqual([TRC]);
+  });
+
+  it('keeps every JSON body under 8,192 bytes: quotes and backslashes count twice there, and the title is cut to 250 characters', async () => {
+    const q = '"\\'.repeat(400);
+    const alerts = Array.from({ length: 40 }, (_, i) => closed(q.slice(0, 505), { network: `N${String(i).padStart(2, '0')}${q.slice(0, 200)}`, chain: `c${i}` }));
+    const d = buildDelivery('desk', { exchange: 'main', alertname: 'WithdrawDisabled', network: q }, alerts, EXTERNAL_URL, 1000);
+    await notifier().send(d);
+    const sent = env.double.notifications;
+    expect(env.double.replies.map((r) => r.status)).toEqual(sent.map(() => 200));
+    for (const r of env.double.requests) expect(Buffer.byteLength(r.raw)).toBeLessThan(8192);
+    expect(sent.every((n) => n.attachment === undefined && Buffer.byteLength(n.message) < 4096)).toBe(true);
+    expect(sent.map((n) => n.title)).toEqual(sent.map((_, i) => `[FIRING:40] WithdrawDisabled main ${q.slice(0, 250 - 34 - ' (40/40)'.length - 1)}… (${i + 1}/${sent.length})`));
+    // Alerts of about 1,017 bytes: four would be under 4,096 bytes, but not under 8,192 once JSON-encoded.
+    expect(sent.map((n) => n.message.split('\n\n').length)).toEqual([...Array<number>(13).fill(3), 1]);
+    const networks = sent.flatMap((n) => [...n.message.matchAll(/disabled on (N\d\d)/g)].map((m) => m[1]));
+    expect(networks).toEqual(alerts.map((a) => a.labels.network?.slice(0, 3)));
+  });
+
   it("splits a storm's 8,000 alerts into messages under ntfy's 4,096 bytes, in order, numbered, each alert exactly once, none as an attachment", async () => {
     // Every 100th alert with a hostile, multi-byte message: the split counts bytes, not characters.
     const alerts = storm(8_000).map((a, i) => (i % 100 === 0 ? { ...a, annotations: { ...a.annotations, withdraw_desc: `${HOSTILE} ${'é'.repeat(300)}` } } : a));
-    await notifier().send(delivery(alerts));
+    env.double.refillMs = 1;
+    await sendThroughLimits(notifier(), delivery(alerts));
     const all = env.double.notifications;
     expect(all.length).toBeGreaterThan(1);
-    expect(all.every((n) => n.attachment === undefined && Buffer.byteLength(n.message) <= 4096 && !n.markdown)).toBe(true);
+    expect(all.every((n) => n.attachment === undefined && Buffer.byteLength(n.message) < 4096 && !n.markdown)).toBe(true);
     expect(all.map((n) => n.title)).toEqual(all.map((_, i) => `[FIRING:8000] WithdrawDisabled main (${i + 1}/${all.length})`));
     const summaries = all.flatMap((n) => n.message.split('\n').filter((l) => l.startsWith('🔴 ')));
     expect(summaries).toEqual(alerts.map((a) => `🔴 ${a.annotations.summary}`));
@@ -118,25 +171,26 @@ describe('ntfy receiver', () => {
     expect(env.double.notifications[0]?.message).toBe(`${TRC_TEXT}\n\n3 more alerts not shown (see http://sw.example:9464)`);
   });
 
-  it('honours a 429 and its Retry-After as rate_limited, and a retry starts after the messages already accepted', async () => {
-    const flaky = await new (class extends NtfyDouble {
-      protected override answer(req: ServiceRequest): ServiceReply {
-        if (this.requests.length === 2) return { status: 429, headers: { 'retry-after': '7' }, body: { code: 42901, http: 429, error: 'limit reached: too many requests', link: 'https://ntfy.sh/docs/publish/#limitations' } };
-        return super.answer(req);
-      }
-    })().start();
-    try {
-      const n = ntfy.create('phone', { url: flaky.url, topic: NTFY_TOPIC, token: NTFY_TOKEN, timeout: 2000 }, env.deps);
-      const d = delivery(storm(100));
-      const err = await rejection(n.send(d));
-      expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['ntfy answered HTTP 429: limit reached: too many requests (code 42901)', 'rate_limited', true, 7000]);
-      await n.send(d);
-      const summaries = flaky.notifications.flatMap((m) => m.message.split('\n').filter((l) => l.startsWith('🔴 ')));
-      expect(summaries).toEqual(d.notification.alerts.map((a) => `🔴 ${a.annotations.summary}`));
-      expect(flaky.requests.length).toBe(flaky.notifications.length + 1);
-    } finally {
-      await flaky.stop();
-    }
+  it('waits 5 s after ntfy\'s 429, which has no Retry-After (a burst of 60, then one request every 5 s), and a retry starts after the messages already accepted', async () => {
+    const phone = notifier();
+    const d = delivery(storm(2000));
+    const err = await rejection(phone.send(d));
+    expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['ntfy answered HTTP 429: limit reached: too many requests (code 42901)', 'rate_limited', true, 5000]);
+    expect(env.double.notifications).toHaveLength(60);
+    expect(env.double.replies.at(-1)).toEqual({ status: 429, body: { code: 42901, http: 429, error: 'limit reached: too many requests', link: 'https://ntfy.sh/docs/publish/#limitations' } });
+    env.double.refillMs = 1;
+    const limits = await sendThroughLimits(phone, d);
+    expect(limits.every((e) => e.reason === 'rate_limited' && e.retryAfterMs === 5000)).toBe(true);
+    const summaries = env.double.notifications.flatMap((m) => m.message.split('\n').filter((l) => l.startsWith('🔴 ')));
+    expect(summaries).toEqual(d.notification.alerts.map((a) => `🔴 ${a.annotations.summary}`));
+    expect(env.double.requests.length).toBe(env.double.notifications.length + 1 + limits.length);
+  });
+
+  it('waits an hour once the daily message quota is used up (42908)', async () => {
+    env.double.dailyQuota = 2;
+    const err = await rejection(notifier().send(delivery(storm(100))));
+    expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['ntfy answered HTTP 429: limit reached: daily message quota reached (code 42908)', 'rate_limited', true, 3_600_000]);
+    expect(env.double.notifications).toHaveLength(2);
   });
 
   it('classifies refusals with ntfy\'s own words and never quotes the token, password or topic', async () => {
@@ -171,12 +225,26 @@ describe('the ntfy block', () => {
     expect(redactConfig(result.config).notify.receivers[0]).toStrictEqual({ name: 'phone', send_resolved: true, kind: 'ntfy', ntfy: { url: 'https://ntfy.sh', topic: '<redacted>', token: '<redacted>', timeout: 10_000 } });
   });
 
-  it('redacts the password, and a user and password in the URL', () => {
-    const result = parseConfig(text(`{ url: "https://u:p@ntfy.example.org", topic: t, username: ${NTFY_USER}, password: ${NTFY_PASSWORD} }`), FILE, {}, '/');
+  it('redacts the password', () => {
+    const result = parseConfig(text(`{ url: "https://ntfy.example.org", topic: t, username: ${NTFY_USER}, password: ${NTFY_PASSWORD} }`), FILE, {}, '/');
     if (!result.ok) throw new Error(result.problems.join('\n'));
     expect(redactConfig(result.config).notify.receivers[0]).toStrictEqual({
-      name: 'phone', send_resolved: true, kind: 'ntfy', ntfy: { url: 'https://<redacted>@ntfy.example.org', topic: '<redacted>', username: NTFY_USER, password: '<redacted>', timeout: 10_000 },
+      name: 'phone', send_resolved: true, kind: 'ntfy', ntfy: { url: 'https://ntfy.example.org', topic: '<redacted>', username: NTFY_USER, password: '<redacted>', timeout: 10_000 },
     });
+  });
+
+  it('refuses a user and password in the URL (they would be dropped, not sent) without quoting them, and a topic ntfy keeps for itself', () => {
+    const creds = parseConfig(text('{ url: "https://phil:s3cret@ntfy.example.org", topic: t }'), FILE, {}, '/');
+    expect(creds.ok ? [] : creds.problems).toEqual([
+      'c.yaml:6:20: notify.receivers[0].ntfy.url: the URL must not carry a user and password (not shown): put the user and password in username/password (or token)',
+    ]);
+    for (const topic of ['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1']) {
+      const reserved = parseConfig(text(`{ topic: ${topic}, token: tk_x }`), FILE, {}, '/');
+      expect(reserved.ok ? [] : reserved.problems).toEqual([
+        "c.yaml:6:22: notify.receivers[0].ntfy.topic: a topic may not be one of ntfy's reserved names (docs, static, file, app, metrics, account, settings, signup, login, v1)",
+      ]);
+    }
+    expect(parseConfig(text('{ topic: docs2, token: tk_x }'), FILE, {}, '/').ok).toBe(true);
   });
 
   it('refuses a bad topic without quoting it, a user without a password, and a token with a user', () => {
@@ -227,7 +295,7 @@ describe('spotwatch test-notify through ntfy', () => {
     expect(await run(NTFY_TOKEN)).toEqual({ code: 0, out: 'test notification delivered to phone (ntfy)\n', err: '' });
     expect(double.notifications.map((n) => [n.title, n.priority, n.by])).toEqual([['[FIRING:1] SpotwatchTestNotification', 2, 'token']]);
     expect(await run('tk_wrongwrongwrongwrongwrongwro')).toEqual({ code: 1, out: '', err: 'test notification to phone (ntfy) failed [client_error]: ntfy answered HTTP 401: unauthorized (code 40101)\n' });
-    double.rateLimit(2);
+    double.rateLimit();
     expect((await run(NTFY_TOKEN)).err).toBe('test notification to phone (ntfy) failed [rate_limited, would be retried]: ntfy answered HTTP 429: limit reached: too many requests (code 42901)\n');
   });
 });

@@ -79,12 +79,12 @@ describe('pushover receiver', () => {
     const other = closed('x', { network: 'BSC', chain: 'bsc' });
     await notifier().send(delivery([TRC, other]));
     await notifier().send(delivery([reopened(TRC), other]));
-    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001', 'r00000000000000000000000000002']);
+    // The first emergency still stands for the alert that fires: the update is high, not a second emergency.
+    expect(env.double.messages.map((m) => m.priority)).toEqual([2, 1]);
+    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001']);
     env.double.emergencies.delete('r00000000000000000000000000001'); // expired at Pushover
     await notifier().send(delivery([reopened(other)]));
-    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual([
-      '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/receipts/r00000000000000000000000000002/cancel.json',
-    ]);
+    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual(['/1/receipts/r00000000000000000000000000001/cancel.json']);
     expect(env.double.replies.filter((r) => r.status === 404)).toHaveLength(1);
     expect(env.double.repeating()).toEqual([]);
   });
@@ -134,6 +134,22 @@ describe('pushover receiver', () => {
     expect(env.double.messages[1]?.message.endsWith('&amp;…')).toBe(true);
   });
 
+  it('bounds the summary and where-line on their escaped length: a hostile 150-character label leaves every message within 1,024 characters, every alert in one', async () => {
+    const label = '\'"&<'.repeat(38).slice(0, 150);
+    await notifier().send(delivery([closed('Wallet maintenance', { network: label })]));
+    expect(env.double.replies.map((r) => r.status)).toEqual([200]);
+    const [head, where, message] = (env.double.messages[0]?.message ?? '').split('\n');
+    expect(head).toBe(`<b>🔴 USDT withdrawals disabled on ${'&#39;&quot;&amp;&lt;'.repeat(8)}&#39;…</b>`);
+    expect(where).toBe(`main · USDT · ${'&#39;&quot;&amp;&lt;'.repeat(9)}&#39;…`);
+    expect(message).toBe('Wallet maintenance');
+    const alerts = storm(40).map((a) => closed('Wallet maintenance', { ...a.labels, network: `${a.labels.network ?? ''}${label}` }));
+    await notifier().send(delivery(alerts));
+    const sent = env.double.messages.slice(1);
+    expect(env.double.replies.map((r) => r.status)).toEqual([200, ...sent.map(() => 200)]);
+    for (const m of sent) expect([...m.message].length).toBeLessThanOrEqual(1024);
+    expect(sent.flatMap((m) => networks(m.message))).toEqual(alerts.map((a) => a.labels.network?.slice(0, 7)));
+  });
+
   it('splits an 8,000-alert storm into as many full messages as it takes, every alert in exactly one, in order; only the first is an emergency', async () => {
     const alerts = storm(8000);
     await notifier().send(delivery(alerts));
@@ -174,15 +190,12 @@ describe('pushover receiver', () => {
     expect(env.double.requests.filter((r) => r.path.includes('/cancel.json'))).toEqual([]);
     expect(env.double.emergencies.get('r00000000000000000000000000001')?.cancelled).toBe(false);
     const kept = JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8')) as { receipt: string; alerts: string[] }[];
-    expect(kept.map((r) => [r.receipt, r.alerts])).toEqual([
-      ['r00000000000000000000000000001', [last.fingerprint]],
-      ['r00000000000000000000000000002', [last.fingerprint]], // the update's own first message, about the one still firing
-    ]);
-    // It resolves too: both receipts are cancelled.
+    // The update's first message is high: the first receipt still stands for the one still firing.
+    expect(kept.map((r) => [r.receipt, r.alerts])).toEqual([['r00000000000000000000000000001', [last.fingerprint]]]);
+    expect(env.double.messages.slice(5).map((m) => m.priority)).toEqual([1, -1, -1, -1, -1]);
+    // It resolves too: the receipt is cancelled.
     await notifier().send(delivery(alerts.map(reopened)));
-    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual([
-      '/1/receipts/r00000000000000000000000000001/cancel.json', '/1/receipts/r00000000000000000000000000002/cancel.json',
-    ]);
+    expect(env.double.requests.filter((r) => r.path.includes('/cancel.json')).map((r) => r.path)).toEqual(['/1/receipts/r00000000000000000000000000001/cancel.json']);
     expect(env.double.repeating()).toEqual([]);
     expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([]);
   });
@@ -218,6 +231,31 @@ describe('pushover receiver', () => {
     expect(sent[1]?.message.endsWith('\n\n… and 5 more alerts not shown (see the status page)')).toBe(true);
   });
 
+  it('sends an update at priority 1 while a receipt stands for every emergency alert of the group: an acknowledged emergency does not ring again for a partial resolve', async () => {
+    const warn = closed('w', { network: 'BSC', chain: 'bsc', severity: 'warning' });
+    await notifier().send(delivery([TRC, warn]));
+    await notifier().send(delivery([TRC, reopened(warn)]));
+    expect(env.double.requests[1]?.json).toEqual({
+      token: PUSHOVER_TOKEN,
+      user: PUSHOVER_USER,
+      title: '🔴 [FIRING:1] WithdrawDisabled main',
+      message: `${TRC_BLOCK}\n\n<b>✅ Resolved: USDT withdrawals disabled on BSC (main)</b>\nmain · USDT · BSC · bsc, resolved 2026-01-02 04:04:05 UTC\nw`,
+      priority: 1,
+      html: 1,
+      url: 'http://sw.example:9464',
+      url_title: 'spotwatch status page',
+    });
+    expect(env.double.repeating()).toEqual(['r00000000000000000000000000001']);
+    // A new critical alert no receipt stands for: a new emergency, about both.
+    const bsc = closed('x', { network: 'BSC', chain: 'bsc' });
+    await notifier().send(delivery([TRC, bsc]));
+    expect(env.double.messages.map((m) => m.priority)).toEqual([2, 1, 2]);
+    expect(JSON.parse(readFileSync(join(stateDir, 'pushover-phone.receipts.json'), 'utf8'))).toEqual([
+      { receipt: 'r00000000000000000000000000001', alerts: [TRC.fingerprint], expiresAt: expect.any(Number) },
+      { receipt: 'r00000000000000000000000000002', alerts: [TRC.fingerprint, bsc.fingerprint], expiresAt: expect.any(Number) },
+    ]);
+  });
+
   it('shows the firing emergencies first, and only they are cancelled by the receipt', async () => {
     const warn = closed('w', { network: 'BSC', severity: 'warning' });
     await notifier().send(delivery([warn, TRC]));
@@ -247,7 +285,8 @@ describe('pushover receiver', () => {
     const phone = notifier();
     env.double.forced.push({ status: 200, body: { status: 1, request: 'forced' } });
     env.double.forced.push({ status: 503, headers: { 'retry-after': '2' }, body: { status: 0, errors: ['try again'], request: 'y' } });
-    expect(await rejection(phone.send(d))).toMatchObject({ reason: 'server_error', retryable: true, retryAfterMs: 2000, message: 'Pushover answered HTTP 503: try again' });
+    // Retry-After: 2, but Pushover asks for 5 seconds at least after a 5xx.
+    expect(await rejection(phone.send(d))).toMatchObject({ reason: 'server_error', retryable: true, retryAfterMs: 5000, message: 'Pushover answered HTTP 503: try again' });
     await phone.send(d);
     const titles = env.double.requests.slice(1).map((r) => (r.json as { title: string }).title);
     expect(titles[0]).toMatch(/\(1\/\d+\)$/);
@@ -264,11 +303,23 @@ describe('pushover receiver', () => {
     expect(env.double.requests).toHaveLength(1);
   });
 
-  it('treats a 200 that is not Pushover\'s status 1 as undelivered, and a dead port as a connection failure', async () => {
+  it('treats a 200 that is not Pushover\'s JSON as undelivered, and a dead port as a connection failure retried no sooner than 5 s', async () => {
     env.double.forced.push({ status: 200, body: '<html>captive portal</html>' });
     expect(await rejection(notifier().send(delivery([TRC])))).toMatchObject({ reason: 'other', retryable: true });
     const err = await rejection(notifier({ api_url: 'http://127.0.0.1:9' }).send(delivery([TRC])));
-    expect(err).toMatchObject({ reason: 'connect', retryable: true });
+    expect(err).toMatchObject({ reason: 'connect', retryable: true, retryAfterMs: 5000 });
+  });
+
+  it('gives up on a 200 whose status is not 1 (invalid input: repeating it will not work), quoting its errors without the secrets', async () => {
+    env.double.forced.push({ status: 200, body: { status: 0, errors: [`user key ${PUSHOVER_USER} is invalid`, 'message cannot be blank'], request: 'x' } });
+    const err = await rejection(notifier().send(delivery([TRC])));
+    expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['Pushover answered HTTP 200 with status 0: user key <redacted> is invalid; message cannot be blank', 'client_error', false, undefined]);
+  });
+
+  it('retries a 5xx without Retry-After no sooner than 5 s after, as Pushover asks', async () => {
+    env.double.forced.push({ status: 503, body: { status: 0, errors: ['try again'], request: 'y' } });
+    const err = await rejection(notifier().send(delivery([TRC])));
+    expect([err.message, err.reason, err.retryable, err.retryAfterMs]).toEqual(['Pushover answered HTTP 503: try again', 'server_error', true, 5000]);
   });
 
   it('redacts the token and user key wherever config is shown', () => {

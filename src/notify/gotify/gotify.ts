@@ -26,8 +26,8 @@ export function messageUrl(base: string): URL {
 
 /**
  * The `gotify` receiver: each group as one or more `POST /message` (message.ts), in order. Gotify
- * answers 200 with the stored message; 400 (a body it cannot read), 401 (no token) and 403 (a
- * wrong one) are permanent, with Gotify's `error` and `errorDescription`; 5xx, and a 429 from a
+ * answers 200 with the stored message; 400 (a body it cannot read; 3.x: a client's token without
+ * an appid), 401 (no token, a wrong one, 2.x: a client's token) and 403 are permanent, with Gotify's `error` and `errorDescription`; 5xx, and a 429 from a
  * proxy in front of it, are retried after the `Retry-After` asked. A retry starts after the
  * messages already accepted, so a storm split in parts does not buzz a phone twice.
  */

@@ -2,17 +2,33 @@
  * A group as ntfy messages (JSON publishing: `POST /` with `{topic, title, message, tags,
  * priority, click}`). Plain text: `markdown` is never set, so upstream text needs no escaping
  * beyond being kept on its lines (control characters become spaces). A message body over ntfy's
- * 4,096 bytes would become an attachment, so a group is split, in order, into as many messages
+ * 4,096 bytes (4,096 included) would become an attachment, so a group is split, in order, into as many messages
  * as its alerts need, each under the limit: no alert is ever left out (a storm's 8,000 alerts are
  * a few hundred messages, numbered in their titles).
  */
-import { alertMark, alertSummary, CUT, groupMark, headline, leftOut, place, RESOLVED_MARK, since, upstreamMessage } from '../chat-text';
+import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, RESOLVED_MARK, since, upstreamMessage } from '../chat-text';
 import type { Notification, NotifiedAlert } from '../notifier';
 import { utf8Bytes } from '../fit-alerts';
 import { oneLine } from '../text';
 
-/** ntfy's default `message-size-limit`, in bytes: a longer body becomes an attachment. */
+/**
+ * ntfy's default `message-size-limit`, in bytes: a body of this many bytes or more becomes an
+ * attachment (the server peeks that many bytes and takes a full read as too long), so a body is
+ * at most NTFY_MESSAGE_LIMIT - 1 bytes.
+ */
 export const NTFY_MESSAGE_LIMIT = 4096;
+/** The most bytes a message body is: under NTFY_MESSAGE_LIMIT. */
+const BODY_LIMIT = NTFY_MESSAGE_LIMIT - 1;
+/**
+ * The most bytes a JSON publish is: the server reads at most twice the message size limit and
+ * refuses a body that fills it (413 `JSON body too large`, 41303). Quotes and backslashes take
+ * two bytes there, so messages are packed by both sizes.
+ */
+export const NTFY_JSON_LIMIT = NTFY_MESSAGE_LIMIT * 2 - 1;
+/** The longest title (the group's headline, numbered), in UTF-16 code units. */
+const TITLE_LIMIT = 250;
+/** The longest exchange tag. */
+const TAG_LIMIT = 100;
 /** At most this much of a message is one alert, so that every alert fits in a message with the note. */
 export const NTFY_ALERT_LIMIT = 1024;
 
@@ -74,32 +90,46 @@ function clickUrl(alerts: readonly NotifiedAlert[], externalURL: string): string
   return [alerts[0]?.generatorURL ?? '', externalURL].find((u) => /^https?:\/\//.test(u));
 }
 
-/** The group as ntfy messages, in order, each body within NTFY_MESSAGE_LIMIT bytes. */
+/** The group as ntfy messages, in order, each body under NTFY_MESSAGE_LIMIT bytes and each JSON body under NTFY_JSON_LIMIT. */
 export function ntfyMessages(n: Notification, topic: string): NtfyMessage[] {
   const page = /^https?:\/\//.test(n.externalURL) ? ` (see ${n.externalURL})` : '';
   const note = n.truncatedAlerts > 0 ? `${leftOut(n.truncatedAlerts)}${page}` : '';
-  const budget = NTFY_MESSAGE_LIMIT - (note === '' ? 0 : utf8Bytes(note) + 2);
+  const numbering = n.alerts.length > 1 ? ` (${n.alerts.length}/${n.alerts.length})`.length : 0;
+  const title = fit(headline(n), TITLE_LIMIT - numbering);
+  const exchange = n.commonLabels.exchange ? fit(oneLine(n.commonLabels.exchange), TAG_LIMIT) : '';
+  const tags = [MARK_TAGS[groupMark(n)] ?? 'white_circle', ...(exchange !== '' ? [exchange] : [])];
+  const priority = ntfyPriority(n);
+  // The rest of a message's JSON at its longest (numbered, with the longest click), and the note's room.
+  const clicks = [n.externalURL, ...n.alerts.map((a) => a.generatorURL ?? '')].filter((u) => /^https?:\/\//.test(u));
+  const click = clicks.reduce((a, b) => (jsonBytes(b) > jsonBytes(a) ? b : a), '');
+  const envelope = jsonBytes({ topic, title: `${title}${' '.repeat(numbering)}`, message: '', tags, priority, ...(click !== '' && { click }) });
+  const budget = BODY_LIMIT - (note === '' ? 0 : utf8Bytes(note) + 2);
+  const encodedBudget = NTFY_JSON_LIMIT - envelope - (note === '' ? 0 : encodedBytes(note) + encodedBytes('\n\n'));
   const runs: NotifiedAlert[][] = [[]];
   const bodies: string[] = [''];
   let used = 0;
+  let encodedUsed = 0;
   for (const a of n.alerts) {
     const text = alertText(a);
     const size = utf8Bytes(text);
+    const encoded = encodedBytes(text);
     const last = runs.length - 1;
-    if (runs[last]!.length > 0 && used + 2 + size > budget) {
+    if (runs[last]!.length === 0) {
+      runs[last]!.push(a);
+      bodies[last] = text;
+      [used, encodedUsed] = [size, encoded];
+    } else if (used + 2 + size > budget || encodedUsed + encodedBytes('\n\n') + encoded > encodedBudget) {
       runs.push([a]);
       bodies.push(text);
-      used = size;
+      [used, encodedUsed] = [size, encoded];
     } else {
       runs[last]!.push(a);
-      bodies[last] = runs[last]!.length === 1 ? text : `${bodies[last]}\n\n${text}`;
-      used = runs[last]!.length === 1 ? size : used + 2 + size;
+      bodies[last] = `${bodies[last]}\n\n${text}`;
+      used += 2 + size;
+      encodedUsed += encodedBytes('\n\n') + encoded;
     }
   }
   if (note !== '') bodies[bodies.length - 1] = bodies.at(-1) === '' ? note : `${bodies.at(-1)}\n\n${note}`;
-  const title = headline(n);
-  const tags = [MARK_TAGS[groupMark(n)] ?? 'white_circle', ...(n.commonLabels.exchange ? [oneLine(n.commonLabels.exchange)] : [])];
-  const priority = ntfyPriority(n);
   return runs.map((alerts, i) => {
     const click = clickUrl(alerts, n.externalURL);
     return {
@@ -111,4 +141,14 @@ export function ntfyMessages(n: Notification, topic: string): NtfyMessage[] {
       ...(click !== undefined && { click }),
     };
   });
+}
+
+/** Bytes of a value as JSON (UTF-8). */
+function jsonBytes(value: unknown): number {
+  return utf8Bytes(JSON.stringify(value));
+}
+
+/** Bytes of a text inside a JSON string: quotes, backslashes and control characters take two or more. */
+function encodedBytes(text: string): number {
+  return jsonBytes(text) - 2;
 }

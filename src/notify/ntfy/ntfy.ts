@@ -30,8 +30,9 @@ export function ntfySecrets(c: NtfyConfig): string[] {
 /**
  * The `ntfy` receiver: a group as one or more JSON publishes (message.ts), sent in order. A
  * retry starts after the messages already accepted, so a 429 halfway through a storm does not
- * publish the first half again. 429 and 5xx are retried (a `Retry-After` honoured); other 4xx
- * (a wrong token, a topic the user may not write) are permanent, with ntfy's own words.
+ * publish the first half again. 429 and 5xx are retried (a `Retry-After` honoured; ntfy's 429
+ * has none: at least 5 s, an hour for the daily quota); other 4xx (a wrong token, a topic the user
+ * may not write) are permanent, with ntfy's own words.
  */
 export function ntfyNotifier(name: string, c: NtfyConfig, http: HttpDeps): Notifier {
   const url = publishUrl(c.url);
@@ -55,9 +56,19 @@ export function ntfyNotifier(name: string, c: NtfyConfig, http: HttpDeps): Notif
   };
 }
 
+/**
+ * The least wait after ntfy's 429, which sends no Retry-After: its visitor request bucket (a
+ * burst of 60) refills one request every 5 seconds (42901, and 42909 for auth failures).
+ */
+export const NTFY_REQUEST_REFILL_MS = 5_000;
+/** The wait after 42908, the visitor's daily message quota used up (ntfy.sh's free tier: 250 a day). */
+export const NTFY_DAILY_QUOTA_WAIT_MS = 3_600_000;
+const DAILY_QUOTA = 42908;
+
 /** A failed answer as ntfy words it: `{"code": 40101, "http": 401, "error": "unauthorized", "link"}`. */
 export function ntfyError(answer: PostAnswer, now: number, secrets: readonly string[] = []): NotifyError {
   const json = answerJson(answer.body);
   const said = typeof json?.error === 'string' ? `${json.error}${typeof json.code === 'number' ? ` (code ${json.code})` : ''}` : answer.body;
-  return answerError('ntfy', answer, now, { said, secrets });
+  const retryAfterMs = answer.status === 429 ? (json?.code === DAILY_QUOTA ? NTFY_DAILY_QUOTA_WAIT_MS : NTFY_REQUEST_REFILL_MS) : undefined;
+  return answerError('ntfy', answer, now, { said, secrets, retryAfterMs });
 }

@@ -9,6 +9,8 @@ export const NTFY_DEFAULTS = { url: DEFAULT_NTFY_URL, timeout: DEFAULT_RECEIVER_
 
 /** ntfy's topic names: 1 to 64 of letters, digits, `-` and `_`. */
 const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
+/** Names ntfy keeps for its own pages and API (its DefaultDisallowedTopics): a publish to one is refused. */
+export const NTFY_RESERVED_TOPICS: readonly string[] = ['docs', 'static', 'file', 'app', 'metrics', 'account', 'settings', 'signup', 'login', 'v1'];
 
 /**
  * The `ntfy:` block of a receiver (DESIGN.md section 4: `url`, `topic`, `token` are a contract).
@@ -18,7 +20,9 @@ const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
 export const ntfySchema = z
   .object({
     url: withDefault(httpUrl, DEFAULT_NTFY_URL),
-    topic: z.string().refine((t) => TOPIC.test(t), { message: 'a topic is 1 to 64 letters, digits, "-" or "_" (not shown: it may be the only secret)' }),
+    topic: z.string()
+      .refine((t) => TOPIC.test(t), { message: 'a topic is 1 to 64 letters, digits, "-" or "_" (not shown: it may be the only secret)' })
+      .refine((t) => !NTFY_RESERVED_TOPICS.includes(t), { message: `a topic may not be one of ntfy's reserved names (${NTFY_RESERVED_TOPICS.join(', ')})` }),
     token: z.string().min(1).optional(),
     username: z.string().min(1).optional(),
     password: z.string().min(1).optional(),
@@ -26,6 +30,11 @@ export const ntfySchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
+    const url = new URL(c.url);
+    if (url.username !== '' || url.password !== '') {
+      // Requests go to the URL's origin: a user and password in it would be dropped, not sent.
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['url'], message: 'the URL must not carry a user and password (not shown): put the user and password in username/password (or token)' });
+    }
     if ((c.username === undefined) !== (c.password === undefined)) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: [c.username === undefined ? 'username' : 'password'], message: 'username and password go together' });
     }

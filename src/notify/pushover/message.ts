@@ -161,23 +161,38 @@ function fitting(blocks: readonly Block[], from: number, room: number): number {
 
 /**
  * `🔴 USDT withdrawals disabled on Tron(TRC20) (main)` (bold in HTML), then where and since
- * when, then the exchange's own message, cut so that the block fits `budget` characters once
- * escaped (the message gives way first).
+ * when (each at most LINE_LIMIT characters once escaped), then the exchange's own message, cut so
+ * that the block fits `budget` characters once escaped (the message gives way first).
  */
 function blockOf(a: NotifiedAlert, html: boolean, escape: (t: string) => string, budget: number): string {
-  const summary = `${alertMark(a)} ${a.status === 'resolved' ? 'Resolved: ' : ''}${escape(fit(alertSummary(a), LINE_LIMIT))}`;
+  const summary = `${alertMark(a)} ${a.status === 'resolved' ? 'Resolved: ' : ''}${fitEscaped(alertSummary(a), LINE_LIMIT, escape)}`;
   const head = html ? `<b>${summary}</b>` : summary;
-  const where = escape(fit(oneLine(`${place(a)}, ${since(a)}`), LINE_LIMIT));
+  const where = fitEscaped(oneLine(`${place(a)}, ${since(a)}`), LINE_LIMIT, escape);
   const fixed = `${head}\n${where}`;
   const message = upstreamMessage(a);
   if (message === undefined) return fixed;
-  const avail = budget - fixed.length - 1;
-  let room = avail;
-  // Escaping lengthens the text: cut the raw message, by the escapes' share, until its escaped form fits.
-  for (;;) {
-    if (room <= CUT.length) return fixed;
-    const text = escape(fit(message, room));
-    if (text.length <= avail) return `${fixed}\n${text}`;
-    room = Math.min(room - 1, Math.floor((room * avail) / text.length));
+  const text = fitEscaped(message, budget - fixed.length - 1, escape);
+  return text === '' || text === CUT ? fixed : `${fixed}\n${text}`;
+}
+
+/**
+ * `text` escaped, within `max` UTF-16 code units: escaping lengthens a text (`'` is `&#39;`), so
+ * the raw text is cut (ending in CUT) as long as its escaped form fits, and no escape is ever cut
+ * in two. Every line of a block is bounded this way, on the length Pushover sees. '' when not
+ * even CUT fits.
+ */
+function fitEscaped(text: string, max: number, escape: (t: string) => string): string {
+  const whole = escape(text);
+  if (whole.length <= max) return whole;
+  // The longest cut that fits: a longer cut never escapes shorter, and escaping never shortens a text.
+  let best = '';
+  for (let lo = CUT.length, hi = Math.min(text.length - 1, max); lo <= hi;) {
+    const mid = Math.floor((lo + hi) / 2);
+    const out = escape(fit(text, mid));
+    if (out.length <= max) {
+      best = out;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
+  return best;
 }

@@ -3,7 +3,7 @@ import { answerError, answerJson } from '../http-errors';
 import { ANSWER_LIMIT, withinDeadline, type HttpDeps, type PostAnswer } from '../http-post';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
 import { SentParts } from '../sent-parts';
-import { EMERGENCY, pushoverMessages, type MessageOptions } from './message';
+import { EMERGENCY, HIGH, pushoverMessages, type MessageOptions } from './message';
 import type { Receipt, ReceiptStore } from './receipts';
 
 export interface PushoverOptions extends MessageOptions {
@@ -19,9 +19,12 @@ export interface PushoverOptions extends MessageOptions {
  * sent in order, and its emergency (priority 2, only ever the first message) cancelled by its
  * receipt once the group's emergency alerts, in whichever message, have resolved.
  * The receipts are kept durably (receipts.ts), so that an emergency sent before a restart is
- * still cancelled after it. Pushover answers 200 `{"status":1}`; a 4xx `{"status":0,"errors":[...]}`
- * is permanent; 429 (the application's monthly limit) and 5xx are retried, a 429 after the
- * limit's reset (`X-Limit-App-Reset`). A retry starts after the messages already accepted.
+ * still cancelled after it. An update of a group whose emergency alerts an unexpired receipt
+ * already stands for all goes at priority 1 (high): an acknowledged emergency does not ring again
+ * because another alert of the group resolved. Pushover answers 200 `{"status":1}`; a 4xx `{"status":0,"errors":[...]}`,
+ * or a 200 whose `status` is not 1, is permanent; 429 (the application's monthly limit), 5xx and failed connections are retried,
+ * a 429 after the limit's reset (`X-Limit-App-Reset`), the others no sooner than 5 seconds after
+ * (as Pushover asks). A retry starts after the messages already accepted.
  */
 export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Notifier {
   const base = options.apiUrl.replace(/\/+$/, '');
@@ -43,6 +46,12 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
         body: JSON.stringify(body), headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
       });
       return { status: res.statusCode, headers: res.headers, url, body: await textOf(res.body) };
+    }).catch((err: unknown) => {
+      // No connection, or no reply: Pushover asks for no retry sooner than 5 seconds after.
+      if (err instanceof NotifyError && (err.reason === 'connect' || err.reason === 'timeout')) {
+        throw new NotifyError(err.message, err.reason, err.retryable, Math.max(PUSHOVER_RETRY_MS, err.retryAfterMs ?? 0));
+      }
+      throw err;
     });
     return { ...answer, json: answerJson(answer.body) };
   }
@@ -61,13 +70,25 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
     }
   }
 
+  /** Whether unexpired receipts stand for every one of `alerts` (a group's firing emergency alerts). */
+  function standing(alerts: readonly string[], now: number): boolean {
+    const covered = new Set(kept().filter((r) => r.expiresAt > now).flatMap((r) => r.alerts));
+    return alerts.length > 0 && alerts.every((f) => covered.has(f));
+  }
+
   return {
     name: options.name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       await cancelResolved(new Set(notification.alerts.filter((a) => a.status === 'resolved').map((a) => a.fingerprint)), signal);
       const messages = pushoverMessages(notification, options);
       for (let i = sent.next(idempotencyKey); i < messages.length; i++) {
-        const { payload, emergencies } = messages[i]!;
+        let { payload, emergencies } = messages[i]!;
+        if (payload.priority === EMERGENCY && standing(emergencies, http.clock.now())) {
+          // An emergency already repeats (or was acknowledged) for each of them: a new one would only ring again.
+          const { retry: _retry, expire: _expire, ...rest } = payload;
+          payload = { ...rest, priority: HIGH };
+          emergencies = [];
+        }
         const answer = await post('/1/messages.json', payload, signal);
         if (answer.status < 200 || answer.status >= 300 || answer.json?.status !== 1) throw pushoverError(answer, http.clock.now(), secrets);
         const receipt = answer.json.receipt;
@@ -84,14 +105,29 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
   };
 }
 
-/** A failed answer as Pushover words it: `{"status":0,"errors":[...],"request"}`; a 429 waits for `X-Limit-App-Reset`. */
+/**
+ * The least wait before another request after a 5xx, a failed connection or no reply: Pushover
+ * asks for "no sooner than 5 seconds from your last request".
+ */
+export const PUSHOVER_RETRY_MS = 5_000;
+
+/**
+ * A failed answer as Pushover words it: `{"status":0,"errors":[...],"request"}`; a 429 waits for
+ * `X-Limit-App-Reset`, a 5xx at least 5 seconds. A 2xx with Pushover's JSON whose `status` is not
+ * 1 is invalid input, as a 4xx ("repeating your same request will not work"): not retried.
+ */
 export function pushoverError(answer: PostAnswer, now: number, secrets: readonly string[] = []): NotifyError {
   const json = answerJson(answer.body);
   const errors = Array.isArray(json?.errors) ? json.errors.map(String) : [];
   const said = errors.length > 0 ? errors.join('; ') : answer.body;
-  const retryAfterMs = answer.status === 429 ? untilReset(answer.headers, now) : undefined;
+  const retryAfterMs = answer.status === 429 ? untilReset(answer.headers, now) : answer.status >= 500 ? PUSHOVER_RETRY_MS : undefined;
   if (answer.status >= 200 && answer.status < 300) {
-    // A success status whose body is not Pushover's `{"status":1}`: nothing says it was delivered.
+    if (typeof json?.status === 'number') {
+      // Its words as a 4xx's are quoted (redacted, on one line, cut): `: user key is invalid`, or nothing.
+      const words = answerError('Pushover', { ...answer, status: 400 }, now, { said: errors.join('; '), secrets }).message.slice('Pushover answered HTTP 400'.length);
+      return new NotifyError(`Pushover answered HTTP ${answer.status} with status ${json.status}${words}`, 'client_error', false);
+    }
+    // A success status whose body is not Pushover's JSON (a captive portal, a proxy): nothing says it was delivered.
     return new NotifyError(`Pushover answered HTTP ${answer.status} without status 1${said !== '' ? `: ${said.slice(0, 200)}` : ''}`, 'other', true);
   }
   return answerError('Pushover', answer, now, { said, retryAfterMs, secrets });

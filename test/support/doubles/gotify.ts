@@ -4,8 +4,10 @@
  * spotwatch's code.
  *
  * - `POST /message` (under the path the server is published at). The application token in the
- *   `X-Gotify-Key` header, or the `token` query parameter, or `Authorization: Bearer`. No token
- *   or an unknown one: 401; a client's token (not an application's): 403.
+ *   `X-Gotify-Key` header, or the `token` query parameter, or `Authorization: Bearer`. No token,
+ *   an unknown one, or a client's token (not an application's): 401 (gotify/server 2.x, whose
+ *   auth middleware takes only an application token there; 3.x answers a client's token 400
+ *   `appid is required when not authenticating with an application token`).
  * - A JSON body `MessageExternal`: `message` (required, non-empty), `title`, `priority` (an
  *   integer), `extras` (namespaced `a::b` keys, e.g. `client::display.contentType` text/plain or
  *   text/markdown, `client::notification.click.url`). Otherwise 400.
@@ -45,7 +47,6 @@ export class GotifyDouble extends ServiceDouble {
     const query = url.searchParams.get('token');
     const token = typeof header === 'string' ? header : bearer ?? query;
     const via = typeof header === 'string' ? 'header' : bearer !== undefined ? 'bearer' : 'query';
-    if (token === GOTIFY_CLIENT_TOKEN) return error(403, 'Forbidden', 'you are not allowed to access this api');
     if (token !== GOTIFY_APP_TOKEN) return error(401, 'Unauthorized', 'you need to provide a valid access token or user credentials to access this api');
     if (!/^application\/json\b/.test(req.headers['content-type'] ?? '') || typeof req.json !== 'object' || req.json === null) {
       return error(400, 'Bad Request', 'invalid character in JSON body');
