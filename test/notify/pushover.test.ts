@@ -304,8 +304,9 @@ describe('pushover receiver', () => {
   });
 
   it('treats a 200 that is not Pushover\'s JSON as undelivered, and a dead port as a connection failure retried no sooner than 5 s', async () => {
-    env.double.forced.push({ status: 200, body: '<html>captive portal</html>' });
-    expect(await rejection(notifier().send(delivery([TRC])))).toMatchObject({ reason: 'other', retryable: true });
+    env.double.forced.push({ status: 200, body: `<html>captive portal\nfor ${PUSHOVER_USER}</html>` });
+    const portal = await rejection(notifier().send(delivery([TRC])));
+    expect([portal.message, portal.reason, portal.retryable]).toEqual(['Pushover answered HTTP 200 without status 1: <html>captive portal for <redacted></html>', 'other', true]);
     const err = await rejection(notifier({ api_url: 'http://127.0.0.1:9' }).send(delivery([TRC])));
     expect(err).toMatchObject({ reason: 'connect', retryable: true, retryAfterMs: 5000 });
   });

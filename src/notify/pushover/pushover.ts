@@ -122,13 +122,11 @@ export function pushoverError(answer: PostAnswer, now: number, secrets: readonly
   const said = errors.length > 0 ? errors.join('; ') : answer.body;
   const retryAfterMs = answer.status === 429 ? untilReset(answer.headers, now) : answer.status >= 500 ? PUSHOVER_RETRY_MS : undefined;
   if (answer.status >= 200 && answer.status < 300) {
-    if (typeof json?.status === 'number') {
-      // Its words as a 4xx's are quoted (redacted, on one line, cut): `: user key is invalid`, or nothing.
-      const words = answerError('Pushover', { ...answer, status: 400 }, now, { said: errors.join('; '), secrets }).message.slice('Pushover answered HTTP 400'.length);
-      return new NotifyError(`Pushover answered HTTP ${answer.status} with status ${json.status}${words}`, 'client_error', false);
-    }
+    // What it said, as a 4xx's words are quoted (redacted, on one line, cut): `: user key is invalid`, or nothing.
+    const words = answerError('Pushover', { ...answer, status: 400 }, now, { said, secrets }).message.slice('Pushover answered HTTP 400'.length);
+    if (typeof json?.status === 'number') return new NotifyError(`Pushover answered HTTP ${answer.status} with status ${json.status}${words}`, 'client_error', false);
     // A success status whose body is not Pushover's JSON (a captive portal, a proxy): nothing says it was delivered.
-    return new NotifyError(`Pushover answered HTTP ${answer.status} without status 1${said !== '' ? `: ${said.slice(0, 200)}` : ''}`, 'other', true);
+    return new NotifyError(`Pushover answered HTTP ${answer.status} without status 1${words}`, 'other', true);
   }
   return answerError('Pushover', answer, now, { said, retryAfterMs, secrets });
 }
