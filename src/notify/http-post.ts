@@ -103,7 +103,7 @@ export async function withinDeadline<T>(who: string, timeoutMs: number, signal: 
 export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatcher'], who: string, request: PostRequest): Promise<PostAnswer> {
   const seen = new Set<string>();
   let url = request.url;
-  let headers = request.headers;
+  let { headers, privateHeaders } = withUserInfo(request);
   for (let redirects = 0; ; redirects += 1) {
     seen.add(url.href);
     const res = await dispatcher.request({
@@ -136,7 +136,7 @@ export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatche
     }
     if (seen.has(next.href)) throw redirectError(`${who} redirect loop: HTTP ${status} from ${redact(url, request.secretUrl)} back to ${redact(next, request.secretUrl)}`);
     if (redirects >= MAX_REDIRECTS) throw redirectError(`${who} redirected more than ${MAX_REDIRECTS} times (last to ${redact(next, request.secretUrl)})`);
-    if (next.origin !== url.origin && request.privateHeaders !== undefined) headers = withoutPrivate(headers, request.privateHeaders);
+    if (next.origin !== url.origin && privateHeaders !== undefined) headers = withoutPrivate(headers, privateHeaders);
     url = next;
   }
 }
@@ -144,6 +144,20 @@ export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatche
 /** A redirect that cannot be followed will not be followed on a later attempt either: not retried. */
 function redirectError(message: string): NotifyError {
   return new NotifyError(message, 'client_error', false);
+}
+
+/**
+ * A user and password written in the URL (`https://user:pass@host/hook`) are sent as HTTP Basic
+ * authentication, as curl and browsers send them (the request goes to the URL's origin, which
+ * holds neither), unless the receiver sets an Authorization of its own; like every credential, the
+ * header is dropped when a redirect leaves the origin.
+ */
+function withUserInfo(request: PostRequest): { headers: Record<string, string>; privateHeaders: readonly string[] | undefined } {
+  const { url, headers, privateHeaders } = request;
+  const own = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  if ((url.username === '' && url.password === '') || own) return { headers, privateHeaders };
+  const basic = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
+  return { headers: { ...headers, authorization: `Basic ${basic}` }, privateHeaders: [...(privateHeaders ?? []), 'authorization'] };
 }
 
 function withoutPrivate(headers: Record<string, string>, names: readonly string[]): Record<string, string> {

@@ -165,6 +165,25 @@ describe('webhook redirects', () => {
   });
 });
 
+describe('a user and password in a receiver\'s URL', () => {
+  it('are sent as HTTP Basic authentication, and not past a redirect to another host', async () => {
+    const other = await new RedirectServer({}).start();
+    const server = await new RedirectServer({ '/moved': [308, `${other.url}/hook`] }).start();
+    try {
+      const withUser = (path: string) => server.url.replace('http://', 'http://desk%40ops:p%3Ass@') + path;
+      expect(await send(withUser('/hook'))).toBe('delivered');
+      expect(server.seen[0]?.headers.authorization).toBe(`Basic ${Buffer.from('desk@ops:p:ss').toString('base64')}`);
+      expect(await send(withUser('/moved'))).toBe('delivered');
+      expect(other.seen.map((s) => [s.path, s.headers.authorization])).toEqual([['/hook', undefined]]);
+      expect(await send(withUser('/hook'), { Authorization: 'Bearer own' })).toBe('delivered');
+      expect(server.seen.at(-1)?.headers.authorization).toBe('Bearer own');
+    } finally {
+      await server.stop();
+      await other.stop();
+    }
+  });
+});
+
 describe('alertmanager redirects', () => {
   it('follows a moved Alertmanager with the same POST', async () => {
     const am = await new RedirectServer({ '/old/api/v2/alerts': [308, '/new/api/v2/alerts'] }).start();
