@@ -103,7 +103,9 @@ export async function withinDeadline<T>(who: string, timeoutMs: number, signal: 
 export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatcher'], who: string, request: PostRequest): Promise<PostAnswer> {
   const seen = new Set<string>();
   let url = request.url;
-  let { headers, privateHeaders } = withUserInfo(request);
+  const withUser = withUserInfo(request);
+  const { privateHeaders } = withUser;
+  let { headers } = withUser;
   for (let redirects = 0; ; redirects += 1) {
     seen.add(url.href);
     const res = await dispatcher.request({
