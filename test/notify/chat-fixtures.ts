@@ -7,6 +7,7 @@ import { PagerDutyDouble } from '../support/doubles/pagerduty';
 import type { ServiceDouble } from '../support/doubles/service';
 import { SlackDouble } from '../support/doubles/slack';
 import { receiverDeps } from '../support/receiver-deps';
+import { stack, type Stack } from '../support/daemon-harness';
 
 /** Alerts and deliveries the chat receivers' tests share. */
 
@@ -97,3 +98,21 @@ rules:
     severity: critical
 `;
 export const TRC_NETWORK = { coin: 'USDT', network: 'Tron(TRC20)' };
+
+/**
+ * For a file's daemon tests: a started double and a daemon watching the reference exchange
+ * (USDT_CLOSED_RULES) whose one receiver, `receiver(double)` (YAML list items), talks to it; both
+ * closed after the file's tests.
+ */
+export function daemonWithDouble<D extends { stop(): Promise<void> }>(start: () => Promise<D>, receiver: (double: D) => string): { s: Stack; double: D } {
+  const env = {} as { s: Stack; double: D };
+  beforeAll(async () => {
+    env.double = await start();
+    env.s = await stack(USDT_CLOSED_RULES, { receivers: () => receiver(env.double) });
+  });
+  afterAll(async () => {
+    await env.s?.close();
+    await env.double?.stop();
+  });
+  return env;
+}

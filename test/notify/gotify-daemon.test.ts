@@ -1,7 +1,6 @@
-import { stack, type Stack } from '../support/daemon-harness';
 import { GOTIFY_APP_TOKEN, GotifyDouble, unescapedPunctuation, unescapeMarkdown } from '../support/doubles/gotify';
 import { waitFor } from '../support/wait';
-import { HOSTILE, TRC_NETWORK as TRC, USDT_CLOSED_RULES } from './chat-fixtures';
+import { HOSTILE, TRC_NETWORK as TRC, daemonWithDouble } from './chat-fixtures';
 
 /**
  * From an upstream change to a Gotify server, through the daemon watching the reference exchange
@@ -31,22 +30,12 @@ function shownTime(text: unknown, word: string, from: number, to: number): strin
 }
 
 describe('gotify, end to end from an upstream change', () => {
-  let s: Stack;
-  let gotify: GotifyDouble;
-  beforeAll(async () => {
-    gotify = await new GotifyDouble().start();
-    s = await stack(USDT_CLOSED_RULES, {
-      receivers: () => `    - name: phone
-      gotify: { url: "${gotify.url}", token: "${GOTIFY_APP_TOKEN}" }
-`,
-    });
-  });
-  afterAll(async () => {
-    await s.close();
-    await gotify.stop();
-  });
+  const env = daemonWithDouble(() => new GotifyDouble().start(), (d) => `    - name: phone
+      gotify: { url: "${d.url}", token: "${GOTIFY_APP_TOKEN}" }
+`);
 
   it('pushes a markdown message that shows a hostile withdrawDesc as written, and a quiet one when withdrawals reopen', async () => {
+    const { s, double: gotify } = env;
     const daemon = await s.start();
     const extras = { 'client::display': { contentType: 'text/markdown' }, 'client::notification': { click: { url: daemon.url as string } } };
     const closedAt = Date.now();

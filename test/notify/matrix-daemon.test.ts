@@ -1,8 +1,7 @@
 import { fingerprint } from '../../src/alerts/alert';
-import { stack, type Stack } from '../support/daemon-harness';
 import { MATRIX_ROOM, MATRIX_TOKEN, MatrixDouble } from '../support/doubles/matrix';
 import { waitFor } from '../support/wait';
-import { HOSTILE, TRC_LABELS, TRC_NETWORK as TRC, USDT_CLOSED_RULES } from './chat-fixtures';
+import { HOSTILE, TRC_LABELS, TRC_NETWORK as TRC, daemonWithDouble } from './chat-fixtures';
 
 /**
  * From an upstream change to a Matrix room, through the daemon watching the reference exchange
@@ -32,22 +31,12 @@ function shownTime(text: unknown, word: string, from: number, to: number): strin
 }
 
 describe('matrix, end to end from an upstream change', () => {
-  let s: Stack;
-  let room: MatrixDouble;
-  beforeAll(async () => {
-    room = await new MatrixDouble().start();
-    s = await stack(USDT_CLOSED_RULES, {
-      receivers: () => `    - name: ops-room
-      matrix: { homeserver: "${room.homeserver}", room_id: "${MATRIX_ROOM}", access_token: "${MATRIX_TOKEN}" }
-`,
-    });
-  });
-  afterAll(async () => {
-    await s.close();
-    await room.stop();
-  });
+  const env = daemonWithDouble(() => new MatrixDouble().start(), (d) => `    - name: ops-room
+      matrix: { homeserver: "${d.homeserver}", room_id: "${MATRIX_ROOM}", access_token: "${MATRIX_TOKEN}" }
+`);
 
   it('posts an escaped, mention-free m.text (pushed to phones) when withdrawals close with a hostile message, and another when they reopen', async () => {
+    const { s, double: room } = env;
     const daemon = await s.start();
     const url = daemon.url as string;
     const link = `${url}/#${fingerprint(TRC_LABELS)}`;

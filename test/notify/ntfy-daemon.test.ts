@@ -1,8 +1,7 @@
 import { fingerprint } from '../../src/alerts/alert';
-import { stack, type Stack } from '../support/daemon-harness';
 import { NTFY_TOKEN, NTFY_TOPIC, NtfyDouble } from '../support/doubles/ntfy';
 import { waitFor } from '../support/wait';
-import { HOSTILE, TRC_NETWORK as TRC, USDT_CLOSED_RULES, TRC_LABELS } from './chat-fixtures';
+import { HOSTILE, TRC_NETWORK as TRC, daemonWithDouble, TRC_LABELS } from './chat-fixtures';
 
 /**
  * From an upstream change to ntfy, through the daemon watching the reference exchange over HTTP:
@@ -14,22 +13,12 @@ import { HOSTILE, TRC_NETWORK as TRC, USDT_CLOSED_RULES, TRC_LABELS } from './ch
 jest.setTimeout(60_000);
 
 describe('ntfy, end to end from an upstream change', () => {
-  let s: Stack;
-  let ntfy: NtfyDouble;
-  beforeAll(async () => {
-    ntfy = await new NtfyDouble().start();
-    s = await stack(USDT_CLOSED_RULES, {
-      receivers: () => `    - name: phone
-      ntfy: { url: "${ntfy.url}", topic: ${NTFY_TOPIC}, token: "${NTFY_TOKEN}" }
-`,
-    });
-  });
-  afterAll(async () => {
-    await s.close();
-    await ntfy.stop();
-  });
+  const env = daemonWithDouble(() => new NtfyDouble().start(), (d) => `    - name: phone
+      ntfy: { url: "${d.url}", topic: ${NTFY_TOPIC}, token: "${NTFY_TOKEN}" }
+`);
 
   it('publishes when withdrawals close with a hostile message, and again when they reopen', async () => {
+    const { s, double: ntfy } = env;
     const daemon = await s.start();
     const fp = fingerprint(TRC_LABELS);
     s.sim.control.apply({ action: 'set_network', ...TRC, set: { withdrawEnable: false, withdrawDesc: `${HOSTILE}\n**urgent**` } });

@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stack, type Stack } from '../support/daemon-harness';
 import { PUSHOVER_TOKEN, PUSHOVER_USER, PushoverDouble } from '../support/doubles/pushover';
 import { waitFor } from '../support/wait';
-import { HOSTILE, TRC_NETWORK as TRC, USDT_CLOSED_RULES } from './chat-fixtures';
+import { HOSTILE, TRC_NETWORK as TRC, daemonWithDouble } from './chat-fixtures';
 
 /**
  * From an upstream change to Pushover through the daemon watching the reference exchange: a
@@ -14,22 +13,12 @@ import { HOSTILE, TRC_NETWORK as TRC, USDT_CLOSED_RULES } from './chat-fixtures'
 jest.setTimeout(60_000);
 
 describe('the pushover receiver, end to end, across a restart', () => {
-  let s: Stack;
-  let double: PushoverDouble;
-  beforeAll(async () => {
-    double = await new PushoverDouble().start();
-    s = await stack(USDT_CLOSED_RULES, {
-      receivers: () => `    - name: oncall-phone
-      pushover: { token: "${PUSHOVER_TOKEN}", user: "${PUSHOVER_USER}", api_url: "${double.apiUrl}" }
-`,
-    });
-  });
-  afterAll(async () => {
-    await s.close();
-    await double.stop();
-  });
+  const env = daemonWithDouble(() => new PushoverDouble().start(), (d) => `    - name: oncall-phone
+      pushover: { token: "${PUSHOVER_TOKEN}", user: "${PUSHOVER_USER}", api_url: "${d.apiUrl}" }
+`);
 
   it('rings an emergency when withdrawals close, and cancels it by its receipt when they reopen after a restart', async () => {
+    const { s, double } = env;
     await s.start();
     s.sim.control.apply({ action: 'set_network', ...TRC, set: { withdrawEnable: false, withdrawDesc: HOSTILE } });
     await waitFor(() => double.repeating().length === 1, 'the emergency');
