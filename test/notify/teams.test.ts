@@ -46,13 +46,13 @@ describe('teams receiver', () => {
     expect(req?.path).toBe(`/workflows/${TEAMS_WORKFLOW_ID}/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${TEAMS_SIG}`);
     expect(req?.headers['content-type']).toBe('application/json');
     expect(env.double.replies[0]?.status).toBe(202);
-    expect(req?.json).toEqual(message('🔴 \\[FIRING:1\\] WithdrawDisabled main', [TRC_FACT]));
+    expect(req?.json).toEqual(message('🔴 [FIRING:1] WithdrawDisabled main', [TRC_FACT]));
     expect(env.double.posted[0]?.specials).toEqual([]);
   });
 
   it('says a resolved alert resolved, and when', async () => {
     await notifier().send(delivery([reopened(closed())]));
-    expect(env.double.requests[0]?.json).toEqual(message('✅ \\[RESOLVED\\] WithdrawDisabled main', [{
+    expect(env.double.requests[0]?.json).toEqual(message('✅ [RESOLVED] WithdrawDisabled main', [{
       title: '✅ Resolved: USDT withdrawals disabled on Tron(TRC20) (main)',
       value: 'main · USDT · Tron(TRC20) · tron · resolved 2026-01-02 04:04:05 UTC — Wallet maintenance',
     }]));
@@ -67,7 +67,7 @@ describe('teams receiver', () => {
       title: '🔴 \\# \\*\\*USDT\\*\\* withdrawals disabled on Tron(TRC20) (main)',
       value: 'main · # \\*\\*USDT\\*\\* · Tron(TRC20) · tron · since 2026-01-02 03:04:05 UTC — '
         + '\\- <\u200bscript>alert(1)<\u200b/script> @everyone @here <\u200b@123> <\u200b@&456> <\u200b!channel> <\u200b@U123> <\u200bhttp://evil.example|click> '
-        + '\\[click\\](http://evil.example) \\*\\*bold\\*\\* & more <\u200bat>Everyone<\u200b/at> \\_\\_under\\_\\_ \\~\\~struck\\~\\~ \\`code\\` '
+        + '[click]\u200b(http://evil.example) \\*\\*bold\\*\\* & more <\u200bat>Everyone<\u200b/at> \\_\\_under\\_\\_ \\~\\~struck\\~\\~ \\`code\\` '
         + '<\u200bmailto:a@evil.example> <\u200ba@evil.example> {\u200b{DATE(2026-01-02T03:04:05Z, SHORT)}} \\\\\\*',
     });
     // Unescaped, the double would have seen all of it.
@@ -76,7 +76,7 @@ describe('teams receiver', () => {
 
   it('leaves ordinary text as written: parentheses, comparisons and numbers are no markup in a card', async () => {
     await notifier().send(delivery([closed('Upgrade (ETA 2h) > 30 min; fee < 5 USDT, 10.5% off; see a\\b')]));
-    expect(env.double.requests[0]?.json).toEqual(message('🔴 \\[FIRING:1\\] WithdrawDisabled main', [{
+    expect(env.double.requests[0]?.json).toEqual(message('🔴 [FIRING:1] WithdrawDisabled main', [{
       title: '🔴 USDT withdrawals disabled on Tron(TRC20) (main)',
       value: 'main · USDT · Tron(TRC20) · tron · since 2026-01-02 03:04:05 UTC — Upgrade (ETA 2h) > 30 min; fee < 5 USDT, 10.5% off; see a\\b',
     }]));
@@ -84,6 +84,10 @@ describe('teams receiver', () => {
 
   it.each([
     ['Tron(TRC20)', 'Tron(TRC20)'],
+    ['[FIRING:1] [x] y', '[FIRING:1] [x] y'],
+    ['[click](http://evil.example)', '[click]\u200b(http://evil.example)'],
+    ['![img](http://evil.example/x.png)', '![img]\u200b(http://evil.example/x.png)'],
+    ['[x]: http://evil.example', '[x]\u200b: http://evil.example'],
     ['10.5 USDT', '10.5 USDT'],
     ['1. step', '1\\. step'],
     ['2) step', '2\\) step'],
@@ -121,7 +125,7 @@ describe('teams receiver', () => {
     expect(env.double.replies.every((r) => r.status === 202)).toBe(true);
     expect(posted.length).toBeGreaterThan(1);
     expect(posted.every((p) => p.bytes <= TEAMS_BODY_LIMIT)).toBe(true);
-    expect(posted.map((p) => p.card.body?.[0]?.text)).toEqual(posted.map((_, i) => `🔴 \\[FIRING:8000\\] WithdrawDisabled main (part ${i + 1} of ${posted.length})`));
+    expect(posted.map((p) => p.card.body?.[0]?.text)).toEqual(posted.map((_, i) => `🔴 [FIRING:8000] WithdrawDisabled main (part ${i + 1} of ${posted.length})`));
     const networks = posted.flatMap((p) => (p.card.body?.[1]?.facts ?? []).map((f) => /NET\d{4}/.exec(f.value ?? '')?.[0]));
     expect(networks).toEqual(Array.from({ length: 8000 }, (_, i) => `NET${String(i).padStart(4, '0')}`));
     // Each card is filled: the next alert would not have fitted.

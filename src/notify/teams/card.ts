@@ -54,16 +54,18 @@ export interface TeamsMessage {
  * that takes: Teams' mobile clients have shown backslash escapes as they are (`Tron\(TRC20\)`),
  * so only what could form markup is escaped. A TextBlock's markdown in Teams takes no HTML, and a
  * parenthesis makes no link without brackets, so `(`, `)`, `<` and `>` mostly stay as written. Escaped with a
- * backslash: `*`, `_`, `~`, `` ` ``, `[`, `]`, a backslash that would escape what follows it, and a
+ * backslash: `*`, `_`, `~`, `` ` ``, a backslash that would escape what follows it, and a
  * heading, list, rule or quote marker at the start (`# `, `- `, `+ `, `1. `, `---`, `>`).
- * Broken with a zero-width space after the `<`: a `<` that could open an autolink
- * (`<http://...>`) or a mention tag (`<at>`), which Teams would otherwise read as one; and after
- * the first brace, Adaptive Cards' date functions (`{{DATE(...)}}`, `{{TIME(...)}}`).
+ * Broken with a zero-width space: between `]` and `(`, the only place brackets make a link
+ * (`[click](http://...)`, `![x](...)`), so `[FIRING:1]` stays as written; after a `<` that could
+ * open an autolink (`<http://...>`) or a mention tag (`<at>`), which Teams would otherwise read as
+ * one; and after the first brace, Adaptive Cards' date functions (`{{DATE(...)}}`, `{{TIME(...)}}`).
  */
 export function escapeTeams(text: string): string {
   return oneLine(text)
-    .replace(/\\(?=[!-/:-@[-`{-~]|$)|[*_~`[\]]/g, '\\$&')
+    .replace(/\\(?=[!-/:-@[-`{-~]|$)|[*_~`]/g, '\\$&')
     .replace(/<(?=[^\s<>]*(?:>|$))/g, '<\u200b')
+    .replace(/\](?=[(:])/g, ']\u200b')
     .replace(/^(\s*)(#{1,6}(?=\s|$)|[-+](?=\s|$)|-(?=-+\s*$)|\d{1,9}[.)](?=\s|$)|>)/, (_m, space: string, marker: string) =>
       `${space}${/^\d/.test(marker) ? `${marker.slice(0, -1)}\\${marker.slice(-1)}` : `\\${marker}`}`)
     .replace(/\{\{/g, '{\u200b{');
