@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { main } from '../../src/cli';
 import { parseConfig, redactConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/lib/logger';
 import { Sink } from '../support/sink';
+import { capturedLogger } from '../support/log-capture';
 
 /**
  * `exchanges[].credentials`: checked against the named dialect's own schema, with the position
@@ -58,11 +57,10 @@ describe('credentials in the config', () => {
     const { config } = parse('exchanges:\n  - name: okx\n    dialect: okx\n    credentials: { api_key: K9, api_secret: S9, passphrase: P9 }\n');
     expect(redactConfig(config as Config).exchanges[0]?.credentials).toEqual({ api_key: '<redacted>', api_secret: '<redacted>', passphrase: '<redacted>' });
     expect(config?.exchanges[0]?.credentials).toEqual({ api_key: 'K9', api_secret: 'S9', passphrase: 'P9' });
-    const lines: string[] = [];
-    const logger = createLogger({ level: 'info', destination: new Writable({ write: (chunk: Buffer, _e, done) => { lines.push(chunk.toString()); done(); } }) });
+    const { logger, text } = capturedLogger('info');
     logger.info({ exchange: config?.exchanges[0] }, 'loaded');
     logger.info({ api_key: 'K9', api_secret: 'S9', passphrase: 'P9' }, 'flat');
-    expect(lines.join('')).not.toMatch(/K9|S9|P9/);
+    expect(text()).not.toMatch(/K9|S9|P9/);
   });
 });
 

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { parseConfig, redactConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/lib/logger';
 import { receiverRegistry } from '../../src/notify/registry';
+import { capturedLogger } from '../support/log-capture';
 
 /** The `discord`, `slack` and `pagerduty` blocks as check-config and everything that shows config see them. */
 const FILE = 'c.yaml';
@@ -76,11 +75,10 @@ notify:
   });
 
   it('keeps them out of log lines, in a receiver block or on their own', () => {
-    const lines: string[] = [];
-    const logger = createLogger({ level: 'info', redact: receiverRegistry.logRedactPaths(), destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
+    const { logger, lines, text } = capturedLogger('info', { redact: receiverRegistry.logRedactPaths() });
     for (const receiver of parsed(TEXT).notify.receivers) logger.info({ receiver }, 'configured');
     logger.info({ webhook_url: SLACK_URL, routing_key: KEY }, 'keys on their own');
     expect(lines).toHaveLength(5);
-    expect(lines.join('')).not.toMatch(/3d89bb75|XXXXXXXX|e93facc0/);
+    expect(text()).not.toMatch(/3d89bb75|XXXXXXXX|e93facc0/);
   });
 });

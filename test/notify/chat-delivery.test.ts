@@ -1,8 +1,6 @@
-import { Writable } from 'node:stream';
 import { Agent } from 'undici';
 import { parseConfig } from '../../src/config';
 import { systemClock } from '../../src/lib/clock';
-import { createLogger } from '../../src/lib/logger';
 import { Notifications } from '../../src/notify/notifications';
 import { receiverRegistry } from '../../src/notify/registry';
 import { DISCORD_TOKEN, DiscordDouble } from '../support/doubles/discord';
@@ -12,6 +10,7 @@ import { SLACK_PATH, SlackDouble } from '../support/doubles/slack';
 import { openTempStore, type TempStore } from '../support/temp-store';
 import { waitFor } from '../support/wait';
 import { closed } from './chat-fixtures';
+import { capturedLogger } from '../support/log-capture';
 
 /**
  * Each chat receiver behind the real pipeline, outbox and retry stage: a rate limit is waited out
@@ -75,14 +74,14 @@ describe.each(CASES)('the $kind receiver behind the pipeline', (c) => {
   let double: ServiceDouble;
   let dispatcher: Agent;
   let notifications: Notifications | undefined;
-  const logs: string[] = [];
+  let log: ReturnType<typeof capturedLogger>;
   const outcomes: string[] = [];
 
   beforeEach(async () => {
     temp = openTempStore('spotwatch-chat-');
     double = await c.double();
     dispatcher = new Agent();
-    logs.length = 0;
+    log = capturedLogger('debug', { redact: receiverRegistry.logRedactPaths() });
     outcomes.length = 0;
   });
   afterEach(async () => {
@@ -101,7 +100,7 @@ describe.each(CASES)('the $kind receiver behind the pipeline', (c) => {
       store: temp.store,
       clock: systemClock,
       random: () => 0.5,
-      logger: createLogger({ level: 'debug', redact: receiverRegistry.logRedactPaths(), destination: new Writable({ write: (l: Buffer, _e, done) => { logs.push(l.toString()); done(); } }) }),
+      logger: log.logger,
       dispatcher,
       externalURL: 'http://sw',
       activeAlerts: () => [],
@@ -131,7 +130,7 @@ describe.each(CASES)('the $kind receiver behind the pipeline', (c) => {
     expect(temp.store.deadLetters(10)[0]).toMatchObject({ receiver: 'desk', attempts: 1, error: c.refused });
     expect(outcomes).toEqual(['desk failed client_error']);
     expect(double.requests).toHaveLength(1);
-    expect(logs.join('')).toContain(c.refused);
-    expect(logs.join('')).not.toMatch(new RegExp([DISCORD_TOKEN.slice(0, 12), SLACK_PATH.slice(-12), PAGERDUTY_ROUTING_KEY.slice(0, 12)].join('|')));
+    expect(log.text()).toContain(c.refused);
+    expect(log.text()).not.toMatch(new RegExp([DISCORD_TOKEN.slice(0, 12), SLACK_PATH.slice(-12), PAGERDUTY_ROUTING_KEY.slice(0, 12)].join('|')));
   });
 });

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { main } from '../../src/cli';
 import { parseConfig, redactConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/lib/logger';
 import { receiverRegistry } from '../../src/notify/registry';
 import { GOTIFY_APP_TOKEN, GotifyDouble } from '../support/doubles/gotify';
+import { capturedLogger } from '../support/log-capture';
 
 /** The `gotify` block as check-config, everything that shows config, the logs and test-notify see it. */
 const FILE = 'c.yaml';
@@ -67,12 +67,11 @@ notify:
       { url: 'https://gotify.example.org', token: '<redacted>', timeout: 10_000, markdown: true },
       { url: 'https://<redacted>@push.example.org/gotify', token: '<redacted>', timeout: 5_000, markdown: false },
     ]);
-    const lines: string[] = [];
-    const logger = createLogger({ level: 'info', redact: receiverRegistry.logRedactPaths(), destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
+    const { logger, lines, text } = capturedLogger('info', { redact: receiverRegistry.logRedactPaths() });
     for (const receiver of parsed(TEXT).notify.receivers) logger.info({ receiver }, 'configured');
     logger.info({ token: TOKEN }, 'on its own');
     expect(lines).toHaveLength(3);
-    expect(lines.join('')).not.toContain(TOKEN);
+    expect(text()).not.toContain(TOKEN);
   });
 
   describe('spotwatch test-notify', () => {

@@ -1,10 +1,9 @@
 /** The `log` receiver's lines: a change event is a CHANGE, not a FIRING (a cleared message fires nothing). */
-import { Writable } from 'node:stream';
 import { fingerprint, type Alert } from '../../src/alerts/alert';
-import { createLogger } from '../../src/lib/logger';
 import { logNotifier } from '../../src/notify/log/log';
 import { buildDelivery } from '../../src/notify/notification';
 import { alertLine } from '../../src/notify/text';
+import { capturedLogger } from '../support/log-capture';
 
 const AT = Date.UTC(2026, 0, 2, 3, 4, 5);
 
@@ -22,14 +21,8 @@ const event = alert(cleared, 'USDT on TRX: the withdrawal message was cleared', 
 const resolved = alert({ alertname: 'ExchangeDown', exchange: 'main', endpoint: 'coins' }, 'main coins polls failing', { status: 'resolved', endsAt: AT + 60_000 });
 
 it('logs a change event as CHANGE, a condition as FIRING or RESOLVED', async () => {
-  const lines: { msg: string; status: string }[] = [];
-  const destination = new Writable({
-    write: (chunk: Buffer, _e, done) => {
-      lines.push(JSON.parse(chunk.toString()) as { msg: string; status: string });
-      done();
-    },
-  });
-  await logNotifier('log', createLogger({ level: 'info', destination })).send(buildDelivery('log', {}, [closed, event, resolved], 'http://sw', AT));
+  const { logger, lines } = capturedLogger('info');
+  await logNotifier('log', logger).send(buildDelivery('log', {}, [closed, event, resolved], 'http://sw', AT));
   expect(lines.map((l) => [l.msg, l.status])).toEqual([
     ['FIRING USDT withdrawals closed on TRX', 'firing'],
     ['CHANGE USDT on TRX: the withdrawal message was cleared', 'firing'],

@@ -1,6 +1,5 @@
-import { Writable } from 'node:stream';
-import { createLogger } from '../../src/lib/logger';
 import { receiverRegistry } from '../../src/notify/registry';
+import { capturedLogger } from '../support/log-capture';
 
 describe('the receiver registry', () => {
   it('lists the kinds in the order the config names them', () => {
@@ -41,10 +40,10 @@ describe('the receiver registry', () => {
   });
 
   it('keeps a logged receiver block\'s secrets out of the log line, and other URLs in', () => {
-    const lines: string[] = [];
-    const logger = createLogger({ level: 'info', redact: receiverRegistry.logRedactPaths(), destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
+    const { logger, lines } = capturedLogger('info', { redact: receiverRegistry.logRedactPaths() });
     logger.info({ receiver: { name: 'mail', kind: 'email', email: { smtp_url: 'smtp://u:pa55@h:587', from: 'a@b.org' } }, url: 'http://127.0.0.1:9464' }, 'x');
-    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ receiver: { email: { smtp_url: '[redacted]', from: 'a@b.org' } }, url: 'http://127.0.0.1:9464' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ receiver: { email: { smtp_url: '[redacted]', from: 'a@b.org' } }, url: 'http://127.0.0.1:9464' });
   });
 
   it('refuses a kind registered twice, and a kind named like a key every receiver has', () => {

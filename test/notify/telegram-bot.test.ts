@@ -1,8 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { createLogger } from '../../src/lib/logger';
 import type { Notifier } from '../../src/notify/notifier';
 import { receiverRegistry } from '../../src/notify/registry';
 import { telegramNotifier, type TelegramOptions } from '../../src/notify/telegram/telegram';
@@ -10,6 +8,7 @@ import { TelegramDouble } from '../support/doubles/telegram';
 import { receiverDeps } from '../support/receiver-deps';
 import { waitFor } from '../support/wait';
 import { fixedContext, NOW } from './telegram-context';
+import { capturedLogger } from '../support/log-capture';
 
 const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 const CHAT = -1001234567890;
@@ -19,14 +18,13 @@ describe('the Telegram bot, long-polling a Bot API double', () => {
   let tg: TelegramDouble;
   let dir: string;
   let deps: ReturnType<typeof receiverDeps>;
-  let lines: string[];
+  let log: ReturnType<typeof capturedLogger>;
   const running: Notifier[] = [];
   beforeEach(async () => {
     tg = await new TelegramDouble(TOKEN).chat(CHAT).start();
     dir = mkdtempSync(join(tmpdir(), 'spotwatch-tg-'));
-    lines = [];
-    const logger = createLogger({ level: 'debug', redact: receiverRegistry.logRedactPaths(), destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
-    deps = receiverDeps({ logger });
+    log = capturedLogger('debug', { redact: receiverRegistry.logRedactPaths() });
+    deps = receiverDeps({ logger: log.logger });
   });
   afterEach(async () => {
     for (const n of running.splice(0)) await n.close?.();
@@ -42,7 +40,7 @@ describe('the Telegram bot, long-polling a Bot API double', () => {
     return { n, context };
   }
   const replies = () => tg.sent.map((s) => s.text);
-  const logged = (msg: string) => lines.map((l) => JSON.parse(l) as { msg: string }).filter((l) => l.msg === msg);
+  const logged = (msg: string) => log.lines.filter((l) => l.msg === msg);
 
   it('answers a command from its chat as a reply, with the exact request', async () => {
     bot();
@@ -142,7 +140,7 @@ describe('the Telegram bot, long-polling a Bot API double', () => {
     expect(logged('another program is polling this bot\'s updates (only one may): commands wait until it stops')).toHaveLength(1);
     expect(logged('Telegram getUpdates failed; will try again')).toHaveLength(1);
     expect(logged('Telegram getUpdates works again')).toHaveLength(1);
-    expect(lines.join('\n')).not.toContain(TOKEN.split(':')[1]);
+    expect(log.text()).not.toContain(TOKEN.split(':')[1]);
   });
 
   it('polls a bot once per process, however many receivers share its token', async () => {

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { parseConfig, redactConfig } from '../../src/config';
-import { createLogger } from '../../src/lib/logger';
 import { receiverRegistry } from '../../src/notify/registry';
+import { capturedLogger } from '../support/log-capture';
 
 const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 const FILE = 'c.yaml';
@@ -51,10 +50,10 @@ describe('the telegram block of a receiver', () => {
     const parsed = parseConfig(config(`{ bot_token: "${TOKEN}", chat_id: "@desk_alerts", api_url: "https://u:pw@tg.example" }`), FILE, {}, '/etc');
     if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
     expect(redactConfig(parsed.config).notify.receivers[0]).toMatchObject({ telegram: { bot_token: '<redacted>', chat_id: '@desk_alerts', api_url: 'https://<redacted>@tg.example' } });
-    const lines: string[] = [];
-    const logger = createLogger({ level: 'info', redact: receiverRegistry.logRedactPaths(), destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
+    const { logger, lines, text } = capturedLogger('info', { redact: receiverRegistry.logRedactPaths() });
     logger.info({ receiver: parsed.config.notify.receivers[0] }, 'receiver');
-    expect(lines.join('')).not.toContain(TOKEN);
-    expect(lines.join('')).not.toContain('u:pw');
+    expect(lines).toHaveLength(1);
+    expect(text()).not.toContain(TOKEN);
+    expect(text()).not.toContain('u:pw');
   });
 });
