@@ -1,32 +1,25 @@
-import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import type { Alert } from '../../src/alerts/alert';
 import { PollMirror } from '../../src/compose/poll-mirror';
 import { PollObserver } from '../../src/compose/poll-observer';
 import type { Views } from '../../src/http/views';
-import { createLogger } from '../../src/lib/logger';
 import { createMetrics } from '../../src/metrics/metrics';
 import { PollMetrics } from '../../src/metrics/polls';
 import type { PollReport } from '../../src/poll/protocol';
 import type { Change } from '../../src/snapshot/changes';
 import type { StateStore } from '../../src/store/store';
+import { capturedLogger } from '../support/log-capture';
 
 /** The observer with real metrics and mirror, its log lines as a log reader sees them, and what the views, the store and delivery heard. */
 function observer() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString('utf8').split('\n')) if (l !== '') lines.push(JSON.parse(l) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { logger, lines } = capturedLogger('info');
   const registry = new Registry();
   const metrics = createMetrics(registry);
   const mirror = new PollMirror(async () => undefined, []);
   const observed: number[] = [];
   const touched: string[] = [];
   const o = new PollObserver({
-    logger: createLogger({ level: 'info', destination, format: 'json' }),
+    logger,
     mirror,
     metrics,
     pollMetrics: new PollMetrics(metrics),

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { Channel, type Port } from '../../src/compose/channel';
 import { ServiceThread, serve, type Service } from '../../src/compose/service-thread';
-import { createLogger } from '../../src/lib/logger';
+import { capturedLogger } from '../support/log-capture';
 
 /** A port whose sends are recorded and whose receipts the test makes. */
 function fakePort() {
@@ -85,19 +84,8 @@ describe('a channel between two threads', () => {
 });
 
 describe('a service thread (run in this thread, on a message channel)', () => {
-  function logged() {
-    const lines: Record<string, unknown>[] = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const l of chunk.toString('utf8').split('\n')) if (l !== '') lines.push(JSON.parse(l) as Record<string, unknown>);
-        done();
-      },
-    });
-    return { lines, logger: createLogger({ level: 'info', destination, format: 'json' }) };
-  }
-
   it('runs commands in order, answers questions, forwards its log lines, and stops after what it was doing', async () => {
-    const { lines, logger } = logged();
+    const { lines, logger } = capturedLogger('info');
     const done: string[] = [];
     const reports: unknown[] = [];
     const thread = new ServiceThread<{ t: 'work'; n: number }, { t: 'did'; n: number }>({

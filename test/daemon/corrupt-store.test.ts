@@ -1,17 +1,15 @@
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createLogger } from '../../src/lib/logger';
 import { stack } from '../support/daemon-harness';
 import { metricValue } from '../support/loopback';
 import { waitFor } from '../support/wait';
+import { capturedLogger } from '../support/log-capture';
 
 jest.setTimeout(60_000);
 
 describe('a state store with damaged rows', () => {
   it('starts, sets the rows aside with one log line, and keeps the rest', async () => {
-    const lines: string[] = [];
-    const logger = createLogger({ level: 'info', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(c.toString()); done(); } }) });
+    const { logger, lines } = capturedLogger('info');
     // group_wait much longer than a poll (6 s: a loaded machine's first poll after a start took over 3 s): at the restart the lost alert is judged again before the
     // restored ones' group is flushed. (Flushed before, the group holds only the restored alerts;
     // the log then forgets the lost one, as Alertmanager's does, and its return is news.)
@@ -33,8 +31,8 @@ describe('a state store with damaged rows', () => {
       db.close();
 
       const daemon = await s.start();
-      const problems = lines.filter((l) => l.includes('unreadable rows'));
-      expect(problems.map((l) => (JSON.parse(l) as { rows: unknown }).rows)).toEqual([{ snapshots: 1, alerts: 1 }]);
+      const problems = lines.filter((l) => String(l.msg).includes('unreadable rows'));
+      expect(problems.map((l) => l.rows)).toEqual([{ snapshots: 1, alerts: 1 }]);
       const setAside = (table: string) => metricValue(`${daemon.url}`, 'spotwatch_store_rows_set_aside_total', `table="${table}"`, Number.NaN);
       expect([await setAside('snapshots'), await setAside('alerts')]).toEqual([1, 1]);
 

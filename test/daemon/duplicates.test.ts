@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
-import { createLogger } from '../../src/lib/logger';
 import { stackBehindDouble, type DoubledStack, type Stack } from '../support/daemon-harness';
 import { editJson, type ExchangeDouble } from '../support/exchange-double';
 import { waitFor } from '../support/wait';
 import { metricValue } from '../support/loopback';
+import { capturedLogger } from '../support/log-capture';
 
 /**
  * The daemon behind an exchange that sends one network twice, the first copy closed: no
@@ -30,16 +29,10 @@ describe('a network twice in one coin list', () => {
   let s: Stack;
   let double: ExchangeDouble;
   let url: string;
-  const logs: Json[] = [];
+  const { logger, lines: logs } = capturedLogger('warn');
 
   beforeAll(async () => {
-    const destination = new Writable({
-      write: (chunk: Buffer, _enc, done) => {
-        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line) as Json);
-        done();
-      },
-    });
-    stacked = await stackBehindDouble(RULES, { coins: 30, logger: createLogger({ level: 'warn', destination }) });
+    stacked = await stackBehindDouble(RULES, { coins: 30, logger });
     ({ s, double, url } = stacked);
   });
   afterAll(() => stacked.close());

@@ -1,14 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import type { Daemon } from '../../src/daemon';
 import { spotV3 } from '../../src/exchange/dialects/spot-v3';
 import { ExchangeClient } from '../../src/exchange/client';
-import { createLogger } from '../../src/lib/logger';
 import type { RunningSimulator } from '../../src/simulator';
 import { stack, type Stack } from '../support/daemon-harness';
 import { waitFor } from '../support/wait';
 import type { WebhookReceiver } from '../support/webhook-receiver';
+import { capturedLogger } from '../support/log-capture';
 
 jest.setTimeout(60_000);
 
@@ -21,7 +20,7 @@ describe('hostile upstream text and secrets', () => {
   let hook: WebhookReceiver;
   let daemon: Daemon;
   let url: string;
-  const logs: string[] = [];
+  const { logger, lines: logs, text } = capturedLogger('debug');
 
   beforeAll(async () => {
     s = await stack('rules:\n  - alert: Msg\n    change: [withdraw_desc_set]\n  - alert: W\n    state: withdraw_disabled\n    match: { coin: USDT }\n', {
@@ -34,7 +33,7 @@ describe('hostile upstream text and secrets', () => {
     - name: mail
       email: { smtp_url: "smtp://user:${SECRETS[2]}@127.0.0.1:1", from: a@example.org, to: [b@example.org], timeout: 500ms }
 `,
-      logger: createLogger({ level: 'debug', destination: new Writable({ write: (c: Buffer, _e, done) => { logs.push(c.toString()); done(); } }) }),
+      logger,
     });
     ({ sim, hook } = s);
     daemon = await s.start();
@@ -42,7 +41,7 @@ describe('hostile upstream text and secrets', () => {
     sim.control.apply({ action: 'set_network', coin: 'USDT', network: 'Tron(TRC20)', set: { withdrawEnable: false, withdrawDesc: HOSTILE } });
     await waitFor(() => hook.received.length >= 1, 'the webhook');
     // The e-mail receiver cannot connect: its failures are logged too.
-    await waitFor(() => logs.some((l) => l.includes('delivery failed')), 'a failed e-mail attempt in the log');
+    await waitFor(() => text().includes('delivery failed'), 'a failed e-mail attempt in the log');
   });
 
   afterAll(async () => {
@@ -76,7 +75,7 @@ describe('hostile upstream text and secrets', () => {
       await (await fetch(`${url}/api/v1/deadletters`, { headers: { authorization: `Bearer ${SECRETS[0]}` } })).text(),
       await (await fetch(`${url}/`)).text(),
     ].join('\n');
-    const all = `${logs.join('')}\n${api}`;
+    const all = `${text()}\n${api}`;
     expect(logs.length).toBeGreaterThan(5);
     expect(SECRETS.filter((s) => all.includes(s))).toEqual([]);
   });

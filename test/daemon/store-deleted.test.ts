@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { COINS_PATH, type WireCoin } from '../../src/exchange/dialects/spot-v3/wire';
 import { Daemon } from '../../src/daemon';
-import { createLogger, silentLogger } from '../../src/lib/logger';
+import { silentLogger } from '../../src/lib/logger';
 import { StateDirLocked } from '../../src/store/lock';
 import { stack, type WebhookBody } from '../support/daemon-harness';
 import { waitFor } from '../support/wait';
+import { capturedLogger } from '../support/log-capture';
 
 jest.setTimeout(90_000);
 
@@ -29,8 +29,7 @@ const shape = (b: WebhookBody): string => `${b.groupLabels.alertname} ${b.status
 
 describe('the state store file deleted while the daemon runs', () => {
   it('fires StoreFailing, logs it, writes a new file from what the daemon holds, and a restart tells nothing again', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({ level: 'info', format: 'json', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(JSON.parse(c.toString()) as Record<string, unknown>); done(); } }) });
+    const { logger, lines } = capturedLogger('info');
     const s = await stack(RULES, { coins: 20, poll: '{ coins: 150ms, tickers: 1s }', logger, deps: { storeCheckMs: CHECK_MS } });
     try {
       // Every network open at the start; four close one by one after it.
@@ -98,8 +97,7 @@ describe('the state store file deleted while the daemon runs', () => {
   });
 
   it('the whole state_dir deleted: the store and the lock both come back, so a second daemon is still refused', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({ level: 'info', format: 'json', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(JSON.parse(c.toString()) as Record<string, unknown>); done(); } }) });
+    const { logger, lines } = capturedLogger('info');
     const s = await stack(RULES, { coins: 20, poll: '{ coins: 150ms, tickers: 1s }', logger, deps: { storeCheckMs: CHECK_MS } });
     try {
       await s.start();
@@ -124,8 +122,7 @@ describe('the state store file deleted while the daemon runs', () => {
   });
 
   it("its WAL deleted alone (the database file kept): noticed as the file deleted is, and the file written again", async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({ level: 'info', format: 'json', destination: new Writable({ write: (c: Buffer, _e, done) => { lines.push(JSON.parse(c.toString()) as Record<string, unknown>); done(); } }) });
+    const { logger, lines } = capturedLogger('info');
     const s = await stack(RULES, { coins: 20, poll: '{ coins: 150ms, tickers: 1s }', logger, deps: { storeCheckMs: CHECK_MS } });
     try {
       await s.start();

@@ -1,20 +1,13 @@
-import { Writable } from 'node:stream';
-import { createLogger } from '../../src/lib/logger';
 import { STEP_TOLERANCE_MS, TimeBase, wallSince } from '../../src/lib/time-base';
 import { steppingClock } from '../support/stepping-clock';
+import { capturedLogger } from '../support/log-capture';
 
 const T = Date.parse('2026-05-01T12:00:00Z');
-
-function logged(): { logger: ReturnType<typeof createLogger>; lines: () => Record<string, unknown>[] } {
-  const out: string[] = [];
-  const logger = createLogger({ level: 'info', format: 'json', destination: new Writable({ write: (chunk: Buffer, _e, done) => { out.push(chunk.toString()); done(); } }) });
-  return { logger, lines: () => out.map((l) => JSON.parse(l) as Record<string, unknown>) };
-}
 
 describe('TimeBase', () => {
   it('reads both clocks together, and logs a step of the wall clock once, with its size', async () => {
     const clock = steppingClock(T);
-    const { logger, lines } = logged();
+    const { logger, lines } = capturedLogger('info');
     const time = new TimeBase(clock, logger);
     expect(time.read()).toEqual({ wall: T, mono: 1_000_000 });
     clock.advance(5_000);
@@ -25,7 +18,7 @@ describe('TimeBase', () => {
     clock.step(90_000);
     time.read();
     await new Promise((r) => setImmediate(r));
-    expect(lines().map((l) => [l.msg, l.stepMs, l.from, l.to])).toEqual([
+    expect(lines.map((l) => [l.msg, l.stepMs, l.from, l.to])).toEqual([
       ['clock stepped', -3_600_000, '2026-05-01T12:00:05.000Z', '2026-05-01T11:00:05.000Z'],
       ['clock stepped', 90_000, '2026-05-01T11:00:06.000Z', '2026-05-01T11:01:36.000Z'],
     ]);
@@ -33,7 +26,7 @@ describe('TimeBase', () => {
 
   it('takes a drift within the tolerance for none', async () => {
     const clock = steppingClock(T);
-    const { logger, lines } = logged();
+    const { logger, lines } = capturedLogger('info');
     const time = new TimeBase(clock, logger);
     time.read();
     clock.advance(60_000);
@@ -42,7 +35,7 @@ describe('TimeBase', () => {
     clock.step(-STEP_TOLERANCE_MS);
     time.read();
     await new Promise((r) => setImmediate(r));
-    expect(lines()).toEqual([]);
+    expect(lines).toEqual([]);
   });
 
   it('counts a stored time ahead of now as just now', () => {

@@ -1,25 +1,13 @@
 /** Scenario steps run when due on the injected clock; the demo timeline undoes all it does. */
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { COINS_PATH, TICKER_PATH } from '../../src/exchange/dialects/spot-v3/wire';
 import { manualClock } from '../../src/lib/clock';
-import { createLogger } from '../../src/lib/logger';
 import { createSimulator, loadScenarioFile, parseScenario, startSimulator, type Simulator } from '../../src/simulator';
 import { get, getJson, startTestSimulator, T0, type TestSimulator } from '../support/simulator';
 import { waitFor } from '../support/wait';
+import { capturedLogger } from '../support/log-capture';
 
 type Json = Record<string, unknown>;
-
-function captureLogs(): { lines: Json[]; logger: ReturnType<typeof createLogger> } {
-  const lines: Json[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Json);
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ level: 'info', destination }) };
-}
 
 const descOf = (sim: Simulator, coin: string, network: string): string | null | undefined =>
   sim.state.coins.get(coin)?.networks.find((n) => n.network === network)?.depositDesc;
@@ -82,7 +70,7 @@ describe('the scenario runner, with a manual clock', () => {
 
   it('logs a step naming something that does not exist, with its position, and goes on', () => {
     const clock = manualClock(T0);
-    const { lines, logger } = captureLogs();
+    const { lines, logger } = capturedLogger('info');
     const s = parseScenario('steps:\n  - { at: 1s, action: delist_coin, coin: NOPE }\n  - { at: 1s, action: set_coin, coin: BTC, set: { name: ok } }\n', 'w.yaml');
     const sim = createSimulator({ coins: 40, clock, scenario: s, logger });
     clock.advance(1_000);
@@ -119,7 +107,7 @@ describe('the scenario runner, with a manual clock', () => {
 describe('config/scenarios/demo.yaml against the default market', () => {
   let sim: TestSimulator;
   let initial: Json[];
-  const { lines, logger } = captureLogs();
+  const { lines, logger } = capturedLogger('info');
 
   /** Coins with networks in name order: the demo re-adds a network at the end of its coin's list. */
   const normalized = (coins: Json[]): Json[] => coins.map((c) => ({
