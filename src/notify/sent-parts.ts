@@ -24,6 +24,18 @@ export class SentParts {
     if (this.sent.size > this.kept) this.sent.delete(this.sent.keys().next().value as string);
   }
 
+  /**
+   * Sends `parts` of `key`'s notification in order, from the first not yet accepted (a retry
+   * sends only the rest), each recorded as accepted once `send` returns; a throw stops there.
+   */
+  async sendEach<T>(key: string, parts: readonly T[], send: (part: T, i: number) => Promise<void>): Promise<void> {
+    for (let i = this.next(key); i < parts.length; i++) {
+      await send(parts[i] as T, i);
+      this.accepted(key, i + 1);
+    }
+    this.done(key);
+  }
+
   /** The whole notification was accepted (or will not be retried). */
   done(key: string): void {
     this.sent.delete(key);

@@ -38,19 +38,17 @@ export function gotifyNotifier(options: GotifyOptions, http: HttpDeps): Notifier
     name: options.name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const messages = gotifyMessages(notification, options.markdown);
-      for (let i = sent.next(idempotencyKey); i < messages.length; i++) {
+      await sent.sendEach(idempotencyKey, messages, async (message) => {
         const answer = await postForAnswer(http, 'Gotify', {
           url,
           headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch', [GOTIFY_KEY_HEADER]: options.token },
           privateHeaders: [GOTIFY_KEY_HEADER],
-          body: JSON.stringify(messages[i]),
+          body: JSON.stringify(message),
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
         }, options.timeoutMs, signal);
         if (!succeeded(answer)) throw gotifyError(answer, http.clock.now(), [options.token]);
-        sent.accepted(idempotencyKey, i + 1);
-      }
-      sent.done(idempotencyKey);
+      });
     },
   };
 }

@@ -24,21 +24,19 @@ export function matrixNotifier(name: string, config: MatrixConfig, http: HttpDep
     name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const events = matrixMessages(notification, msgtype);
-      for (let i = sent.next(idempotencyKey); i < events.length; i++) {
+      await sent.sendEach(idempotencyKey, events, async (event, i) => {
         const txnId = events.length === 1 ? idempotencyKey : `${idempotencyKey}-${i + 1}`;
         const answer = await postForAnswer(http, 'Matrix', {
           method: 'PUT',
           url: sendUrl(config.homeserver, config.room_id, txnId),
           headers: { authorization: `Bearer ${config.access_token}`, 'content-type': 'application/json', 'user-agent': 'spotwatch' },
           privateHeaders: ['authorization'],
-          body: JSON.stringify(events[i]),
+          body: JSON.stringify(event),
           headersTimeout: config.timeout,
           bodyTimeout: config.timeout,
         }, config.timeout, signal);
         if (!succeeded(answer)) throw matrixError(answer, http.clock.now(), secrets);
-        if (i + 1 < events.length) sent.accepted(idempotencyKey, i + 1);
-      }
-      sent.done(idempotencyKey);
+      });
     },
   };
 }

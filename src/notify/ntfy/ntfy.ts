@@ -44,14 +44,12 @@ export function ntfyNotifier(name: string, c: NtfyConfig, http: HttpDeps): Notif
     name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const messages = ntfyMessages(notification, c.topic);
-      for (let i = sent.next(idempotencyKey); i < messages.length; i++) {
+      await sent.sendEach(idempotencyKey, messages, async (message) => {
         const answer = await postForAnswer(http, 'ntfy', {
-          url, headers, privateHeaders: ['authorization'], body: JSON.stringify(messages[i]), headersTimeout: c.timeout, bodyTimeout: c.timeout,
+          url, headers, privateHeaders: ['authorization'], body: JSON.stringify(message), headersTimeout: c.timeout, bodyTimeout: c.timeout,
         }, c.timeout, signal);
         if (!succeeded(answer)) throw ntfyError(answer, http.clock.now(), secrets);
-        sent.accepted(idempotencyKey, i + 1);
-      }
-      sent.done(idempotencyKey);
+      });
     },
   };
 }

@@ -26,12 +26,10 @@ export function pagerdutyNotifier(options: PagerDutyOptions, http: HttpDeps): No
     name: options.name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const events = pagerdutyEvents(notification, options);
-      for (let i = sent.next(idempotencyKey); i < events.length; i++) {
-        const answer = await postJson(http, 'PagerDuty', url, events[i], options.timeoutMs, signal);
+      await sent.sendEach(idempotencyKey, events, async (event) => {
+        const answer = await postJson(http, 'PagerDuty', url, event, options.timeoutMs, signal);
         if (!succeeded(answer)) throw pagerdutyError(answer, http.clock.now(), [options.routingKey]);
-        sent.accepted(idempotencyKey, i + 1);
-      }
-      sent.done(idempotencyKey);
+      });
     },
   };
 }

@@ -81,8 +81,11 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       await cancelResolved(new Set(notification.alerts.filter((a) => a.status === 'resolved').map((a) => a.fingerprint)), signal);
       const messages = pushoverMessages(notification, options);
-      for (let i = sent.next(idempotencyKey); i < messages.length; i++) {
-        let { payload, emergencies } = messages[i]!;
+      /** The monthly limit, reached by the last push: the next part is not sent (the parts before it are accepted). */
+      let limit: NotifyError | undefined;
+      await sent.sendEach(idempotencyKey, messages, async (message) => {
+        if (limit !== undefined) throw limit;
+        let { payload, emergencies } = message;
         if (payload.priority === EMERGENCY && standing(emergencies, http.clock.now())) {
           // An emergency already repeats (or was acknowledged) for each of them: a new one would only ring again.
           const { retry: _retry, expire: _expire, ...rest } = payload;
@@ -95,12 +98,10 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
         if (payload.priority === EMERGENCY && typeof receipt === 'string' && emergencies.length > 0) {
           save([...kept(), { receipt, alerts: emergencies, expiresAt: http.clock.now() + options.expire * 1000 }]);
         }
-        sent.accepted(idempotencyKey, i + 1);
-        if (i + 1 < messages.length && answer.headers['x-limit-app-remaining'] === '0') {
-          throw new NotifyError('Pushover: the application\'s monthly message limit is reached', 'rate_limited', true, untilReset(answer.headers, http.clock.now()));
+        if (answer.headers['x-limit-app-remaining'] === '0') {
+          limit = new NotifyError('Pushover: the application\'s monthly message limit is reached', 'rate_limited', true, untilReset(answer.headers, http.clock.now()));
         }
-      }
-      sent.done(idempotencyKey);
+      });
     },
   };
 }

@@ -29,12 +29,10 @@ export function teamsNotifier(options: TeamsOptions, http: HttpDeps): Notifier {
     name: options.name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const parts = teamsMessages(notification, options.templates ?? {});
-      for (let i = sent.next(idempotencyKey); i < parts.length; i++) {
-        const answer = await postJson(http, 'Teams', url, parts[i], options.timeoutMs, signal, true);
+      await sent.sendEach(idempotencyKey, parts, async (part) => {
+        const answer = await postJson(http, 'Teams', url, part, options.timeoutMs, signal, true);
         if (!succeeded(answer)) throw teamsError(answer, http.clock.now(), secrets);
-        if (i + 1 < parts.length) sent.accepted(idempotencyKey, i + 1);
-      }
-      sent.done(idempotencyKey);
+      });
     },
   };
 }

@@ -99,20 +99,18 @@ export function telegramNotifier(options: TelegramOptions, deps: ReceiverDeps & 
         if (err instanceof TemplateTooLong) throw new NotifyError(`telegram template: ${err.message}`, 'client_error', false);
         throw err;
       }
-      for (let i = sent.next(idempotencyKey); i < parts.length; i++) {
+      await sent.sendEach(idempotencyKey, parts, async (text, i) => {
         const params = {
           chat_id: chatParam(options.chat_id),
           ...(options.message_thread_id !== undefined && { message_thread_id: options.message_thread_id }),
-          text: parts[i],
+          text,
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
           ...(notification.status === 'firing' && { reply_markup: keyboardFor(listed[i] ?? []) }),
         };
         const answer = await callBot(http, bot, 'sendMessage', params, options.timeout, signal);
         if (!answer.ok) throw sendFailure('sendMessage', answer, bot.token);
-        if (i + 1 < parts.length) sent.accepted(idempotencyKey, i + 1);
-      }
-      sent.done(idempotencyKey);
+      });
     },
     async close() {
       await poller?.stop();
