@@ -297,10 +297,20 @@ describe('pushover receiver', () => {
 
   it('stops between messages when Pushover says the month\'s limit is used up', async () => {
     env.double.remaining = 1;
-    env.double.reset = Math.ceil(Date.now() / 1000) + 60;
-    const err = await rejection(notifier().send(delivery(storm(40))));
-    expect(err).toMatchObject({ reason: 'rate_limited', retryable: true });
+    const asked = Date.now();
+    env.double.reset = Math.ceil(asked / 1000) + 60;
+    const phone = notifier();
+    const d = delivery(storm(40));
+    const err = await rejection(phone.send(d));
+    expect([err.reason, err.retryable]).toEqual(['rate_limited', true]);
+    // Until X-Limit-App-Reset: 59-61 s from when it was asked.
+    expect(err.retryAfterMs).toBeGreaterThanOrEqual(env.double.reset * 1000 - Date.now() - 1_000);
+    expect(err.retryAfterMs).toBeLessThanOrEqual(env.double.reset * 1000 - asked);
     expect(env.double.requests).toHaveLength(1);
+    // The retry, once the month has come round, sends only the parts not yet accepted.
+    env.double.remaining = 10_000;
+    await phone.send(d);
+    expect((env.double.requests[1]?.json as { title: string }).title).toMatch(/\(2\/\d+\)$/);
   });
 
   it('treats a 200 that is not Pushover\'s JSON as undelivered, and a dead port as a connection failure retried no sooner than 5 s', async () => {

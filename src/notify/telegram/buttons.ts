@@ -93,28 +93,30 @@ function readEntries(value: unknown): Map<string, Entry> {
 }
 
 /**
- * The keys in `telegram-<bot id>.buttons.json` (by the bot, as the offset: whichever receiver of
- * this process polls the bot answers the presses on every message it sent). Read from the file at
- * each write and each press that memory does not know, so two receivers of one bot see each
- * other's keys; written whole (lib/whole-file.ts).
+ * The keys in `telegram-<bot id>.buttons.json` (by the bot, as the offset: the receiver of this
+ * process that polls the bot is the one that sends buttons and answers their presses). Read once,
+ * kept in memory, pruned there and written whole (lib/whole-file.ts) when a key is new or was
+ * last carried more than a day ago; a press whose key memory does not know reads the file again.
  */
 export function buttonFile(stateDir: string, token: string): ButtonStore & { path: string } {
   const path = join(stateDir, `telegram-${token.split(':')[0] ?? 'bot'}.buttons.json`);
-  const known = new Map<string, Entry>();
+  let entries: Map<string, Entry> | undefined;
   return {
     path,
     remember(key, labels, now) {
-      const seen = known.get(key);
+      entries ??= new Map([...readEntries(readJsonIfAny(path))].sort((a, b) => a[1].at - b[1].at));
+      const seen = entries.get(key);
       if (seen !== undefined && now - seen.at < REFRESH_MS) return;
-      if (known.size >= MAX_BUTTONS) known.clear();
-      known.set(key, { labels, at: now });
-      const entries = readEntries(readJsonIfAny(path));
+      entries.delete(key); // re-inserted last: the map stays oldest first
       entries.set(key, { labels, at: now });
-      const kept = [...entries].filter(([, e]) => e.at > now - BUTTON_DAYS * 86_400_000).sort((a, b) => b[1].at - a[1].at).slice(0, MAX_BUTTONS);
-      writeWhole(path, `${JSON.stringify({ buttons: Object.fromEntries(kept) })}\n`);
+      for (const [k, e] of entries) {
+        if (entries.size <= MAX_BUTTONS && e.at > now - BUTTON_DAYS * 86_400_000) break;
+        entries.delete(k);
+      }
+      writeWhole(path, `${JSON.stringify({ buttons: Object.fromEntries(entries) })}\n`);
     },
     recall(key) {
-      return (known.get(key) ?? readEntries(readJsonIfAny(path)).get(key))?.labels;
+      return (entries?.get(key) ?? readEntries(readJsonIfAny(path)).get(key))?.labels;
     },
   };
 }
