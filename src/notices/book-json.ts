@@ -29,7 +29,7 @@ export interface NoticeBookJson {
 }
 
 export function bookToJson(book: NoticeBook): NoticeBookJson {
-  return { status: book.status ?? null, windows: [...book.windows.values()], announcements: [...book.announcements.values()], baselined: [...book.baselined] };
+  return { ...bookLists(book), baselined: [...book.baselined] };
 }
 
 /** What the main thread holds of a book (compose/poll-mirror.ts): its lists, without the sources' baselines. */

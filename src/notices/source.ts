@@ -7,9 +7,6 @@
  */
 import type { NoticeRead } from './model';
 
-export const NOTICE_PARTS = ['status', 'maintenance', 'announcements'] as const;
-export type NoticePart = (typeof NOTICE_PARTS)[number];
-
 /** One request of a source: appended to its base (the exchange's base_url, else `NoticeSource.baseUrl`). */
 export interface NoticeRequest {
   /** Path and query. */
@@ -27,8 +24,6 @@ export interface KnownWindows {
    */
   readonly left: readonly string[];
 }
-
-export const NO_KNOWN_WINDOWS: KnownWindows = { left: [] };
 
 /** Every way a notice read fails; the `kind` label of `spotwatch_notice_errors_total`. */
 export const NOTICE_FAILURE_KINDS = ['error_answer', 'http', 'rate_limited', 'timeout', 'connect', 'schema', 'body_too_large'] as const;
@@ -50,8 +45,6 @@ export class NoticeError extends Error {
 export interface NoticeSource {
   /** `okx-status`, `okx-announcements`, `statuspage`...: the `source` label and the notices' `source`. */
   readonly name: string;
-  /** The parts its reads fill. */
-  readonly parts: readonly NoticePart[];
   /** Where its requests go when not the exchange's base_url (a Statuspage is a host of its own). */
   readonly baseUrl?: string;
   /**

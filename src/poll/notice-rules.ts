@@ -14,12 +14,6 @@ import type { Rule } from '../rules/model';
 
 const iso = (ms: number | null): string => (ms === null ? '' : new Date(ms).toISOString());
 
-/** Whether a rule reads notices (judged at each read of the exchange's notices). */
-export function readsNotices(rule: Rule): boolean {
-  const t = rule.condition.type;
-  return t === 'maintenance' || t === 'exchange_status' || closureRule(rule);
-}
-
 /** A state rule over deposit or withdraw flags: its alerts carry the `notice` annotation. */
 export function closureRule(rule: Rule): boolean {
   const c = rule.condition;

@@ -16,7 +16,6 @@ const CATALOGS: Readonly<Record<string, AnnouncementKind>> = { '48': 'listing', 
 
 export const binanceStatus: NoticeSource = {
   name: 'binance-status',
-  parts: ['status'],
   plan: (): NoticeRequest[] => [{ path: '/sapi/v1/system/status', weight: 1 }],
   decode(_path: string, body: string): NoticeRead {
     return decodeJson('binance-status', body, (json) => {
@@ -34,7 +33,6 @@ export const binanceStatus: NoticeSource = {
 export function binanceAnnouncements(baseUrl: string | undefined): NoticeSource {
   return {
     name: 'binance-announcements',
-    parts: ['announcements'],
     ...(baseUrl !== undefined && { baseUrl }),
     plan: (): NoticeRequest[] => [{ path: '/bapi/composite/v1/public/cms/article/list/query?type=1&pageNo=1&pageSize=20', weight: 1 }],
     decode(_path: string, body: string): NoticeRead {

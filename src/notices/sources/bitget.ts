@@ -15,7 +15,6 @@ export const BITGET_ANNOUNCEMENT_TYPES: Readonly<Record<string, AnnouncementKind
 
 export const bitgetAnnouncements: NoticeSource = {
   name: 'bitget-announcements',
-  parts: ['announcements'],
   plan: (): NoticeRequest[] => Object.keys(BITGET_ANNOUNCEMENT_TYPES).map((t) => ({ path: `/api/v2/public/annoucements?language=en_US&annType=${t}`, weight: 1 })),
   decode(path: string, body: string): NoticeRead {
     const kind = BITGET_ANNOUNCEMENT_TYPES[queryOf(path, 'annType') ?? ''] ?? 'other';

@@ -40,7 +40,6 @@ function resultOf(source: string, json: unknown) {
 
 export const bybitStatus: NoticeSource = {
   name: 'bybit-status',
-  parts: ['status', 'maintenance'],
   plan: (): NoticeRequest[] => [{ path: '/v5/system/status', weight: 1 }],
   decode(_path: string, body: string): NoticeRead {
     return decodeJson('bybit-status', body, (json) => {
@@ -71,7 +70,6 @@ export const bybitStatus: NoticeSource = {
 
 export const bybitAnnouncements: NoticeSource = {
   name: 'bybit-announcements',
-  parts: ['announcements'],
   plan: (): NoticeRequest[] =>
     Object.keys(BYBIT_ANNOUNCEMENT_TYPES).map((t) => ({ path: `/v5/announcements/index?locale=en-US&type=${t}&page=1&limit=20`, weight: 1 })),
   decode(path: string, body: string): NoticeRead {

@@ -35,7 +35,6 @@ function haltWindow(data: Json, marketStatus: string, now: number): Omit<Mainten
 
 export const htxStatus: NoticeSource = {
   name: 'htx-status',
-  parts: ['status', 'maintenance'],
   plan: (): NoticeRequest[] => [{ path: '/v2/market-status', weight: 1 }],
   decode(_path: string, body: string, now: number): NoticeRead {
     return decodeJson('htx-status', body, (json) => {

@@ -37,7 +37,6 @@ function idOf(o: Json): string {
 
 export const kucoinStatus: NoticeSource = {
   name: 'kucoin-status',
-  parts: ['status'],
   plan: (): NoticeRequest[] => [{ path: '/api/v1/status', weight: 1 }],
   decode(_path: string, body: string): NoticeRead {
     return decodeJson('kucoin-status', body, (json) => {
@@ -51,7 +50,6 @@ export const kucoinStatus: NoticeSource = {
 
 export const kucoinAnnouncements: NoticeSource = {
   name: 'kucoin-announcements',
-  parts: ['announcements'],
   plan: (): NoticeRequest[] =>
     KUCOIN_ANNOUNCEMENT_TYPES.map((t) => ({ path: `/api/v3/announcements?annType=${t}&lang=en_US&currentPage=1&pageSize=20`, weight: 1 })),
   decode(_path: string, body: string): NoticeRead {

@@ -49,7 +49,6 @@ function dataOf(source: string, json: unknown): unknown {
 
 export const okxStatus: NoticeSource = {
   name: 'okx-status',
-  parts: ['status', 'maintenance'],
   // A window that leaves the list is asked about (?state=completed, ?state=canceled), never guessed.
   vanished: 'ask',
   // "Rate limit: 1 request per 5 seconds" (GET /api/v5/system/status).
@@ -99,7 +98,6 @@ export const okxStatus: NoticeSource = {
 
 export const okxAnnouncements: NoticeSource = {
   name: 'okx-announcements',
-  parts: ['announcements'],
   plan(): NoticeRequest[] {
     return Object.keys(OKX_ANNOUNCEMENT_TYPES).map((t) => ({ path: `${ANNOUNCEMENTS_PATH}?annType=${t}&page=1`, weight: 1, headers: ENGLISH }));
   },

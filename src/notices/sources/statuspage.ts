@@ -60,7 +60,6 @@ function window(o: Json, incident: boolean): Omit<Maintenance, 'exchange'> {
 export function statuspage(baseUrl: string): NoticeSource {
   return {
     name: 'statuspage',
-    parts: ['maintenance'],
     baseUrl,
     plan: (): NoticeRequest[] => [{ path: '/api/v2/summary.json', weight: 1 }],
     decode(_path: string, body: string): NoticeRead {
