@@ -13,16 +13,14 @@ import { sleep } from '../lib/sleep';
 import { windowsLeft, type NoticeBook } from '../notices/book';
 import { readSource } from '../notices/fetch';
 import type { NoticeRead } from '../notices/model';
-import { noticeSources } from '../notices/registry';
 import { NoticeError, type NoticeSource } from '../notices/source';
 import { startLoop, type Loop } from '../poll/loop';
+import { exchangeNoticeSources } from './settings';
 
 export interface NoticeReaderDeps {
   readonly exchange: ExchangeConfig;
-  /** Whether the exchange's base URL is not the dialect's own (a double, a proxy, the embedded exchange). */
-  readonly baseUrlSet: boolean;
-  /** The embedded reference exchange's Statuspage, read when the config names none (the demo's announced closure). */
-  readonly embeddedStatuspage?: string | undefined;
+  /** Where the exchange is reached (its base_url, or the embedded reference exchange's URL). */
+  readonly baseUrl: string;
   readonly client: ExchangeClient;
   /** A client of another host (a Statuspage). */
   clientOf(baseUrl: string): ExchangeClient;
@@ -41,7 +39,7 @@ export interface NoticeReaderDeps {
 export function startNoticeReader(deps: NoticeReaderDeps): { stop(): Promise<void> } | undefined {
   const notices = deps.exchange.notices;
   if (notices === false) return undefined;
-  const sources = noticeSources(deps.exchange.dialect, { unofficial: notices.unofficial, statuspage: notices.statuspage ?? deps.embeddedStatuspage, baseUrlSet: deps.baseUrlSet });
+  const sources = exchangeNoticeSources(deps.exchange, deps.baseUrl);
   if (sources.length === 0) return undefined;
   const own = new Map<string, ExchangeClient>();
   const clientOf = (s: NoticeSource): ExchangeClient => {

@@ -209,9 +209,7 @@ export class PollService implements Service<Command> {
     );
     w.notices = startNoticeReader({
       exchange: ex,
-      baseUrlSet: ex.base_url !== undefined || target.embedded !== undefined,
-      // The embedded reference exchange publishes its windows on a Statuspage of its own (src/simulator/http/statuspage.ts).
-      embeddedStatuspage: target.embedded === undefined ? undefined : `${target.baseUrl}/-/statuspage`,
+      baseUrl: target.baseUrl,
       client,
       clientOf: (baseUrl) => clientFor(target, clock, dispatcher, logger, baseUrl),
       clock,

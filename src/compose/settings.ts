@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config, ExchangeConfig } from '../config';
 import { ConfigError } from '../config/errors';
 import type { SeriesFilter } from '../metrics/render';
 import { loadRulesFile } from '../rules/load';
@@ -11,6 +11,7 @@ import type { ChainOf } from '../rules/transfer';
 import type { StepSettings } from '../poll/state';
 import { DEFAULT_DIALECT } from '../exchange/dialects/registry';
 import { noticeSources } from '../notices/registry';
+import type { NoticeSource } from '../notices/source';
 
 /** What the parts of the daemon take from the config, derived once per (re)load. */
 
@@ -68,9 +69,20 @@ export function chainLookup(config: Config): ChainOf {
 
 /** Per exchange, the names of the notice sources it reads (none: notices off, or a dialect without any). */
 export function noticeSourceNames(config: Config): Map<string, string[]> {
-  return new Map(
-    config.exchanges.map((e) => [e.name, e.notices === false ? [] : noticeSources(e.dialect, { unofficial: e.notices.unofficial, statuspage: e.notices.statuspage, baseUrlSet: e.base_url !== undefined }).map((s) => s.name)]),
-  );
+  // The embedded exchange's URL is known once it runs; a source's name does not depend on it.
+  return new Map(config.exchanges.map((e) => [e.name, exchangeNoticeSources(e, 'http://embedded.invalid').map((s) => s.name)]));
+}
+
+/**
+ * The notice sources an exchange reads, for the reader and the metrics alike: its dialect's, and a
+ * Statuspage, the configured one or, for the embedded reference exchange (no base_url, reached at
+ * `embeddedUrl`), its own (the demo's announced closure). A base URL that is not the dialect's own
+ * (a double, a proxy, the embedded exchange) is where the unofficial lists are read too.
+ */
+export function exchangeNoticeSources(e: ExchangeConfig, embeddedUrl: string): NoticeSource[] {
+  if (e.notices === false) return [];
+  const embedded = e.base_url === undefined;
+  return noticeSources(e.dialect, { unofficial: e.notices.unofficial, statuspage: e.notices.statuspage ?? (embedded ? `${embeddedUrl}/-/statuspage` : undefined), baseUrlSet: true });
 }
 
 /**

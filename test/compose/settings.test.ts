@@ -1,5 +1,5 @@
 import { parseConfig } from '../../src/config/load';
-import { stepSettings } from '../../src/compose/settings';
+import { exchangeNoticeSources, noticeSourceNames, stepSettings } from '../../src/compose/settings';
 
 function config(text: string) {
   const r = parseConfig(text, 'c.yaml', {}, '/');
@@ -24,5 +24,25 @@ describe('stepSettings: what step decides by, for the daemon and for replay alik
     const s = stepSettings(c, []);
     expect(s.flapping?.get('a')).toEqual({ enabled: true, window: 11, highPercent: 30, lowPercent: 10 });
     expect(s.guards.get('a')).toEqual({ maxShrink: 0.5, confirmPolls: 5, confirmMs: 120_000 });
+  });
+});
+
+describe('the notice sources of an exchange: one answer for the reader and for the metrics', () => {
+  it('reads the embedded exchange\'s Statuspage when none is configured, and a configured one elsewhere', () => {
+    const c = config(`exchanges:
+  - { name: embedded }
+  - { name: remote, dialect: kucoin, base_url: "http://127.0.0.1:1" }
+  - { name: paged, dialect: kucoin, base_url: "http://127.0.0.1:2", notices: { statuspage: "https://status.example" } }
+  - { name: off, dialect: kucoin, notices: false }
+`);
+    expect([...noticeSourceNames(c)]).toEqual([
+      ['embedded', ['statuspage']],
+      ['remote', ['kucoin-status', 'kucoin-announcements']],
+      ['paged', ['kucoin-status', 'kucoin-announcements', 'statuspage']],
+      ['off', []],
+    ]);
+    const [embedded, , paged] = c.exchanges;
+    expect(exchangeNoticeSources(embedded!, 'http://127.0.0.1:9').map((s) => s.baseUrl)).toEqual(['http://127.0.0.1:9/-/statuspage']);
+    expect(exchangeNoticeSources(paged!, 'http://127.0.0.1:2').at(-1)?.baseUrl).toBe('https://status.example');
   });
 });
