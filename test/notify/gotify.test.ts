@@ -110,9 +110,9 @@ describe('gotify receiver', () => {
 
   it('gives up on a wrong token or a client\'s token, with Gotify\'s words, and retries a server error', async () => {
     const wrong = await rejection(notifier({ token: 'not-a-token' }).send(delivery([closed()])));
-    expect(wrong).toMatchObject({ reason: 'client_error', retryable: false, message: 'Gotify answered HTTP 401: Unauthorized: you need to provide a valid access token or user credentials to access this api' });
+    expect(wrong).toMatchObject({ reason: 'client_error', retryable: false, retryAfterMs: undefined, message: 'Gotify answered HTTP 401: Unauthorized: you need to provide a valid access token or user credentials to access this api' });
     const client = await rejection(notifier({ token: GOTIFY_CLIENT_TOKEN }).send(delivery([closed()])));
-    expect(client).toMatchObject({ reason: 'client_error', retryable: false, message: 'Gotify answered HTTP 401: Unauthorized: you need to provide a valid access token or user credentials to access this api' });
+    expect(client).toMatchObject({ reason: 'client_error', retryable: false, retryAfterMs: undefined, message: 'Gotify answered HTTP 401: Unauthorized: you need to provide a valid access token or user credentials to access this api' });
     // Gotify 3.x takes a client's token only with an appid: 400.
     env.double.forced.push({ status: 400, body: { error: 'Bad Request', errorCode: 400, errorDescription: 'appid is required when not authenticating with an application token' } });
     const v3 = await rejection(notifier({ token: GOTIFY_CLIENT_TOKEN }).send(delivery([closed()])));
@@ -136,7 +136,7 @@ describe('gotify receiver', () => {
       env.double.forced.push({ status: 307, headers: { location: `${other.url}/message` } });
       const err = await rejection(notifier().send(delivery([closed()])));
       expect(other.requests.map((r) => [r.path, r.headers['x-gotify-key']])).toEqual([['/message', undefined]]);
-      expect(err).toMatchObject({ reason: 'client_error', retryable: false, message: 'Gotify answered HTTP 401: Unauthorized: you need to provide a valid access token or user credentials to access this api' });
+      expect(err).toMatchObject({ reason: 'client_error', retryable: false, retryAfterMs: undefined, message: 'Gotify answered HTTP 401: Unauthorized: you need to provide a valid access token or user credentials to access this api' });
     } finally {
       await other.stop();
     }

@@ -152,7 +152,7 @@ describe('matrix receiver', () => {
   });
 
   it('gives up on a wrong token or a room it is not in, with errcode and error, never the token', async () => {
-    expect(await rejection(notifier({ access_token: 'syt_wrong' }).send(delivery([closed()])))).toMatchObject({ reason: 'client_error', retryable: false, message: 'Matrix answered HTTP 401: M_UNKNOWN_TOKEN: Invalid access token passed.' });
+    expect(await rejection(notifier({ access_token: 'syt_wrong' }).send(delivery([closed()])))).toMatchObject({ reason: 'client_error', retryable: false, retryAfterMs: undefined, message: 'Matrix answered HTTP 401: M_UNKNOWN_TOKEN: Invalid access token passed.' });
     expect((await rejection(notifier({ room_id: '!other:example.org' }).send(delivery([closed()])))).message).toBe('Matrix answered HTTP 403: M_FORBIDDEN: User @bot:example.org not in room !other:example.org');
     env.double.forced.push({ status: 400, body: { errcode: 'M_UNKNOWN', error: `bad token ${MATRIX_TOKEN}` } });
     expect((await rejection(notifier().send(delivery([closed()])))).message).toBe('Matrix answered HTTP 400: M_UNKNOWN: bad token <redacted>');

@@ -150,7 +150,7 @@ describe('teams receiver', () => {
   it('classifies refusals, and never shows the signature: not from an echoing answer, not from a redirect', async () => {
     const url = env.double.webhookUrl.replace(TEAMS_SIG, `${TEAMS_SIG.slice(0, -1)}X`);
     const wrongSig = await rejection(notifier({ webhook_url: url }).send(delivery([closed()])));
-    expect(wrongSig).toMatchObject({ reason: 'client_error', retryable: false });
+    expect(wrongSig).toMatchObject({ reason: 'client_error', retryable: false, retryAfterMs: undefined });
     expect(wrongSig.message).toBe('Teams answered HTTP 401: DirectApiInvalidAuthorizationSignature: The provided authorization signature \'<redacted>\' is invalid.');
     env.double.forced.push({ status: 400, body: { error: { code: 'InvalidTemplate', message: `bad card for ${env.double.webhookUrl}` } } });
     expect((await rejection(notifier().send(delivery([closed()])))).message).toBe('Teams answered HTTP 400: InvalidTemplate: bad card for <redacted>');
