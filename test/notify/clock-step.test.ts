@@ -68,6 +68,8 @@ describe('a wall clock stepped during group_wait', () => {
     clock.advance(1);
     n.tick();
     const got = await waitFor(() => hook.received[0], 'the closure');
+    // The double has the body before the daemon has its answer: the outbox row is settled after.
+    await waitFor(() => n.pendingDeliveries('hook') === 0, 'the delivery settled');
     // Shown as it was decided: its start is the wall time it began at.
     expect((got.body as { alerts: { status: string; startsAt: string; endsAt: string }[] }).alerts.map((a) => [a.status, a.startsAt, a.endsAt])).toEqual([['firing', '2026-05-01T12:00:00.000Z', '0001-01-01T00:00:00Z']]);
     // group_interval later, and an hour after that: nothing new to tell (repeat_interval is 4 h).
