@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { parseHostPort, type HostPort } from './lib/host-port';
+import { MAX_SIMULATED_COINS } from './lib/simulated-market';
 import { checkConfigFile, pollOnce, replay, runDaemon, runSimulator, testNotify, type Io } from './commands';
 import { isSimulatorDialect, SIMULATOR_DIALECTS, type SimCredentials, type SimulatorDialect } from './simulator';
 
@@ -48,7 +49,7 @@ notice sources included), with its admin API under /-/sim/ and a Statuspage unde
 options:
       --listen HOST:PORT  where to listen (default 127.0.0.1:8080; port 0: any free port)
       --scenario FILE     play the scripted scenario in FILE
-      --coins N           how many coins the market has (default 4000)
+      --coins N           how many coins the market has (default 4000, at most 20000)
       --seed N            seed of the generated market (default 1)
       --dialect NAME      the API to speak: ${SIMULATOR_DIALECTS.join(', ')} (default spot-v3)
       --api-key K         the key signed requests must carry (with --api-secret)
@@ -103,10 +104,11 @@ function configPath(values: { config?: string | undefined }, env: NodeJS.Process
   return values.config ?? env.SPOTWATCH_CONFIG ?? 'config/spotwatch.yaml';
 }
 
-function int(name: string, text: string | undefined, min = 0): number | undefined {
+function int(name: string, text: string | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${name} takes a whole number, got "${text}"`);
   if (Number(text) < min) throw new UsageError(`--${name} takes a whole number from ${min}, got "${text}"`);
+  if (Number(text) > max) throw new UsageError(`--${name} takes a whole number up to ${max}, got "${text}"`);
   return Number(text);
 }
 
@@ -155,7 +157,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         });
         return await runSimulator(
           {
-            listen: listen(values.listen), scenario: values.scenario, coins: int('coins', values.coins, 1), seed: int('seed', values.seed),
+            listen: listen(values.listen), scenario: values.scenario, coins: int('coins', values.coins, 1, MAX_SIMULATED_COINS), seed: int('seed', values.seed),
             dialect: dialect(values.dialect), credentials: credentials(values),
           },
           io,

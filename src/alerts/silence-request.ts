@@ -3,7 +3,7 @@
  * validated into a Silence, or the reason it cannot be one.
  */
 import { randomUUID } from 'node:crypto';
-import { literalPattern, patternProblem } from '../lib/pattern';
+import { literalPattern, patternProblem, silenceMatchersProblem } from '../lib/pattern';
 import type { Silence } from './silence';
 
 /** The latest instant RFC 3339 can write with a four-digit year (9999-12-31T23:59:59.999Z). */
@@ -34,6 +34,8 @@ export function parseSilence(body: unknown, now: number): Silence | string {
     for (const m of b.matchers as unknown[]) {
       const { name, value, isRegex, isEqual } = (m ?? {}) as Record<string, unknown>;
       if (typeof name !== 'string' || !LABEL.test(name) || typeof value !== 'string') return 'matchers: each needs a label name and a string value';
+      // `""` would become the pattern `//` (exactly the empty value); an empty pattern is an error (README, Rules).
+      if (value === '') return `matchers: ${name}: empty value (an empty pattern is an error)`;
       let pattern = isRegex === true ? `/${value}/` : literalPattern(value);
       if (isEqual === false) pattern = `!${pattern}`;
       matchers.push({ label: name, pattern });
@@ -49,6 +51,8 @@ export function parseSilence(body: unknown, now: number): Silence | string {
     const problem = patternProblem(m.pattern);
     if (problem !== undefined) return `matchers: ${m.label}: ${problem}`;
   }
+  const broad = silenceMatchersProblem(matchers.map((m) => m.pattern));
+  if (broad !== undefined) return `matchers: ${broad}`;
   const startsAt = b.startsAt === undefined ? now : silenceTime(b.startsAt);
   const endsAt = silenceTime(b.endsAt);
   if (startsAt === undefined) return 'startsAt: use RFC 3339 (or milliseconds since the epoch, up to year 9999)';

@@ -63,6 +63,8 @@ export function clientFor(target: Target, clock: Clock, dispatcher: Agent, logge
     timeoutMs: ex.timeout,
     maxBodyBytes: ex.max_body_bytes,
     retries: { max: ex.retries.max, baseDelayMs: ex.retries.base_delay, maxDelayMs: ex.retries.max_delay },
+    // A poll's retries end within its interval, so a failing exchange is reported down on time.
+    retryWithinMs: { coins: ex.poll.coins, tickers: ex.poll.tickers },
     weightLimit: { max: ex.weight_limit.max, windowMs: ex.weight_limit.window },
     ...(ex.headers !== undefined && { headers: ex.headers }),
     ...(ex.credentials !== undefined && { credentials: ex.credentials }),

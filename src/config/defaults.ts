@@ -11,6 +11,11 @@ export const DEFAULT_WEIGHT_LIMIT_WINDOW_MS = 10_000;
 /** A full coins answer at real scale is a few MiB; 32 MiB leaves room and still caps a runaway body. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_RETRIES_MAX = 2;
+/**
+ * The most retries of one request: more only delays the failure (the client also stops retrying
+ * when a retry would end past the poll's interval, so a failing exchange is reported down on time).
+ */
+export const MAX_RETRIES = 10;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 export const DEFAULT_RETRY_MAX_DELAY_MS = 10_000;
 /** Notices (notices.md section 4): read every 2 minutes; an announcement explains a closure for 14 days. */

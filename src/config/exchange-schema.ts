@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { byteSize, headerMap, hostPort, httpUrl, positiveTimer, withDefault } from '../lib/schema-types';
 import { DEFAULT_DIALECT, dialects } from '../exchange/dialects/registry';
 import { SIMULATOR_DIALECTS } from '../simulator/dialects/names';
+import { MAX_SIMULATED_COINS } from '../lib/simulated-market';
 import { DEFAULT_FLAPPING } from '../lib/guard-defaults';
-import { DEFAULT_GUARD_CONFIRM_MS, DEFAULT_GUARD_CONFIRM_POLLS, DEFAULT_GUARD_MAX_SHRINK, DEFAULT_MAX_BODY_BYTES, DEFAULT_NOTICES_EXPLAINS_FOR_MS, DEFAULT_NOTICES_POLL_MS, DEFAULT_POLL_COINS_MS, DEFAULT_POLL_TICKERS_MS, DEFAULT_RETRIES_MAX, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS, DEFAULT_SCENARIO_FILE, DEFAULT_TIMEOUT_MS, DEFAULT_WEIGHT_LIMIT_MAX, DEFAULT_WEIGHT_LIMIT_WINDOW_MS } from './defaults';
+import { DEFAULT_GUARD_CONFIRM_MS, DEFAULT_GUARD_CONFIRM_POLLS, DEFAULT_GUARD_MAX_SHRINK, DEFAULT_MAX_BODY_BYTES, DEFAULT_NOTICES_EXPLAINS_FOR_MS, DEFAULT_NOTICES_POLL_MS, DEFAULT_POLL_COINS_MS, DEFAULT_POLL_TICKERS_MS, DEFAULT_RETRIES_MAX, MAX_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS, DEFAULT_SCENARIO_FILE, DEFAULT_TIMEOUT_MS, DEFAULT_WEIGHT_LIMIT_MAX, DEFAULT_WEIGHT_LIMIT_WINDOW_MS } from './defaults';
 
 import { objectName, timer, type FileResolver } from './schema-parts';
 
@@ -13,7 +14,7 @@ import { objectName, timer, type FileResolver } from './schema-parts';
 
 const simulateSchema = z
   .object({
-    coins: z.number().int().positive().optional(),
+    coins: z.number().int().positive().max(MAX_SIMULATED_COINS).optional(),
     seed: z.number().int().optional(),
     scenario: z.string().min(1).optional(),
     /** Also serve the embedded exchange here, for a browser or a second watcher. */
@@ -30,7 +31,7 @@ const simulateSchema = z
 
 const retriesSchema = z
   .object({
-    max: z.number().int().min(0).default(DEFAULT_RETRIES_MAX),
+    max: z.number().int().min(0).max(MAX_RETRIES).default(DEFAULT_RETRIES_MAX),
     base_delay: withDefault(timer, DEFAULT_RETRY_BASE_DELAY_MS),
     max_delay: withDefault(positiveTimer, DEFAULT_RETRY_MAX_DELAY_MS),
   })

@@ -1,5 +1,6 @@
 /** The `notify` section of the config: receivers, routes, inhibition, silences, retry, digest (DESIGN.md section 4). */
 import { z } from 'zod';
+import { silenceMatchersProblem } from '../lib/pattern';
 import { describeValue, pattern, positiveTimer, withDefault } from '../lib/schema-types';
 import type { ConfiguredReceiver } from '../notify/plugin';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
@@ -44,6 +45,12 @@ const routeSchema = z
 
 const matcherMap = z.record(labelName, pattern);
 
+/** What a silence or maintenance window mutes: not everything (silenceMatchersProblem, as Alertmanager refuses it). */
+const muteMatchers = matcherMap.superRefine((m, ctx) => {
+  const problem = silenceMatchersProblem(Object.values(m));
+  if (problem !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+});
+
 /** Alertmanager's inhibit rule: a firing source mutes the targets that share the `equal` labels. */
 const inhibitRuleSchema = z
   .object({
@@ -68,7 +75,7 @@ function validTimeZone(tz: string): boolean {
 /** A silence written in the config: for a time span, or (maintenance) recurring every week. */
 const silenceSchema = z
   .object({
-    matchers: matcherMap,
+    matchers: muteMatchers,
     starts_at: z.string().datetime({ offset: true }),
     ends_at: z.string().datetime({ offset: true }),
     comment: z.string().default(''),
@@ -78,7 +85,7 @@ const silenceSchema = z
 const maintenanceSchema = z
   .object({
     name: z.string().min(1),
-    matchers: matcherMap,
+    matchers: muteMatchers,
     weekdays: z.array(z.enum(WEEKDAY_NAMES)).default([]),
     start: clockTime,
     end: clockTime,

@@ -58,10 +58,12 @@ export function loadYaml<S extends z.ZodTypeAny>(
 
   const problems: Located[] = [];
   const envFailures: PathSegment[][] = [];
-  expandScalars(doc.contents, [], env, (node, path, message) => {
+  const failed: EnvFailure = (node, path, message) => {
     envFailures.push(path);
     problems.push({ offset: node.range?.[0] ?? 0, message: withPath(path, message) });
-  });
+  };
+  expandScalars(doc.contents, [], env, failed);
+  nonFiniteNumbers(doc.contents, [], text, failed);
 
   let value: unknown;
   try {
@@ -71,8 +73,8 @@ export function loadYaml<S extends z.ZodTypeAny>(
     return fail([{ offset: 0, message: e instanceof Error ? e.message : String(e) }]);
   }
 
-  // Where an unset variable left a value unexpanded, the schema's complaint about that value
-  // would only repeat the same problem in worse words.
+  // Where an unset variable left a value unexpanded (or a number is not finite), the schema's
+  // complaint about that value would only repeat the same problem in worse words.
   const masked = (path: readonly PathSegment[]): boolean =>
     envFailures.some((failed) => failed.every((seg, i) => String(path[i]) === String(seg)));
   const report = (issue: YamlIssue): void => {
@@ -114,6 +116,26 @@ function expandScalars(node: unknown, path: PathSegment[], env: Env, onError: En
     const { value, substituted, errors } = expandEnv(node.value, env);
     for (const message of errors) onError(node, path, message);
     node.value = node.type === 'PLAIN' && substituted ? retype(value) : value;
+  }
+}
+
+/**
+ * `1e400`, `.inf` and `.nan` are YAML numbers that JavaScript reads as Infinity and NaN: a bound
+ * of Infinity is never crossed (`above: 1e400` never fires) and NaN compares false with
+ * everything, so no number of a config or rules file may be one (checked after expansion, so
+ * `${X}` with X=1e400 is refused too).
+ */
+function nonFiniteNumbers(node: unknown, path: PathSegment[], text: string, onError: EnvFailure): void {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const key = keyOf(pair);
+      if (key !== undefined) nonFiniteNumbers(pair.value, [...path, key], text, onError);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => nonFiniteNumbers(item, [...path, i], text, onError));
+  } else if (isScalar(node) && typeof node.value === 'number' && !Number.isFinite(node.value)) {
+    const written = node.range === undefined || node.range === null ? String(node.value) : text.slice(node.range[0], node.range[1]);
+    onError(node, path, `must be a finite number, got ${written.length > 40 ? `${written.slice(0, 40)}...` : written}`);
   }
 }
 

@@ -26,6 +26,13 @@ export interface ClientOptions {
   timeoutMs: number;
   maxBodyBytes: number;
   retries: { max: number; baseDelayMs: number; maxDelayMs: number };
+  /**
+   * Per endpoint, how long one fetch may take with its retries (the poll's interval): a retry whose
+   * delay and a whole timeout would end later than this after the fetch began is not made, and the
+   * failure is the poll's, so a failing exchange is reported down on time whatever `retries` says.
+   * Left out: only `retries.max` bounds them.
+   */
+  retryWithinMs?: Partial<Record<Endpoint, number>>;
   weightLimit: { max: number; windowMs: number };
   headers?: Record<string, string>;
   /** Shared connection pool; when left out the client makes (and closes) its own. */
@@ -107,7 +114,7 @@ export class ExchangeClient {
    * as their previous objects (see the dialect's decode).
    */
   async fetchCoins(signal?: AbortSignal, previous?: ReadonlyMap<string, CoinRecord>): Promise<FetchResult<CoinRecord>> {
-    return this.fetch('coins', this.dialect.requests.coins(), (text) => this.dialect.decode.coins(text, previous), signal);
+    return this.fetch('coins', this.dialect.requests.coins(), (text) => this.dialect.decode.coins(text, previous), signal, this.retryDeadline('coins'));
   }
 
   /**
@@ -117,14 +124,16 @@ export class ExchangeClient {
    */
   async fetchTickers(symbols: readonly string[], signal?: AbortSignal, previous?: ReadonlyMap<string, TickerRecord>): Promise<FetchResult<TickerRecord>> {
     const decode = (text: string): Parsed<TickerRecord> => this.dialect.decode.tickers(text, previous);
-    const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal);
+    // One deadline for every request of this fetch (the watch list's halvings included).
+    const deadline = this.retryDeadline('tickers');
+    const all = (): Promise<FetchResult<TickerRecord>> => this.fetch('tickers', this.dialect.requests.tickers(undefined), decode, signal, deadline);
     if (symbols.length === 0) return all();
     // The halvings one fetch may spend finding refused symbols: each costs up to two requests,
     // and together they stay within a quarter of the weight budget's window.
     const weight = this.dialect.requests.tickers(symbols.slice(0, 1)).weight;
     const halvings = Math.max(2, Math.floor(this.options.weightLimit.max / weight / 8));
     const requests: TickerRequests = {
-      some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal),
+      some: (chunk) => this.fetch('tickers', this.dialect.requests.tickers(chunk), decode, signal, deadline),
       all,
       refusesSymbols: (err) => err instanceof ExchangeError && this.dialect.errors.refusesSymbols(err),
     };
@@ -163,13 +172,13 @@ export class ExchangeClient {
    * last answer the client keeps anyway, not a copy). When the exchange refuses the request's
    * timestamp, the client re-reads the exchange's time and tries once more.
    */
-  private async fetch<T>(endpoint: Endpoint, request: Request, decode: (text: string) => Parsed<T>, signal: AbortSignal | undefined): Promise<FetchResult<T>> {
+  private async fetch<T>(endpoint: Endpoint, request: Request, decode: (text: string) => Parsed<T>, signal: AbortSignal | undefined, deadline?: number): Promise<FetchResult<T>> {
     for (let synced = false; ; synced = true) {
       try {
         // The last answer, taken now: its bytes are what the new answer's are compared with as they
         // arrive; equal bytes are handed back as they were decoded.
         const last = this.answers.get(request.path);
-        const res = await this.request(endpoint, request, signal, last);
+        const res = await this.request(endpoint, request, signal, last, deadline);
         if (res.same === true && last !== undefined) {
           // The same answer compressed anew: its compressed bytes are what the next is compared with.
           if (res.wire !== undefined) this.answers.rewire(request.path, res.wire);
@@ -183,17 +192,17 @@ export class ExchangeClient {
         return { ...result, bytes: res.bytes, requests: 1, texts: textOf(request, res.raw ?? Buffer.from(res.text, 'utf8')) };
       } catch (err) {
         if (synced || !(err instanceof RefusedClock) || this.dialect.requests.serverTime === undefined) throw err;
-        await this.syncClock(endpoint, signal);
+        await this.syncClock(endpoint, signal, deadline);
       }
     }
   }
 
   /** Sets the offset of the exchange's clock from its answer to the dialect's server-time request. */
-  private async syncClock(endpoint: Endpoint, signal?: AbortSignal): Promise<void> {
+  private async syncClock(endpoint: Endpoint, signal?: AbortSignal, deadline?: number): Promise<void> {
     const { requests, decode } = this.dialect;
     if (requests.serverTime === undefined || decode.serverTime === undefined) return;
     const sent = this.clock.now();
-    const res = await this.request(endpoint, requests.serverTime(), signal);
+    const res = await this.request(endpoint, requests.serverTime(), signal, undefined, deadline);
     const time = this.decode(endpoint, res, decode.serverTime);
     // The answer was stamped about halfway between sending and receiving.
     this.clockOffsetMs = time - Math.round((sent + this.clock.now()) / 2);
@@ -211,8 +220,17 @@ export class ExchangeClient {
     }
   }
 
-  /** One logical request: budget, sign, send, classify, retry. */
-  private async request(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Readonly<{ raw: Buffer; wire?: Buffer | undefined }>): Promise<GetResult> {
+  /** When a fetch of `endpoint` begun now must have ended, retries included (monotonic ms); undefined: no such bound. */
+  private retryDeadline(endpoint: Endpoint): number | undefined {
+    const within = this.options.retryWithinMs?.[endpoint];
+    return within === undefined ? undefined : this.clock.monotonic() + within;
+  }
+
+  /**
+   * One logical request: budget, sign, send, classify, retry. A retry is made only when its delay
+   * and a whole timeout end by `deadline` (retryWithinMs).
+   */
+  private async request(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Readonly<{ raw: Buffer; wire?: Buffer | undefined }>, deadline?: number): Promise<GetResult> {
     const { max, baseDelayMs, maxDelayMs } = this.options.retries;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -222,6 +240,7 @@ export class ExchangeClient {
         if (!(err instanceof ExchangeError) || !err.retryable || attempt >= max) throw err;
         const delay = err.retryAfterMs ?? backoffDelay(attempt, baseDelayMs, maxDelayMs, this.random);
         if (delay > maxDelayMs) throw err;
+        if (deadline !== undefined && this.clock.monotonic() + delay + this.options.timeoutMs > deadline) throw err;
         this.options.onRetry?.(err, attempt + 1, delay);
         await sleep(delay, signal);
       }

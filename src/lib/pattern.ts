@@ -103,6 +103,21 @@ export function patternProblem(pattern: string): string | undefined {
   }
 }
 
+/**
+ * Why a silence (or maintenance window) with these patterns cannot be made: it has none, or every
+ * one matches the empty string (the glob `*`, the regex `.*` between slashes, `BTC|`), so it
+ * matches every value of its label and mutes every alert, critical ones too. Refused as
+ * Alertmanager refuses it (silence/silence.go, validateSilence and matchesEmpty): "at least one
+ * matcher must not match the empty string"; a negated pattern, like Alertmanager's `!=` and `!~`,
+ * never counts as matching it. Patterns that cannot be compiled are left to patternProblem.
+ */
+export function silenceMatchersProblem(patterns: readonly string[]): string | undefined {
+  const matchesEmpty = (p: string): boolean => !p.startsWith('!') && patternProblem(p) === undefined && compilePattern(p)('');
+  if (patterns.length === 0) return 'at least one matcher is required (a silence without one would mute every alert)';
+  if (!patterns.every(matchesEmpty)) return undefined;
+  return 'at least one matcher must not match the empty string (a silence whose matchers all match every value would mute every alert)';
+}
+
 /** Throws a PatternError for a pattern that cannot be compiled. Each call compiles anew: the matchers are made once per load of rules, routes or silences. */
 export function compilePattern(pattern: string): PatternTest {
   return compile(pattern);

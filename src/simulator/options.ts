@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../lib/clock';
 import { silentLogger, type Logger } from '../lib/logger';
+import { MAX_SIMULATED_COINS } from '../lib/simulated-market';
 import type { SimulatorDialect } from './dialects/names';
 import type { SimCredentials } from './dialects/types';
 import type { Scenario } from './scenario/types';
@@ -53,6 +54,7 @@ export type ResolvedOptions = Required<Omit<SimulatorOptions, 'scenario' | 'cred
 export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
   const coins = options.coins ?? SIMULATOR_DEFAULTS.coins;
   if (!Number.isInteger(coins) || coins < 1) throw new RangeError(`coins must be a positive integer (got ${coins})`);
+  if (coins > MAX_SIMULATED_COINS) throw new RangeError(`coins must be at most ${MAX_SIMULATED_COINS} (got ${coins})`);
   return {
     host: options.host ?? SIMULATOR_DEFAULTS.host,
     port: options.port ?? SIMULATOR_DEFAULTS.port,

@@ -40,7 +40,12 @@ type Row = readonly [chain: string, ids: ChainIds];
  *   `chain` id the htx dialect reads), and the codes under which ccxt lumps different chains
  *   (BRC20 with bybit's and kucoin's plain bitcoin ids, BCHA, LUNA/LUNC whose ids ccxt swaps);
  * - OKX chain names seen in public OKX client code: `X Layer` (`USDT-X Layer`), `zkSync Lite`
- *   (`ETH-zkSync Lite`), `Starknet` (`ETH-Starknet`), `Omni` (`USDT-Omni`, OKX's Chinese API docs).
+ *   (`ETH-zkSync Lite`), `Starknet` (`ETH-Starknet`), `Omni` (`USDT-Omni`, OKX's Chinese API docs);
+ * - issue 29: MEXC `OMNI` (an older answer's `network`, USDT's Omni Layer with `contract` "31", the
+ *   Omni property id of USDT); HTX `algousdt`, `celousdt`, `nearusdt`, `polyusdt` (USDT's chains in
+ *   ccxt's recorded `ts/src/test/static/response/htx.json`, displayName ALGO, CELO, NEAR, POLYGON);
+ *   Gate `KSMSM` and `DOTSM` are the Statemine and Statemint parachains, now Kusama and Polkadot
+ *   Asset Hub (where USDT lives, asset id 1984), not the relay chains (Gate's relay DOT is `DOT`).
  */
 export const CHAIN_TABLE: readonly Row[] = [
   ['bitcoin', { binance: ['BTC', 'SEGWITBTC'], mexc: ['Bitcoin(BTC)', 'BTC'], bitget: ['BTC'], kucoin: ['btc', 'bech32'], gate: ['BTC'], htx: ['btc'], okx: ['BTC-Bitcoin'], bybit: ['BTC'] }],
@@ -50,7 +55,7 @@ export const CHAIN_TABLE: readonly Row[] = [
   ['solana', { binance: ['SOL'], mexc: ['Solana(SOL)'], bitget: ['SOL'], kucoin: ['sol'], gate: ['SOL'], htx: ['solusdt'], okx: ['BTC-Solana', 'USDT-Solana'], bybit: ['SOL'] }],
   ['arbitrum', { binance: ['ARBITRUM'], mexc: ['Arbitrum One(ARB)', 'ARB'], bitget: ['ArbitrumOne'], kucoin: ['arbitrum'], gate: ['ARBEVM'], htx: ['arc20usdt'], okx: ['ETH-Arbitrum One', 'USDT-Arbitrum One'], bybit: ['ARBI'] }],
   ['optimism', { binance: ['OPTIMISM'], mexc: ['Optimism(OP)', 'OP'], bitget: ['Optimism'], kucoin: ['optimism'], gate: ['OPETH'], htx: ['optusdt'], okx: ['ETH-Optimism', 'USDT-Optimism'], bybit: ['OP'] }],
-  ['polygon', { binance: ['MATIC'], mexc: ['Polygon(MATIC)'], bitget: ['Polygon'], kucoin: ['matic'], gate: ['MATIC'], okx: ['USDT-Polygon'], bybit: ['MATIC'] }],
+  ['polygon', { binance: ['MATIC'], mexc: ['Polygon(MATIC)'], bitget: ['Polygon'], kucoin: ['matic'], gate: ['MATIC'], htx: ['polyusdt'], okx: ['USDT-Polygon'], bybit: ['MATIC'] }],
   ['ton', { binance: ['TON'], mexc: ['TONCOIN', 'Toncoin(TON)'], bitget: ['TON'], kucoin: ['ton'], gate: ['TON'], okx: ['USDT-TON'], bybit: ['TON'] }],
   ['avalanche-c', { binance: ['AVAXC'], mexc: ['AVAX_CCHAIN'], bitget: ['C-Chain'], kucoin: ['avaxc'], gate: ['AVAX_C'], htx: ['cchainusdt'], okx: ['USDT-Avalanche C-Chain'], bybit: ['CAVAX'] }],
   ['base', { binance: ['BASE'], kucoin: ['base'], gate: ['BASEEVM'], okx: ['ETH-Base'], bybit: ['BASE'] }],
@@ -64,7 +69,7 @@ export const CHAIN_TABLE: readonly Row[] = [
   ['dogecoin', { binance: ['DOGE'], bitget: ['DOGE'], kucoin: ['doge'], bybit: ['DOGE'], okxChain: ['Dogecoin'] }],
   ['sonic', { binance: ['SONIC'], bybit: ['SONIC'], okxChain: ['Sonic'] }],
   ['sui', { binance: ['SUI'], gate: ['SUI'], bybit: ['SUI'], okxChain: ['SUI'] }],
-  ['near', { binance: ['NEAR'], bitget: ['NEARProtocol'], kucoin: ['near'], gate: ['NEAR'], bybit: ['NEAR'], okxChain: ['NEAR'] }],
+  ['near', { binance: ['NEAR'], bitget: ['NEARProtocol'], kucoin: ['near'], gate: ['NEAR'], htx: ['nearusdt'], bybit: ['NEAR'], okxChain: ['NEAR'] }],
   ['aptos', { binance: ['APT'], mexc: ['APTOS'], bitget: ['Aptos'], kucoin: ['aptos'], gate: ['APT'], htx: ['aptusdt'], bybit: ['APTOS'], okxChain: ['Aptos'] }],
   ['scroll', { binance: ['SCROLL'], gate: ['SCROLLETH'], bybit: ['SCROLL'], okxChain: ['Scroll'] }],
   ['kava', { binance: ['KAVA'], bitget: ['KAVA'], kucoin: ['kava'] }],
@@ -72,10 +77,10 @@ export const CHAIN_TABLE: readonly Row[] = [
   ['rootstock', { binance: ['RSK'], mexc: ['RBTC'], bitget: ['RSK'], gate: ['RBTC'] }],
   ['sei', { binance: ['SEI'], okxChain: ['SEI'] }],
   ['cardano', { binance: ['ADA'], bitget: ['Cardano'], kucoin: ['ada'], gate: ['ADA'], bybit: ['ADA'], okxChain: ['Cardano'] }],
-  ['algorand', { binance: ['ALGO'], kucoin: ['algo'], gate: ['ALGO'], bybit: ['ALGO'], okxChain: ['Algorand'] }],
+  ['algorand', { binance: ['ALGO'], kucoin: ['algo'], gate: ['ALGO'], htx: ['algousdt'], bybit: ['ALGO'], okxChain: ['Algorand'] }],
   ['thorchain', { binance: ['RUNE'] }],
   ['osmosis', { binance: ['OSMO'], bitget: ['Osmosis'], kucoin: ['osmo'] }],
-  ['celo', { binance: ['CELO'], bitget: ['CELO'], kucoin: ['celo'], gate: ['CELO'], bybit: ['CELO'], okxChain: ['CELO'] }],
+  ['celo', { binance: ['CELO'], bitget: ['CELO'], kucoin: ['celo'], gate: ['CELO'], htx: ['celousdt'], bybit: ['CELO'], okxChain: ['CELO'] }],
   ['hedera', { binance: ['HBAR'], kucoin: ['hbar'], gate: ['HBAR'], bybit: ['HBAR'], okxChain: ['Hedera'] }],
   ['zksync-era', { binance: ['ZKSYNCERA'], mexc: ['ZKSYNCERA'], bitget: ['zkSyncEra'], gate: ['ZKSERA'], bybit: ['ZKV2'], okxChain: ['zkSync Era'] }],
   ['klaytn', { binance: ['KLAY'], bitget: ['Klaytn'], kucoin: ['klay'], gate: ['KLAY'], bybit: ['KLAY'], okxChain: ['Klaytn'] }],
@@ -131,14 +136,14 @@ export const CHAIN_TABLE: readonly Row[] = [
   ['peaq', { mexc: ['PEAQEVM'] }],
   ['bytom', { mexc: ['BTM2'], kucoin: ['btm'] }],
   ['cronos', { mexc: ['CRONOS'], bitget: ['CronosChain'], gate: ['CRO'], okxChain: ['Crypto'] }],
-  ['polkadot-asset-hub', { mexc: ['DOTASSETHUB'] }],
+  ['polkadot-asset-hub', { mexc: ['DOTASSETHUB'], gate: ['DOTSM'] }],
   ['ethereum-fair', { mexc: ['ETF'], bitget: ['ETHFAIR'] }],
   ['okt-chain', { mexc: ['OKT'], gate: ['OKT'], okxChain: ['OKTC'] }],
   ['arbitrum-nova', { bitget: ['ArbitrumNova'], gate: ['ARBNOVA'], bybit: ['ARBINOVA'] }],
   ['avalanche-x', { bitget: ['X-Chain'], kucoin: ['avax'], bybit: ['XAVAX'], okxChain: ['Avalanche X-Chain'] }],
   ['bitci', { bitget: ['BITCI'] }],
   ['casper', { bitget: ['CSPR'], kucoin: ['cspr'], okxChain: ['Casper'] }],
-  ['polkadot', { bitget: ['DOT'], kucoin: ['dot'], gate: ['DOTSM'], bybit: ['DOT'], okxChain: ['Polkadot'] }],
+  ['polkadot', { bitget: ['DOT'], kucoin: ['dot'], gate: ['DOT'], bybit: ['DOT'], okxChain: ['Polkadot'] }],
   ['ethereum-pow', { bitget: ['ETHW'], kucoin: ['ethw'], bybit: ['ETHW'], okxChain: ['EthereumPow'] }],
   ['ethereum-classic', { bitget: ['ETC'], kucoin: ['etc'], bybit: ['ETC'], okxChain: ['Ethereum Classic'] }],
   ['fio', { bitget: ['FIO'] }],
@@ -148,13 +153,13 @@ export const CHAIN_TABLE: readonly Row[] = [
   ['iotex', { bitget: ['IoTeX'], kucoin: ['iotx'] }],
   ['kardiachain', { bitget: ['KAI'], kucoin: ['kai'] }],
   ['kadena', { bitget: ['KDA'], kucoin: ['kda'] }],
-  ['kusama', { bitget: ['Kusama'], kucoin: ['ksm'], gate: ['KSMSM'], okxChain: ['Kusama'] }],
+  ['kusama', { bitget: ['Kusama'], kucoin: ['ksm'], okxChain: ['Kusama'] }],
   ['platon', { bitget: ['LAT'] }],
   ['moonriver', { bitget: ['MOVR'], kucoin: ['movr'], okxChain: ['Moonriver'] }],
   ['moonbeam', { bitget: ['Moonbeam'], kucoin: ['glmr'], gate: ['GLMR'], bybit: ['GLMR'], okxChain: ['Moonbeam'] }],
   ['nuls', { bitget: ['NULS'], kucoin: ['nuls'], okxChain: ['NULS'] }],
   ['oasys', { bitget: ['OASYS'], kucoin: ['oas'], bybit: ['OAS'], okxChain: ['OASYS'] }],
-  ['omni', { bitget: ['OMNI'], okxChain: ['Omni'] }],
+  ['omni', { mexc: ['OMNI'], bitget: ['OMNI'], okxChain: ['Omni'] }],
   ['pocket', { bitget: ['PocketNetwork'], kucoin: ['pokt'] }],
   ['reef', { bitget: ['REEF'] }],
   ['syscoin', { bitget: ['SYS'] }],
@@ -212,7 +217,7 @@ export const CHAIN_TABLE: readonly Row[] = [
   ['pivx', { kucoin: ['pivx'] }],
   ['sero', { kucoin: ['sero'] }],
   ['meter', { kucoin: ['meter'] }],
-  ['kusama-asset-hub', { kucoin: ['statemine'] }],
+  ['kusama-asset-hub', { kucoin: ['statemine'], gate: ['KSMSM'] }],
   ['sentinel', { kucoin: ['dvpn'] }],
   ['persistence', { kucoin: ['xprt'] }],
   ['ergo', { kucoin: ['ergo'] }],
@@ -254,6 +259,14 @@ export const CHAIN_TABLE: readonly Row[] = [
   ['x-layer', { okxChain: ['X Layer'] }],
   ['gatechain', { gate: ['GT'] }],
 ];
+
+/**
+ * Network ids of the recorded answers (test/exchange/dialects/<name>/fixtures and
+ * test/simulator/dialects/fixtures) that are deliberately left without a chain, each with why:
+ * a test walks every id of every recorded answer and requires it to name a chain or be listed
+ * here. Empty today: every recorded id names one.
+ */
+export const DELIBERATELY_UNKNOWN: readonly { readonly dialect: ChainDialect; readonly id: string; readonly reason: string }[] = [];
 
 /**
  * Spellings spot-v3 exchanges use besides the table's ids (the reference exchange's

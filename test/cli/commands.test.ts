@@ -67,3 +67,11 @@ describe('spotwatch test-notify', () => {
     expect(r.err).toContain('test-notify needs --receiver NAME');
   });
 });
+
+describe('spotwatch simulate --coins', () => {
+  it('refuses a market past its bound before building it (999999999 coins grew memory by 90 MB/s)', async () => {
+    const { code, err } = await run(['simulate', '--coins', '999999999']);
+    expect(code).toBe(2);
+    expect(err.split('\n')[0]).toBe('spotwatch: --coins takes a whole number up to 20000, got "999999999"');
+  });
+});

@@ -8,7 +8,7 @@ import { dialects } from '../../src/exchange/dialects/registry';
 const FILE = 'config/spotwatch.yaml';
 const BASE_DIR = '/etc/spotwatch';
 const DEMO_SCENARIO = resolve(__dirname, '../../config/scenarios/demo.yaml');
-const env = { TOKEN: 's3cret', HOOK_HOST: 'hooks.example.org', EMPTY: '', COINS: '50' };
+const env = { TOKEN: 's3cret', HOOK_HOST: 'hooks.example.org', EMPTY: '', COINS: '50', HUGE: '1e400' };
 
 function problems(text: string): string[] {
   const result = parseConfig(text, FILE, env, BASE_DIR);
@@ -426,6 +426,23 @@ describe('parseConfig: problems', () => {
     ]],
     ['retries whose cap is below the base delay', 'exchanges:\n  - name: main\n    retries: { base_delay: 2s, max_delay: 1s }\n', [
       `${FILE}:3:43: exchanges[0].retries.max_delay: must not be shorter than base_delay`,
+    ]],
+    ['retries past their bound (a failing exchange would look up for hours)', 'exchanges:\n  - name: main\n    retries: { max: 1000000000000 }\n', [
+      `${FILE}:3:21: exchanges[0].retries.max: must be at most 10, got 1000000000000`,
+    ]],
+    ['a simulated market past its bound (it grew by 90 MB/s)', 'exchanges:\n  - name: main\n    simulate: { coins: 999999999 }\n', [
+      `${FILE}:3:24: exchanges[0].simulate.coins: must be at most 20000, got 999999999`,
+    ]],
+    ['numbers that are not finite, written or from the environment', 'exchanges:\n  - name: main\n    guard: { max_shrink: 1e400, confirm_polls: .nan }\n    weight_limit: { max: -.inf }\n    flapping:\n      high_percent: ${HUGE}\n', [
+      `${FILE}:3:26: exchanges[0].guard.max_shrink: must be a finite number, got 1e400`,
+      `${FILE}:3:48: exchanges[0].guard.confirm_polls: must be a finite number, got .nan`,
+      `${FILE}:4:26: exchanges[0].weight_limit.max: must be a finite number, got -.inf`,
+      `${FILE}:6:21: exchanges[0].flapping.high_percent: must be a finite number, got \${HUGE}`,
+    ]],
+    ['silences and maintenance windows that would mute every alert', `${MINIMAL}notify:\n  silences:\n    - matchers: { alertname: "/.*/", severity: "*" }\n      starts_at: 2026-11-22T00:00:00Z\n      ends_at: 2026-12-01T00:00:00Z\n    - matchers: {}\n      starts_at: 2026-11-22T00:00:00Z\n      ends_at: 2026-12-01T00:00:00Z\n  maintenance:\n    - { name: all, matchers: { coin: "BTC|" }, start: "02:00", end: "04:00" }\n`, [
+      `${FILE}:5:17: notify.silences[0].matchers: at least one matcher must not match the empty string (a silence whose matchers all match every value would mute every alert)`,
+      `${FILE}:8:17: notify.silences[1].matchers: at least one matcher is required (a silence without one would mute every alert)`,
+      `${FILE}:12:30: notify.maintenance[0].matchers: at least one matcher must not match the empty string (a silence whose matchers all match every value would mute every alert)`,
     ]],
     ['an unset variable', 'exchanges:\n  - name: main\n    headers: { X-Key: "${API_KEY}" }\n', [
       `${FILE}:3:23: exchanges[0].headers.X-Key: environment variable API_KEY is not set (write \${API_KEY:-default} to give a default)`,

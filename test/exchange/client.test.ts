@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { spotV3 } from '../../src/exchange/dialects/spot-v3';
 import { ExchangeClient, type ClientOptions } from '../../src/exchange/client';
 import { ExchangeError } from '../../src/exchange/errors';
+import { manualClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
 import { startSimulator, type RunningSimulator } from '../../src/simulator';
 import { testClient } from './test-client';
@@ -104,6 +105,28 @@ describe('ExchangeClient against the reference exchange', () => {
     await c.close();
     expect(got.records).toHaveLength(60);
     expect(retries).toEqual(['http_5xx#1']);
+  });
+
+  it("stops retrying when a retry and its timeout would end past the poll's interval (retries.max notwithstanding)", async () => {
+    sim.control.addFault({ kind: 'http_500', endpoint: 'coins', count: 1_000 });
+    const clock = manualClock(1_700_000_000_000);
+    const retries: string[] = [];
+    // Each failed attempt is taken to last 3 s; the delays are 1 ms; a retry is made while its
+    // delay plus the 1 s timeout end within the 10 s interval: after 0, 3 and 6 s, not after 9 s.
+    const c = client({
+      clock,
+      timeoutMs: 1_000,
+      retries: { max: 10, baseDelayMs: 1, maxDelayMs: 1 },
+      retryWithinMs: { coins: 10_000 },
+      random: () => 1,
+      onRetry: (e, attempt, delayMs) => {
+        retries.push(`${e.kind}#${attempt} ${delayMs} ms at ${clock.monotonic()}`);
+        clock.advance(3_000);
+      },
+    });
+    const err = await failure((x) => x.fetchCoins(), c);
+    expect([err.kind, err.message]).toEqual(['http_5xx', 'coins: HTTP 500 code -1001: Internal Server Error.']);
+    expect(retries).toEqual(['http_5xx#1 1 ms at 0', 'http_5xx#2 1 ms at 3000', 'http_5xx#3 1 ms at 6000']);
   });
 
   it('honours Retry-After: after a 429 it sends nothing until the pause is over', async () => {

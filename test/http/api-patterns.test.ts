@@ -45,6 +45,34 @@ describe('silence patterns from the API', () => {
     expect(await post(body)).toEqual({ status: 400, body: { status: 'error', error } });
   });
 
+  const ALL_EMPTY = 'matchers: at least one matcher must not match the empty string (a silence whose matchers all match every value would mute every alert)';
+
+  it.each([
+    // Alertmanager refuses these (silence.go validateSilence): they would mute every alert, critical ones too
+    [{ matchers: [{ name: 'alertname', value: '.*', isRegex: true }], endsAt: END }, ALL_EMPTY],
+    [{ matchers: [{ name: 'alertname', value: '.*', isRegex: true }, { name: 'severity', value: 'a?', isRegex: true }], endsAt: END }, ALL_EMPTY],
+    [{ matchers: { alertname: '*' }, endsAt: END }, ALL_EMPTY],
+    [{ matchers: { coin: 'BTC|' }, endsAt: END }, ALL_EMPTY],
+    [{ matchers: {}, endsAt: END }, 'matchers: at least one is required'],
+    // README: an empty pattern is an error; Alertmanager's `value: ""` would be the pattern of exactly the empty value
+    [{ matchers: [{ name: 'coin', value: '', isRegex: false }, { name: 'exchange', value: 'main', isRegex: false }], endsAt: END }, 'matchers: coin: empty value (an empty pattern is an error)'],
+    [{ matchers: [{ name: 'coin', value: '', isRegex: true, isEqual: false }], endsAt: END }, 'matchers: coin: empty value (an empty pattern is an error)'],
+  ])('answers 400 to a silence that would mute everything: %j', async (body, error) => {
+    const before = saved.length;
+    expect(await post(body)).toEqual({ status: 400, body: { status: 'error', error } });
+    expect(saved.length).toBe(before);
+  });
+
+  it.each([
+    // One matcher that does not match the empty string is enough; a negated one never counts as matching it (as in Alertmanager)
+    [{ matchers: [{ name: 'alertname', value: '.*', isRegex: true }, { name: 'coin', value: 'USDT', isRegex: false }], endsAt: END }, [{ label: 'alertname', pattern: '/.*/' }, { label: 'coin', pattern: '/USDT/' }]],
+    [{ matchers: [{ name: 'coin', value: 'USDT', isRegex: false, isEqual: false }], endsAt: END }, [{ label: 'coin', pattern: '!/USDT/' }]],
+    [{ matchers: { alertname: '*', network: '?*' }, endsAt: END }, [{ label: 'alertname', pattern: '*' }, { label: 'network', pattern: '?*' }]],
+  ])('accepts a silence with a matcher that does not match the empty string: %j', async (body, matchers) => {
+    expect((await post(body)).status).toBe(201);
+    expect((saved.at(-1) as Silence).matchers).toEqual(matchers);
+  });
+
   it('accepts a catastrophic-for-backtracking regex, which RE2 runs in linear time', async () => {
     const res = await post({ matchers: [{ name: 'network', value: '(a+)+$', isRegex: true }], endsAt: END });
     expect(res.status).toBe(201);

@@ -1,5 +1,6 @@
 import type { BotContext, BotNotices, ClosedNetwork } from '../../src/notify/telegram/bot-context';
 import type { Silence } from '../../src/alerts/silence';
+import { parseSilence } from '../../src/alerts/silence-request';
 import { answer, HELP, parseCommand } from '../../src/notify/telegram/commands';
 import { describeMatcher } from '../../src/notify/telegram/silence-command';
 import { fixedContext, NOW } from './telegram-context';
@@ -75,6 +76,15 @@ describe('bot commands', () => {
     ['/silence coin=USDT 0', 'Not silenced: after the matchers, give how long, such as 30m, 2h or 1d.\nUsage: /silence MATCHER... DURATION [comment], e.g. /silence coin=USDT network=TRX 2h wallet upgrade'],
   ])('%s is refused with the usage', (text, reply) => {
     expect(run(text, fixedContext().ctx)).toBe(reply);
+  });
+
+  it('/silence is refused, as the API refuses it, when its matchers would mute every alert', () => {
+    const { ctx } = fixedContext();
+    const validated: BotContext = { ...ctx, silences: { ...ctx.silences, create: (request) => parseSilence(request, NOW) } };
+    expect(run('/silence alertname=~".*" 2h everything', validated)).toBe('Not silenced: matchers: at least one matcher must not match the empty string (a silence whose matchers all match every value would mute every alert)');
+    expect(run('/silence alertname=~".*" severity=~".*" 2h', validated)).toBe('Not silenced: matchers: at least one matcher must not match the empty string (a silence whose matchers all match every value would mute every alert)');
+    expect(run('/silence coin="" exchange=main 2h', validated)).toBe('Not silenced: matchers: coin: empty value (an empty pattern is an error)');
+    expect(run('/silence alertname=~".*" coin=USDT 2h', validated)).toMatch(/^Silenced alertname=~\.\* coin=USDT until 2026-01-02 14:00 UTC \(2h\)\. ID [0-9a-f]{8}: \/unsilence [0-9a-f]{8} ends it\.$/);
   });
 
   it('/silence passes on what the API\'s validation says', () => {

@@ -43,6 +43,10 @@ describe('parseRules errors', () => {
       'r.yaml:9:12: rules[1].above: must be at most 365d, got "400d"',
       'r.yaml:10:22: rules[1].keep_firing_for: invalid duration "1y" (use 500ms, 15s, 5m, 4h)',
     ]],
+    ['a threshold that is not a finite number (it would never be crossed)', 'rules:\n  - alert: X\n    ticker: move_percent\n    window: 5m\n    above: 1e400\n    below: -.inf\n', [
+      'r.yaml:5:12: rules[0].above: must be a finite number, got 1e400',
+      'r.yaml:6:12: rules[0].below: must be a finite number, got -.inf',
+    ]],
     ['move_percent without a window', 'rules:\n  - alert: X\n    ticker: move_percent\n    above: 3\n', ['r.yaml:2:5: rules[0]: ticker: move_percent needs a window (e.g. window: 5m)']],
     ['a threshold on a state rule', 'rules:\n  - alert: X\n    state: deposit_disabled\n    above: 3\n', ['r.yaml:4:12: rules[0].above: above applies only to ticker rules']],
     ['an invalid regex', 'rules:\n  - alert: X\n    state: deposit_disabled\n    match: { coin: "/[/" }\n', [

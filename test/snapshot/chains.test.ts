@@ -68,7 +68,7 @@ describe('canonical chains (dialects.md section 3)', () => {
     ['gate', 'OKT', 'okt-chain'],
     ['gate', 'GT', 'gatechain'],
     ['gate', 'GTEVM', 'gatechain-evm'],
-    ['gate', 'KSMSM', 'kusama'],
+    ['gate', 'KSMSM', 'kusama-asset-hub'],
     ['mexc', 'OKT', 'okt-chain'],
     ['mexc', 'BTC', 'bitcoin'],
     ['mexc', 'Toncoin(TON)', 'ton'],
@@ -83,7 +83,7 @@ describe('canonical chains (dialects.md section 3)', () => {
     ['binance', 'ALGO', 'algorand'],
     ['binance', 'BNB', 'bnb-beacon'],
     ['htx', 'aptusdt', 'aptos'],
-    ['spot-v3', 'KSMSM', 'kusama'],
+    ['spot-v3', 'KSMSM', 'kusama-asset-hub'],
     ['spot-v3', 'ZKSYNC', 'zksync-lite'],
   ])('%s %j -> %s', (dialect, id, chain) => {
     expect(SHIPPED_CHAINS.chainOf(dialect, id)).toBe(chain);

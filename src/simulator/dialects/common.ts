@@ -35,7 +35,7 @@ const NETWORK_IDS: Record<string, Partial<Record<Dialect, string>>> = {
   AVAX: { bitget: 'X-Chain', kucoin: 'avax', okx: 'Avalanche X-Chain', bybit: 'XAVAX' },
   BCH: { binance: 'BCH', bitget: 'BCH', kucoin: 'bch', okx: 'BitcoinCash', bybit: 'BCH' },
   DOGE: { binance: 'DOGE', bitget: 'DOGE', kucoin: 'doge', okx: 'Dogecoin', bybit: 'DOGE' },
-  DOT: { bitget: 'DOT', kucoin: 'dot', gate: 'DOTSM', okx: 'Polkadot', bybit: 'DOT' },
+  DOT: { bitget: 'DOT', kucoin: 'dot', gate: 'DOT', okx: 'Polkadot', bybit: 'DOT' },
   ETC: { bitget: 'ETC', kucoin: 'etc', okx: 'Ethereum Classic', bybit: 'ETC' },
   FIL: { binance: 'FIL', bitget: 'FIL', kucoin: 'fil', okx: 'Filecoin', bybit: 'FIL' },
   LTC: { binance: 'LTC', bitget: 'LTC', kucoin: 'ltc', okx: 'Litecoin', bybit: 'LTC' },
