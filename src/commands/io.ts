@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { loadRules } from '../compose/settings';
 import { loadConfigFile, type Config } from '../config';
+import type { LoadOptions } from '../config/load';
 import { ConfigError } from '../config/errors';
 import type { Rule } from '../rules/model';
 
@@ -12,8 +13,8 @@ export interface Io {
 }
 
 /** The config of `path`, or undefined with every problem written to standard error. */
-export async function loadOrReport(path: string, io: Io): Promise<Config | undefined> {
-  const result = await loadConfigFile(path, io.env);
+export async function loadOrReport(path: string, io: Io, options: LoadOptions = {}): Promise<Config | undefined> {
+  const result = await loadConfigFile(path, io.env, undefined, options);
   if (result.ok) return result.config;
   for (const p of result.problems) io.stderr.write(`${p}\n`);
   return undefined;

@@ -7,7 +7,7 @@ import { loadOrReport, write, type Io } from './io';
 
 /** `spotwatch once`: every exchange polled once; `--json` prints the exact records. */
 export async function pollOnce(path: string, options: { json: boolean }, io: Io): Promise<number> {
-  const config = await loadOrReport(path, io);
+  const config = await loadOrReport(path, io, { rulesFile: false });
   if (config === undefined) return 1;
   const logger = createLogger({ level: config.log.level, format: config.log.format });
   const dispatcher = new Agent({ connections: 2 });

@@ -23,7 +23,7 @@ const CHUNK = 64 * 1024;
  * and settings print the same bytes.
  */
 export async function replay(dir: string, configPath: string, options: ReplayCommandOptions, io: Io): Promise<number> {
-  const loaded = await loadOrReport(configPath, io);
+  const loaded = await loadOrReport(configPath, io, { rulesFile: options.rules === undefined });
   if (loaded === undefined) return 1;
   const config = options.rules === undefined ? loaded : { ...loaded, rules_file: resolve(options.rules) };
   const rules = await rulesOrReport(config, io);

@@ -13,7 +13,7 @@ import { loadOrReport, type Io } from './io';
  * path (template, transport, server); prints success or the exact error.
  */
 export async function testNotify(path: string, receiverName: string, io: Io): Promise<number> {
-  const config = await loadOrReport(path, io);
+  const config = await loadOrReport(path, io, { rulesFile: false });
   if (config === undefined) return 1;
   const r = config.notify.receivers.find((x) => x.name === receiverName);
   if (r === undefined) {

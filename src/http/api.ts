@@ -42,12 +42,39 @@ export function singleParams(query: Record<string, unknown>): string | undefined
   return undefined;
 }
 
-/** `limit` of a listing (`fallback` when absent), capped at MAX_LIMIT; the 400 text when it is wrong. */
+/**
+ * A route's query parameters, and no other: a name it does not read (`/changes?symbol=X` before
+ * it took `symbol`) is refused with 400 naming it, rather than answered with rows the caller did
+ * not ask for.
+ */
+export function takesParams(...names: string[]): RequestHandler {
+  const known = new Set(names);
+  return (req, res, next) => {
+    const unknown = Object.keys(req.query as Record<string, unknown>).find((name) => !known.has(name));
+    if (unknown === undefined) return next();
+    const path = req.originalUrl.split('?')[0] ?? req.path;
+    const takes = names.length === 0 ? 'takes no parameter' : `takes ${names.join(', ')}`;
+    res.status(400).json({ status: 'error', error: `${unknown}: not a parameter of ${req.method} ${path} (it ${takes})` });
+  };
+}
+
+/**
+ * A body that is not sent as JSON is refused with 415 saying so, rather than parsed as nothing and
+ * refused for what it lacks. A request without a body goes on (its handler says what is missing).
+ */
+export const jsonBodyOnly: RequestHandler = (req, res, next) => {
+  const is = req.is('application/json');
+  if (is !== false) return next();
+  const sent = req.headers['content-type'];
+  res.status(415).json({ status: 'error', error: `Content-Type must be application/json (${sent === undefined ? 'none was sent' : `got ${sent.split(';')[0]?.trim()}`})` });
+};
+
+/** `limit` of a listing (`fallback` when absent), 1 to MAX_LIMIT; the 400 text when it is wrong (more is refused, not cut). */
 export function parseLimit(v: unknown, fallback: number): number | string {
   const limit = one(v);
   if (limit === undefined) return fallback;
-  if (!/^\d+$/.test(limit) || Number(limit) < 1) return `limit: a whole number from 1 to ${MAX_LIMIT}`;
-  return Math.min(MAX_LIMIT, Number(limit));
+  if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIMIT) return `limit: a whole number from 1 to ${MAX_LIMIT}`;
+  return Number(limit);
 }
 
 /** `offset` and `limit` of a listing: defaults, bounds and the 400 text when they are wrong. */
@@ -94,7 +121,7 @@ export function apiRouter(source: ApiSource): Router {
   r.use(singleParamsOnly);
 
   // Oldest first (then by fingerprint): a page stays put while new alerts are added at the end.
-  r.get('/alerts', (req, res) => {
+  r.get('/alerts', takesParams('limit', 'offset'), (req, res) => {
     const page = parsePage(req.query, MAX_LIMIT);
     if (typeof page === 'string') {
       res.status(400).json({ status: 'error', error: page });
@@ -114,7 +141,7 @@ export function apiRouter(source: ApiSource): Router {
     res.json({ status: 'success', data, total: all.length, next });
   });
 
-  r.get('/changes', (req, res) => {
+  r.get('/changes', takesParams('since', 'exchange', 'coin', 'network', 'symbol', 'kind', 'limit', 'before'), (req, res) => {
     const q = req.query;
     const bad = (error: string): void => {
       res.status(400).json({ status: 'error', error });
@@ -139,7 +166,7 @@ export function apiRouter(source: ApiSource): Router {
       if (!isChangeKind(kind)) return bad('kind: not a change kind');
       query.kind = kind;
     }
-    for (const key of ['exchange', 'coin', 'network'] as const) {
+    for (const key of ['exchange', 'coin', 'network', 'symbol'] as const) {
       const v = one(q[key]);
       if (v !== undefined) query[key] = v;
     }
@@ -149,7 +176,7 @@ export function apiRouter(source: ApiSource): Router {
     res.json({ status: 'success', data, next: rows.length === query.limit && last !== undefined ? String(last.id) : null });
   });
 
-  r.get('/state', (req, res) => {
+  r.get('/state', takesParams('limit', 'offset'), (req, res) => {
     const page = parsePage(req.query, MAX_LIMIT);
     if (typeof page === 'string') {
       res.status(400).json({ status: 'error', error: page });
@@ -161,7 +188,7 @@ export function apiRouter(source: ApiSource): Router {
 
   // Notifications given up on, newest first, a page at a time (`limit`, `before` = `next`).
   // The notification as the receiver would have had it, never the receiver's config (secrets).
-  r.get(['/dead-letters', '/deadletters'], (req, res) => {
+  r.get(['/dead-letters', '/deadletters'], takesParams('limit', 'before'), (req, res) => {
     const bad = (error: string): void => {
       res.status(400).json({ status: 'error', error });
     };
@@ -183,7 +210,7 @@ export function apiRouter(source: ApiSource): Router {
     res.json({ status: 'success', data, next: rows.length === limit && last !== undefined ? String(last.id) : null });
   });
 
-  r.get('/silences', (_req, res) => {
+  r.get('/silences', takesParams(), (_req, res) => {
     const now = source.now();
     const data = source.silences.list().map((s) => ({
       id: s.id,
@@ -197,7 +224,7 @@ export function apiRouter(source: ApiSource): Router {
     res.json({ status: 'success', data });
   });
 
-  r.post('/silences', express.json({ limit: '64kb' }), (req, res) => {
+  r.post('/silences', takesParams(), jsonBodyOnly, express.json({ limit: '64kb' }), (req, res) => {
     const parsed = parseSilence(req.body, source.now());
     if (typeof parsed === 'string') {
       res.status(400).json({ status: 'error', error: parsed });
@@ -207,7 +234,7 @@ export function apiRouter(source: ApiSource): Router {
     res.status(201).json({ status: 'success', data: { silenceID: parsed.id } });
   });
 
-  r.delete('/silences/:id', (req, res) => {
+  r.delete('/silences/:id', takesParams(), (req, res) => {
     const found = source.silences.list().find((s) => s.id === req.params.id);
     if (found === undefined) {
       res.status(404).json({ status: 'error', error: 'no such silence' });

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { ChangeQuery, Direction, Outage, OutageQuery, OutageTotals, StoredChange } from '../store/store';
 import { answerOtherMethods } from '../lib/other-methods';
-import { iso, methodNotAllowed, one, parseLimit, parseSince, singleParamsOnly } from './api';
+import { iso, methodNotAllowed, one, parseLimit, parseSince, singleParamsOnly, takesParams } from './api';
 import { outageMessage } from './closed-since';
 import type { NoticeLists } from '../notices/book-json';
 
@@ -158,7 +158,7 @@ export function historyApiRouter(source: HistorySource): Router {
   const r = express.Router();
   r.use(singleParamsOnly);
 
-  r.get('/outages', (req, res) => {
+  r.get('/outages', takesParams('exchange', 'coin', 'network', 'direction', 'since', 'limit'), (req, res) => {
     const q = req.query;
     const bad = (error: string): void => {
       res.status(400).json({ status: 'error', error });
@@ -186,7 +186,7 @@ export function historyApiRouter(source: HistorySource): Router {
     res.json({ outages: source.outages(query).map((o) => outageView(o, now, chain(o.exchange, o.coin, o.network))) });
   });
 
-  r.get('/availability', (req, res) => {
+  r.get('/availability', takesParams('exchange', 'coin', 'network', 'window'), (req, res) => {
     const q = req.query;
     const window = one(q.window) ?? '7d';
     const ms = parseWindow(window);

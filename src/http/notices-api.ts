@@ -7,7 +7,7 @@ import express, { type Router } from 'express';
 import { answerOtherMethods } from '../lib/other-methods';
 import type { NoticeLists } from '../notices/book-json';
 import type { Announcement, ExchangeStatus, Maintenance } from '../notices/model';
-import { iso, methodNotAllowed, one, parseLimit, parseSince, singleParamsOnly } from './api';
+import { iso, methodNotAllowed, one, parseLimit, parseSince, singleParamsOnly, takesParams } from './api';
 
 export const NOTICE_KINDS = ['status', 'maintenance', 'announcement'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
@@ -113,7 +113,7 @@ export function noticesView(lists: Iterable<NoticeLists>, q: NoticeQuery): Notic
 export function noticesApiRouter(lists: () => Iterable<NoticeLists>): Router {
   const r = express.Router();
   r.use(singleParamsOnly);
-  r.get('/notices', (req, res) => {
+  r.get('/notices', takesParams('exchange', 'kind', 'coin', 'since', 'limit'), (req, res) => {
     const query = parseNoticeQuery(req.query);
     if (typeof query === 'string') {
       res.status(400).json({ status: 'error', error: query });

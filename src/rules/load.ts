@@ -1,4 +1,4 @@
-import { readCapped, sizeText } from '../lib/read-capped';
+import { readCapped, readFailure, sizeText } from '../lib/read-capped';
 import { loadYaml, type YamlIssue } from '../config/yaml-schema';
 import { compileRule } from './compile';
 import type { Rule } from './model';
@@ -38,7 +38,7 @@ export async function loadRulesFile(path: string, env: Record<string, string | u
   try {
     read = await readCapped(path, MAX_RULES_FILE_BYTES);
   } catch (err) {
-    return { ok: false, problems: [`${path}: cannot read: ${err instanceof Error ? err.message : String(err)}`] };
+    return { ok: false, problems: [`${path}: cannot read: ${readFailure(err)}`] };
   }
   if ('tooLarge' in read) return { ok: false, problems: [tooLarge(path, read.tooLarge)] };
   const { text } = read;

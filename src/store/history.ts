@@ -9,6 +9,7 @@ export interface ChangeQuery {
   since?: number;
   coin?: string;
   network?: string;
+  symbol?: string;
   kind?: string;
   /** Return changes with an id below this (the next page of a newest-first listing). */
   before?: number;
@@ -43,6 +44,7 @@ export class ChangeHistory {
       ['at >= ?', q.since],
       ['coin = ?', q.coin],
       ['network = ?', q.network],
+      ['symbol = ?', q.symbol],
       ['kind = ?', q.kind],
       ['id < ?', q.before],
     ]);

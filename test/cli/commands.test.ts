@@ -21,6 +21,18 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
   return { code, out: stdout.text, err: stderr.text };
 }
 
+describe('spotwatch check-config', () => {
+  it('names the config file, the line and column of rules_file and the missing path when the rules file is not there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotwatch-check-'));
+    try {
+      writeFileSync(join(dir, 'c.yaml'), 'exchanges:\n  - name: main\n# the rules\n  # indented\nrules_file: rules/alerts.yaml\n');
+      expect(await run(['check-config', '--config', join(dir, 'c.yaml')])).toEqual({ code: 1, out: '', err: `${join(dir, 'c.yaml')}:5:1: rules_file: cannot read ${join(dir, 'rules/alerts.yaml')}: no such file\n` });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('spotwatch test-notify', () => {
   let dir: string;
   let hook: WebhookReceiver;

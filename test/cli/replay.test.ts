@@ -154,7 +154,7 @@ describe('spotwatch replay', () => {
     ['a configuration without the recorded exchange', ['replay', join(dir, 'rec'), '--config', join(dir, 'elsewhere.yaml')], 'spotwatch: exchange "main" is in the recording but not in the configuration: replay with the configuration it was recorded with\n'],
     ['a configuration that reads it in another dialect', ['replay', join(dir, 'rec'), '--config', join(dir, 'binance.yaml')], 'spotwatch: exchange "main" was recorded speaking spot-v3, the configuration says binance\n'],
     ['a configuration that is not there', ['replay', join(dir, 'rec'), '--config', join(dir, 'none.yaml')], `${join(dir, 'none.yaml')}: cannot read: no such file\n`],
-    ['rules that are not there', ['replay', join(dir, 'rec'), '--config', join(dir, 'c.yaml'), '--rules', join(dir, 'none.yaml')], `${join(dir, 'none.yaml')}: cannot read: Error: ENOENT: no such file or directory, open '${join(dir, 'none.yaml')}'\n`],
+    ['rules that are not there', ['replay', join(dir, 'rec'), '--config', join(dir, 'c.yaml'), '--rules', join(dir, 'none.yaml')], `${join(dir, 'none.yaml')}: cannot read: no such file\n`],
   ])('%s: one clear line, exit 1, nothing printed', async (_name, args, err) => {
     expect(await run(args)).toEqual({ code: 1, out: '', err });
   });

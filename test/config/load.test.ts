@@ -496,6 +496,7 @@ describe('loadConfigFile', () => {
   it('reads a file and resolves paths against its directory', async () => {
     const path = join(dir, 'spotwatch.yaml');
     await writeFile(path, `${MINIMAL}rules_file: alerts.yaml\nstate_dir: \${DATA}\n`);
+    await writeFile(join(dir, 'alerts.yaml'), 'rules: []\n');
     const result = await loadConfigFile(path, { DATA: '/tmp/data' });
     expect(result.ok && [result.config.rules_file, result.config.state_dir]).toEqual([join(dir, 'alerts.yaml'), '/tmp/data']);
   });
@@ -510,6 +511,16 @@ describe('loadConfigFile', () => {
     const path = join(dir, 'missing.yaml');
     expect(await loadConfigFile(path, {})).toEqual({ ok: false, problems: [`${path}: cannot read: no such file`] });
     expect(await loadConfigFile(dir, {})).toEqual({ ok: false, problems: [`${dir}: cannot read: is a directory`] });
+  });
+
+  it('tells a rules_file that cannot be read at its key, with the path it resolved to (it was a raw ENOENT of the rules loader)', async () => {
+    const path = join(dir, 'no-rules.yaml');
+    await writeFile(path, `${MINIMAL}log: { level: info }\nrules_file: gone/alerts.yaml\n`);
+    expect(await loadConfigFile(path, {})).toEqual({ ok: false, problems: [`${path}:4:1: rules_file: cannot read ${join(dir, 'gone/alerts.yaml')}: no such file`] });
+    await writeFile(path, `${MINIMAL}rules_file: "."\n`);
+    expect(await loadConfigFile(path, {})).toEqual({ ok: false, problems: [`${path}:3:1: rules_file: cannot read ${dir}: not a file`] });
+    // replay --rules reads another file: the one the config names need not be there.
+    expect((await loadConfigFile(path, {}, undefined, { rulesFile: false })).ok).toBe(true);
   });
 
   // A 50 MB config took 2.4 GB to parse: the file is refused by its size, as the rules file is.

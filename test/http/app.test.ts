@@ -119,6 +119,96 @@ describe('times of an API silence', () => {
   });
 });
 
+describe('the query parameters of /api/v1', () => {
+  let s: Awaited<ReturnType<typeof serve>>;
+  const asked: unknown[] = [];
+  beforeAll(async () => {
+    const history: HistorySource = { outages: () => [], totals: () => [], watching: () => new Map(), networks: () => [], network: () => undefined, changes: () => [], now: () => NOW };
+    s = await serve({
+      history,
+      api: {
+        alerts: () => [],
+        changes: (q) => {
+          asked.push(q);
+          return [];
+        },
+        state: () => ({ data: { exchanges: [], routes: [] }, next: null }),
+        deadLetters: () => [],
+        silences: { list: () => [], save: () => undefined },
+        now: () => NOW,
+      },
+    });
+  });
+  afterAll(() => s.close());
+
+  // Every /api/v1 route and the parameters README "HTTP endpoints" lists for it.
+  it.each([
+    ['GET', '/api/v1/alerts', 'limit, offset'],
+    ['GET', '/api/v1/changes', 'since, exchange, coin, network, symbol, kind, limit, before'],
+    ['GET', '/api/v1/state', 'limit, offset'],
+    ['GET', '/api/v1/dead-letters', 'limit, before'],
+    ['GET', '/api/v1/deadletters', 'limit, before'],
+    ['GET', '/api/v1/notices', 'exchange, kind, coin, since, limit'],
+    ['GET', '/api/v1/outages', 'exchange, coin, network, direction, since, limit'],
+    ['GET', '/api/v1/availability', 'exchange, coin, network, window'],
+    ['GET', '/api/v1/silences', null],
+    ['DELETE', '/api/v1/silences/abc', null],
+  ])('%s %s refuses a parameter it does not take with 400 naming it', async (method, path, takes) => {
+    const it = takes === null ? 'takes no parameter' : `takes ${takes}`;
+    expect(await call(`${s.url}${path}?colour=red`, { method })).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { status: 'error', error: `colour: not a parameter of ${method} ${path} (it ${it})` } });
+  });
+
+  it('POST /api/v1/silences refuses a parameter too', async () => {
+    expect(await call(`${s.url}/api/v1/silences?dry_run=1`, post('{}'))).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { status: 'error', error: 'dry_run: not a parameter of POST /api/v1/silences (it takes no parameter)' } });
+  });
+
+  it('filters /api/v1/changes by symbol (it was ignored, and every change answered)', async () => {
+    asked.length = 0;
+    expect((await call(`${s.url}/api/v1/changes?symbol=BTCUSDT&exchange=main`)).status).toBe(200);
+    expect(asked).toEqual([{ limit: 100, exchange: 'main', symbol: 'BTCUSDT' }]);
+  });
+
+  it.each(['/api/v1/alerts', '/api/v1/changes', '/api/v1/state', '/api/v1/dead-letters', '/api/v1/notices', '/api/v1/outages'])('%s refuses limit=5000 with 400 (it was cut to 1000) and takes 1000', async (path) => {
+    expect(await call(`${s.url}${path}?limit=5000`)).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { status: 'error', error: 'limit: a whole number from 1 to 1000' } });
+    expect((await call(`${s.url}${path}?limit=1000`)).status).toBe(200);
+  });
+});
+
+describe('the Content-Type of a JSON body', () => {
+  let s: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    s = await serve();
+  });
+  afterAll(() => s.close());
+  const body = JSON.stringify({ matchers: { coin: 'USDT' }, endsAt: NOW + DAY });
+
+  it.each([
+    [{ 'content-type': 'application/x-www-form-urlencoded' }, 'got application/x-www-form-urlencoded'],
+    [{ 'content-type': 'text/plain;charset=UTF-8' }, 'got text/plain'],
+  ])('answers a JSON body sent as %j with 415 saying what is wrong (it was "expected a JSON object")', async (headers, got) => {
+    expect(await call(`${s.url}/api/v1/silences`, { method: 'POST', headers, body })).toEqual({ status: 415, type: 'application/json; charset=utf-8', body: { status: 'error', error: `Content-Type must be application/json (${got})` } });
+    expect(s.silences.size).toBe(0);
+  });
+
+  it('answers a body sent without any Content-Type with 415', async () => {
+    const { request } = await import('node:http');
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${s.url}/api/v1/silences`, { method: 'POST', headers: { 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer).toEqual({ status: 415, text: '{"status":"error","error":"Content-Type must be application/json (none was sent)"}' });
+  });
+
+  it('takes application/json with a charset', async () => {
+    expect((await call(`${s.url}/api/v1/silences`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body })).status).toBe(201);
+  });
+});
+
 describe('a known path asked with a method it does not take', () => {
   let s: Awaited<ReturnType<typeof serve>>;
   let seen: string[];

@@ -57,7 +57,7 @@ describe('GET /api/v1/outages', () => {
     });
   });
 
-  it('filters by exchange, coin, network, direction and since, and caps limit', async () => {
+  it('filters by exchange, coin, network, direction and since, and refuses a limit over 1000', async () => {
     const nets = async (q: string) => ((await json(`/api/v1/outages?${q}`)).body as { outages: { network: string }[] }).outages.map((o) => o.network);
     expect(await nets('coin=USDT')).toEqual(['TRX', 'ETH']);
     expect(await nets('network=TRX&direction=withdraw')).toEqual(['TRX']);
@@ -65,7 +65,8 @@ describe('GET /api/v1/outages', () => {
     expect(await nets(`since=${encodeURIComponent(iso(T0 + 4 * H))}`)).toEqual(['BTC', 'ETH']);
     expect(await nets('exchange=other')).toEqual([]);
     expect(await nets('limit=1')).toEqual(['BTC']);
-    expect(await nets('limit=100000')).toEqual(['BTC', 'TRX', 'ETH']);
+    expect(await nets('limit=1000')).toEqual(['BTC', 'TRX', 'ETH']);
+    expect(await json('/api/v1/outages?limit=1001')).toMatchObject({ status: 400, body: { status: 'error', error: 'limit: a whole number from 1 to 1000' } });
     expect((await json('/api/v1/outages?direction=sideways')).status).toBe(400);
     expect((await json('/api/v1/outages?limit=0')).status).toBe(400);
   });

@@ -145,8 +145,10 @@ describe('the status page and the state and alerts APIs in a storm (8,000 networ
     const ex = first.data.exchanges[0];
     expect([ex?.name, ex?.networks, ex?.alertsFiring, ex?.disabled.length, ex?.disabledTotal, first.next]).toEqual(['main', 8000, 8002, 1000, 8000, '1000']);
     expect(ex?.disabled[0]).toEqual({ coin: 'C0000', network: 'ETH', chain: null, depositEnable: false, withdrawEnable: false, depositDesc: null, withdrawDesc: 'maintenance 0' });
-    const capped = JSON.parse((await get('/api/v1/state?limit=5000')).text) as State;
-    expect(capped.data.exchanges[0]?.disabled).toHaveLength(1000);
+    const most = JSON.parse((await get('/api/v1/state?limit=1000')).text) as State;
+    expect(most.data.exchanges[0]?.disabled).toHaveLength(1000);
+    const over = await get('/api/v1/state?limit=5000');
+    expect([over.status, over.text]).toEqual([400, '{"status":"error","error":"limit: a whole number from 1 to 1000"}']);
     const last = JSON.parse((await get('/api/v1/state?offset=7500')).text) as State;
     expect([last.data.exchanges[0]?.disabled.length, last.data.exchanges[0]?.disabled[0], last.next]).toEqual([500, { coin: 'C3750', network: 'ETH', chain: null, depositEnable: false, withdrawEnable: false, depositDesc: null, withdrawDesc: 'maintenance 3750' }, null]);
   });

@@ -10,6 +10,21 @@ async function value(registry: Registry, name: string, labels: Record<string, st
   return metric?.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value;
 }
 
+describe('createMetrics', () => {
+  it('exports no gauge named like a counter (promtool check metrics refuses one): prom-client\'s nodejs_active_*_total are dropped, their families by type stay', async () => {
+    const registry = new Registry();
+    initSeries(createMetrics(registry), ['main'], ['ops']);
+    const text = await registry.metrics();
+    const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1] as string, m[2] as string] as const);
+    expect(types.filter(([name, type]) => name.endsWith('_total') && type !== 'counter')).toEqual([]);
+    expect(types.filter(([name]) => name.startsWith('nodejs_active_'))).toEqual([
+      ['nodejs_active_resources', 'gauge'],
+      ['nodejs_active_handles', 'gauge'],
+      ['nodejs_active_requests', 'gauge'],
+    ]);
+  });
+});
+
 describe('initSeries and forgetSeries', () => {
   it('starts the series of new exchanges, receivers and rules at zero, and leaves the others as they are', async () => {
     const registry = new Registry();

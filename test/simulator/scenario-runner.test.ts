@@ -1,6 +1,7 @@
 /** Scenario steps run when due on the injected clock; the demo timeline undoes all it does. */
 import { join } from 'node:path';
 import { COINS_PATH, TICKER_PATH } from '../../src/exchange/dialects/spot-v3/wire';
+import { loadConfigFile } from '../../src/config';
 import { manualClock } from '../../src/lib/clock';
 import { createSimulator, loadScenarioFile, parseScenario, startSimulator, type Simulator } from '../../src/simulator';
 import { get, getJson, startTestSimulator, T0, type TestSimulator } from '../support/simulator';
@@ -130,12 +131,39 @@ describe('config/scenarios/demo.yaml against the default market', () => {
   type Notices = { windows: Json[]; announcements: Json[] };
   const notices = (): Promise<Notices> => getJson<Notices>(sim.url, '/-/sim/notices');
 
+  it('announces and closes within the first minute of `npm start`: the window read and the closure seen by the default config\'s polls before 1:00', async () => {
+    const scenario = await loadScenarioFile(join(__dirname, '..', '..', 'config', 'scenarios', 'demo.yaml'));
+    const loaded = await loadConfigFile(join(__dirname, '..', '..', 'config', 'spotwatch.yaml'), {});
+    if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
+    const [demo] = loaded.config.exchanges;
+    if (demo === undefined || demo.notices === false) throw new Error('the default config reads the demo exchange\'s notices');
+    const schedule = scenario.steps.find((s) => s.action.action === 'schedule_maintenance');
+    const announce = scenario.steps.find((s) => s.action.action === 'announce');
+    const closure = scenario.steps.find((s) => s.action.action === 'set_network' && s.action.network === 'OPTIMISM' && s.action.set.withdrawEnable === false);
+    if (schedule?.action.action !== 'schedule_maintenance' || announce === undefined || closure === undefined) throw new Error('the demo has its announced closure');
+    const begins = schedule.at + (schedule.action.begins_in ?? 0);
+    const ends = begins + (schedule.action.duration ?? Infinity);
+    // At the latest: the first poll of each kind at or after the step (both poll at the start, then every interval).
+    const seenBy = (at: number, every: number): number => Math.ceil(at / every) * every;
+    expect({
+      scheduled: schedule.at,
+      announced: announce.at,
+      windowReadBy: seenBy(schedule.at, demo.notices.poll),
+      begins,
+      closes: closure.at,
+      closureSeenBy: seenBy(closure.at, demo.poll.coins),
+      ends,
+    }).toEqual({ scheduled: 5_000, announced: 6_000, windowReadBy: 15_000, begins: 30_000, closes: 32_000, closureSeenBy: 40_000, ends: 120_000 });
+    // Inside its window, told within a minute (README "Quick start").
+    expect(begins <= closure.at && closure.at < ends && seenBy(closure.at, demo.poll.coins) < 60_000).toBe(true);
+  });
+
   // These run in order on one clock that only moves forward, as the timeline does.
-  it('0:05 schedules a maintenance window of ETH on Optimism a minute ahead; 0:06 announces it naming the coin', async () => {
+  it('0:05 schedules a maintenance window of ETH on Optimism from 0:30 to 2:00; 0:06 announces it naming the coin', async () => {
     await at(6_000);
     const n = await notices();
     expect(n.windows.map((w) => [w.id, w.state, w.scope, w.coins, (w.begins as number) - T0, (w.ends as number) - T0])).toEqual([
-      ['demo-eth-optimism', 'scheduled', 'funding', ['ETH'], 65_000, 155_000],
+      ['demo-eth-optimism', 'scheduled', 'funding', ['ETH'], 30_000, 120_000],
     ]);
     expect(n.announcements.map((a) => [a.id, a.kind, a.title, a.coins, a.published])).toEqual([
       [1, 'maintenance', 'Suspension of Ethereum (ETH) Deposits and Withdrawals on Optimism for a Network Upgrade', ['ETH'], T0 + 6_000],
@@ -160,6 +188,14 @@ describe('config/scenarios/demo.yaml against the default market', () => {
     expect((await getJson<Json>(sim.url, `${TICKER_PATH}?symbol=DEMOUSDT`)).lastPrice).toBe('0.5000000');
   });
 
+  it('0:32 closes ETH on Optimism while its window is ongoing: the announced closure', async () => {
+    await at(31_999);
+    expect(await network('ETH', 'OPTIMISM')).toMatchObject({ depositEnable: true, withdrawEnable: true });
+    await at(32_000);
+    expect(await network('ETH', 'OPTIMISM')).toMatchObject({ depositEnable: false, withdrawEnable: false, withdrawDesc: 'Network upgrade: deposits and withdrawals suspended' });
+    expect((await notices()).windows.map((w) => w.state)).toEqual(['ongoing']);
+  });
+
   it('0:40 raises a withdrawal fee', async () => {
     await at(40_000);
     expect((await network('ETH', 'ARBITRUM'))?.withdrawFee).toBe('0.0003');
@@ -171,14 +207,6 @@ describe('config/scenarios/demo.yaml against the default market', () => {
     solBefore = Number((await getJson<Json>(sim.url, `${TICKER_PATH}?symbol=SOLUSDT`)).lastPrice);
     await at(50_000);
     expect((await network('BTC', 'BTC'))?.depositDesc).toBe('Deposits delayed: node synchronisation, expected to finish within the hour');
-  });
-
-  it('1:05 closes ETH on Optimism while its window is ongoing: the announced closure', async () => {
-    await at(64_999);
-    expect(await network('ETH', 'OPTIMISM')).toMatchObject({ depositEnable: true, withdrawEnable: true });
-    await at(65_000);
-    expect(await network('ETH', 'OPTIMISM')).toMatchObject({ depositEnable: false, withdrawEnable: false, withdrawDesc: 'Network upgrade: deposits and withdrawals suspended' });
-    expect((await notices()).windows.map((w) => w.state)).toEqual(['ongoing']);
   });
 
   it('0:15-0:38 closed USDT TRC20 withdrawals with no window and no announcement: the unannounced closure', async () => {
@@ -213,8 +241,8 @@ describe('config/scenarios/demo.yaml against the default market', () => {
     expect(after / solBefore).toBeLessThan(1.065);
   });
 
-  it('2:35 reopens ETH on Optimism as its window completes', async () => {
-    await at(155_000);
+  it('2:00 reopens ETH on Optimism as its window completes', async () => {
+    await at(120_000);
     expect(await network('ETH', 'OPTIMISM')).toMatchObject({ depositEnable: true, withdrawEnable: true, withdrawDesc: null });
     expect((await notices()).windows.map((w) => w.state)).toEqual(['completed']);
   });
@@ -236,7 +264,7 @@ describe('config/scenarios/demo.yaml against the default market', () => {
     expect(sim.control.state().scenario).toMatchObject({ name: 'demo', cycle: 1, stepsApplied: 24 });
     // The loop schedules its window again under the same id and publishes its announcement once.
     const n = await notices();
-    expect(n.windows.map((w) => [w.id, w.state, (w.begins as number) - T0])).toEqual([['demo-eth-optimism', 'scheduled', 305_000]]);
+    expect(n.windows.map((w) => [w.id, w.state, (w.begins as number) - T0])).toEqual([['demo-eth-optimism', 'scheduled', 270_000]]);
     expect(n.announcements.map((a) => [a.id, a.published])).toEqual([[1, T0 + 246_000]]);
     expect(lines.filter((l) => (l.level as number) >= 40)).toEqual([]);
   });

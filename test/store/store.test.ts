@@ -66,6 +66,8 @@ describe('StateStore', () => {
     expect(store.queryChanges({ limit: 2, before: 3 }).map((c) => c.id)).toEqual([2, 1]);
     expect(store.queryChanges({ limit: 10, since: 1003 }).map((c) => c.id)).toEqual([4, 3]);
     expect(store.queryChanges({ limit: 10, kind: 'symbol_listed' })[0]).toEqual({ id: 4, kind: 'symbol_listed', exchange: 'main', symbol: 'X', before: null, after: '1', at: 1004 });
+    expect(store.queryChanges({ limit: 10, symbol: 'X' }).map((c) => c.id)).toEqual([4]);
+    expect(store.queryChanges({ limit: 10, symbol: 'Y' })).toEqual([]);
     expect(store.pruneChanges(1003)).toBe(2);
     expect(store.queryChanges({ limit: 10 }).map((c) => c.id)).toEqual([4, 3]);
     store.close();
