@@ -23,7 +23,8 @@ const CHUNK = 64 * 1024;
  * and settings print the same bytes.
  */
 export async function replay(dir: string, configPath: string, options: ReplayCommandOptions, io: Io): Promise<number> {
-  const loaded = await loadOrReport(configPath, io, { rulesFile: options.rules === undefined });
+  // A replay sends nothing: a signing exchange's credentials are not needed to read its recording.
+  const loaded = await loadOrReport(configPath, io, { rulesFile: options.rules === undefined, credentials: false });
   if (loaded === undefined) return 1;
   const config = options.rules === undefined ? loaded : { ...loaded, rules_file: resolve(options.rules) };
   const rules = await rulesOrReport(config, io);

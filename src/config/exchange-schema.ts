@@ -90,7 +90,7 @@ const noticesSchema = z
  * `passphrase`): required by a dialect that signs, refused by one that does not. Issues are
  * under `credentials`, so check-config gives their FILE:LINE:COL; values are never quoted.
  */
-function credentialsFit(name: string, credentials: Record<string, unknown> | undefined, ctx: z.RefinementCtx): boolean {
+function credentialsFit(name: string, credentials: Record<string, unknown> | undefined, ctx: z.RefinementCtx, required: boolean): boolean {
   const schema = dialects.named(name).credentials;
   if (schema === undefined) {
     if (credentials === undefined) return true;
@@ -98,6 +98,7 @@ function credentialsFit(name: string, credentials: Record<string, unknown> | und
     return false;
   }
   if (credentials === undefined) {
+    if (!required) return true;
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['dialect'], message: `dialect ${name} signs its requests: credentials are required (a read-only API key)` });
     return false;
   }
@@ -109,7 +110,12 @@ function credentialsFit(name: string, credentials: Record<string, unknown> | und
   return false;
 }
 
-export function exchangeSchema(file: FileResolver) {
+/**
+ * One exchange's block. `credentials: false` (replay, which sends nothing) takes a signing
+ * dialect's exchange without its keys; given keys are still checked.
+ */
+export function exchangeSchema(file: FileResolver, options: { credentials?: boolean } = {}) {
+  const credentialsRequired = options.credentials !== false;
   return z
     .object({
       name: objectName('exchange'),
@@ -149,7 +155,7 @@ export function exchangeSchema(file: FileResolver) {
       }
     })
     .transform(({ simulate, ...given }, ctx) => {
-      if (!credentialsFit(given.dialect, given.credentials, ctx)) return z.NEVER;
+      if (!credentialsFit(given.dialect, given.credentials, ctx, credentialsRequired)) return z.NEVER;
       // Without a base_url, an exchange is reached where its dialect says (spot-v3 says nothing),
       // unless it has a simulate block: then the embedded exchange speaks its dialect.
       const baseUrl = given.base_url ?? (simulate !== undefined ? undefined : dialects.named(given.dialect).defaults.baseUrl);

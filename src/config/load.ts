@@ -8,7 +8,7 @@ import { loadYaml } from './yaml-schema';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
 import { receiverRegistry } from '../notify/registry';
 import { crossCheck } from './checks';
-import { configSchema, type Config } from './schema';
+import { configSchema, type Config, type SchemaOptions } from './schema';
 import { locate, parseYamlSource, tell } from './yaml-source';
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -18,8 +18,8 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; problems:
  * paths in the file (rules_file, scenario, password_file, ca_file) resolve. `receivers` are the
  * receiver kinds the file may use (a test adds kinds of its own).
  */
-export function parseConfig(text: string, fileName: string, env: Env, baseDir: string, receivers: ReceiverRegistry = receiverRegistry): ConfigResult {
-  const result = loadYaml(text, fileName, configSchema(resolve(baseDir), receivers), env, { check: (raw) => crossCheck(raw, receivers) });
+export function parseConfig(text: string, fileName: string, env: Env, baseDir: string, receivers: ReceiverRegistry = receiverRegistry, options: SchemaOptions = {}): ConfigResult {
+  const result = loadYaml(text, fileName, configSchema(resolve(baseDir), receivers, options), env, { check: (raw) => crossCheck(raw, receivers) });
   return result.ok ? { ok: true, config: result.value } : result;
 }
 
@@ -54,7 +54,7 @@ async function rulesFileProblem(config: Config, text: string, fileName: string):
   return parsed.ok ? tell(parsed.source, [{ offset: locate(parsed.source, ['rules_file'], 'key'), message }])[0] : `${fileName}: ${message}`;
 }
 
-export interface LoadOptions {
+export interface LoadOptions extends SchemaOptions {
   /** Whether the file rules_file names must be readable (replay --rules reads another one instead). Default true. */
   rulesFile?: boolean;
 }
@@ -70,7 +70,7 @@ export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv = proc
   if ('tooLarge' in read) {
     return { ok: false, problems: [`${path}: ${read.tooLarge} bytes, a config file may have at most ${MAX_CONFIG_FILE_BYTES} (${sizeText(MAX_CONFIG_FILE_BYTES)})`] };
   }
-  const result = parseConfig(read.text, path, env, dirname(resolve(path)), receivers);
+  const result = parseConfig(read.text, path, env, dirname(resolve(path)), receivers, { credentials: options.credentials });
   if (!result.ok || options.rulesFile === false) return result;
   const problem = await rulesFileProblem(result.config, read.text, path);
   return problem === undefined ? result : { ok: false, problems: [problem] };

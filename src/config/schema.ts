@@ -16,15 +16,20 @@ import { LOG_LEVELS, positiveSpan, retention, type FileResolver, filePath } from
 
 export { LOG_LEVELS, type LogLevel } from './schema-parts';
 
+export interface SchemaOptions {
+  /** Whether a signing dialect's exchange needs its credentials (replay sends nothing). Default true. */
+  credentials?: boolean;
+}
+
 /**
  * The schema of a config file in `baseDir`, against which relative file paths resolve. The
  * receivers' blocks come from `receivers` (a test adds kinds of its own).
  */
-export function configSchema(baseDir: string, receivers: ReceiverRegistry = receiverRegistry) {
+export function configSchema(baseDir: string, receivers: ReceiverRegistry = receiverRegistry, options: SchemaOptions = {}) {
   const file: FileResolver = (path) => resolve(baseDir, path);
   return z
     .object({
-      exchanges: z.array(exchangeSchema(file)).min(1, { message: 'needs at least one exchange' }),
+      exchanges: z.array(exchangeSchema(file, options)).min(1, { message: 'needs at least one exchange' }),
       server: z
         .object({
           listen: hostPort.default(DEFAULT_LISTEN),

@@ -43,6 +43,8 @@ beforeAll(() => {
   writeFileSync(join(dir, 'other-rules.yaml'), OTHER_RULES);
   writeFileSync(join(dir, 'c.yaml'), 'exchanges:\n  - name: main\n    base_url: http://127.0.0.1:9\n    guard: { max_shrink: 0.99 }\nrules_file: rules.yaml\n');
   writeFileSync(join(dir, 'binance.yaml'), 'exchanges:\n  - name: main\n    dialect: binance\n    credentials: { api_key: k, api_secret: s }\nrules_file: rules.yaml\n');
+  // A replay sends nothing: a signing dialect's exchange without its keys is read as configured.
+  writeFileSync(join(dir, 'binance-no-keys.yaml'), 'exchanges:\n  - name: main\n    dialect: binance\nrules_file: rules.yaml\n');
   writeFileSync(join(dir, 'elsewhere.yaml'), 'exchanges:\n  - name: other\n    base_url: http://127.0.0.1:9\nrules_file: rules.yaml\n');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -153,6 +155,7 @@ describe('spotwatch replay', () => {
     ['a directory without a recording', ['replay', dir, '--config', join(dir, 'c.yaml')], `spotwatch: ${dir} holds no recording (no *.rec.gz segments: record with spotwatch run --record ${dir})\n`],
     ['a configuration without the recorded exchange', ['replay', join(dir, 'rec'), '--config', join(dir, 'elsewhere.yaml')], 'spotwatch: exchange "main" is in the recording but not in the configuration: replay with the configuration it was recorded with\n'],
     ['a configuration that reads it in another dialect', ['replay', join(dir, 'rec'), '--config', join(dir, 'binance.yaml')], 'spotwatch: exchange "main" was recorded speaking spot-v3, the configuration says binance\n'],
+    ['a signing dialect without credentials (read, not refused)', ['replay', join(dir, 'rec'), '--config', join(dir, 'binance-no-keys.yaml')], 'spotwatch: exchange "main" was recorded speaking spot-v3, the configuration says binance\n'],
     ['a configuration that is not there', ['replay', join(dir, 'rec'), '--config', join(dir, 'none.yaml')], `${join(dir, 'none.yaml')}: cannot read: no such file\n`],
     ['rules that are not there', ['replay', join(dir, 'rec'), '--config', join(dir, 'c.yaml'), '--rules', join(dir, 'none.yaml')], `${join(dir, 'none.yaml')}: cannot read: no such file\n`],
   ])('%s: one clear line, exit 1, nothing printed', async (_name, args, err) => {
