@@ -73,4 +73,10 @@ export interface NoticeRead {
   readonly status?: { readonly state: StatusState; readonly message: string | null; readonly since: number | null };
   readonly maintenance?: readonly Omit<Maintenance, 'exchange'>[];
   readonly announcements?: readonly Omit<Announcement, 'exchange' | 'coins' | 'symbols' | 'chains'>[];
+  /**
+   * Ids of known windows that left the source's list and that its follow-up could not tell
+   * about (the follow-up failed): judged by their times for now, and asked about again at the
+   * next read (OKX).
+   */
+  readonly unsettled?: readonly string[];
 }

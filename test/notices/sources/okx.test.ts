@@ -24,13 +24,16 @@ function withWindow(fields: Record<string, unknown>): string {
 }
 
 describe('okx-status: recorded answers', () => {
-  it('plans the current list only, and the finished lists only when a known window left it', () => {
-    expect(okxStatus.plan({ left: [] })).toEqual([{ path: STATUS, weight: 1 }]);
-    expect(okxStatus.plan({ left: ['okx-12e642a494089387'] })).toEqual([
-      { path: STATUS, weight: 1 },
-      { path: `${STATUS}?state=completed`, weight: 1 },
-      { path: `${STATUS}?state=canceled`, weight: 1 },
-    ]);
+  it('plans the current list only; asks the likelier finished list first, the other while windows are still missing', () => {
+    expect(okxStatus.plan({ open: [] })).toEqual([{ path: STATUS, weight: 1 }]);
+    const follow = okxStatus.followUp!;
+    const ongoing = { id: 'a', state: 'ongoing' as const, begins: 1_000, ends: 2_000 };
+    const ahead = { id: 'b', state: 'scheduled' as const, begins: 5_000, ends: 6_000 };
+    expect(follow([ongoing], [], 1_500)).toEqual({ path: `${STATUS}?state=completed`, weight: 1 });
+    expect(follow([ongoing], [`${STATUS}?state=completed`], 1_500)).toEqual({ path: `${STATUS}?state=canceled`, weight: 1 });
+    expect(follow([ahead], [], 1_500)).toEqual({ path: `${STATUS}?state=canceled`, weight: 1 });
+    expect(follow([ahead], [], 5_000)).toEqual({ path: `${STATUS}?state=completed`, weight: 1 });
+    expect(follow([ahead], [`${STATUS}?state=canceled`, `${STATUS}?state=completed`], 1_500)).toBeUndefined();
   });
 
   it('decodes the docs example exactly: strings of ms, "" href as null, serviceType 8 trading, a stable id', () => {
@@ -82,7 +85,7 @@ describe('okx-status: recorded answers', () => {
 
 describe('okx-announcements: recorded answers', () => {
   it('plans three types, in English', () => {
-    expect(okxAnnouncements.plan({ left: [] })).toEqual(
+    expect(okxAnnouncements.plan({ open: [] })).toEqual(
       ['announcements-delistings', 'announcements-new-listings', 'announcements-deposit-withdrawal-suspension-resumption'].map((t) => ({
         path: `/api/v5/support/announcements?annType=${t}&page=1`,
         weight: 1,

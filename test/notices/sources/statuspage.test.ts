@@ -11,7 +11,7 @@ describe('statuspage: recorded answers', () => {
   });
 
   it('decodes the docs example exactly: a planned maintenance of a deposit component is funding, an incident ongoing', () => {
-    expect(SOURCE.plan({ left: [] })).toEqual([{ path: '/api/v2/summary.json', weight: 1 }]);
+    expect(SOURCE.plan({ open: [] })).toEqual([{ path: '/api/v2/summary.json', weight: 1 }]);
     expect(SOURCE.decode('/api/v2/summary.json', recorded('statuspage', 'summary.json'), 0)).toEqual({
       maintenance: [
         { id: 'k7g299zl765l', title: 'Schedule maintenance', state: 'scheduled', begins: 1581724800000, ends: 1581728400000, origin: 'planned', scope: 'funding', coins: [], symbols: [], url: 'http://stspg.io/md4t4ym7nytd', source: 'statuspage' },
