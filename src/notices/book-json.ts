@@ -49,7 +49,7 @@ export function bookFromJson(json: NoticeBookJson): NoticeBook {
 /** One source's read as a recording keeps it (notices/model.ts NoticeRead). */
 export const NOTICE_READ_JSON: z.ZodType<NoticeRead> = z.object({
   status: z.object({ state: z.enum(STATUS_STATES), message: z.string().nullable(), since: time.nullable() }).optional(),
-  maintenance: z.array(windowSchema.omit({ exchange: true })).optional(),
+  maintenance: z.array(windowSchema.omit({ exchange: true }).extend({ named: z.array(z.string()).optional() })).optional(),
   announcements: z.array(announcementSchema.omit({ exchange: true, coins: true, symbols: true, chains: true })).optional(),
   unsettled: z.array(z.string()).optional(),
 });

@@ -28,8 +28,11 @@ export function windowKey(w: Pick<Maintenance, 'source' | 'id'>): string {
 
 export const EMPTY_NOTICES: NoticeBook = { status: undefined, windows: new Map(), announcements: new Map(), baselined: new Set(), unsettled: new Set() };
 
-/** The coins, symbols and chains a title names, among the exchange's own (notices/mentions.ts). */
-export type MentionsOf = (title: string) => { coins: readonly string[]; symbols: readonly string[]; chains: readonly string[] };
+/**
+ * The coins, symbols and chains a title names, among the exchange's own (notices/mentions.ts);
+ * `incidental`: also a listed ticker standing anywhere as a whole upper-case word.
+ */
+export type MentionsOf = (title: string, options?: { readonly incidental?: boolean }) => { coins: readonly string[]; symbols: readonly string[]; chains: readonly string[] };
 
 export interface WindowChange {
   readonly window: Maintenance;
@@ -76,9 +79,10 @@ export function applyRead(book: NoticeBook, exchange: string, source: string, re
     for (const w of read.maintenance) {
       listed.add(windowKey(w));
       const before = windows.get(windowKey(w));
-      // A window names coins as its source lists them, else as its title does (notices.md section 2).
-      const named = w.coins.length > 0 || w.symbols.length > 0 ? undefined : mentionsOf(w.title);
-      const window: Maintenance = { ...w, exchange, ...(named !== undefined && { coins: [...named.coins], symbols: [...named.symbols] }) };
+      const { named: texts, ...read } = w;
+      // A window names coins as its source lists them, else as its title and its components do.
+      const named = w.coins.length > 0 || w.symbols.length > 0 ? undefined : windowMentions(w.title, texts ?? [], mentionsOf);
+      const window: Maintenance = { ...read, exchange, ...(named !== undefined && named) };
       if (before === undefined || !sameWindow(before, window)) {
         next.set(windowKey(w), window);
         if (before === undefined || before.state !== window.state) windowChanges.push({ window, from: before?.state });
@@ -117,6 +121,23 @@ export function applyRead(book: NoticeBook, exchange: string, source: string, re
   }
 
   return { book: { status, windows, announcements, baselined, unsettled }, published, firstRead, windows: windowChanges };
+}
+
+/**
+ * What a window names: its title and the texts beside it (a Statuspage's component names), each
+ * read with incidental mentions too — a window's title or a component's name is a label of what
+ * it closes ("USDT wallet maintenance", "ETH deposits and withdrawals"), not prose; a listed
+ * ticker standing in it as a whole upper-case word is the coin it covers.
+ */
+function windowMentions(title: string, texts: readonly string[], mentionsOf: MentionsOf): { coins: string[]; symbols: string[] } {
+  const coins = new Set<string>();
+  const symbols = new Set<string>();
+  for (const text of [title, ...texts]) {
+    const m = mentionsOf(text, { incidental: true });
+    for (const c of m.coins) coins.add(c);
+    for (const x of m.symbols) symbols.add(x);
+  }
+  return { coins: [...coins], symbols: [...symbols] };
 }
 
 function sameWindow(a: Maintenance, b: Maintenance): boolean {

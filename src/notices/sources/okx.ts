@@ -9,7 +9,7 @@
 import { FieldError, type Json } from '../../exchange/read';
 import type { AnnouncementKind, MaintenanceState, NoticeRead, Scope } from '../model';
 import type { KnownWindow, NoticeRequest, NoticeSource } from '../source';
-import { code, decodeJson, errorAnswer, msTime, object, originOf, queryOf, records, requiredMsTime, requiredText, stableId, text } from './read';
+import { code, decodeJson, errorAnswer, msTime, object, originOf, queryOf, records, requiredMsTime, requiredText, stableId, text, titleScope } from './read';
 import { statusOfWindows } from './window-status';
 
 const STATUS_PATH = '/api/v5/system/status';
@@ -35,12 +35,16 @@ const STATES: Readonly<Record<string, MaintenanceState>> = {
   cancelled: 'canceled',
 };
 
-/** `serviceType`: 0 WebSocket; 5, 8, 9 trading (all, in batches of accounts, of products); 6, 7, 10, 11 block trading, bots, spread, copy trading. */
-function scopeOf(serviceType: string | null): Scope {
+/**
+ * `serviceType`: 0 WebSocket; 5, 8, 9 trading (all, in batches of accounts, of products); 6, 7,
+ * 10, 11 block trading, bots, spread, copy trading; 99 others — OKX has no code for deposits and
+ * withdrawals, so a 99 (or unknown) window is funding when its title says so, else unknown.
+ */
+function scopeOf(serviceType: string | null, title: string): Scope {
   if (serviceType === '0') return 'api';
   if (serviceType === '5' || serviceType === '8' || serviceType === '9') return 'trading';
   if (serviceType === '6' || serviceType === '7' || serviceType === '10' || serviceType === '11') return 'other';
-  return 'unknown';
+  return titleScope(title);
 }
 
 /** The `data` list of OKX's envelope; any `code` but "0" is an error answer. */
@@ -86,7 +90,7 @@ export const okxStatus: NoticeSource = {
           begins: requiredMsTime(o, 'begin'),
           ends: msTime(o, 'end'),
           origin: originOf(code(o, 'maintType')),
-          scope: scopeOf(serviceType),
+          scope: scopeOf(serviceType, title),
           coins: [],
           symbols: [],
           url: text(o, 'href'),

@@ -24,6 +24,8 @@ describe('bybit-status: recorded answers', () => {
   it('maps product and serviceTypes, codes as strings, "" end, the demo environment and an ongoing window', () => {
     const scope = (fields: Record<string, unknown>) => bybitStatus.decode('', withWindow(fields), 0).maintenance?.[0]?.scope;
     expect([scope({ product: [1] }), scope({ product: [] }), scope({ serviceTypes: [4] }), scope({ serviceTypes: [] })]).toEqual(['other', 'trading', 'api', 'unknown']);
+    // No code for deposits and withdrawals: a window naming no service is funding when its title says so.
+    expect([scope({ serviceTypes: [], title: 'USDT withdrawal maintenance' }), scope({ serviceTypes: [], title: 'Scheduled upgrade' })]).toEqual(['funding', 'unknown']);
     expect(bybitStatus.decode('', withWindow({ maintainType: '3', env: '1', state: 'ongoing', end: '' }), 0)).toEqual({
       status: { state: 'maintenance', message: 't06', since: 1751596902000 },
       maintenance: [{ ...WINDOW, origin: 'incident', state: 'ongoing', ends: null }],

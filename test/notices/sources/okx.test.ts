@@ -70,6 +70,10 @@ describe('okx-status: recorded answers', () => {
     }
     const scopes = Object.fromEntries(['0', '5', '6', '7', '9', '10', '11', '99', '4'].map((t) => [t, okxStatus.decode(STATUS, withWindow({ serviceType: t }), 0).maintenance?.[0]?.scope]));
     expect(scopes).toEqual({ '0': 'api', '5': 'trading', '6': 'other', '7': 'other', '9': 'trading', '10': 'other', '11': 'other', '99': 'unknown', '4': 'unknown' });
+    // No code for deposits and withdrawals: a 99 ("others") window is funding when its title says so.
+    const titled = ['ETH wallet maintenance', 'Suspension of USDT deposits and withdrawals', 'Trading account system upgrade (in batches of accounts)'].map((title) => okxStatus.decode(STATUS, withWindow({ serviceType: '99', title }), 0).maintenance?.[0]?.scope);
+    expect(titled).toEqual(['funding', 'funding', 'unknown']);
+    expect(okxStatus.decode(STATUS, withWindow({ serviceType: '5', title: 'Spot and wallet upgrade' }), 0).maintenance?.[0]?.scope).toBe('trading');
     const origins = ['1', '2', '3', ''].map((m) => okxStatus.decode(STATUS, withWindow({ maintType: m }), 0).maintenance?.[0]?.origin);
     expect(origins).toEqual(['planned', 'unplanned', 'incident', 'unknown']);
   });
