@@ -10,8 +10,8 @@ import type { Clock } from '../lib/clock';
 import { errorMessage } from '../lib/error-message';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
-import { windowsLeft, type NoticeBook } from '../notices/book';
-import { readSource } from '../notices/fetch';
+import { openWindows, type NoticeBook } from '../notices/book';
+import { pacer, readSource, type SourceRead } from '../notices/fetch';
 import type { NoticeRead } from '../notices/model';
 import { NoticeError, type NoticeSource } from '../notices/source';
 import { startLoop, type Loop } from '../poll/loop';
@@ -49,35 +49,37 @@ export function startNoticeReader(deps: NoticeReaderDeps): { stop(): Promise<voi
     return c;
   };
   const failing = new Set<string>();
-  const listed = new Map<string, ReadonlySet<string>>();
-  const loops: Loop[] = sources.map((source) =>
-    startLoop({
+  const failed = (source: NoticeSource, error: NoticeError): void => {
+    deps.failed(source, error);
+    if (!failing.has(source.name)) deps.logger.warn({ exchange: deps.exchange.name, source: source.name, kind: error.kind, error: error.message }, 'notice read failed');
+    failing.add(source.name);
+  };
+  const loops: Loop[] = sources.map((source) => {
+    // A gap holds from one read to the next too: a short notices.poll never asks OKX twice in 5 s.
+    const pace = source.gapMs === undefined ? undefined : pacer(source.gapMs, () => deps.clock.monotonic(), sleep);
+    return startLoop({
       intervalMs: notices.poll,
       jitter: 0.1,
       clock: deps.clock,
       random: deps.random,
       onError: (err) => deps.logger.error({ err, exchange: deps.exchange.name, source: source.name }, 'internal error during a notice read'),
       run: async (signal) => {
-        const last = listed.get(source.name);
-        // Windows of this source still held as scheduled or ongoing that its last read no longer listed.
-        const left = last === undefined ? [] : windowsLeft(deps.book(), source.name, last).map((w) => w.id);
-        let read: NoticeRead;
+        // The windows a follow-up asks about when the list no longer has them, in this same read.
+        const open = openWindows(deps.book(), source.name);
+        let got: SourceRead;
         try {
-          read = await readSource(clientOf(source), source, { left }, () => deps.clock.now(), signal, sleep);
+          got = await readSource(clientOf(source), source, { open }, () => deps.clock.now(), { signal, ...(pace !== undefined && { pace }) });
         } catch (err) {
           if (signal.aborted) return;
-          const error = err instanceof NoticeError ? err : new NoticeError('schema', source.name, `${source.name}: ${errorMessage(err)}`);
-          deps.failed(source, error);
-          if (!failing.has(source.name)) deps.logger.warn({ exchange: deps.exchange.name, source: source.name, kind: error.kind, error: error.message }, 'notice read failed');
-          failing.add(source.name);
+          failed(source, err instanceof NoticeError ? err : new NoticeError('schema', source.name, `${source.name}: ${errorMessage(err)}`));
           return;
         }
-        if (failing.delete(source.name)) deps.logger.info({ exchange: deps.exchange.name, source: source.name }, 'notice read succeeded again');
-        if (read.maintenance !== undefined) listed.set(source.name, new Set(read.maintenance.filter((w) => w.state === 'scheduled' || w.state === 'ongoing').map((w) => w.id)));
-        deps.decide(source, read);
+        if (got.failed !== undefined) failed(source, got.failed);
+        else if (failing.delete(source.name)) deps.logger.info({ exchange: deps.exchange.name, source: source.name }, 'notice read succeeded again');
+        deps.decide(source, got.read);
       },
-    }),
-  );
+    });
+  });
   return {
     async stop() {
       await Promise.all(loops.map((l) => l.stop()));

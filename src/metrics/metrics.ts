@@ -6,6 +6,7 @@ import { CHANGE_KINDS } from '../snapshot/changes';
 import { ANNOUNCEMENT_KINDS, MAINTENANCE_STATES, STATUS_STATES, type AnnouncementKind } from '../notices/model';
 import type { NoticeLists } from '../notices/book-json';
 import { NOTICE_FAILURE_KINDS } from '../notices/source';
+import { oneWindowEach } from '../notices/same-window';
 
 /** prom-client's default metrics spotwatch does not export (README "Metrics"). */
 export const DROPPED_DEFAULT_METRICS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'] as const;
@@ -87,7 +88,8 @@ export function observeNotices(m: Metrics, exchange: string, lists: NoticeLists,
     else m.exchangeStatus.set({ exchange, state }, status.state === state ? 1 : 0);
   }
   const windows = new Map<string, number>();
-  for (const w of lists.windows) windows.set(w.state, (windows.get(w.state) ?? 0) + 1);
+  // One window seen through two sources counts once.
+  for (const w of oneWindowEach(lists.windows)) windows.set(w.state, (windows.get(w.state) ?? 0) + 1);
   for (const state of MAINTENANCE_STATES) m.maintenanceWindows.set({ exchange, state }, windows.get(state) ?? 0);
   for (const kind of ANNOUNCEMENT_KINDS) {
     const n = firstRead[kind] ?? 0;

@@ -20,32 +20,36 @@ export const NOTICE_BOOK_JSON: z.ZodType<NoticeBookJson> = z.object({
   windows: z.array(windowSchema),
   announcements: z.array(announcementSchema),
   baselined: z.array(z.string()),
+  unsettled: z.array(z.string()).optional(),
 });
 export interface NoticeBookJson {
   readonly status: ExchangeStatus | null;
   readonly windows: readonly Maintenance[];
   readonly announcements: readonly Announcement[];
   readonly baselined: readonly string[];
+  /** Written only when there are some (and absent in what was stored before it was kept): none. */
+  readonly unsettled?: readonly string[];
 }
 
 export function bookToJson(book: NoticeBook): NoticeBookJson {
-  return { ...bookLists(book), baselined: [...book.baselined] };
+  return { ...bookLists(book), baselined: [...book.baselined], ...(book.unsettled.size > 0 && { unsettled: [...book.unsettled] }) };
 }
 
 /** What the main thread holds of a book (compose/poll-mirror.ts): its lists, without the sources' baselines. */
-export type NoticeLists = Omit<NoticeBookJson, 'baselined'>;
+export type NoticeLists = Omit<NoticeBookJson, 'baselined' | 'unsettled'>;
 
 export function bookLists(book: NoticeBook): NoticeLists {
   return { status: book.status ?? null, windows: [...book.windows.values()], announcements: [...book.announcements.values()] };
 }
 
 export function bookFromJson(json: NoticeBookJson): NoticeBook {
-  return { status: json.status ?? undefined, windows: new Map(json.windows.map((w) => [windowKey(w), w])), announcements: new Map(json.announcements.map((a) => [a.id, a])), baselined: new Set(json.baselined) };
+  return { status: json.status ?? undefined, windows: new Map(json.windows.map((w) => [windowKey(w), w])), announcements: new Map(json.announcements.map((a) => [a.id, a])), baselined: new Set(json.baselined), unsettled: new Set(json.unsettled ?? []) };
 }
 
 /** One source's read as a recording keeps it (notices/model.ts NoticeRead). */
 export const NOTICE_READ_JSON: z.ZodType<NoticeRead> = z.object({
   status: z.object({ state: z.enum(STATUS_STATES), message: z.string().nullable(), since: time.nullable() }).optional(),
-  maintenance: z.array(windowSchema.omit({ exchange: true })).optional(),
+  maintenance: z.array(windowSchema.omit({ exchange: true }).extend({ named: z.array(z.string()).optional() })).optional(),
   announcements: z.array(announcementSchema.omit({ exchange: true, coins: true, symbols: true, chains: true })).optional(),
+  unsettled: z.array(z.string()).optional(),
 });

@@ -17,6 +17,8 @@ export interface NoticeBook {
   readonly announcements: ReadonlyMap<string, Announcement>;
   /** Sources whose first announcement read (the baseline) has been taken. */
   readonly baselined: ReadonlySet<string>;
+  /** Windows (by windowKey) judged by their times because the source's follow-up failed: asked about again at its next read. */
+  readonly unsettled: ReadonlySet<string>;
 }
 
 /** A window's key in the book: its source and its id. */
@@ -24,10 +26,13 @@ export function windowKey(w: Pick<Maintenance, 'source' | 'id'>): string {
   return `${w.source}\u0000${w.id}`;
 }
 
-export const EMPTY_NOTICES: NoticeBook = { status: undefined, windows: new Map(), announcements: new Map(), baselined: new Set() };
+export const EMPTY_NOTICES: NoticeBook = { status: undefined, windows: new Map(), announcements: new Map(), baselined: new Set(), unsettled: new Set() };
 
-/** The coins, symbols and chains a title names, among the exchange's own (notices/mentions.ts). */
-export type MentionsOf = (title: string) => { coins: readonly string[]; symbols: readonly string[]; chains: readonly string[] };
+/**
+ * The coins, symbols and chains a title names, among the exchange's own (notices/mentions.ts);
+ * `incidental`: also a listed ticker standing anywhere as a whole upper-case word.
+ */
+export type MentionsOf = (title: string, options?: { readonly incidental?: boolean }) => { coins: readonly string[]; symbols: readonly string[]; chains: readonly string[] };
 
 export interface WindowChange {
   readonly window: Maintenance;
@@ -47,15 +52,17 @@ export interface BookUpdate {
 
 export interface ReadOptions {
   /**
-   * How a known window that left the source's list is judged: `judge` — canceled when it had not
-   * begun, else completed (Statuspage, HTX, Bybit); `ask` — kept as it was until the source says
-   * (OKX asks its completed and canceled lists).
+   * How a known window that left the source's list is judged: canceled when it had not begun,
+   * else completed (its end, else now), in both. `judge` (Statuspage, HTX, Bybit): that is all;
+   * `ask` (OKX): the read already holds what the source's follow-up said (completed or canceled
+   * lists), and the windows it could not tell about (`read.unsettled`: it failed) are judged for
+   * now and kept unsettled, to be asked about again.
    */
   readonly vanished: 'judge' | 'ask';
 }
 
 export function applyRead(book: NoticeBook, exchange: string, source: string, read: NoticeRead, now: number, mentionsOf: MentionsOf, options: ReadOptions): BookUpdate {
-  let { status, windows, announcements, baselined } = book;
+  let { status, windows, announcements, baselined, unsettled } = book;
   const windowChanges: WindowChange[] = [];
   const published: Announcement[] = [];
   const firstRead: Announcement[] = [];
@@ -72,25 +79,29 @@ export function applyRead(book: NoticeBook, exchange: string, source: string, re
     for (const w of read.maintenance) {
       listed.add(windowKey(w));
       const before = windows.get(windowKey(w));
-      // A window names coins as its source lists them, else as its title does (notices.md section 2).
-      const named = w.coins.length > 0 || w.symbols.length > 0 ? undefined : mentionsOf(w.title);
-      const window: Maintenance = { ...w, exchange, ...(named !== undefined && { coins: [...named.coins], symbols: [...named.symbols] }) };
+      const { named: texts, ...read } = w;
+      // A window names coins as its source lists them, else as its title and its components do.
+      const named = w.coins.length > 0 || w.symbols.length > 0 ? undefined : windowMentions(w.title, texts ?? [], mentionsOf);
+      const window: Maintenance = { ...read, exchange, ...(named !== undefined && named) };
       if (before === undefined || !sameWindow(before, window)) {
         next.set(windowKey(w), window);
         if (before === undefined || before.state !== window.state) windowChanges.push({ window, from: before?.state });
       }
     }
-    if (options.vanished === 'judge') {
-      for (const [id, w] of windows) {
-        if (w.source !== source || listed.has(id) || w.state === 'completed' || w.state === 'canceled') continue;
-        const state: MaintenanceState = now < w.begins && w.state === 'scheduled' ? 'canceled' : 'completed';
-        const ended: Maintenance = { ...w, state, ...(state === 'completed' && w.ends === null && { ends: now }) };
-        next.set(id, ended);
-        windowChanges.push({ window: ended, from: w.state });
-      }
+    for (const [id, w] of windows) {
+      if (w.source !== source || listed.has(id) || w.state === 'completed' || w.state === 'canceled') continue;
+      // Never left ongoing past its end nor scheduled once its source no longer lists it.
+      const state: MaintenanceState = now < w.begins && w.state === 'scheduled' ? 'canceled' : 'completed';
+      const ended: Maintenance = { ...w, state, ...(state === 'completed' && (w.ends === null || w.ends > now) && { ends: now }) };
+      next.set(id, ended);
+      windowChanges.push({ window: ended, from: w.state });
     }
+    // This source's unsettled windows are the ones this read could not settle; the others' stay as they were.
+    const asked = options.vanished === 'ask' ? (read.unsettled ?? []).map((id) => windowKey({ source, id })) : [];
+    unsettled = new Set([...[...unsettled].filter((key) => windows.get(key)?.source !== source), ...asked.filter((key) => next.has(key) && !listed.has(key))]);
     for (const [id, w] of next) if ((w.state === 'completed' || w.state === 'canceled') && now - (w.ends ?? w.begins) > KEEP_ENDED_MS) next.delete(id);
     windows = next;
+    unsettled = new Set([...unsettled].filter((key) => next.has(key)));
   }
 
   if (read.announcements !== undefined) {
@@ -109,7 +120,24 @@ export function applyRead(book: NoticeBook, exchange: string, source: string, re
     if (baseline) baselined = new Set([...baselined, source]);
   }
 
-  return { book: { status, windows, announcements, baselined }, published, firstRead, windows: windowChanges };
+  return { book: { status, windows, announcements, baselined, unsettled }, published, firstRead, windows: windowChanges };
+}
+
+/**
+ * What a window names: its title and the texts beside it (a Statuspage's component names), each
+ * read with incidental mentions too — a window's title or a component's name is a label of what
+ * it closes ("USDT wallet maintenance", "ETH deposits and withdrawals"), not prose; a listed
+ * ticker standing in it as a whole upper-case word is the coin it covers.
+ */
+function windowMentions(title: string, texts: readonly string[], mentionsOf: MentionsOf): { coins: string[]; symbols: string[] } {
+  const coins = new Set<string>();
+  const symbols = new Set<string>();
+  for (const text of [title, ...texts]) {
+    const m = mentionsOf(text, { incidental: true });
+    for (const c of m.coins) coins.add(c);
+    for (const x of m.symbols) symbols.add(x);
+  }
+  return { coins: [...coins], symbols: [...symbols] };
 }
 
 function sameWindow(a: Maintenance, b: Maintenance): boolean {
@@ -123,7 +151,7 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** Windows a source must be asked about: known, not ended, and absent from its last plain list (OKX's follow-up). */
-export function windowsLeft(book: NoticeBook, source: string, listed: ReadonlySet<string>): Maintenance[] {
-  return [...book.windows.values()].filter((w) => w.source === source && !listed.has(w.id) && (w.state === 'scheduled' || w.state === 'ongoing'));
+/** The windows of `source` a read asks about when its list no longer has them: held as scheduled or ongoing, or unsettled. */
+export function openWindows(book: NoticeBook, source: string): Maintenance[] {
+  return [...book.windows.entries()].filter(([key, w]) => w.source === source && (w.state === 'scheduled' || w.state === 'ongoing' || book.unsettled.has(key))).map(([, w]) => w);
 }

@@ -7,6 +7,7 @@
  */
 import type { NoticeBook } from './book';
 import type { Announcement, Maintenance } from './model';
+import { oneWindowEach } from './same-window';
 
 /** How near a window's begin or end a closure still counts as its. */
 export const WINDOW_SLACK_MS = 3_600_000;
@@ -21,8 +22,10 @@ export interface Closure {
 
 export type Explanation = { readonly kind: 'maintenance'; readonly notice: Maintenance } | { readonly kind: 'announcement'; readonly notice: Announcement };
 
-export function explain(book: NoticeBook, closure: Closure, now: number, explainsForMs: number): Explanation | undefined {
-  for (const w of book.windows.values()) if (windowExplains(w, closure)) return { kind: 'maintenance', notice: w };
+/** `windows`: the book's windows one per window seen (same-window.ts), when the caller has them already. */
+export function explain(book: NoticeBook, closure: Closure, now: number, explainsForMs: number, windows: readonly Maintenance[] = oneWindowEach(book.windows.values())): Explanation | undefined {
+  // One window seen through two sources explains as one: by the coins either names (same-window.ts).
+  for (const w of windows) if (windowExplains(w, closure)) return { kind: 'maintenance', notice: w };
   let best: Announcement | undefined;
   for (const a of book.announcements.values()) {
     if (a.kind !== 'maintenance' && a.kind !== 'delisting') continue;

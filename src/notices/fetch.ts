@@ -7,7 +7,7 @@
 import type { Request } from '../exchange/dialect';
 import { ExchangeError, type FailureKind } from '../exchange/errors';
 import type { NoticeRead } from './model';
-import { NoticeError, type KnownWindows, type NoticeFailureKind, type NoticeSource } from './source';
+import { NoticeError, type KnownWindows, type NoticeFailureKind, type NoticeRequest, type NoticeSource } from './source';
 
 /** What a source's read needs of a client (ExchangeClient.fetchNotice). */
 export interface NoticeFetcher {
@@ -36,20 +36,91 @@ export function noticeErrorOf(source: string, err: unknown): unknown {
 /** Waits `ms` (rejects when `signal` aborts): the gap a source asks between its requests. */
 export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** Reads `source`: every request it plans given `known`, `gapMs` apart, decoded at `now()` as each answer arrives. */
-export async function readSource(fetcher: NoticeFetcher, source: NoticeSource, known: KnownWindows, now: () => number, signal?: AbortSignal, wait?: Wait): Promise<NoticeRead> {
-  const reads: NoticeRead[] = [];
-  for (const [i, request] of source.plan(known).entries()) {
-    if (i > 0 && source.gapMs !== undefined && wait !== undefined) await wait(source.gapMs, signal);
+/** Runs each request of a source when the source may be asked again. */
+export type Pace = <T>(request: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
+
+/**
+ * The pace of a source with a gap (OKX's system status, 1 request per 5 s): each request sent at
+ * least `gapMs` after the answer to the one before came back (so the exchange, which counts
+ * them somewhere in between, sees them at least that far apart), within a read and from one
+ * read to the next, on the monotonic clock.
+ */
+export function pacer(gapMs: number, monotonic: () => number, wait: Wait): Pace {
+  let last: number | undefined;
+  return async (request, signal) => {
+    const due = last === undefined ? 0 : last + gapMs - monotonic();
+    if (due > 0) await wait(due, signal);
+    try {
+      return await request();
+    } finally {
+      last = monotonic();
+    }
+  };
+}
+
+type WindowRead = NonNullable<NoticeRead['maintenance']>[number];
+
+/** What one read of a source brought. */
+export interface SourceRead {
+  readonly read: NoticeRead;
+  /**
+   * A follow-up that failed (notices.md section 6, counted like any failed read): the read still
+   * stands, since its list was read; the windows the follow-up was to settle are `read.unsettled`.
+   */
+  readonly failed?: NoticeError;
+}
+
+export interface ReadSourceOptions {
+  readonly signal?: AbortSignal;
+  readonly pace?: Pace;
+}
+
+/**
+ * Reads `source`: every request it plans given `known`, then its follow-ups while known open
+ * windows are missing from the answers (each follow-up answer settles only those), decoded at
+ * `now()` as each answer arrives. A planned request that fails fails the read; a follow-up that
+ * fails leaves what it was to settle unsettled.
+ */
+export async function readSource(fetcher: NoticeFetcher, source: NoticeSource, known: KnownWindows, now: () => number, options: ReadSourceOptions = {}): Promise<SourceRead> {
+  const { signal, pace } = options;
+  const ask = async (request: NoticeRequest): Promise<NoticeRead> => {
+    const fetch = (): Promise<string> => fetcher.fetchNotice({ path: request.path, weight: request.weight, ...(request.headers !== undefined && { headers: { ...request.headers } }) }, signal);
     let body: string;
     try {
-      body = await fetcher.fetchNotice({ path: request.path, weight: request.weight, ...(request.headers !== undefined && { headers: { ...request.headers } }) }, signal);
+      body = await (pace === undefined ? fetch() : pace(fetch, signal));
     } catch (err) {
       throw noticeErrorOf(source.name, err);
     }
-    reads.push(source.decode(request.path, body, now()));
+    return source.decode(request.path, body, now());
+  };
+  const reads: NoticeRead[] = [];
+  for (const request of source.plan(known)) reads.push(await ask(request));
+  const read = joinReads(reads);
+  if (source.followUp === undefined || read.maintenance === undefined) return { read };
+  const listed = new Set(read.maintenance.map((w) => w.id));
+  let missing = known.open.filter((w) => !listed.has(w.id));
+  const found: WindowRead[] = [];
+  const asked: string[] = [];
+  while (missing.length > 0) {
+    const request = source.followUp(missing, asked, now());
+    if (request === undefined) break;
+    asked.push(request.path);
+    let answer: NoticeRead;
+    try {
+      answer = await ask(request);
+    } catch (err) {
+      if (!(err instanceof NoticeError) || signal?.aborted === true) throw err;
+      return { read: { ...read, maintenance: [...read.maintenance, ...found], unsettled: missing.map((w) => w.id) }, failed: err };
+    }
+    for (const w of missing) {
+      // OKX's ids are hashes of the title: last month's window of the same title is in the list too.
+      const record = answer.maintenance?.find((r) => r.id === w.id && (r.ends ?? r.begins) >= w.begins);
+      if (record !== undefined) found.push(record);
+    }
+    const settled = new Set(found.map((r) => r.id));
+    missing = missing.filter((w) => !settled.has(w.id));
   }
-  return joinReads(reads);
+  return { read: { ...read, maintenance: [...read.maintenance, ...found] } };
 }
 
 /** The reads of one source's requests as one: the first status, the windows and announcements of all. */

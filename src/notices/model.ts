@@ -62,6 +62,9 @@ export interface Announcement {
   readonly source: string;
 }
 
+/** A window as a source reads it: `named`, texts beside its title that name what it covers (a Statuspage's affected components). */
+export type WindowRead = Omit<Maintenance, 'exchange'> & { readonly named?: readonly string[] };
+
 /**
  * What one read of one notice source said, decoded (before mentions are matched against the
  * exchange's lists). A part left undefined was not read by this source; an empty list was read
@@ -71,6 +74,12 @@ export interface Announcement {
 export interface NoticeRead {
   /** `since`: the source's start time of the state, null when it sends none. */
   readonly status?: { readonly state: StatusState; readonly message: string | null; readonly since: number | null };
-  readonly maintenance?: readonly Omit<Maintenance, 'exchange'>[];
+  readonly maintenance?: readonly WindowRead[];
   readonly announcements?: readonly Omit<Announcement, 'exchange' | 'coins' | 'symbols' | 'chains'>[];
+  /**
+   * Ids of known windows that left the source's list and that its follow-up could not tell
+   * about (the follow-up failed): judged by their times for now, and asked about again at the
+   * next read (OKX).
+   */
+  readonly unsettled?: readonly string[];
 }

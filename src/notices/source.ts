@@ -5,7 +5,7 @@
  * exchange's client). A source that cannot read an answer throws a NoticeError, never a
  * partial read.
  */
-import type { NoticeRead } from './model';
+import type { Maintenance, NoticeRead } from './model';
 
 /** One request of a source: appended to its base (the exchange's base_url, else `NoticeSource.baseUrl`). */
 export interface NoticeRequest {
@@ -16,13 +16,17 @@ export interface NoticeRequest {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** What the notices step knows when a source plans its next read. */
+/** A window of a source as the book holds it (what a follow-up needs to ask about it and find it). */
+export type KnownWindow = Pick<Maintenance, 'id' | 'state' | 'begins' | 'ends'>;
+
+/** What the notices step knows when a source reads. */
 export interface KnownWindows {
   /**
-   * Ids of this source's windows the step still holds as scheduled or ongoing that its last
-   * read no longer listed: a source whose list drops finished windows (OKX) asks where they went.
+   * This source's windows the book holds as scheduled or ongoing, and those a follow-up has not
+   * settled yet: a source whose list drops finished windows (OKX) asks where the ones its list
+   * no longer has went, in the same read.
    */
-  readonly left: readonly string[];
+  readonly open: readonly KnownWindow[];
 }
 
 /** Every way a notice read fails; the `kind` label of `spotwatch_notice_errors_total`. */
@@ -48,14 +52,22 @@ export interface NoticeSource {
   /** Where its requests go when not the exchange's base_url (a Statuspage is a host of its own). */
   readonly baseUrl?: string;
   /**
-   * How a known window absent from its list is judged (notices/book.ts ReadOptions): `ask` — kept
-   * until the source's own follow-up says completed or canceled (OKX); else judged by its times.
+   * How a known window absent from its list is judged (notices/book.ts ReadOptions): `ask` — the
+   * source asks its follow-up in the same read, and a window the follow-up could not tell about
+   * (it failed) is judged for now and asked about again (OKX); else judged by its times.
    */
   readonly vanished?: 'ask';
-  /** The least time between two of its requests (OKX's system status: 1 request per 5 s). */
+  /** The least time between two of its requests, within a read and from one read to the next (OKX's system status: 1 request per 5 s). */
   readonly gapMs?: number;
   /** The requests of one read, given what is known. */
   plan(known: KnownWindows): readonly NoticeRequest[];
+  /**
+   * After the planned requests: the next request that tells where `missing` went (known open
+   * windows the answers so far do not list), given the paths asked so far and the time;
+   * undefined when there is nothing left to ask. Its answer settles only the missing windows
+   * (OKX: `?state=completed`, then `?state=canceled` while some are still missing).
+   */
+  followUp?(missing: readonly KnownWindow[], asked: readonly string[], now: number): NoticeRequest | undefined;
   /**
    * The answer to the request of `path` (one of plan's), `now` for what the source does not
    * date. Throws NoticeError: `error_answer` when the source's own success marker is wrong,

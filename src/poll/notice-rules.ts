@@ -8,6 +8,7 @@
 import { explain, noticeAnnotation } from '../notices/explain';
 import type { NoticeBook } from '../notices/book';
 import type { Announcement, Maintenance } from '../notices/model';
+import { oneWindowEach } from '../notices/same-window';
 import { baseLabels, type Instance } from '../rules/instance';
 import { matchesAll } from '../rules/match';
 import type { Rule } from '../rules/model';
@@ -32,7 +33,8 @@ export function noticeInstances(rule: Rule, exchange: string, book: NoticeBook, 
   }
   if (c.type !== 'maintenance') return [];
   const out: Instance[] = [];
-  for (const w of book.windows.values()) {
+  // One window seen through two sources is one alert (notices/same-window.ts).
+  for (const w of oneWindowEach(book.windows.values())) {
     if (w.state !== c.state) continue;
     if (c.state === 'scheduled' && c.withinMs !== undefined && w.begins - now > c.withinMs) continue;
     out.push(windowInstance(rule, exchange, w));
@@ -100,10 +102,11 @@ export function withNotices(rule: Rule, instances: readonly Instance[], book: No
   if (!closureRule(rule)) return [...instances];
   const unannounced = rule.condition.type === 'state' && rule.condition.unannounced === true;
   const out: Instance[] = [];
+  const windows = oneWindowEach(book.windows.values());
   for (const inst of instances) {
     const coin = String(inst.fields.coin ?? '');
     const network = String(inst.fields.network ?? '');
-    const e = explain(book, { coin, chain: chainOf(network) ?? undefined, at: since(inst.entity) ?? now }, now, explainsForMs);
+    const e = explain(book, { coin, chain: chainOf(network) ?? undefined, at: since(inst.entity) ?? now }, now, explainsForMs, windows);
     if (unannounced && e !== undefined) continue;
     out.push({ ...inst, fields: { ...inst.fields, notice: noticeAnnotation(e) } });
   }

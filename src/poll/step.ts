@@ -222,7 +222,7 @@ function noticed(state: PollState, input: Extract<StepInput, { type: 'notices' }
   // What a title names, among what this exchange lists (notices.md section 2).
   // What a title may name, built only when a read brings a title to read (a status read does not).
   let lists: ReturnType<typeof mentionLists> | undefined;
-  const mentionsOf: MentionsOf = (title) => mentions(title, (lists ??= mentionLists(ex.snapshot.coins, ex.snapshot.tickers, (network) => state.settings.chainOf(exchange, network))));
+  const mentionsOf: MentionsOf = (title, options) => mentions(title, (lists ??= mentionLists(ex.snapshot.coins, ex.snapshot.tickers, (network) => state.settings.chainOf(exchange, network))), options);
   const update = applyRead(ex.notices, exchange, input.source, input.read, now, mentionsOf, input.options);
   const next: ExchangeState = { ...ex, notices: update.book };
   const draft = new AlertsDraft(state.alerts, mono);

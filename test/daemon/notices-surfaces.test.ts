@@ -48,13 +48,13 @@ it('shows a window and an announcement in GET /api/v1/notices, exactly as the ex
     exchange: 'ex', id: 'https://ann.test/7', kind: 'delisting', title: 'Will Delist Tether (USDT) & <ETH>', url: 'https://ann.test/7', published,
     coins: ['USDT'], symbols: [], chains: [], source: 'bybit-announcements',
   };
-  // Bybit's own list says no scope for funding (its serviceTypes are products); the Statuspage's component does.
+  // Bybit's own list has no code for funding (its serviceTypes are products): its title says so, as the Statuspage's component does.
   expect(await notices()).toEqual({
     status: [{ exchange: 'ex', state: 'normal', message: null, since: expect.stringMatching(RFC3339), checked: expect.stringMatching(RFC3339) }],
-    maintenance: [{ ...window, scope: 'unknown', source: 'bybit-status' }, { ...window, scope: 'funding', source: 'statuspage' }],
+    maintenance: [{ ...window, scope: 'funding', source: 'bybit-status' }, { ...window, scope: 'funding', source: 'statuspage' }],
     announcements: [announcement],
   });
-  expect(await notices('&kind=maintenance&coin=USDT&since=2030-01-02T03:00:00Z&limit=1')).toEqual({ status: [], maintenance: [{ ...window, scope: 'unknown', source: 'bybit-status' }], announcements: [] });
+  expect(await notices('&kind=maintenance&coin=USDT&since=2030-01-02T03:00:00Z&limit=1')).toEqual({ status: [], maintenance: [{ ...window, scope: 'funding', source: 'bybit-status' }], announcements: [] });
   expect(await notices('&kind=announcement&coin=ETH')).toEqual({ status: [], maintenance: [], announcements: [] });
   const bad = await fetch(`${s.url}/api/v1/notices?since=soon`);
   expect([bad.status, await bad.json()]).toEqual([400, { status: 'error', error: 'since: use RFC 3339 or milliseconds since the epoch' }]);
@@ -67,13 +67,15 @@ async function metricLines(...families: string[]): Promise<string[]> {
 }
 
 it('counts the exchange\'s status, its windows by state, the announcements read and the failed reads of each source in /metrics', async () => {
-  await waitFor(async () => (await metricLines('spotwatch_maintenance_windows')).includes('spotwatch_maintenance_windows{exchange="ex",state="scheduled"} 2'), 'the windows counted');
+  // One window, told by Bybit's list and by the Statuspage: counted once.
+  await waitFor(async () => (await notices('&kind=maintenance')).maintenance.length === 2, 'both sources read');
+  await waitFor(async () => (await metricLines('spotwatch_maintenance_windows')).includes('spotwatch_maintenance_windows{exchange="ex",state="scheduled"} 1'), 'the window counted');
   expect(await metricLines('spotwatch_exchange_status', 'spotwatch_maintenance_windows', 'spotwatch_announcements_total')).toEqual([
     'spotwatch_exchange_status{exchange="ex",state="normal"} 1',
     'spotwatch_exchange_status{exchange="ex",state="maintenance"} 0',
     'spotwatch_exchange_status{exchange="ex",state="cancel_only"} 0',
     'spotwatch_exchange_status{exchange="ex",state="post_only"} 0',
-    'spotwatch_maintenance_windows{exchange="ex",state="scheduled"} 2',
+    'spotwatch_maintenance_windows{exchange="ex",state="scheduled"} 1',
     'spotwatch_maintenance_windows{exchange="ex",state="ongoing"} 0',
     'spotwatch_maintenance_windows{exchange="ex",state="completed"} 0',
     'spotwatch_maintenance_windows{exchange="ex",state="canceled"} 0',
@@ -90,7 +92,7 @@ it('counts the exchange\'s status, its windows by state, the announcements read 
 
   // The window starts: ongoing in both lists; a funding window leaves the exchange normal.
   await act([{ action: 'start_maintenance', id: 'w1' }]);
-  await waitFor(async () => (await metricLines('spotwatch_maintenance_windows')).includes('spotwatch_maintenance_windows{exchange="ex",state="ongoing"} 2'), 'the windows ongoing');
+  await waitFor(async () => (await metricLines('spotwatch_maintenance_windows')).includes('spotwatch_maintenance_windows{exchange="ex",state="ongoing"} 1'), 'the window ongoing');
   expect(await metricLines('spotwatch_exchange_status')).toContain('spotwatch_exchange_status{exchange="ex",state="normal"} 1');
   // A trading window ongoing: Bybit's status is maintenance.
   await act([{ action: 'schedule_maintenance', id: 'w2', title: 'System upgrade', scope: 'trading' }]);
@@ -140,7 +142,8 @@ it('has an entry per announcement and per maintenance window in the Atom feed, e
       `maintenance ongoing, planned, scope ${w.scope}: begins ${w.begins}, ends ${w.ends ?? 'unknown'} (ex, ${w.source}${w.coins.length > 0 ? `; coins ${w.coins.join(', ')}` : ''})`,
     ]),
   );
-  expect(known.map((w) => [w.state, w.scope])).toEqual([['ongoing', 'trading'], ['ongoing', 'exchange'], ['ongoing', 'unknown'], ['ongoing', 'funding']]);
+  // The Statuspage's scope is what its components are: w2's only component is Trading.
+  expect(known.map((w) => [w.state, w.scope])).toEqual([['ongoing', 'trading'], ['ongoing', 'trading'], ['ongoing', 'funding'], ['ongoing', 'funding']]);
 });
 
 it('shows the windows under way and coming and the announcement naming USDT in the status page\'s banner, above the networks, escaped', async () => {
@@ -163,13 +166,13 @@ it('shows the windows under way and coming and the announcement naming USDT in t
   const w2Line = (ex: string) => `<li class="ongoing"><b>under way</b> ${w2Title(ex)} <span class="ex">${ex}</span> · ${at('w2')} · scope trading</li>`;
   const w3Line = (ex: string) => `<li class="scheduled"><b>scheduled</b> <a href="https://status.test/w3" rel="noopener noreferrer">Node &lt;upgrade&gt; &amp; &quot;sync&quot;</a> <span class="ex">${ex}</span> · from <time>2031-05-06 07:00:00Z</time> to <time>2031-05-06 09:00:00Z</time> · scope trading</li>`;
   const annLine = (ex: string) => `<li><time>${shown(published)}</time> <b>delisting</b> <a href="https://ann.test/7" rel="noopener noreferrer">Will Delist Tether (USDT) &amp; &lt;ETH&gt;</a> <span class="ex">${ex}</span> · USDT</li>`;
-  // `bad` reads the same exchange without its Statuspage: Bybit's own list, whose windows have no scope for funding and no url of
-  // their own; `ex` shows each window once, with the Statuspage's scope and url where Bybit's list has none.
+  // `bad` reads the same exchange without its Statuspage: Bybit's own list, whose windows have no url of their own (a
+  // funding one is funding by its title); `ex` shows each window once, with the Statuspage's url where Bybit's list has none.
   expect(banner.split('\n')).toEqual([
     '<section class="banner" id="notices">',
     '<h2 id="maintenance">Maintenance under way and coming (6)</h2>',
     '<ul class="notices" id="maintenance-list">',
-    w1Line('bad', 'unknown'), w1Line('ex', 'funding'), w2Line('bad'), w2Line('ex'), w3Line('bad'), w3Line('ex'),
+    w1Line('bad', 'funding'), w1Line('ex', 'funding'), w2Line('bad'), w2Line('ex'), w3Line('bad'), w3Line('ex'),
     '</ul>',
     '<h2 id="announcements">Announcements naming watched coins, last 7 days (2)</h2>',
     '<ul class="notices" id="announcement-list">',

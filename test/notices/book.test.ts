@@ -1,4 +1,4 @@
-import { applyRead, EMPTY_NOTICES, KEEP_ENDED_MS, windowsLeft, type MentionsOf } from '../../src/notices/book';
+import { applyRead, EMPTY_NOTICES, KEEP_ENDED_MS, openWindows, type MentionsOf } from '../../src/notices/book';
 import type { Maintenance, NoticeRead } from '../../src/notices/model';
 
 const H = 3_600_000;
@@ -44,15 +44,28 @@ describe('applyRead: maintenance windows', () => {
     ]);
   });
 
-  it('keeps a window that left the list as it was when the source is asked (OKX), until a follow-up says', () => {
+  it('takes what the follow-up says (OKX), and judges a window it could not tell about for now, asking again until it does', () => {
     const okx = { vanished: 'ask' } as const;
-    const known = applyRead(EMPTY_NOTICES, 'ok', 'okx-status', { maintenance: [window({ source: 'okx-status' })] }, T0, none, okx).book;
-    const left = applyRead(known, 'ok', 'okx-status', { maintenance: [] }, T0 + H, none, okx);
-    expect(left.windows).toEqual([]);
-    expect(windowsLeft(left.book, 'okx-status', new Set()).map((w) => w.id)).toEqual(['w1']);
-    const told = applyRead(left.book, 'ok', 'okx-status', { maintenance: [window({ source: 'okx-status', state: 'canceled' })] }, T0 + H, none, { vanished: 'ask' });
-    expect(told.windows.map((c) => [c.window.id, c.from, c.window.state])).toEqual([['w1', 'scheduled', 'canceled']]);
-    expect(windowsLeft(told.book, 'okx-status', new Set())).toEqual([]);
+    const w1 = window({ source: 'okx-status' });
+    const w2 = window({ id: 'w2', source: 'okx-status', state: 'ongoing', begins: T0 - H, ends: T0 + 30 * 60_000 });
+    const known = applyRead(EMPTY_NOTICES, 'ok', 'okx-status', { maintenance: [w1, w2] }, T0, none, okx).book;
+    expect(openWindows(known, 'okx-status').map((w) => w.id)).toEqual(['w1', 'w2']);
+    // The follow-up failed: neither is left scheduled or ongoing past its end; both are asked about again.
+    const failed = applyRead(known, 'ok', 'okx-status', { maintenance: [], unsettled: ['w1', 'w2'] }, T0 + H, none, okx);
+    expect(failed.windows.map((c) => [c.window.id, c.from, c.window.state, c.window.ends])).toEqual([
+      ['w1', 'scheduled', 'canceled', T0 + 3 * H],
+      ['w2', 'ongoing', 'completed', T0 + 30 * 60_000],
+    ]);
+    expect([...failed.book.unsettled]).toEqual(['okx-status\u0000w1', 'okx-status\u0000w2']);
+    expect(openWindows(failed.book, 'okx-status').map((w) => w.id)).toEqual(['w1', 'w2']);
+    // The next follow-up says where w1 went; w2 it still cannot tell.
+    const told = applyRead(failed.book, 'ok', 'okx-status', { maintenance: [{ ...w1, state: 'completed', begins: T0 + H, ends: T0 + H }], unsettled: ['w2'] }, T0 + H + 60_000, none, okx);
+    expect(told.windows.map((c) => [c.window.id, c.from, c.window.state])).toEqual([['w1', 'canceled', 'completed']]);
+    expect([...told.book.unsettled]).toEqual(['okx-status\u0000w2']);
+    // A follow-up that answered without it: in no list, it stays as judged, settled.
+    const settled = applyRead(told.book, 'ok', 'okx-status', { maintenance: [] }, T0 + 2 * H, none, okx);
+    expect([settled.windows, [...settled.book.unsettled], openWindows(settled.book, 'okx-status')]).toEqual([[], [], []]);
+    expect(settled.book.windows.get('okx-status\u0000w2')?.state).toBe('completed');
   });
 
   it('never judges another source\'s windows, and forgets ended windows after KEEP_ENDED_MS', () => {

@@ -408,6 +408,30 @@ describe('step: notices (notices.md sections 3 and 4)', () => {
     });
   });
 
+  it('one window told by the exchange and its Statuspage is one alert, and explains only the coin it names', () => {
+    const eth = (on: boolean): CoinRecord => coinRecord('ETH', [{ network: 'ETH', withdrawEnable: on }]);
+    const read = (source: string, w: Record<string, unknown>): StepInput => ({
+      type: 'notices', exchange: 'main', source, options: { vanished: 'judge' },
+      read: { maintenance: [{ ...window('ongoing', T), ...w, source } as ReturnType<typeof window>] },
+    });
+    const results = run(initialState(settings(NOTICE_RULES)), [
+      [coins('main', usdt(true), eth(true)), T],
+      // Bybit's own window: funding by its title, which names USDT as a bare word.
+      [read('bybit-status', { id: 'b1', title: 'USDT wallet maintenance' }), T + 60_000],
+      // The same window on its Statuspage: the component names the coin.
+      [read('statuspage', { id: 'sp1', title: 'Wallet maintenance', named: ['USDT deposits and withdrawals'] }), T + 120_000],
+      [coins('main', usdt(false), eth(false)), T + 180_000],
+    ]);
+    expect(said(results[1]!).tell).toEqual(['firing MaintenanceNow']);
+    expect(said(results[2]!).tell).toEqual([]);
+    const book = results[2]!.state.exchanges.get('main')!.notices;
+    expect([...book.windows.values()].map((w) => [w.id, w.coins])).toEqual([['b1', ['USDT']], ['sp1', ['USDT']]]);
+    expect(said(results[3]!).tell).toEqual(['firing WithdrawClosed', 'firing WithdrawClosed', 'firing UnannouncedWithdrawClosure']);
+    const unannounced = [...alertsOf(results[3]!.state.alerts)].filter((a) => a.labels.alertname === 'UnannouncedWithdrawClosure');
+    expect(unannounced.map((a) => a.labels.coin)).toEqual(['ETH']);
+    expect([...alertsOf(results[3]!.state.alerts)].filter((a) => a.labels.alertname === 'MaintenanceNow').map((a) => a.labels.maintenance)).toEqual(['b1']);
+  });
+
   it('a closure inside a scheduled window is expected: no unannounced alert; MaintenanceSoon only within 24 h of its begin', () => {
     const results = run(initialState(settings(NOTICE_RULES)), [
       [coins('main', usdt(true)), T],

@@ -7,7 +7,7 @@
 import { FieldError } from '../../exchange/read';
 import type { AnnouncementKind, MaintenanceState, NoticeRead, Scope } from '../model';
 import type { NoticeRequest, NoticeSource } from '../source';
-import { code, codes, decodeJson, errorAnswer, msTime, object, originOf, queryOf, records, requiredMsTime, requiredText, text } from './read';
+import { code, codes, decodeJson, errorAnswer, msTime, object, originOf, queryOf, records, requiredMsTime, requiredText, text, titleScope } from './read';
 import { statusOfWindows } from './window-status';
 
 export const BYBIT_ANNOUNCEMENT_TYPES: Readonly<Record<string, AnnouncementKind>> = {
@@ -24,11 +24,15 @@ const STATES: Readonly<Record<string, MaintenanceState>> = {
   cancelled: 'canceled',
 };
 
-/** `serviceTypes` 1, 2, 3 (trading, with `product` 2 spot, none meaning all) and 4, 5 (the API). */
-function scopeOf(serviceTypes: readonly number[], product: readonly number[]): Scope {
+/**
+ * `serviceTypes` 1, 2, 3 (trading, with `product` 2 spot, none meaning all) and 4, 5 (the API).
+ * Bybit has no code for deposits and withdrawals: a window naming no service is funding when its
+ * title says so, else unknown.
+ */
+function scopeOf(serviceTypes: readonly number[], product: readonly number[], title: string): Scope {
   if (serviceTypes.some((t) => t >= 1 && t <= 3)) return product.length === 0 || product.includes(2) ? 'trading' : 'other';
   if (serviceTypes.some((t) => t === 4 || t === 5)) return 'api';
-  return 'unknown';
+  return titleScope(title);
 }
 
 /** The `result` of Bybit's envelope; any `retCode` but 0 is an error answer. */
@@ -49,14 +53,15 @@ export const bybitStatus: NoticeSource = {
         if (code(o, 'env') === '2') continue;
         const state = STATES[requiredText(o, 'state')];
         if (state === undefined) throw new FieldError('state is not one Bybit documents');
+        const title = requiredText(o, 'title');
         maintenance.push({
           id: requiredText(o, 'id'),
-          title: requiredText(o, 'title'),
+          title,
           state,
           begins: requiredMsTime(o, 'begin'),
           ends: msTime(o, 'end'),
           origin: originOf(code(o, 'maintainType')),
-          scope: scopeOf(codes(o, 'serviceTypes'), codes(o, 'product')),
+          scope: scopeOf(codes(o, 'serviceTypes'), codes(o, 'product'), title),
           coins: [],
           symbols: [],
           url: text(o, 'href'),

@@ -1,17 +1,20 @@
 /**
  * OKX's notices (notices.md section 1, "okx"): `GET /api/v5/system/status` for the maintenance
  * windows (and the status derived from them), asking `?state=completed` and `?state=canceled`
- * only when a known window left the list; `GET /api/v5/support/announcements` for three types,
+ * in the same read only when a known window left the list (the second only when the first did
+ * not have them all); `GET /api/v5/support/announcements` for three types,
  * in English. Every value is a string, times strings of milliseconds with `""` for none; the
  * success marker is `"code":"0"`.
  */
 import { FieldError, type Json } from '../../exchange/read';
 import type { AnnouncementKind, MaintenanceState, NoticeRead, Scope } from '../model';
-import type { KnownWindows, NoticeRequest, NoticeSource } from '../source';
-import { code, decodeJson, errorAnswer, msTime, object, originOf, queryOf, records, requiredMsTime, requiredText, stableId, text } from './read';
+import type { KnownWindow, NoticeRequest, NoticeSource } from '../source';
+import { code, decodeJson, errorAnswer, msTime, object, originOf, queryOf, records, requiredMsTime, requiredText, stableId, text, titleScope } from './read';
 import { statusOfWindows } from './window-status';
 
 const STATUS_PATH = '/api/v5/system/status';
+/** The lists a window that left the current one may be in (the `state` values OKX documents for them). */
+const FINISHED = ['completed', 'canceled'] as const;
 const ANNOUNCEMENTS_PATH = '/api/v5/support/announcements';
 /** OKX answers announcements in the language this header names. */
 const ENGLISH = { 'Accept-Language': 'en-US' } as const;
@@ -32,12 +35,16 @@ const STATES: Readonly<Record<string, MaintenanceState>> = {
   cancelled: 'canceled',
 };
 
-/** `serviceType`: 0 WebSocket; 5, 8, 9 trading (all, in batches of accounts, of products); 6, 7, 10, 11 block trading, bots, spread, copy trading. */
-function scopeOf(serviceType: string | null): Scope {
+/**
+ * `serviceType`: 0 WebSocket; 5, 8, 9 trading (all, in batches of accounts, of products); 6, 7,
+ * 10, 11 block trading, bots, spread, copy trading; 99 others — OKX has no code for deposits and
+ * withdrawals, so a 99 (or unknown) window is funding when its title says so, else unknown.
+ */
+function scopeOf(serviceType: string | null, title: string): Scope {
   if (serviceType === '0') return 'api';
   if (serviceType === '5' || serviceType === '8' || serviceType === '9') return 'trading';
   if (serviceType === '6' || serviceType === '7' || serviceType === '10' || serviceType === '11') return 'other';
-  return 'unknown';
+  return titleScope(title);
 }
 
 /** The `data` list of OKX's envelope; any `code` but "0" is an error answer. */
@@ -49,15 +56,16 @@ function dataOf(source: string, json: unknown): unknown {
 
 export const okxStatus: NoticeSource = {
   name: 'okx-status',
-  // A window that leaves the list is asked about (?state=completed, ?state=canceled), never guessed.
+  // A window that leaves the list is asked about in the same read; judged by its times only while that follow-up fails.
   vanished: 'ask',
-  // "Rate limit: 1 request per 5 seconds" (GET /api/v5/system/status).
+  // "Rate limit: 1 request per 5 seconds" (GET /api/v5/system/status, whatever its `state`).
   gapMs: 5_000,
-  plan(known: KnownWindows): NoticeRequest[] {
-    // 1 request per 5 s: the finished lists only when a known window left the current one.
-    const current = { path: STATUS_PATH, weight: 1 };
-    if (known.left.length === 0) return [current];
-    return [current, { path: `${STATUS_PATH}?state=completed`, weight: 1 }, { path: `${STATUS_PATH}?state=canceled`, weight: 1 }];
+  plan: (): NoticeRequest[] => [{ path: STATUS_PATH, weight: 1 }],
+  followUp(missing: readonly KnownWindow[], asked: readonly string[], now: number): NoticeRequest | undefined {
+    // The likelier list first (a window that had begun most likely completed), the other only while some are still missing.
+    const begun = missing.some((w) => w.state !== 'scheduled' || now >= w.begins);
+    const next = (begun ? FINISHED : [...FINISHED].reverse()).map((state) => `${STATUS_PATH}?state=${state}`).find((path) => !asked.includes(path));
+    return next === undefined ? undefined : { path: next, weight: 1 };
   },
   decode(path: string, body: string): NoticeRead {
     return decodeJson('okx-status', body, (json) => {
@@ -82,7 +90,7 @@ export const okxStatus: NoticeSource = {
           begins: requiredMsTime(o, 'begin'),
           ends: msTime(o, 'end'),
           origin: originOf(code(o, 'maintType')),
-          scope: scopeOf(serviceType),
+          scope: scopeOf(serviceType, title),
           coins: [],
           symbols: [],
           url: text(o, 'href'),

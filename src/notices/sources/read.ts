@@ -127,3 +127,21 @@ export function originOf(c: string | null): 'planned' | 'unplanned' | 'incident'
   if (c === '3') return 'incident';
   return 'unknown';
 }
+
+/**
+ * What a service's name, or a window's title, says it is: `funding` (deposits, withdrawals,
+ * wallets), `trading` (spot, orders, matching, margin, futures), `api` (the API, WebSocket), else
+ * `other`. For a Statuspage's components, and for a window whose source's own codes say nothing
+ * (OKX `serviceType` 99 "others", Bybit with no `serviceTypes`: neither has a code for funding).
+ */
+export function serviceOf(name: string): 'funding' | 'trading' | 'api' | 'other' {
+  if (/deposit|withdraw|wallet/i.test(name)) return 'funding';
+  if (/trad|\bspot\b|\border|match|margin|futures|perpetual|derivative/i.test(name)) return 'trading';
+  if (/\bapi\b|websocket/i.test(name)) return 'api';
+  return 'other';
+}
+
+/** A window's scope from its title when its source's codes say nothing: funding when the title says so, else unknown. */
+export function titleScope(title: string): 'funding' | 'unknown' {
+  return serviceOf(title) === 'funding' ? 'funding' : 'unknown';
+}

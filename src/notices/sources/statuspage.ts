@@ -5,9 +5,9 @@
  * its `scheduled_for`, completed after), not here.
  */
 import { FieldError, type Json } from '../../exchange/read';
-import type { Maintenance, MaintenanceState, NoticeRead, Scope } from '../model';
+import type { MaintenanceState, NoticeRead, Scope, WindowRead } from '../model';
 import type { NoticeRequest, NoticeSource } from '../source';
-import { decodeJson, isoTime, object, records, requiredText, text } from './read';
+import { decodeJson, isoTime, object, records, requiredText, serviceOf, text } from './read';
 
 const MAINTENANCE_STATES: Readonly<Record<string, MaintenanceState>> = {
   scheduled: 'scheduled',
@@ -24,12 +24,25 @@ const INCIDENT_STATES: Readonly<Record<string, MaintenanceState>> = {
   postmortem: 'completed',
 };
 
-/** `funding` when an affected component (of the updates, else of the window) is about deposits or withdrawals. */
-function scopeOf(o: Json): Scope {
+/** The window's components: those its updates name as affected, else its own list. */
+function componentsOf(o: Json): string[] {
   const affected = records(o.incident_updates, 'incident_updates', true).flatMap((u) => records(u.affected_components, 'affected_components', true));
   const components = affected.length > 0 ? affected : records(o.components, 'components', true);
-  const funding = components.some((c) => /deposit|withdraw/i.test(text(c, 'name') ?? ''));
-  return funding ? 'funding' : 'exchange';
+  return [...new Set(components.map((c) => text(c, 'name')).filter((n): n is string => n !== null))];
+}
+
+/**
+ * The scope of a window by what its components are: every one a funding component (deposits,
+ * withdrawals, wallets) -> funding, or with api and other ones beside; funding and trading ones
+ * together -> exchange (an exchange-wide upgrade takes both); trading ones -> trading; API ones
+ * -> api; none named -> exchange (the page as a whole); else other.
+ */
+function scopeOf(components: readonly string[]): Scope {
+  if (components.length === 0) return 'exchange';
+  const kinds = new Set(components.map(serviceOf));
+  if (kinds.has('funding')) return kinds.has('trading') ? 'exchange' : 'funding';
+  if (kinds.has('trading')) return 'trading';
+  return kinds.has('api') ? 'api' : 'other';
 }
 
 function stateOf(o: Json, states: Readonly<Record<string, MaintenanceState>>): MaintenanceState {
@@ -38,7 +51,8 @@ function stateOf(o: Json, states: Readonly<Record<string, MaintenanceState>>): M
   return state;
 }
 
-function window(o: Json, incident: boolean): Omit<Maintenance, 'exchange'> {
+function window(o: Json, incident: boolean): WindowRead {
+  const components = componentsOf(o);
   const begins = incident ? (isoTime(o, 'started_at') ?? isoTime(o, 'created_at')) : isoTime(o, 'scheduled_for');
   if (begins === null) throw new FieldError(incident ? 'created_at is missing' : 'scheduled_for is missing');
   return {
@@ -48,11 +62,13 @@ function window(o: Json, incident: boolean): Omit<Maintenance, 'exchange'> {
     begins,
     ends: incident ? isoTime(o, 'resolved_at') : isoTime(o, 'scheduled_until'),
     origin: incident ? 'incident' : 'planned',
-    scope: scopeOf(o),
+    scope: scopeOf(components),
     coins: [],
     symbols: [],
     url: text(o, 'shortlink'),
     source: 'statuspage',
+    // What the components name (`USDT deposits and withdrawals`) is what the window covers.
+    named: components,
   };
 }
 

@@ -24,7 +24,7 @@ describe('binance-announcements (unofficial): recorded answers', () => {
 
   it('decodes the recorded list exactly: code as id, catalog 48 a listing, releaseDate, the article url', () => {
     const source = binanceAnnouncements(undefined);
-    expect(source.plan({ left: [] })).toEqual([{ path: '/bapi/composite/v1/public/cms/article/list/query?type=1&pageNo=1&pageSize=20', weight: 1 }]);
+    expect(source.plan({ open: [] })).toEqual([{ path: '/bapi/composite/v1/public/cms/article/list/query?type=1&pageNo=1&pageSize=20', weight: 1 }]);
     const url = (code: string) => `https://www.binance.com/en/support/announcement/${code}`;
     expect(source.decode('', recorded('binance', 'cms-list.json'), 0)).toEqual({
       announcements: [

@@ -3,7 +3,7 @@ import { failure, recorded } from './recorded';
 
 describe('bitget-announcements: recorded answers', () => {
   it('plans three types (Bitget spells it annoucements) and decodes the docs example exactly: cTime a string of ms', () => {
-    expect(bitgetAnnouncements.plan({ left: [] }).map((r) => r.path)).toEqual([
+    expect(bitgetAnnouncements.plan({ open: [] }).map((r) => r.path)).toEqual([
       '/api/v2/public/annoucements?language=en_US&annType=symbol_delisting',
       '/api/v2/public/annoucements?language=en_US&annType=coin_listings',
       '/api/v2/public/annoucements?language=en_US&annType=maintenance_system_updates',

@@ -14,7 +14,7 @@ function withWindow(fields: Record<string, unknown>): string {
 
 describe('bybit-status: recorded answers', () => {
   it('decodes the docs example exactly: serviceTypes 2 with product 2 is trading, maintainType as a number', () => {
-    expect(bybitStatus.plan({ left: [] })).toEqual([{ path: '/v5/system/status', weight: 1 }]);
+    expect(bybitStatus.plan({ open: [] })).toEqual([{ path: '/v5/system/status', weight: 1 }]);
     expect(bybitStatus.decode('/v5/system/status', recorded('bybit', 'system-status.json'), 0)).toEqual({
       status: { state: 'normal', message: null, since: null },
       maintenance: [WINDOW],
@@ -24,6 +24,8 @@ describe('bybit-status: recorded answers', () => {
   it('maps product and serviceTypes, codes as strings, "" end, the demo environment and an ongoing window', () => {
     const scope = (fields: Record<string, unknown>) => bybitStatus.decode('', withWindow(fields), 0).maintenance?.[0]?.scope;
     expect([scope({ product: [1] }), scope({ product: [] }), scope({ serviceTypes: [4] }), scope({ serviceTypes: [] })]).toEqual(['other', 'trading', 'api', 'unknown']);
+    // No code for deposits and withdrawals: a window naming no service is funding when its title says so.
+    expect([scope({ serviceTypes: [], title: 'USDT withdrawal maintenance' }), scope({ serviceTypes: [], title: 'Scheduled upgrade' })]).toEqual(['funding', 'unknown']);
     expect(bybitStatus.decode('', withWindow({ maintainType: '3', env: '1', state: 'ongoing', end: '' }), 0)).toEqual({
       status: { state: 'maintenance', message: 't06', since: 1751596902000 },
       maintenance: [{ ...WINDOW, origin: 'incident', state: 'ongoing', ends: null }],
@@ -40,7 +42,7 @@ describe('bybit-status: recorded answers', () => {
 
 describe('bybit-announcements: recorded answers', () => {
   it('plans three types and decodes the docs example exactly (dateTimestamp when publishTime is absent)', () => {
-    expect(bybitAnnouncements.plan({ left: [] }).map((r) => r.path)).toEqual([
+    expect(bybitAnnouncements.plan({ open: [] }).map((r) => r.path)).toEqual([
       '/v5/announcements/index?locale=en-US&type=delistings&page=1&limit=20',
       '/v5/announcements/index?locale=en-US&type=new_crypto&page=1&limit=20',
       '/v5/announcements/index?locale=en-US&type=maintenance_updates&page=1&limit=20',

@@ -3,7 +3,7 @@ import { failure, recorded } from './recorded';
 
 describe('htx-status: recorded answers', () => {
   it('decodes the docs example exactly: normal, no window', () => {
-    expect(htxStatus.plan({ left: [] })).toEqual([{ path: '/v2/market-status', weight: 1 }]);
+    expect(htxStatus.plan({ open: [] })).toEqual([{ path: '/v2/market-status', weight: 1 }]);
     expect(htxStatus.decode('/v2/market-status', recorded('htx', 'market-status.json'), 5)).toEqual({ status: { state: 'normal', message: null, since: null }, maintenance: [] });
   });
 

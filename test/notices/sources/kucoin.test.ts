@@ -16,7 +16,7 @@ describe('kucoin-status: recorded answers', () => {
 
 describe('kucoin-announcements: recorded answers', () => {
   it('plans three types and decodes the SDK spec example exactly: annId as text, kind by the annType list', () => {
-    expect(kucoinAnnouncements.plan({ left: [] }).map((r) => r.path)).toEqual([
+    expect(kucoinAnnouncements.plan({ open: [] }).map((r) => r.path)).toEqual([
       '/api/v3/announcements?annType=delistings&lang=en_US&currentPage=1&pageSize=20',
       '/api/v3/announcements?annType=new-listings&lang=en_US&currentPage=1&pageSize=20',
       '/api/v3/announcements?annType=maintenance-updates&lang=en_US&currentPage=1&pageSize=20',

@@ -24,13 +24,16 @@ function withWindow(fields: Record<string, unknown>): string {
 }
 
 describe('okx-status: recorded answers', () => {
-  it('plans the current list only, and the finished lists only when a known window left it', () => {
-    expect(okxStatus.plan({ left: [] })).toEqual([{ path: STATUS, weight: 1 }]);
-    expect(okxStatus.plan({ left: ['okx-12e642a494089387'] })).toEqual([
-      { path: STATUS, weight: 1 },
-      { path: `${STATUS}?state=completed`, weight: 1 },
-      { path: `${STATUS}?state=canceled`, weight: 1 },
-    ]);
+  it('plans the current list only; asks the likelier finished list first, the other while windows are still missing', () => {
+    expect(okxStatus.plan({ open: [] })).toEqual([{ path: STATUS, weight: 1 }]);
+    const follow = okxStatus.followUp!;
+    const ongoing = { id: 'a', state: 'ongoing' as const, begins: 1_000, ends: 2_000 };
+    const ahead = { id: 'b', state: 'scheduled' as const, begins: 5_000, ends: 6_000 };
+    expect(follow([ongoing], [], 1_500)).toEqual({ path: `${STATUS}?state=completed`, weight: 1 });
+    expect(follow([ongoing], [`${STATUS}?state=completed`], 1_500)).toEqual({ path: `${STATUS}?state=canceled`, weight: 1 });
+    expect(follow([ahead], [], 1_500)).toEqual({ path: `${STATUS}?state=canceled`, weight: 1 });
+    expect(follow([ahead], [], 5_000)).toEqual({ path: `${STATUS}?state=completed`, weight: 1 });
+    expect(follow([ahead], [`${STATUS}?state=canceled`, `${STATUS}?state=completed`], 1_500)).toBeUndefined();
   });
 
   it('decodes the docs example exactly: strings of ms, "" href as null, serviceType 8 trading, a stable id', () => {
@@ -67,6 +70,10 @@ describe('okx-status: recorded answers', () => {
     }
     const scopes = Object.fromEntries(['0', '5', '6', '7', '9', '10', '11', '99', '4'].map((t) => [t, okxStatus.decode(STATUS, withWindow({ serviceType: t }), 0).maintenance?.[0]?.scope]));
     expect(scopes).toEqual({ '0': 'api', '5': 'trading', '6': 'other', '7': 'other', '9': 'trading', '10': 'other', '11': 'other', '99': 'unknown', '4': 'unknown' });
+    // No code for deposits and withdrawals: a 99 ("others") window is funding when its title says so.
+    const titled = ['ETH wallet maintenance', 'Suspension of USDT deposits and withdrawals', 'Trading account system upgrade (in batches of accounts)'].map((title) => okxStatus.decode(STATUS, withWindow({ serviceType: '99', title }), 0).maintenance?.[0]?.scope);
+    expect(titled).toEqual(['funding', 'funding', 'unknown']);
+    expect(okxStatus.decode(STATUS, withWindow({ serviceType: '5', title: 'Spot and wallet upgrade' }), 0).maintenance?.[0]?.scope).toBe('trading');
     const origins = ['1', '2', '3', ''].map((m) => okxStatus.decode(STATUS, withWindow({ maintType: m }), 0).maintenance?.[0]?.origin);
     expect(origins).toEqual(['planned', 'unplanned', 'incident', 'unknown']);
   });
@@ -82,7 +89,7 @@ describe('okx-status: recorded answers', () => {
 
 describe('okx-announcements: recorded answers', () => {
   it('plans three types, in English', () => {
-    expect(okxAnnouncements.plan({ left: [] })).toEqual(
+    expect(okxAnnouncements.plan({ open: [] })).toEqual(
       ['announcements-delistings', 'announcements-new-listings', 'announcements-deposit-withdrawal-suspension-resumption'].map((t) => ({
         path: `/api/v5/support/announcements?annType=${t}&page=1`,
         weight: 1,
