@@ -58,6 +58,11 @@ interface Lines {
   alert(at: number, exchange: string, t: Transition): string;
 }
 
+/** A transition as receivers are told of it: a change event fires (once). */
+function shownAs(to: Transition['to']): Exclude<Transition['to'], 'event'> {
+  return to === 'event' ? 'firing' : to;
+}
+
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
@@ -81,7 +86,9 @@ const jsonLines: Lines = {
       at: iso(at),
       exchange,
       type: 'alert',
-      to,
+      // A change event is told to receivers as firing (it never resolves): printed as they were told.
+      to: shownAs(to),
+      ...(to === 'event' && { event: true }),
       alertname: a.labels.alertname ?? '',
       labels: a.labels,
       fingerprint: a.fingerprint,
@@ -115,6 +122,6 @@ const textLines: Lines = {
       .filter((k) => k !== 'alertname' && k !== 'exchange')
       .sort()
       .map((k) => `${k}=${quote(a.labels[k])}`);
-    return `${iso(at)} ${word(exchange)} alert ${to} ${word(a.labels.alertname ?? '')} {${labels.join(', ')}}\n`;
+    return `${iso(at)} ${word(exchange)} alert ${shownAs(to)} ${word(a.labels.alertname ?? '')} {${labels.join(', ')}}${to === 'event' ? ' (change event)' : ''}\n`;
   },
 };

@@ -104,7 +104,7 @@ describe('spotwatch replay', () => {
       '2025-03-01T12:00:30.000Z main change withdraw_disabled USDT TRX: true -> false',
       '2025-03-01T12:00:30.000Z main change withdraw_desc_set USDT TRX: null -> "Wallet maintenance\\u202e"',
       '2025-03-01T12:00:30.000Z main alert firing WithdrawDisabled {chain="tron", coin="USDT", kind="withdraw_disabled", network="TRX", severity="critical"}',
-      '2025-03-01T12:00:30.000Z main alert event MaintenanceMessage {chain="tron", coin="USDT", kind="withdraw_desc_set", network="TRX", severity="info"}',
+      '2025-03-01T12:00:30.000Z main alert firing MaintenanceMessage {chain="tron", coin="USDT", kind="withdraw_desc_set", network="TRX", severity="info"} (change event)',
       // The write's outcome is an input like any other: the store failing, then writable again.
       '2025-03-01T12:00:30.000Z main alert firing StoreFailing {severity="critical"}',
       '2025-03-01T12:00:40.000Z main alert resolved StoreFailing {severity="critical"}',
@@ -119,7 +119,7 @@ describe('spotwatch replay', () => {
     const lines = first.out.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => `${String(l.type)} ${String(l.kind ?? l.to)}`)).toEqual([
       'change withdraw_all_enabled', 'change withdraw_enabled', 'alert resolved',
-      'change withdraw_all_disabled', 'change withdraw_disabled', 'change withdraw_desc_set', 'alert firing', 'alert event',
+      'change withdraw_all_disabled', 'change withdraw_disabled', 'change withdraw_desc_set', 'alert firing', 'alert firing',
       'alert firing', 'alert resolved',
     ]);
     expect(lines[1]).toEqual({ at: '2025-03-01T12:00:10.000Z', exchange: 'main', type: 'change', kind: 'withdraw_enabled', coin: 'USDT', network: 'TRX', before: false, after: true });
@@ -136,7 +136,7 @@ describe('spotwatch replay', () => {
       endsAt: '2025-03-01T12:00:10.000Z',
       annotations: { summary: 'USDT withdrawals disabled on TRX (main)', description: 'No message from the exchange.', notice: 'none' },
     });
-    expect(lines[7]).toMatchObject({ to: 'event', alertname: 'MaintenanceMessage', startsAt: '2025-03-01T12:00:30.000Z', endsAt: null });
+    expect(lines[7]).toMatchObject({ to: 'firing', event: true, alertname: 'MaintenanceMessage', startsAt: '2025-03-01T12:00:30.000Z', endsAt: null });
   });
 
   it('--rules: the same incident under other rules (the recorded alerts of rules no longer there resolve at once, as after a reload)', async () => {
