@@ -112,4 +112,31 @@ describe('durations across a step of the wall clock (the daemon, its clock injec
     clock.advance(30 * 60 * S);
     await waitFor(async () => (await closed()).includes('firing'), 'the closure firing after 30 minutes passed');
   });
+
+  it('stepped forward an hour during a closure: the daily digest says how long it has been closed, not an hour more', async () => {
+    const clock = movedClock();
+    // The digest a few minutes on (UTC), reached by letting that time pass on both clocks.
+    const digestAt = (Math.floor(Date.now() / 60_000) + 3) * 60_000;
+    const hhmm = new Date(digestAt).toISOString().slice(11, 16);
+    s = await stack(RULES, {
+      coins: 20,
+      deps: { clock },
+      receivers: (hookUrl) => `    - name: hook\n      webhook: { url: "${hookUrl}/hook" }\n  digest: { at: "${hhmm}", timezone: UTC, receivers: [hook] }\n`,
+    });
+    const url = (await s.start()).url as string;
+    s.sim.control.apply({ action: 'set_network', coin: 'BTC', network: 'BTC', set: { withdrawEnable: false } });
+    await waitFor(async () => (await outages(url)).length === 1, 'the outage');
+    const from = Date.parse((await outages(url))[0]?.from ?? '');
+
+    clock.step(H);
+    clock.advance(digestAt - Date.now() + S);
+    // The digest is looked at every 10 s.
+    const digest = await waitFor(() => s.bodies().find((b) => b.groupKey.includes('digest=')), 'the digest', 20_000);
+    const lines = (digest.alerts[0]?.annotations.description ?? '').split('\n').filter((l) => l.includes('BTC on BTC'));
+    const since = new Date(from).toISOString().replace(/\.000Z$/, 'Z');
+    const spanOf = (line: string | undefined): string | undefined => /\(([^)]*)\)$/.exec(line ?? '')?.[1];
+    expect(lines.map((l) => l.replace(/ \([^)]*\)$/, ''))).toEqual([`- main BTC on BTC: withdrawals closed since ${since}`, `- main BTC on BTC: withdrawals ${since} to now`]);
+    // About three minutes passed (the digest's minute, less when it closed, plus the 10 s of a check): never an hour more.
+    for (const line of lines) expect(spanOf(line)).toMatch(/^[1-4]m( \d+s)?$/);
+  });
 });
