@@ -11,6 +11,7 @@ import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
 import { parseHostPort } from './lib/host-port';
 import { systemClock, type Clock } from './lib/clock';
+import { anchorOf, anchoredClock, type Instant } from './lib/time-base';
 import type { Logger } from './lib/logger';
 import { errorMessage } from './lib/error-message';
 import type { Answers } from './poll/protocol';
@@ -118,6 +119,8 @@ export class Daemon {
     private config: Config,
     private readonly deps: Required<Omit<DaemonDeps, 'threads'>> & Pick<DaemonDeps, 'threads'>,
     private readonly source: DaemonSource & { env: NodeJS.ProcessEnv },
+    /** Where this process's time line is anchored (deps.clock is anchored there; so are the threads'). */
+    private readonly anchor: Instant,
   ) {
     this.registry = deps.registry;
     this.metrics = createMetrics(this.registry);
@@ -128,7 +131,15 @@ export class Daemon {
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
   static async start(config: Config, deps: DaemonDeps, source: DaemonSource = {}): Promise<Daemon> {
-    const daemon = new Daemon(withFlags(config, source), { clock: systemClock, random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), storeCheckMs: STORE_CHECK_MS, ...deps }, { ...source, env: source.env ?? process.env });
+    // One time line for the whole run: the wall clock now, then monotonic time (time-base.ts anchoredClock).
+    const clock = deps.clock ?? systemClock;
+    const anchor = anchorOf(clock);
+    const daemon = new Daemon(
+      withFlags(config, source),
+      { random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), storeCheckMs: STORE_CHECK_MS, ...deps, clock: anchoredClock(clock, anchor) },
+      { ...source, env: source.env ?? process.env },
+      anchor,
+    );
     try {
       await daemon.boot();
     } catch (err) {
@@ -199,7 +210,7 @@ export class Daemon {
   }
 
   private threadsHost(): ThreadsHost {
-    if (this.deps.threads !== 'inline') return { kind: 'worker' };
+    if (this.deps.threads !== 'inline') return { kind: 'worker', anchor: this.anchor };
     const { clock, random, logger } = this.deps;
     const open = this.deps.openStore;
     this.pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });

@@ -31,8 +31,8 @@ export class Channel<Out extends { t: string }, In extends { t: string }> {
   private idle: (() => void)[] = [];
   private readonly asked = new Map<number, (answer: unknown) => void>();
   private nextId = 0;
-  /** When the other end last said anything (ms, Date.now). */
-  heardAt = Date.now();
+  /** When the other end last said anything (ms on this thread's monotonic clock, performance.now: a step of the wall clock is no silence). */
+  heardAt = performance.now();
 
   constructor(
     private readonly port: Port,
@@ -86,7 +86,7 @@ export class Channel<Out extends { t: string }, In extends { t: string }> {
   }
 
   private receive(m: In | Control): void {
-    this.heardAt = Date.now();
+    this.heardAt = performance.now();
     if (m.t === 'ack') {
       this.inFlight = false;
       this.next();

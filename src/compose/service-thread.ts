@@ -183,7 +183,7 @@ export class ServiceThread<C extends { t: string }, R extends { t: string }> {
   }
 
   /** The thread runs and has said something within STALLED_AFTER_MS (it answers a ping every two seconds). */
-  alive(now = Date.now()): boolean {
+  alive(now = performance.now()): boolean {
     return !this.ended && now - this.channel.heardAt < STALLED_AFTER_MS;
   }
 

@@ -9,13 +9,18 @@
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Logger } from '../lib/logger';
+import type { Instant } from '../lib/time-base';
 import type { Command, Report } from '../poll/protocol';
 import { serveDelivery, type DeliveryCommand, type DeliveryReport } from './delivery-service';
 import { servePoll } from './poll-service';
 import { ServiceThread, type ServiceThreadOptions, type ThreadParts } from './service-thread';
 
-/** Where the service threads run: worker threads (the daemon), or this thread, with parts given (tests). */
-export type ThreadsHost = { kind: 'worker' } | { kind: 'inline'; parts: ThreadParts };
+/**
+ * Where the service threads run: worker threads (the daemon), anchoring their clocks where the
+ * main thread's is (`anchor`, time-base.ts anchoredClock: one time line for every thread), or
+ * this thread, with parts given (tests).
+ */
+export type ThreadsHost = { kind: 'worker'; anchor: Instant } | { kind: 'inline'; parts: ThreadParts };
 
 type Handlers<R> = Pick<ServiceThreadOptions<R>, 'onReport' | 'onAsk' | 'onExit'>;
 
@@ -27,7 +32,7 @@ export class Threads {
     // The poll thread's channel to the delivery thread: one end each.
     const { port1: toDelivery, port2: fromPoll } = new MessageChannel();
     const place = (file: string, key: string, port: MessagePort, serve: typeof servePoll): ServiceThreadOptions<never>['host'] =>
-      host.kind === 'worker' ? { kind: 'worker', file: join(__dirname, file), workerData: { [key]: port }, transfer: [port] } : { kind: 'inline', start: (own, level) => serve(own, level, port, host.parts) };
+      host.kind === 'worker' ? { kind: 'worker', file: join(__dirname, file), workerData: { [key]: port, anchor: host.anchor }, transfer: [port] } : { kind: 'inline', start: (own, level) => serve(own, level, port, host.parts) };
     this.poll = new ServiceThread({ name: 'poll', host: place('poll-worker.js', 'delivery', toDelivery, servePoll), logger, ...on.poll });
     this.delivery = new ServiceThread({ name: 'delivery', host: place('delivery-worker.js', 'poll', fromPoll, serveDelivery), logger, ...on.delivery });
   }

@@ -1,21 +1,28 @@
 /**
  * Time as a dependency: the core never reads the clock, the edges get one injected.
  *
- * Two clocks, for two uses. The wall clock (`now`) says what time it is: it is what is shown
- * and stored, and it can be stepped (an NTP correction, a VM resumed, a wrong clock fixed). The
- * monotonic clock (`monotonic`) only says how much time passed: every wait and every "how long
- * since" within this process is measured on it (lib/time-base.ts).
+ * Two clocks, for two uses. The wall clock says what time it is, and it can be stepped (an NTP
+ * correction, a VM resumed, a wrong clock fixed). The monotonic clock (`monotonic`) only says how
+ * much time passed: every wait and every "how long since" within this process is measured on it.
+ * The daemon's `now` is the wall clock read once, when it started, plus the monotonic time since
+ * (anchoredClock, lib/time-base.ts): what it shows and stores reads as wall time, and the
+ * difference of two of its times is a monotonic duration, whatever the wall clock did between.
  */
 
 /** Where the time comes from. */
 export interface Clock {
-  /** Wall time: milliseconds since the Unix epoch. */
+  /** Wall time: milliseconds since the Unix epoch (the daemon's: anchored, see anchoredClock). */
   now(): number;
   /**
    * Milliseconds on a clock that is never stepped (CLOCK_MONOTONIC): the same in every thread of
    * this process, meaningless in another process (never stored).
    */
   monotonic(): number;
+  /**
+   * The wall clock as the system has it this instant, stepped or not, where `now` is anchored
+   * (anchoredClock): only to notice a step (TimeBase). Absent: `now` is the wall clock itself.
+   */
+  wall?(): number;
 }
 
 export const systemClock: Clock = {

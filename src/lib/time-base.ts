@@ -19,7 +19,8 @@ export const STEP_TOLERANCE_MS = 1_000;
  * The two clocks read together, and a step of the wall clock noticed: when the wall clock moved
  * by more (or less) than the monotonic one since the last reading, beyond STEP_TOLERANCE_MS, it
  * was stepped, and that is logged once (`clock stepped`, with its size: negative, back). Waits
- * are counted on the monotonic clock, so a step changes nothing but the times shown from then on.
+ * are counted on the monotonic clock and the daemon's times on its anchored one (anchoredClock),
+ * so a step changes neither; the wall clock read here is the system's (Clock.wall).
  */
 export class TimeBase {
   private last: Instant | undefined;
@@ -30,9 +31,9 @@ export class TimeBase {
     private readonly logger?: Logger,
   ) {}
 
-  /** Both clocks, now. */
+  /** Both clocks, now: the wall clock as the system has it (Clock.wall), not an anchored `now`. */
   read(): Instant {
-    const at = { wall: this.clock.now(), mono: this.clock.monotonic() };
+    const at = { wall: this.clock.wall?.() ?? this.clock.now(), mono: this.clock.monotonic() };
     const last = this.last;
     this.last = at;
     if (last !== undefined) {
@@ -43,6 +44,29 @@ export class TimeBase {
     }
     return at;
   }
+}
+
+/** Both clocks of `clock`, read together: where a time line is anchored (anchoredClock). */
+export function anchorOf(clock: Clock): Instant {
+  return { wall: clock.wall?.() ?? clock.now(), mono: clock.monotonic() };
+}
+
+/**
+ * The daemon's clock: `now` is the wall time of `anchor` plus the monotonic time since, so the
+ * times it stamps read as wall time (they are, to within the drift NTP slews away) and the
+ * difference of any two of them is a monotonic duration: an outage, `for`, an alert's
+ * `endsAt - startsAt`, an availability, a digest's span are what passed, whichever way the wall
+ * clock was stepped meanwhile. A step is not followed while the process runs (TimeBase logs it);
+ * the next start anchors on the wall clock as it is then. Every thread of a process is given the
+ * same anchor (compose/threads.ts), so their times are one time line. `wall` stays the system's.
+ */
+export function anchoredClock(clock: Clock, anchor: Instant = anchorOf(clock)): Clock {
+  return {
+    // Whole milliseconds, as Date.now gives (stored as integers, shown as ISO times).
+    now: () => Math.round(anchor.wall + (clock.monotonic() - anchor.mono)),
+    monotonic: () => clock.monotonic(),
+    wall: () => clock.wall?.() ?? clock.now(),
+  };
 }
 
 /**

@@ -117,6 +117,11 @@ describe('a service thread (run in this thread, on a message channel)', () => {
     thread.post({ t: 'work', n: 2 });
     await expect(thread.ask('x', 1_000)).resolves.toBe('thread answers x');
     expect(thread.alive()).toBe(true);
+    // The wall clock stepped an hour forward: no silence of an hour (it counted as stalled, /healthz 503).
+    const now = Date.now();
+    const stepped = jest.spyOn(Date, 'now').mockReturnValue(now + 3_600_000);
+    expect(thread.alive()).toBe(true);
+    stepped.mockRestore();
     await until(() => reports.length === 2);
     expect(reports).toEqual([{ t: 'did', n: 1 }, { t: 'did', n: 2 }]);
     expect(lines.map((l) => [l.level, l.msg, l.n, l.answer])).toEqual([[40, 'from the thread', 2, 'main answers q']]);

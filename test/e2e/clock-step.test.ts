@@ -87,4 +87,66 @@ describe('the built daemon under libfaketime, its wall clock stepped', () => {
     expect(child.exitCode).toBe(0);
     expect(hook.received).toHaveLength(1);
   });
+
+  it('stepped forward, then back, an hour during two closures: each stored outage lasts what passed in real time', async () => {
+    const lib = requireLibfaketime();
+    writeFileSync(join(dir, 'outage-rules.yaml'), 'rules:\n  - alert: Closed\n    state: withdraw_disabled\n');
+    const config = join(dir, 'outages.yaml');
+    writeFileSync(
+      config,
+      `exchanges:\n  - name: main\n    base_url: ${sim.url}\n    poll: { coins: 200ms, tickers: 1s }\nserver: { listen: "127.0.0.1:0" }\nstate_dir: ${join(dir, 'outages')}\nrules_file: outage-rules.yaml\nnotify:\n  receivers:\n    - name: hook\n      webhook: { url: "${hook.url}/outages" }\n`,
+    );
+    const offset = join(dir, 'faketime-outages');
+    writeFileSync(offset, '+0\n');
+    const child: Child = spotwatch(['run', '--config', config], {
+      env: { LD_PRELOAD: lib, FAKETIME_TIMESTAMP_FILE: offset, FAKETIME_NO_CACHE: '1', FAKETIME_DONT_FAKE_MONOTONIC: '1', SPOTWATCH_LOG_LEVEL: 'info' },
+    });
+    const url = (await child.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/, 30_000))[1] as string;
+    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready', 30_000);
+    type OutageView = { from: string; to: string | null; duration_seconds: number };
+    const outage = async (coin: string): Promise<OutageView | undefined> => ((await (await fetch(`${url}/api/v1/outages?coin=${coin}&network=${coin}`)).json()) as { outages: OutageView[] }).outages[0];
+    const polled = async (): Promise<string | undefined> => ((await (await fetch(`${url}/api/v1/state`)).json()) as { data: { exchanges: { polls: Record<string, { at: string }> }[] } }).data.exchanges[0]?.polls.coins?.at;
+    const polls = async (n: number): Promise<void> => {
+      for (let i = 0; i < n; i++) {
+        const before = await polled();
+        await waitFor(async () => (await polled()) !== before, 'a coin poll');
+      }
+    };
+
+    /** A closure of `coin` with the wall clock set to `to` in the middle: what is stored, and how long it was closed in real time. */
+    const closure = async (coin: string, to: string): Promise<{ stored: OutageView; realS: number }> => {
+      sim.control.apply({ action: 'set_network', coin, network: coin, set: { withdrawEnable: false } });
+      const closed = performance.now();
+      await waitFor(() => outage(coin), `${coin}'s outage`);
+      // A few seconds of real time (coin polls 200 ms apart) on each side of the step.
+      await polls(10);
+      writeFileSync(offset, `${to}\n`);
+      await polls(10);
+      sim.control.apply({ action: 'set_network', coin, network: coin, set: { withdrawEnable: true } });
+      const realS = (performance.now() - closed) / 1000;
+      const stored = await waitFor(async () => {
+        const o = await outage(coin);
+        return o?.to !== null ? o : undefined;
+      }, `${coin}'s reopening`);
+      return { stored, realS };
+    };
+
+    const forward = await closure('ETH', '+3600');
+    const back = await closure('SOL', '+0');
+    for (const { stored, realS } of [forward, back]) {
+      // From the poll that saw it close to the one that saw it reopen: within a poll or two of the real time.
+      expect(stored.duration_seconds).toBeGreaterThan(realS - 1);
+      expect(stored.duration_seconds).toBeLessThan(realS + 1);
+      expect(Date.parse(stored.to as string) - Date.parse(stored.from)).toBe(Math.round(stored.duration_seconds * 1000));
+    }
+    // Several seconds each (not 0, not an hour and more).
+    expect(forward.stored.duration_seconds).toBeGreaterThan(3);
+    expect(back.stored.duration_seconds).toBeGreaterThan(3);
+    expect(forward.stored.duration_seconds).toBeLessThan(30);
+
+    const stepped = child.stderr.split('\n').filter((l) => l.includes('"clock stepped"')).map((l) => Math.round((JSON.parse(l) as { stepMs: number }).stepMs / 60_000));
+    expect(stepped).toEqual([60, -60]);
+    await child.kill('SIGTERM');
+    expect(child.exitCode).toBe(0);
+  });
 });
