@@ -69,6 +69,8 @@ export function botNotices(lists: readonly NoticeLists[], now: number): BotNotic
 
 export interface BotContextSources {
   now(): number;
+  /** The system's wall clock (Clock.wall): Telegram's dates are read against it. */
+  wall(): number;
   stateDir: string;
   /** What /status and /closed read, fetched before each command (undefined: not answered in time). */
   reads(): Promise<BotReads | undefined>;
@@ -88,6 +90,7 @@ export function botContext(src: BotContextSources): BotContext {
   let read: BotReads = NOTHING_READ;
   return {
     now: () => src.now(),
+    wall: () => src.wall(),
     stateDir: src.stateDir,
     async refresh() {
       read = (await src.reads()) ?? read;

@@ -10,6 +10,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Alert } from '../alerts/alert';
 import type { Config } from '../config';
+import { wallNow } from '../lib/clock';
 import { errorMessage } from '../lib/error-message';
 import { Notifications } from '../notify/notifications';
 import type { MailTransportFactory } from '../notify/plugin';
@@ -144,6 +145,7 @@ export class DeliveryService implements Service<DeliveryCommand> {
       activeAlerts: () => this.heard.active.values(),
       bot: botContext({
         now: () => clock.now(),
+        wall: () => wallNow(clock),
         stateDir: config.state_dir,
         reads: async () => (await this.deps.ask(BOT_READS, BOT_READS_WAIT_MS)) as BotReads | undefined,
         silences,

@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
-import { systemClock, type Clock } from '../lib/clock';
+import { systemClock, wallNow, type Clock } from '../lib/clock';
 import { parseRetryAfter } from '../lib/retry-after';
 import { sleep } from '../lib/sleep';
 import type { CoinRecord, Endpoint, TickerRecord } from '../snapshot/model';
@@ -201,11 +201,11 @@ export class ExchangeClient {
   private async syncClock(endpoint: Endpoint, signal?: AbortSignal, deadline?: number): Promise<void> {
     const { requests, decode } = this.dialect;
     if (requests.serverTime === undefined || decode.serverTime === undefined) return;
-    const sent = this.clock.now();
+    const sent = wallNow(this.clock);
     const res = await this.request(endpoint, requests.serverTime(), signal, undefined, deadline);
     const time = this.decode(endpoint, res, decode.serverTime);
     // The answer was stamped about halfway between sending and receiving.
-    this.clockOffsetMs = time - Math.round((sent + this.clock.now()) / 2);
+    this.clockOffsetMs = time - Math.round((sent + wallNow(this.clock)) / 2);
   }
 
   /** An answer's text through the dialect's decode; what the decode throws, as the error of that fetch. */
@@ -262,7 +262,7 @@ export class ExchangeClient {
   }
 
   private async send(endpoint: RequestEndpoint, request: Request, signal?: AbortSignal, sameAs?: Readonly<{ raw: Buffer; wire?: Buffer | undefined }>): Promise<GetResult> {
-    const signed = request.signed === true && this.dialect.sign !== undefined ? this.dialect.sign(request, this.credentials, this.clock.now() + this.clockOffsetMs) : request;
+    const signed = request.signed === true && this.dialect.sign !== undefined ? this.dialect.sign(request, this.credentials, wallNow(this.clock) + this.clockOffsetMs) : request;
     const res = await get({
       dispatcher: this.dispatcher,
       origin: this.origin,
@@ -275,7 +275,7 @@ export class ExchangeClient {
       sameAs: sameAs?.raw,
       sameWire: sameAs?.wire,
     });
-    const pause = this.dialect.errors.pauseAfter?.(res.headers, this.clock.now() + this.clockOffsetMs);
+    const pause = this.dialect.errors.pauseAfter?.(res.headers, wallNow(this.clock) + this.clockOffsetMs);
     if (pause !== undefined && pause > 0) {
       // The exchange's own count says the limit is reached: wait rather than be refused (and banned).
       this.blockKind = 'rate_limited';
@@ -287,7 +287,7 @@ export class ExchangeClient {
 
   /** The error of an answer the exchange refused (any status but 2xx, or an error inside a 2xx answer). */
   private refusalError(endpoint: RequestEndpoint, res: GetResult, refusal: Refusal): ExchangeError {
-    const now = this.clock.now();
+    const now = wallNow(this.clock);
     const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now);
     const { code, msg } = refusal;
     const detail = `${endpoint}: HTTP ${res.status}${code !== undefined ? ` code ${code}` : ''}${msg ? `: ${msg}` : ''}`;

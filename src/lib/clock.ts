@@ -25,6 +25,15 @@ export interface Clock {
   wall?(): number;
 }
 
+/**
+ * The wall clock as the system has it now (Clock.wall, else `now`): for comparing with another
+ * machine's clock (a signed request's timestamp, a Retry-After date, a Telegram message's date),
+ * never for a duration.
+ */
+export function wallNow(clock: Clock): number {
+  return clock.wall?.() ?? clock.now();
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   // process.hrtime is CLOCK_MONOTONIC, shared by every thread; performance.now() counts from each thread's own origin.

@@ -1,4 +1,4 @@
-import type { Clock } from './clock';
+import { wallNow, type Clock } from './clock';
 import type { Logger } from './logger';
 
 /** One reading of both clocks, taken together: wall ms (shown, stored) and monotonic ms (waits, durations). */
@@ -33,7 +33,7 @@ export class TimeBase {
 
   /** Both clocks, now: the wall clock as the system has it (Clock.wall), not an anchored `now`. */
   read(): Instant {
-    const at = { wall: this.clock.wall?.() ?? this.clock.now(), mono: this.clock.monotonic() };
+    const at = { wall: wallNow(this.clock), mono: this.clock.monotonic() };
     const last = this.last;
     this.last = at;
     if (last !== undefined) {
@@ -48,7 +48,7 @@ export class TimeBase {
 
 /** Both clocks of `clock`, read together: where a time line is anchored (anchoredClock). */
 export function anchorOf(clock: Clock): Instant {
-  return { wall: clock.wall?.() ?? clock.now(), mono: clock.monotonic() };
+  return { wall: wallNow(clock), mono: clock.monotonic() };
 }
 
 /**
@@ -65,7 +65,7 @@ export function anchoredClock(clock: Clock, anchor: Instant = anchorOf(clock)): 
     // Whole milliseconds, as Date.now gives (stored as integers, shown as ISO times).
     now: () => Math.round(anchor.wall + (clock.monotonic() - anchor.mono)),
     monotonic: () => clock.monotonic(),
-    wall: () => clock.wall?.() ?? clock.now(),
+    wall: () => wallNow(clock),
   };
 }
 

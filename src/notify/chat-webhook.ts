@@ -10,6 +10,7 @@ import { postJson, succeeded, type HttpDeps, type PostAnswer } from './http-post
 import type { Delivery, Notification, Notifier, NotifyError } from './notifier';
 import type { ReceiverPlugin } from './plugin';
 import { DEFAULT_RECEIVER_TIMEOUT_MS, messageTemplate, receiverTimeout, secretHttpUrl } from './receiver-schema';
+import { wallNow } from '../lib/clock';
 
 /** The block of a webhook chat receiver (DESIGN.md section 4: `webhook_url` is a contract). */
 export const chatWebhookSchema = z
@@ -58,7 +59,7 @@ export function chatWebhookNotifier(service: ChatService, options: ChatWebhookOp
     name: options.name,
     async send({ notification }: Delivery, signal?: AbortSignal) {
       const answer = await postJson(http, service.who, url, service.message(notification, options.templates ?? {}), options.timeoutMs, signal, true);
-      if (!succeeded(answer)) throw service.failure(answer, http.clock.now(), secrets);
+      if (!succeeded(answer)) throw service.failure(answer, wallNow(http.clock), secrets);
     },
   };
 }

@@ -5,6 +5,7 @@ import { deadline, timeoutError } from '../lib/deadline';
 import { statusError, transportError } from './http-errors';
 import { NotifyError } from './notifier';
 import type { ReceiverDeps } from './plugin';
+import { wallNow } from '../lib/clock';
 
 /** What a receiver that speaks HTTP is given: the connection pool, and the clock (a Retry-After date). */
 export type HttpDeps = Pick<ReceiverDeps, 'dispatcher' | 'clock'>;
@@ -55,7 +56,7 @@ export async function postNotification(
 ): Promise<void> {
   const answer = await postForAnswer(http, who, request, timeoutMs, signal);
   if (succeeded(answer)) return;
-  throw statusError(who, answer.status, answer.headers['retry-after'], http.clock.now());
+  throw statusError(who, answer.status, answer.headers['retry-after'], wallNow(http.clock));
 }
 
 /**

@@ -45,7 +45,7 @@ describe('/notices as the main thread reads it for the bots', () => {
 
   it('the delivery thread\'s context gives them all, or those naming a coin (any case)', async () => {
     const reads: BotReads = { status: { exchanges: [], firing: 0 }, closed: [], notices: botNotices(lists, NOW) };
-    const ctx = botContext({ now: () => NOW, stateDir: '/nonexistent', reads: async () => reads, silences: { list: () => [], save: () => undefined }, onIgnored: () => undefined });
+    const ctx = botContext({ now: () => NOW, wall: () => NOW, stateDir: '/nonexistent', reads: async () => reads, silences: { list: () => [], save: () => undefined }, onIgnored: () => undefined });
     expect(ctx.notices()).toEqual({ windows: [], announcements: [] });
     await ctx.refresh?.();
     expect(ctx.notices()).toEqual(reads.notices);

@@ -117,6 +117,15 @@ describe('the Telegram bot, long-polling a Bot API double', () => {
     expect(context.requests).toEqual([]);
   });
 
+  it('reads a message\'s date against the system\'s wall clock: after a clock step, a command just sent is answered (the daemon\'s anchored now is an hour off)', async () => {
+    const { context } = bot({}, fixedContext({ now: () => Date.now() + 3_600_000, wall: () => Date.now(), stateDir: dir }));
+    tg.message(CHAT, '/closed', { date: Math.floor(Date.now() / 1000) });
+    tg.message(CHAT, '/status', { date: Math.floor(Date.now() / 1000) - 3600 });
+    await waitFor(() => tg.sent.length === 1 && context.ignored.length === 1, 'the fresh command answered, the old one ignored');
+    expect(replies()).toEqual(['No network is closed.']);
+    expect(context.ignored).toEqual(['desk stale']);
+  });
+
   it('keeps its offset across a restart: no update is answered twice', async () => {
     const first = bot();
     const a = tg.message(CHAT, '/help');

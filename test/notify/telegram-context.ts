@@ -6,13 +6,14 @@ import { literalPattern } from '../../src/lib/pattern';
 export const NOW = Date.UTC(2026, 0, 2, 12, 0, 0);
 
 /** A BotContext over fixed data; what the bot asks of it is recorded. */
-export function fixedContext(over: { closed?: ClosedNetwork[]; notices?: BotNotices; silences?: Silence[]; refuse?: string; now?: () => number; stateDir?: string } = {}) {
+export function fixedContext(over: { closed?: ClosedNetwork[]; notices?: BotNotices; silences?: Silence[]; refuse?: string; now?: () => number; wall?: () => number; stateDir?: string } = {}) {
   const silences = [...(over.silences ?? [])];
   const requests: SilenceRequest[] = [];
   const expired: string[] = [];
   const ignored: string[] = [];
   const ctx: BotContext = {
     now: over.now ?? (() => NOW),
+    ...(over.wall !== undefined && { wall: over.wall }),
     stateDir: over.stateDir ?? '/nonexistent',
     status: () => ({
       exchanges: [

@@ -3,6 +3,7 @@ import { postForAnswer, succeeded, type HttpDeps, type PostAnswer } from '../htt
 import type { Delivery, Notifier, NotifyError } from '../notifier';
 import { SentParts } from '../sent-parts';
 import { gotifyMessages } from './message';
+import { wallNow } from '../../lib/clock';
 
 export interface GotifyOptions {
   name: string;
@@ -47,7 +48,7 @@ export function gotifyNotifier(options: GotifyOptions, http: HttpDeps): Notifier
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
         }, options.timeoutMs, signal);
-        if (!succeeded(answer)) throw gotifyError(answer, http.clock.now(), [options.token]);
+        if (!succeeded(answer)) throw gotifyError(answer, wallNow(http.clock), [options.token]);
       });
     },
   };

@@ -4,6 +4,7 @@ import type { Delivery, Notifier, NotifyError } from '../notifier';
 import { SentParts } from '../sent-parts';
 import { matrixMessages } from './message';
 import type { MatrixConfig } from './schema';
+import { wallNow } from '../../lib/clock';
 
 /**
  * The `matrix` receiver: each group as `m.room.message` events (`m.text`, or `m.notice` with
@@ -35,7 +36,7 @@ export function matrixNotifier(name: string, config: MatrixConfig, http: HttpDep
           headersTimeout: config.timeout,
           bodyTimeout: config.timeout,
         }, config.timeout, signal);
-        if (!succeeded(answer)) throw matrixError(answer, http.clock.now(), secrets);
+        if (!succeeded(answer)) throw matrixError(answer, wallNow(http.clock), secrets);
       });
     },
   };

@@ -4,6 +4,7 @@ import type { Delivery, Notifier, NotifyError } from '../notifier';
 import { SentParts } from '../sent-parts';
 import { ntfyMessages } from './message';
 import type { NtfyConfig } from './schema';
+import { wallNow } from '../../lib/clock';
 
 /** The server's root, where JSON is published (a self-hosted server may live under a path). */
 export function publishUrl(base: string): URL {
@@ -48,7 +49,7 @@ export function ntfyNotifier(name: string, c: NtfyConfig, http: HttpDeps): Notif
         const answer = await postForAnswer(http, 'ntfy', {
           url, headers, privateHeaders: ['authorization'], body: JSON.stringify(message), headersTimeout: c.timeout, bodyTimeout: c.timeout,
         }, c.timeout, signal);
-        if (!succeeded(answer)) throw ntfyError(answer, http.clock.now(), secrets);
+        if (!succeeded(answer)) throw ntfyError(answer, wallNow(http.clock), secrets);
       });
     },
   };

@@ -3,6 +3,7 @@ import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../http-pos
 import type { Delivery, Notifier, NotifyError } from '../notifier';
 import { SentParts } from '../sent-parts';
 import { pagerdutyEvents, type EventOptions } from './events';
+import { wallNow } from '../../lib/clock';
 
 export interface PagerDutyOptions extends EventOptions {
   name: string;
@@ -28,7 +29,7 @@ export function pagerdutyNotifier(options: PagerDutyOptions, http: HttpDeps): No
       const events = pagerdutyEvents(notification, options);
       await sent.sendEach(idempotencyKey, events, async (event) => {
         const answer = await postJson(http, 'PagerDuty', url, event, options.timeoutMs, signal);
-        if (!succeeded(answer)) throw pagerdutyError(answer, http.clock.now(), [options.routingKey]);
+        if (!succeeded(answer)) throw pagerdutyError(answer, wallNow(http.clock), [options.routingKey]);
       });
     },
   };

@@ -5,6 +5,7 @@ import { NotifyError, type Delivery, type Notifier } from '../notifier';
 import { SentParts } from '../sent-parts';
 import { EMERGENCY, HIGH, pushoverMessages, type MessageOptions } from './message';
 import type { Receipt, ReceiptStore } from './receipts';
+import { wallNow } from '../../lib/clock';
 
 export interface PushoverOptions extends MessageOptions {
   name: string;
@@ -64,7 +65,7 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
     if (left.length !== before.length || left.some((r, i) => r.alerts.length !== before[i]?.alerts.length)) save(left);
     for (const r of left.filter((x) => x.alerts.length === 0)) {
       const answer = await post(`/1/receipts/${encodeURIComponent(r.receipt)}/cancel.json`, { token: options.token }, signal);
-      if (answer.status >= 500 || answer.status === 429) throw pushoverError(answer, http.clock.now(), secrets);
+      if (answer.status >= 500 || answer.status === 429) throw pushoverError(answer, wallNow(http.clock), secrets);
       left = left.filter((x) => x !== r);
       save(left);
     }
@@ -93,13 +94,13 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
           emergencies = [];
         }
         const answer = await post('/1/messages.json', payload, signal);
-        if (answer.status < 200 || answer.status >= 300 || answer.json?.status !== 1) throw pushoverError(answer, http.clock.now(), secrets);
+        if (answer.status < 200 || answer.status >= 300 || answer.json?.status !== 1) throw pushoverError(answer, wallNow(http.clock), secrets);
         const receipt = answer.json.receipt;
         if (payload.priority === EMERGENCY && typeof receipt === 'string' && emergencies.length > 0) {
           save([...kept(), { receipt, alerts: emergencies, expiresAt: http.clock.now() + options.expire * 1000 }]);
         }
         if (answer.headers['x-limit-app-remaining'] === '0') {
-          limit = new NotifyError('Pushover: the application\'s monthly message limit is reached', 'rate_limited', true, untilReset(answer.headers, http.clock.now()));
+          limit = new NotifyError('Pushover: the application\'s monthly message limit is reached', 'rate_limited', true, untilReset(answer.headers, wallNow(http.clock)));
         }
       });
     },

@@ -6,6 +6,7 @@ import type { ReceiverPlugin } from '../plugin';
 import { DEFAULT_RECEIVER_TIMEOUT_MS } from '../receiver-schema';
 import { SentParts } from '../sent-parts';
 import { teamsMessages } from './card';
+import { wallNow } from '../../lib/clock';
 
 export interface TeamsOptions {
   name: string;
@@ -31,7 +32,7 @@ export function teamsNotifier(options: TeamsOptions, http: HttpDeps): Notifier {
       const parts = teamsMessages(notification, options.templates ?? {});
       await sent.sendEach(idempotencyKey, parts, async (part) => {
         const answer = await postJson(http, 'Teams', url, part, options.timeoutMs, signal, true);
-        if (!succeeded(answer)) throw teamsError(answer, http.clock.now(), secrets);
+        if (!succeeded(answer)) throw teamsError(answer, wallNow(http.clock), secrets);
       });
     },
   };

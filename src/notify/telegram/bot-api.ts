@@ -7,6 +7,7 @@
 import { parseRetryAfter } from '../../lib/retry-after';
 import { withinDeadline, type HttpDeps } from '../http-post';
 import { NotifyError } from '../notifier';
+import { wallNow } from '../../lib/clock';
 
 /** Where a bot's calls go. */
 export interface BotTarget {
@@ -96,7 +97,7 @@ export async function callBot<T>(http: HttpDeps, bot: BotTarget, method: string,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      return { status: res.statusCode, retryAfter: parseRetryAfter(res.headers['retry-after'], http.clock.now()), text: await readCapped(res.body) };
+      return { status: res.statusCode, retryAfter: parseRetryAfter(res.headers['retry-after'], wallNow(http.clock)), text: await readCapped(res.body) };
     });
   } catch (err) {
     // No answer (timeout, connection): the message must not carry the token; an abort's reason is the caller's own.

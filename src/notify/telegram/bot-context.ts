@@ -92,6 +92,8 @@ export type IgnoredReason = 'other_chat' | 'stale' | 'not_allowed';
 
 export interface BotContext {
   now(): number;
+  /** The system's wall clock, stepped or not, to compare with Telegram's message dates (absent: `now`). */
+  wall?(): number;
   /** The daemon's state_dir: where the bot keeps its getUpdates offset across restarts. */
   readonly stateDir: string;
   /** Brings what status(), closed() and notices() read up to date; called before a command is answered. */

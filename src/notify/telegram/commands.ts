@@ -171,7 +171,9 @@ export async function answerUpdate(update: TgUpdate, me: TgUser, deps: ChatDeps,
   if (typeof m.text !== 'string' || (m.from?.is_bot === true && m.sender_chat === undefined)) return;
   const cmd = parseCommand(m.text, me.username);
   if (cmd === undefined) return;
-  if (deps.context.now() - m.date * 1000 > STALE_MS) {
+  // Telegram's date is its servers' wall clock: compared with ours as the system has it (the daemon's
+  // anchored `now` does not follow a step until it restarts, README "Clock").
+  if ((deps.context.wall?.() ?? deps.context.now()) - m.date * 1000 > STALE_MS) {
     deps.context.ignored(deps.receiver, 'stale');
     deps.logger.info({ receiver: deps.receiver, command: cmd.name, sentAt: new Date(m.date * 1000).toISOString() }, 'Telegram command too old to run; ignored');
     return;
