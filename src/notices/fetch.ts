@@ -48,8 +48,9 @@ export type Pace = <T>(request: () => Promise<T>, signal?: AbortSignal) => Promi
 export function pacer(gapMs: number, monotonic: () => number, wait: Wait): Pace {
   let last: number | undefined;
   return async (request, signal) => {
-    const due = last === undefined ? 0 : last + gapMs - monotonic();
-    if (due > 0) await wait(due, signal);
+    // Until the gap has passed by the monotonic clock: a timer may fire a fraction of a ms early
+    // (libuv counts whole ms), and OKX refuses a request 4,999.6 ms after the last with 429.
+    for (let due = last === undefined ? 0 : last + gapMs - monotonic(); due > 0; due = (last ?? 0) + gapMs - monotonic()) await wait(Math.max(1, Math.ceil(due)), signal);
     try {
       return await request();
     } finally {

@@ -124,6 +124,14 @@ describe('okx-status follow-ups through the real client', () => {
     expect([r.failed, r.read.unsettled]).toEqual([undefined, undefined]);
   });
 
+  it('waits out the whole gap when a timer fires early (libuv counts whole ms): never a request 4,999.6 ms after the last', async () => {
+    const early = pacer(5_000, () => clock.monotonic(), async (ms) => clock.advance(ms - 0.4));
+    const sent: number[] = [];
+    for (let i = 0; i < 3; i++) await early(async () => sent.push(clock.monotonic()));
+    const gaps = sent.slice(1).map((t, i) => t - sent[i]!);
+    expect(gaps.every((g) => g >= 5_000 && g < 5_001)).toBe(true);
+  });
+
   it('asks the canceled list first for a window that had not begun, and both when one of each left', async () => {
     const p = pace();
     board.windows = [{ title: 'Unified account upgrade', state: 'canceled', begin: T0 + 2 * H, end: T0 + 3 * H }];
