@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import { visibleText } from '../lib/visible-text';
 import { escapeXml as x } from './xml';
 import { isChangeKind, type ChangeValue } from '../snapshot/changes';
 import type { ChangeQuery, StoredChange } from '../store/store';
@@ -162,7 +163,8 @@ function width(text: string): number {
  * (or `unknown` when the network is not watched). Names are escaped.
  */
 export function renderBadge(coin: string, network: string, state: { deposit: boolean; withdraw: boolean } | undefined): string {
-  const label = `${coin} ${network}`;
+  // Shown as it will be drawn (a control or bidi character as `\u202e`), so the width fits it.
+  const label = visibleText(`${coin} ${network}`);
   const cells: { text: string; color: string }[] =
     state === undefined
       ? [{ text: 'unknown', color: GREY }]

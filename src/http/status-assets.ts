@@ -19,8 +19,8 @@ th { background: #f0f0f0; font-weight: 600; white-space: nowrap; }
 td { white-space: nowrap; } td.msg { white-space: normal; min-width: 14em; max-width: 420px; }
 .scroll { overflow-x: auto; }
 .more, .pager { color: #555; font-size: .85rem; margin: 4px 0 0; }
-.ok { color: #1a7f37; } .bad { color: #c62828; font-weight: 600; } .muted, .empty { color: #777; }
-.sev-critical { color: #c62828; font-weight: 600; } .sev-warning { color: #b26a00; } .sev-info { color: #1565c0; }
+.ok { color: #1a7f37; } .bad { color: #c62828; font-weight: 600; } .muted, .empty { color: #595959; }
+.sev-critical { color: #c62828; font-weight: 600; } .sev-warning { color: #8a5300; } .sev-info { color: #1565c0; }
 .cards { display: flex; flex-direction: column; gap: 4px; }
 details.net { background: #fff; border: 1px solid #e3e3e3; border-radius: 6px; }
 details.net.closed { border-left: 4px solid #c62828; }
@@ -35,7 +35,7 @@ details.net > summary::-webkit-details-marker { display: none; }
 .more-info { padding: 0 10px 8px; font-size: .85rem; }
 .more-info .msg { margin: 4px 0; }
 .outages { margin: 4px 0; padding-left: 1.2em; }
-details.rest > summary { cursor: pointer; } details.rest > summary h2 { display: inline; }
+details.rest > summary { cursor: pointer; padding: 4px 0; min-height: 28px; } details.rest > summary h2 { display: inline; }
 .symbols { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
 .symbols li { background: #fff; border: 1px solid #e3e3e3; border-radius: 6px; padding: 4px 8px; font-size: .9rem; }
 .timeline { list-style: none; padding: 0; margin: 0; border-left: 2px solid #ddd; }
@@ -44,7 +44,7 @@ details.rest > summary { cursor: pointer; } details.rest > summary h2 { display:
 .timeline time { color: #555; font-variant-numeric: tabular-nums; }
 .banner { background: #fff8e1; border: 1px solid #f0d48a; border-radius: 6px; padding: 2px 10px 8px; margin: 10px 0; }
 .notices { list-style: none; padding: 0; margin: 0; font-size: .9rem; }
-.notices li { padding: 3px 0; } .notices li.ongoing > b { color: #c62828; } .notices li.scheduled > b { color: #b26a00; }
+.notices li { padding: 3px 0; } .notices li.ongoing > b { color: #c62828; } .notices li.scheduled > b { color: #8a5300; }
 .notices time { font-variant-numeric: tabular-nums; }
 @media (max-width: 720px) {
   body { padding: 8px; }
@@ -80,9 +80,9 @@ export const STATUS_JS = `'use strict';
   var typed = q ? q.value : '';
   function apply() {
     var words = q.value.toLowerCase().split(/\\s+/).filter(function (w) { return w !== ''; });
-    var rows = document.querySelectorAll('[data-k], table.filterable tbody tr');
+    var rows = document.querySelectorAll('[data-k]');
     for (var i = 0; i < rows.length; i++) {
-      var key = rows[i].getAttribute('data-k') || rows[i].textContent.toLowerCase();
+      var key = rows[i].getAttribute('data-k');
       rows[i].hidden = !words.every(function (w) { return key.indexOf(w) >= 0; });
     }
     var more = document.getElementById('rest');

@@ -59,9 +59,9 @@ function cardOf(c: NetworkCard, made: Map<string, string>): string {
   return `<details class="net${c.deposit && c.withdraw ? '' : ' closed'}" data-k="${h(`${c.exchange} ${c.coin} ${c.network} ${c.chain ?? ''}`.toLowerCase())}"><summary>
 <span class="name"><b>${h(c.coin)}</b> ${h(c.network)}${c.chain === null ? '' : ` <span class="chain">${h(c.chain)}</span>`} <span class="ex">${h(c.exchange)}</span></span>
 <span class="st">deposits ${state(c.deposit)} · withdrawals ${state(c.withdraw)}</span>
-<span class="bars" aria-label="${h(`last 30 days: ${percent(c.ratio)}`)}">${bars(c.bars, made)}</span><span class="ratio">${h(percent(c.ratio))}</span>
+<span class="bars" role="img" aria-label="${h(`last 30 days: ${percent(c.ratio)}`)}">${bars(c.bars, made)}</span><span class="ratio">${h(percent(c.ratio))}</span>
 </summary>
-<div class="more-info">${since}${c.message === null ? '' : `<p class="msg">${h(c.message)}</p>`}
+<div class="more-info">${since}${c.message === null ? '' : `<p class="msg" dir="auto">${h(c.message)}</p>`}
 ${list.length === 0 ? '<p class="muted">No outage in the last 30 days.</p>' : `<ul class="outages">${list.map((o) => `<li>${h(outageLine(o))}</li>`).join('')}</ul>`}</div>
 </details>`;
 }
@@ -111,6 +111,6 @@ ${rest}
 export function renderTimeline(items: readonly TimelineItem[]): string {
   if (items.length === 0) return '<p class="empty">Nothing happened yet.</p>';
   return `<ol class="timeline" id="timeline-list">\n${items
-    .map((i) => `<li class="${i.kind}" data-k="${h(i.where.toLowerCase())}"><time>${h(time(i.at))}</time> <b>${h(i.where)}</b> ${h(i.text)}${i.detail === null ? '' : ` <span class="msg">${h(i.detail)}</span>`}</li>`)
+    .map((i) => `<li class="${i.kind}" data-k="${h(i.where.toLowerCase())}"><time>${h(time(i.at))}</time> <b>${h(i.where)}</b> ${h(i.text)}${i.detail === null ? '' : ` <bdi class="msg">${h(i.detail)}</bdi>`}</li>`)
     .join('\n')}\n</ol>`;
 }

@@ -79,7 +79,10 @@ interface Candidate {
 const keyOf = (c: Candidate): string => (c.key ??= `${c.exchange} ${c.coin} ${c.n.network} ${c.chain ?? ''}`.toLowerCase());
 
 const UNKNOWN = -1;
-const words = (q: string): string[] => q.toLowerCase().split(/\s+/).filter((w) => w !== '');
+/** The filter's words, lower case (`?q=USDT  tron` -> usdt, tron). */
+export const filterWords = (q: string | undefined): string[] => (q ?? '').trim().toLowerCase().split(/\s+/).filter((w) => w !== '');
+/** Whether a row's key (its names, lower case) holds every word of the filter. */
+export const matchesWords = (key: string, want: readonly string[]): boolean => want.every((w) => key.includes(w));
 
 /**
  * The status page's networks: those the rules watch first (all of them up to a cap), the rest
@@ -89,7 +92,7 @@ const words = (q: string): string[] => q.toLowerCase().split(/\s+/).filter((w) =
 export function networkSections(input: NetworkInput): NetworkSections {
   const q = input.query.q?.trim() ?? '';
   const sort = input.query.sort ?? 'status';
-  const want = words(q);
+  const want = filterWords(q);
   const watched: Candidate[] = [];
   const rest: Candidate[] = [];
   const moves: { exchange: string; symbol: string; lastPrice: string; ratio: number | null }[] = [];
@@ -100,7 +103,7 @@ export function networkSections(input: NetworkInput): NetworkSections {
         const candidate: Candidate = { exchange: e.name, coin: c.coin, n, chain, since: undefined };
         if (want.length > 0) {
           const key = keyOf(candidate);
-          if (!want.every((w) => key.includes(w))) continue;
+          if (!matchesWords(key, want)) continue;
         }
         if (!(n.depositEnable && n.withdrawEnable)) {
           candidate.since = closedAt(n, input.closedSince(e.name, c.coin, n.network)) ?? UNKNOWN;
@@ -110,7 +113,7 @@ export function networkSections(input: NetworkInput): NetworkSections {
     }
     for (const t of e.snapshot?.tickers.values() ?? []) {
       if (!input.watched.symbol(input.rules, e.name, t.symbol)) continue;
-      if (!want.every((w) => `${e.name} ${t.symbol}`.toLowerCase().includes(w))) continue;
+      if (!matchesWords(`${e.name} ${t.symbol}`.toLowerCase(), want)) continue;
       moves.push({ exchange: e.name, symbol: t.symbol, lastPrice: t.lastPrice, ratio: changeRatio(t.openPrice, t.lastPrice) });
     }
   }

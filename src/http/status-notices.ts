@@ -75,9 +75,10 @@ export function noticeBanner(lists: Iterable<NoticeLists>, now: number): NoticeB
   };
 }
 
-/** An upstream url as a link only when it is http(s): any other scheme is shown as no link. */
+/** An upstream url as a link only when it is http(s): any other scheme is shown as no link. The title is isolated (`<bdi>`): right-to-left text in it cannot reorder the line. */
 function linked(title: string, url: string | null): string {
-  return url !== null && /^https?:\/\//i.test(url) ? `<a href="${h(url)}" rel="noopener noreferrer">${h(title)}</a>` : h(title);
+  const text = `<bdi>${h(title)}</bdi>`;
+  return url !== null && /^https?:\/\//i.test(url) ? `<a href="${h(url)}" rel="noopener noreferrer">${text}</a>` : text;
 }
 
 function windowItem(w: BannerWindow): string {

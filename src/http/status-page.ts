@@ -20,11 +20,12 @@ export interface StatusView {
     alertsFiring: number;
   }[];
   exchangesTotal: number;
-  disabled: { exchange: string; coin: string; network: string; deposit: boolean; withdraw: boolean; since: number | null; message: string | null }[];
+  /** Each row's `k`: its names (exchange, coin, network, chain, symbol), lower case, which the filter box matches as one types. */
+  disabled: { exchange: string; coin: string; network: string; deposit: boolean; withdraw: boolean; since: number | null; message: string | null; k: string }[];
   disabledTotal: number;
-  alerts: { severity: string; alertname: string; summary: string; since: number | null }[];
+  alerts: { severity: string; alertname: string; summary: string; since: number | null; k: string }[];
   alertsTotal: number;
-  changes: { at: number; exchange: string; kind: string; subject: string; before: string; after: string }[];
+  changes: { at: number; exchange: string; kind: string; subject: string; before: string; after: string; k: string }[];
   /** Changes kept in the history; `atLeast` when counting stopped early. */
   changesTotal: { n: number; atLeast: boolean };
   /** The transfer rules' routes (shown only when there are transfer rules). */
@@ -37,11 +38,17 @@ export interface StatusView {
   notices?: NoticeBanner;
 }
 
-/** A table (cards on a phone, by its class `t-<name>`); `filterable`: the filter box narrows its rows. */
-function table(name: string, head: string[], rows: string[][], empty: string, filterable = false): string {
+/** A row of cells; `k`: its names, which the filter box narrows it by (a row without is always shown). */
+interface Row {
+  cells: string[];
+  k?: string;
+}
+
+/** A table (cards on a phone, by its class `t-<name>`). */
+function table(name: string, head: string[], rows: Row[], empty: string): string {
   if (rows.length === 0) return `<p class="empty">${h(empty)}</p>`;
-  return `<div class="scroll"><table class="t-${name}${filterable ? ' filterable' : ''}"><thead><tr>${head.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>
-${rows.map((r) => `<tr>${r.join('')}</tr>`).join('\n')}
+  return `<div class="scroll"><table class="t-${name}"><thead><tr>${head.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>
+${rows.map((r) => `<tr${r.k === undefined ? '' : ` data-k="${h(r.k)}"`}>${r.cells.join('')}</tr>`).join('\n')}
 </tbody></table></div>`;
 }
 
@@ -52,9 +59,9 @@ function more(shown: number, total: number, atLeast: boolean, where: string): st
   return `\n<p class="more">… and ${atLeast ? 'at least ' : ''}${n} more (${h(where)}).</p>`;
 }
 
-/** A cell of text (escaped); `cls` for a CSS class. */
+/** A cell of text (escaped); `cls` for a CSS class. A message's cell (`msg`) takes its direction from its text (an exchange's, perhaps right to left). */
 function td(text: string, cls?: string): string {
-  return `<td${cls ? ` class="${cls}"` : ''}>${h(text)}</td>`;
+  return `<td${cls ? ` class="${cls}"` : ''}${cls === 'msg' ? ' dir="auto"' : ''}>${h(text)}</td>`;
 }
 
 function poll(p: StatusView['exchanges'][number]['polls']['coins']): string {
@@ -104,30 +111,30 @@ function shortenedView(v: StatusView, max: number): StatusView {
 }
 
 function renderView(v: StatusView, shownLength: number | null): string {
+  const filter = v.networks?.q ?? '';
   const exchanges = table(
     'exchanges',
     ['exchange', 'health', 'coins poll', 'tickers poll', 'coins', 'networks', 'tickers', 'alerts firing'],
-    v.exchanges.map((e) => [td(e.name), td(e.up ? 'up' : 'down', e.up ? 'ok' : 'bad'), poll(e.polls.coins), poll(e.polls.tickers), td(String(e.coins)), td(String(e.networks)), td(String(e.tickers)), td(String(e.alertsFiring))]),
+    v.exchanges.map((e) => ({ cells: [td(e.name), td(e.up ? 'up' : 'down', e.up ? 'ok' : 'bad'), poll(e.polls.coins), poll(e.polls.tickers), td(String(e.coins)), td(String(e.networks)), td(String(e.tickers)), td(String(e.alertsFiring))] })),
     'No exchange configured.',
   );
   const disabled = table(
     'disabled',
     ['exchange', 'coin', 'network', 'deposits', 'withdrawals', 'since', 'message'],
-    v.disabled.map((d) => [td(d.exchange), td(d.coin), td(d.network), td(d.deposit ? 'open' : 'closed', d.deposit ? 'ok' : 'bad'), td(d.withdraw ? 'open' : 'closed', d.withdraw ? 'ok' : 'bad'), td(d.since === null ? 'before watching began' : time(d.since), d.since === null ? 'muted' : undefined), td(d.message ?? '', 'msg')]),
-    'Every network is open for deposits and withdrawals.',
-    true,
+    v.disabled.map((d) => ({ k: d.k, cells: [td(d.exchange), td(d.coin), td(d.network), td(d.deposit ? 'open' : 'closed', d.deposit ? 'ok' : 'bad'), td(d.withdraw ? 'open' : 'closed', d.withdraw ? 'ok' : 'bad'), td(d.since === null ? 'before watching began' : time(d.since), d.since === null ? 'muted' : undefined), td(d.message ?? '', 'msg')] })),
+    filter === '' ? 'Every network is open for deposits and withdrawals.' : `No closed network matching “${filter}”.`,
   );
   const alerts = table(
     'alerts',
     ['severity', 'alert', 'summary', 'since'],
-    v.alerts.map((a) => [td(a.severity, `sev-${a.severity.replace(/[^a-z]/g, '')}`), td(a.alertname), td(a.summary, 'msg'), td(time(a.since))]),
-    'No alert is firing.',
+    v.alerts.map((a) => ({ k: a.k, cells: [td(a.severity, `sev-${a.severity.replace(/[^a-z]/g, '')}`), td(a.alertname), td(a.summary, 'msg'), td(time(a.since))] })),
+    filter === '' ? 'No alert is firing.' : `No firing alert matching “${filter}”.`,
   );
   const changes = table(
     'changes',
     ['time', 'exchange', 'change', 'where', 'before', 'after'],
-    v.changes.map((c) => [td(time(c.at)), td(c.exchange), td(c.kind), td(c.subject), td(c.before, 'msg'), td(c.after, 'msg')]),
-    'No change seen yet.',
+    v.changes.map((c) => ({ k: c.k, cells: [td(time(c.at)), td(c.exchange), td(c.kind), td(c.subject), td(c.before, 'msg'), td(c.after, 'msg')] })),
+    filter === '' ? 'No change seen yet.' : `No recent change matching “${filter}”.`,
   );
   const routeState = { open: 'ok', closed: 'bad', unknown: 'muted' } as const;
   const routes =
@@ -137,7 +144,7 @@ function renderView(v: StatusView, shownLength: number | null): string {
 ${table(
   'routes',
   ['coin', 'from', 'to', 'route', 'open chains', 'chains (withdraw at from / deposit at to)'],
-  v.routes.map((r) => [td(r.coin), td(r.from), td(r.to), td(r.state, routeState[r.state]), td(r.open.join(', ') || '—'), td(r.chains, 'msg')]),
+  v.routes.map((r) => ({ k: `${r.coin} ${r.from} ${r.to}`.toLowerCase(), cells: [td(r.coin), td(r.from), td(r.to), td(r.state, routeState[r.state]), td(r.open.join(', ') || '—'), td(r.chains, 'msg')] })),
   '',
 )}
 `;
@@ -152,9 +159,12 @@ ${table(
 <link rel="stylesheet" href="/status.css">
 </head>
 <body>
+<header>
 <h1>spotwatch</h1>
 <p class="meta">Generated ${h(time(v.generatedAt))}; refreshes every 10 s. <a href="/metrics">metrics</a> · <a href="/api/v1/state">state (JSON)</a> · <a href="/api/v1/outages">outages</a> · <a href="/api/v1/availability">availability</a> · <a href="/feed.atom">feed</a></p>
-${shownLength === null ? '' : `<p class="meta">Messages are shown in at most ${shownLength} characters to keep this page small; <a href="/api/v1/state">state (JSON)</a> has them whole.</p>\n`}${v.notices === undefined ? '' : renderNoticeBanner(v.notices)}${v.networks === undefined ? '' : renderFilter(v.networks)}
+${shownLength === null ? '' : `<p class="meta">Messages are shown in at most ${shownLength} characters to keep this page small; <a href="/api/v1/state">state (JSON)</a> has them whole.</p>\n`}</header>
+<main>
+${v.notices === undefined ? '' : renderNoticeBanner(v.notices)}${v.networks === undefined ? '' : renderFilter(v.networks)}
 <h2 id="exchanges">Exchanges</h2>
 ${exchanges}${more(v.exchanges.length, v.exchangesTotal, false, 'all of them: /api/v1/state')}
 ${v.networks === undefined ? '' : renderNetworks(v.networks)}
@@ -164,6 +174,7 @@ ${routes}<h2 id="alerts">Alerts firing (${v.alertsTotal})</h2>
 ${alerts}${more(v.alerts.length, v.alertsTotal, false, 'most severe and newest shown; all of them: /api/v1/alerts')}
 ${v.timeline === undefined ? '' : `<h2 id="timeline">Timeline: outages and changes</h2>\n${renderTimeline(v.timeline)}\n`}<h2 id="changes">Recent changes</h2>
 ${changes}${more(v.changes.length, v.changesTotal.n, v.changesTotal.atLeast, 'older ones: /api/v1/changes')}
+</main>
 <script src="/status.js" defer></script>
 </body>
 </html>

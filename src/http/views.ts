@@ -9,7 +9,7 @@ import { routeView, stateView, type ExchangeInput, type Page, type StateView } f
 import type { StatusQuery } from './status-networks';
 import type { StatusView } from './status-page';
 import { Watched } from './status-watch';
-import { buildStatusView, STATUS_ROWS } from './status-view';
+import { buildStatusView, FILTER_SCANNED, STATUS_ROWS } from './status-view';
 
 /** The status page counts the kept changes up to this many (a bounded count stays cheap). */
 const CHANGES_COUNTED = 100_000;
@@ -48,12 +48,15 @@ export class Views {
     const store = this.source.store();
     const now = this.source.now();
     const counted = store?.countChanges(CHANGES_COUNTED) ?? 0;
+    // With a filter, the timeline and the changes are the matching ones among the newest FILTER_SCANNED.
+    const filtered = query.q !== undefined && query.q.trim() !== '';
+    const rows = (n: number): number => (filtered ? FILTER_SCANNED : n);
     return buildStatusView({
       now,
       exchanges: this.source.exchanges(),
       alerts: this.source.alerts(),
       closedSince: (exchange, coin, network) => this.closures(exchange, coin, network),
-      changes: store?.queryChanges({ limit: STATUS_ROWS.changes }) ?? [],
+      changes: store?.queryChanges({ limit: rows(STATUS_ROWS.changes) }) ?? [],
       changesTotal: { n: counted, atLeast: counted >= CHANGES_COUNTED },
       routes: (this.source.routes?.() ?? []).map(routeView),
       notices: this.source.notices?.() ?? [],
@@ -67,7 +70,7 @@ export class Views {
         query,
       },
       // The newest closures and the newest reopenings: an outage that began long ago and ended now belongs in the timeline too.
-      outages: store === undefined ? [] : newestEvents(store.queryOutages({ limit: STATUS_ROWS.timeline }), store.queryOutages({ ended: true, limit: STATUS_ROWS.timeline })),
+      outages: store === undefined ? [] : newestEvents(store.queryOutages({ limit: rows(STATUS_ROWS.timeline) }), store.queryOutages({ ended: true, limit: rows(STATUS_ROWS.timeline) })),
     });
   }
 

@@ -1,13 +1,10 @@
 import { escapeHtml } from '../lib/html';
 
 /**
- * Characters XML 1.0 does not allow at all (not even as references): C0 controls other than tab,
- * newline and carriage return, lone surrogates, U+FFFE and U+FFFF.
+ * Upstream text in XML (Atom, SVG): escaped as for HTML, which also leaves nothing XML 1.0
+ * cannot hold (its C0 controls are shown as `\u0001`, noncharacters and lone surrogates become
+ * U+FFFD), and no bidi control that would reorder a feed reader's line.
  */
-// eslint-disable-next-line no-control-regex -- these control characters are what it finds
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Upstream text in XML (Atom, SVG): escaped, and what XML cannot hold replaced by U+FFFD. */
 export function escapeXml(text: string): string {
-  return escapeHtml(text.replace(NOT_XML, '\uFFFD'));
+  return escapeHtml(text);
 }

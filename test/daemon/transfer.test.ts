@@ -66,7 +66,7 @@ describe('a transfer route across two reference exchanges', () => {
     ]);
     const page = await (await fetch(`${url}/`)).text();
     expect(page).toContain('<h2 id="routes">Transfer routes</h2>');
-    expect(page).toContain('<td>USDT</td><td>alpha</td><td>beta</td><td class="bad">closed</td><td>—</td><td class="msg">tron: closed / open; bsc: open / closed</td>');
+    expect(page).toContain('<td>USDT</td><td>alpha</td><td>beta</td><td class="bad">closed</td><td>—</td><td class="msg" dir="auto">tron: closed / open; bsc: open / closed</td>');
 
     // Deposits reopen on bsc at beta: a route again, and the alert resolves.
     beta.control.apply({ action: 'set_network', coin: 'USDT', network: 'BNB Smart Chain(BEP20)', set: { depositEnable: true } });

@@ -2,9 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { axeViolations, failing } from '../support/axe';
 import { requireBinary } from '../support/binaries';
 import { killAll, ROOT, spotwatch } from '../support/process';
 import { scriptedExchange, startDaemon, writeDaemonConfig } from '../support/scripted-daemon';
+import { checkHtml } from '../support/vnu';
 import { waitFor } from '../support/wait';
 
 jest.setTimeout(120_000);
@@ -183,6 +185,12 @@ describe.each([
     expect(scroll).toBeLessThanOrEqual(client);
   });
 
+  it('has no serious or critical accessibility violation (axe-core, WCAG 2.2 AA), with every section and card opened', async () => {
+    expect(failing(await axeViolations(page, true))).toEqual([]);
+    await page.reload();
+    await page.locator('#watched-list details.net').first().waitFor();
+  });
+
   it('narrows the lists as one types in the filter box, and opens the rest to show what matches there', async () => {
     await page.locator('#q').fill('btc');
     await waitFor(async () => (await visibleKeys(page, '#watched-list')).length === 0, 'the watched list to narrow');
@@ -216,6 +224,17 @@ describe.each([
     expect(await page.locator('#rest').evaluate((d) => (d as unknown as Details).open)).toBe(true);
     expect(problems).toEqual([]);
   });
+});
+
+it('is valid HTML as the running daemon serves it, with the banner, unfiltered and filtered (the Nu Html Checker: no error)', async () => {
+  const files = [];
+  for (const [name, path] of [['daemon', '/'], ['daemon-filtered', '/?q=usdt']] as const) {
+    const file = join(dir, `${name}.html`);
+    writeFileSync(file, await (await fetch(`${daemonUrl}${path}`)).text());
+    files.push(file);
+  }
+  const report = await checkHtml(files);
+  expect(report.messages.map((m) => `${m.url.replace(/^.*\//, '')} ${m.type} line ${m.lastLine ?? '?'}: ${m.message}`)).toEqual([]);
 });
 
 describe('the status page when every network is closed with a hostile, huge message (4,000 coins)', () => {

@@ -134,11 +134,13 @@ describe('GET /feed.atom', () => {
     expect((await feed('?kind=nope')).res.status).toBe(400);
   });
 
-  it('writes text XML cannot hold (control characters) as U+FFFD, still well-formed', async () => {
-    t.store.appendChanges([change('withdraw_desc_set', 'BTC', 'BTC', T0 + 7 * H, 'bad \u0001 byte </entry>')]);
+  it('writes control and bidi characters (which XML cannot hold, or which reorder a line) as visible escapes, noncharacters as U+FFFD, still well-formed', async () => {
+    t.store.appendChanges([change('withdraw_desc_set', 'BTC', 'BTC', T0 + 7 * H, 'bad \u0001 byte </entry> \u001b[31mred\u0007\u0000\u202Eesrever \uFFFE')]);
     const { text } = await feed('?coin=BTC');
+    // eslint-disable-next-line no-control-regex -- the control characters it must not find
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u202e\ufffe]/);
     const entry = childrenNamed(parseXml(text), 'entry')[0]!;
-    expect(child(entry, 'summary').text).toContain('bad \uFFFD byte </entry>');
+    expect(child(entry, 'summary').text).toContain('bad \\u0001 byte </entry> \\u001b[31mred\\u0007\\u0000\\u202eesrever \uFFFD');
   });
 });
 
@@ -159,6 +161,17 @@ describe('GET /badge/{exchange}/{coin}/{network}.svg', () => {
     expect(res.status).toBe(404);
     expect(child(parseXml(text), 'title').text).toBe('<x&y> "q": unknown');
     expect(text).not.toContain('<x&y>');
+  });
+
+  it('a name with control and bidi characters: shown as visible escapes, the badge as wide as what it shows', async () => {
+    const res = await fetch(`${http.url}/badge/main/${encodeURIComponent('\u001b[31mX\u0007\u0000')}/${encodeURIComponent('\u202Eesrever')}.svg`);
+    const text = await res.text();
+    // eslint-disable-next-line no-control-regex -- the control characters it must not find
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
+    const svg = parseXml(text);
+    const label = '\\u001b[31mX\\u0007\\u0000 \\u202eesrever';
+    expect(child(svg, 'title').text).toBe(`${label}: unknown`);
+    expect(svg.attrs.width).toBe(String(label.length * 7 + 10 + 'unknown'.length * 7 + 10));
   });
 });
 

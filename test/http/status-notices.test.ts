@@ -39,12 +39,12 @@ describe('the status page banner of maintenance windows and announcements', () =
     expect(renderNoticeBanner(banner)).toBe(`<section class="banner" id="notices">
 <h2 id="maintenance">Maintenance under way and coming (2)</h2>
 <ul class="notices" id="maintenance-list">
-<li class="ongoing"><b>under way</b> <a href="https://status.test/o?a=1&amp;b=&quot;2&quot;" rel="noopener noreferrer">Tether &quot;USDT&quot; &amp; &lt;TRC20&gt;</a> <span class="ex">bybit</span> · from <time>2026-11-27 11:00:00Z</time> to <time>2026-11-27 13:00:00Z</time> · scope funding</li>
-<li class="scheduled"><b>scheduled</b> Upgrade &lt;script&gt;alert(1)&lt;/script&gt; <span class="ex">bybit</span> · from <time>2026-11-27 15:00:00Z</time> end unknown · scope trading</li>
+<li class="ongoing"><b>under way</b> <a href="https://status.test/o?a=1&amp;b=&quot;2&quot;" rel="noopener noreferrer"><bdi>Tether &quot;USDT&quot; &amp; &lt;TRC20&gt;</bdi></a> <span class="ex">bybit</span> · from <time>2026-11-27 11:00:00Z</time> to <time>2026-11-27 13:00:00Z</time> · scope funding</li>
+<li class="scheduled"><b>scheduled</b> <bdi>Upgrade &lt;script&gt;alert(1)&lt;/script&gt;</bdi> <span class="ex">bybit</span> · from <time>2026-11-27 15:00:00Z</time> end unknown · scope trading</li>
 </ul>
 <h2 id="announcements">Announcements naming watched coins, last 7 days (1)</h2>
 <ul class="notices" id="announcement-list">
-<li><time>2026-11-27 11:00:00Z</time> <b>delisting</b> <a href="https://ann.test/1" rel="noopener noreferrer">Delist &lt;img src=x onerror=&#39;x&#39;&gt;</a> <span class="ex">bybit</span> · USDT</li>
+<li><time>2026-11-27 11:00:00Z</time> <b>delisting</b> <a href="https://ann.test/1" rel="noopener noreferrer"><bdi>Delist &lt;img src=x onerror=&#39;x&#39;&gt;</bdi></a> <span class="ex">bybit</span> · USDT</li>
 </ul>
 </section>
 `);
@@ -82,7 +82,7 @@ describe('the status page banner of maintenance windows and announcements', () =
     const view = {
       generatedAt: NOW, exchanges: [], exchangesTotal: 0, alerts: [], alertsTotal: 0, changes: [], changesTotal: { n: 0, atLeast: false },
       // Enough hostile messages to pass the size bound.
-      disabled: Array.from({ length: 500 }, (_, i) => ({ exchange: 'bybit', coin: `C${i}`, network: 'N', deposit: true, withdraw: false, since: NOW, message: huge })),
+      disabled: Array.from({ length: 500 }, (_, i) => ({ exchange: 'bybit', coin: `C${i}`, network: 'N', deposit: true, withdraw: false, since: NOW, message: huge, k: `bybit c${i} n` })),
       disabledTotal: 500,
       notices: noticeBanner([lists([win({ title: huge })], [])], NOW),
     };
@@ -90,7 +90,7 @@ describe('the status page banner of maintenance windows and announcements', () =
     expect(page.indexOf('id="notices"')).toBeLessThan(page.indexOf('id="exchanges"'));
     expect(Buffer.byteLength(page)).toBeLessThanOrEqual(900_000);
     const shown = Number(/Messages are shown in at most (\d+) characters/.exec(page)?.[1]);
-    const title = /<li class="scheduled"><b>scheduled<\/b> ((?:&lt;)+)…? /.exec(page)?.[1] ?? '';
+    const title = /<li class="scheduled"><b>scheduled<\/b> <bdi>((?:&lt;)+)…?<\/bdi> /.exec(page)?.[1] ?? '';
     expect(title.length / 4).toBe(shown - 1);
   });
 });

@@ -108,7 +108,7 @@ describe('the status page for people (scripted closures, 10 h after watching beg
     expect(eth).toContain('<span class="ratio">40.00 % open</span>');
     const btc = html.slice(html.indexOf('data-k="main btc btc "'), html.indexOf('</details>', html.indexOf('data-k="main btc btc "')));
     expect(btc).toContain('<i class="d part" title="2026-01-01: 50.00 % open; deposit closed 05:00–now"></i>');
-    expect(btc).toContain('<span class="since">closed since 2026-01-01 05:00:00Z</span><p class="msg">&lt;img src=x onerror=alert(1)&gt;</p>');
+    expect(btc).toContain('<span class="since">closed since 2026-01-01 05:00:00Z</span><p class="msg" dir="auto">&lt;img src=x onerror=alert(1)&gt;</p>');
     expect(html).not.toContain('<img src=x');
   });
 
@@ -132,12 +132,12 @@ describe('the status page for people (scripted closures, 10 h after watching beg
     const html = await page();
     const items = [...section(html, 'timeline', '<h2 id="changes">').matchAll(/<li class="(\w+)"[^>]*>(.*?)<\/li>/g)].map((m) => `${m[1]}: ${m[2]}`);
     expect(items).toEqual([
-      'reopened: <time>2026-01-01 06:00:00Z</time> <b>USDT / ETH (main)</b> withdrawals reopened <span class="msg">wallet upgrade</span>',
+      'reopened: <time>2026-01-01 06:00:00Z</time> <b>USDT / ETH (main)</b> withdrawals reopened <bdi class="msg">wallet upgrade</bdi>',
       'closed: <time>2026-01-01 05:00:00Z</time> <b>BTC / BTC (main)</b> deposits closed, still closed after 5h',
-      'reopened: <time>2026-01-01 03:00:00Z</time> <b>USDT / TRX (main)</b> withdrawals reopened after 2h <span class="msg">maintenance &lt;b&gt;&amp; / maintenance extended</span>',
-      'change: <time>2026-01-01 02:00:00Z</time> <b>USDT / TRX (main)</b> withdraw desc changed <span class="msg">maintenance extended</span>',
-      'closed: <time>2026-01-01 01:00:00Z</time> <b>USDT / TRX (main)</b> withdrawals closed <span class="msg">maintenance &lt;b&gt;&amp; / maintenance extended</span>',
-      'change: <time>2026-01-01 01:00:00Z</time> <b>USDT / TRX (main)</b> withdraw desc set <span class="msg">maintenance &lt;b&gt;&amp;</span>',
+      'reopened: <time>2026-01-01 03:00:00Z</time> <b>USDT / TRX (main)</b> withdrawals reopened after 2h <bdi class="msg">maintenance &lt;b&gt;&amp; / maintenance extended</bdi>',
+      'change: <time>2026-01-01 02:00:00Z</time> <b>USDT / TRX (main)</b> withdraw desc changed <bdi class="msg">maintenance extended</bdi>',
+      'closed: <time>2026-01-01 01:00:00Z</time> <b>USDT / TRX (main)</b> withdrawals closed <bdi class="msg">maintenance &lt;b&gt;&amp; / maintenance extended</bdi>',
+      'change: <time>2026-01-01 01:00:00Z</time> <b>USDT / TRX (main)</b> withdraw desc set <bdi class="msg">maintenance &lt;b&gt;&amp;</bdi>',
     ]);
   });
 
