@@ -161,11 +161,11 @@ it('shows the windows under way and coming and the announcement naming USDT in t
     return `from <time>${shown(w.begins)}</time> ${w.ends === null ? 'end unknown' : `to <time>${shown(w.ends)}</time>`}`;
   };
   const { published } = (await notices('&kind=announcement')).announcements[0] as unknown as { published: string };
-  const w1Line = (ex: string, scope: string) => `<li class="ongoing"><b>under way</b> <a href="https://status.test/w1" rel="noopener noreferrer">Tether (USDT) wallet maintenance</a> <span class="ex">${ex}</span> · ${at('w1')} · scope ${scope}</li>`;
-  const w2Title = (ex: string) => (ex === 'ex' ? `<a href="${s.sim.url}/-/statuspage/incidents/w2" rel="noopener noreferrer">System upgrade</a>` : 'System upgrade');
+  const w1Line = (ex: string, scope: string) => `<li class="ongoing"><b>under way</b> <a href="https://status.test/w1" rel="noopener noreferrer"><bdi>Tether (USDT) wallet maintenance</bdi></a> <span class="ex">${ex}</span> · ${at('w1')} · scope ${scope}</li>`;
+  const w2Title = (ex: string) => (ex === 'ex' ? `<a href="${s.sim.url}/-/statuspage/incidents/w2" rel="noopener noreferrer"><bdi>System upgrade</bdi></a>` : '<bdi>System upgrade</bdi>');
   const w2Line = (ex: string) => `<li class="ongoing"><b>under way</b> ${w2Title(ex)} <span class="ex">${ex}</span> · ${at('w2')} · scope trading</li>`;
-  const w3Line = (ex: string) => `<li class="scheduled"><b>scheduled</b> <a href="https://status.test/w3" rel="noopener noreferrer">Node &lt;upgrade&gt; &amp; &quot;sync&quot;</a> <span class="ex">${ex}</span> · from <time>2031-05-06 07:00:00Z</time> to <time>2031-05-06 09:00:00Z</time> · scope trading</li>`;
-  const annLine = (ex: string) => `<li><time>${shown(published)}</time> <b>delisting</b> <a href="https://ann.test/7" rel="noopener noreferrer">Will Delist Tether (USDT) &amp; &lt;ETH&gt;</a> <span class="ex">${ex}</span> · USDT</li>`;
+  const w3Line = (ex: string) => `<li class="scheduled"><b>scheduled</b> <a href="https://status.test/w3" rel="noopener noreferrer"><bdi>Node &lt;upgrade&gt; &amp; &quot;sync&quot;</bdi></a> <span class="ex">${ex}</span> · from <time>2031-05-06 07:00:00Z</time> to <time>2031-05-06 09:00:00Z</time> · scope trading</li>`;
+  const annLine = (ex: string) => `<li><time>${shown(published)}</time> <b>delisting</b> <a href="https://ann.test/7" rel="noopener noreferrer"><bdi>Will Delist Tether (USDT) &amp; &lt;ETH&gt;</bdi></a> <span class="ex">${ex}</span> · USDT</li>`;
   // `bad` reads the same exchange without its Statuspage: Bybit's own list, whose windows have no url of their own (a
   // funding one is funding by its title); `ex` shows each window once, with the Statuspage's url where Bybit's list has none.
   expect(banner.split('\n')).toEqual([
