@@ -78,7 +78,7 @@ export class Notifications {
     });
     this.pipeline = new Pipeline({ ...this.pipelineParts(config), muter: this.muter, port: this.port(), activeAlerts: deps.activeAlerts, logger: deps.logger });
     this.refreshSilences();
-    this.startReceivers(config);
+    this.startReceivers(config, true);
   }
 
   get receivers(): string[] {
@@ -209,7 +209,8 @@ export class Notifications {
     };
   }
 
-  private startReceivers(config: Config): void {
+  /** `resumed`: at the start, every pending delivery is tried at once (RetryStageOptions.resumed). */
+  private startReceivers(config: Config, resumed = false): void {
     const { retry } = config.notify;
     const { clock, logger, dispatcher, mailTransport = smtpTransport } = this.deps;
     const edges: ReceiverDeps & BotDeps = { clock, logger, dispatcher, mailTransport, bot: this.deps.bot, stateDir: config.state_dir };
@@ -224,6 +225,7 @@ export class Notifications {
           random: this.deps.random,
           logger: this.deps.logger,
           onOutcome: this.deps.onOutcome,
+          resumed,
         }),
     );
     for (const s of this.retryStages) s.start();

@@ -12,6 +12,7 @@ export interface OutboxPort {
   deliveryDone(id: number, now: number): void;
   deliveryRetry(id: number, attempts: number, nextAt: number, error: string): void;
   deliveryDead(id: number, attempts: number, error: string, now: number): void;
+  pendingDeliveries?(receiver: string): number;
 }
 
 export interface RetryPolicy {
@@ -40,6 +41,13 @@ export interface RetryStageOptions {
   onOutcome?: (receiver: string, outcome: Outcome, reason?: string, latencyMs?: number) => void;
   /** Longest wait between looks at the outbox when nothing is due. */
   idleMs?: number;
+  /**
+   * The daemon has just started: at the first look every pending delivery is due, whatever retry
+   * time an earlier process stored (a crash or a restart is the moment to try again; a receiver
+   * that recovered meanwhile should not wait out a backoff of up to max_delay, nor the
+   * deliveries queued behind it). Not at a reload, which keeps the backoff.
+   */
+  resumed?: boolean;
 }
 
 /**
@@ -70,8 +78,12 @@ export class RetryStage {
    * come it is asked for as due, whatever the wall clock says.
    */
   private retrying: { id: number; nextAt: number; due: number } | undefined;
+  /** The first look after a start (RetryStageOptions.resumed): everything pending is due. */
+  private resuming: boolean;
 
-  constructor(private readonly options: RetryStageOptions) {}
+  constructor(private readonly options: RetryStageOptions) {
+    this.resuming = options.resumed === true;
+  }
 
   get name(): string {
     return this.options.notifier.name;
@@ -105,11 +117,13 @@ export class RetryStage {
       this.wakeUp = new AbortController();
       let items: ReturnType<OutboxPort['dueDeliveries']> = [];
       try {
-        items = port.dueDeliveries(notifier.name, this.asOf(), 20);
+        items = port.dueDeliveries(notifier.name, this.resuming ? Number.MAX_SAFE_INTEGER : this.asOf(), 20);
       } catch (err) {
         this.options.logger.error({ err, receiver: notifier.name }, 'cannot read the outbox');
       }
       let delivered = items.length > 0;
+      if (this.resuming && items.length > 0) this.options.logger.info({ receiver: notifier.name, pending: port.pendingDeliveries?.(notifier.name) ?? items.length }, 'delivering what was pending when spotwatch stopped, at once');
+      this.resuming = false;
       for (const item of items) {
         if (this.stopping.signal.aborted) return;
         // In order: a delivery waiting for a retry holds back the ones after it.

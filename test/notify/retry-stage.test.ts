@@ -41,7 +41,7 @@ describe('RetryStage', () => {
     temp.close();
   });
 
-  function start(maxAgeMs = 60_000): RetryStage {
+  function start(maxAgeMs = 60_000, resumed = false): RetryStage {
     sender = new RetryStage({
       notifier: webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 1000 }, deps),
       port: store,
@@ -51,6 +51,7 @@ describe('RetryStage', () => {
       logger: silentLogger(),
       onOutcome: (_r, o: Outcome, reason) => outcomes.push(reason ? `${o}:${reason}` : o),
       idleMs: 50,
+      resumed,
     });
     sender.start();
     return sender;
@@ -83,6 +84,17 @@ describe('RetryStage', () => {
     expect(store.deadLetters(10)[0]).toMatchObject({ receiver: 'hook', attempts: 1, error: 'webhook answered HTTP 400' });
     expect(outcomes).toEqual(['failed:client_error']);
     expect(store.pendingDeliveries('hook')).toBe(0);
+  });
+
+  it('at a start, delivers what an earlier process left pending at once: neither a stored backoff nor the deliveries behind it wait', async () => {
+    enqueue(2);
+    // As a crashed daemon left it: the first refused six times, its next attempt 4 minutes away.
+    const [first] = store.dueDeliveries('hook', Date.now(), 1);
+    store.deliveryRetry(first!.id, 6, Date.now() + 240_000, 'webhook answered HTTP 503');
+    start(60_000, true);
+    await waitFor(() => receiver.received.length === 2 && store.pendingDeliveries('hook') === 0, 'both delivered after the restart', 5_000);
+    expect(receiver.received.map((r) => (r.body as { groupLabels: { i: string } }).groupLabels.i)).toEqual(['0', '1']);
+    expect(outcomes).toEqual(['success', 'success']);
   });
 
   it('gives up on a delivery older than the maximum age', async () => {
