@@ -152,7 +152,11 @@ export class DeliveryService implements Service<DeliveryCommand> {
         onIgnored: (receiver, reason) => post({ t: 'counted', what: 'ignored', receiver, reason }),
       }),
       onOutcome: (receiver, outcome, reason, latencyMs) => post({ t: 'outcome', receiver, outcome, reason, latencyMs }),
-      onStoreError: () => post({ t: 'counted', what: 'store_error' }),
+      onStoreError: () => {
+        post({ t: 'counted', what: 'store_error' });
+        // Refused because the file was written again through another thread (its connection fences the deleted one): moved to the new one now, not at the next check, so what is held is written within a second.
+        followStoreFile(this.store, logger, 'delivery');
+      },
       onDropped: (receiver) => post({ t: 'counted', what: 'dropped', receiver }),
     });
     this.notifications = notifications;
@@ -187,6 +191,8 @@ export class DeliveryService implements Service<DeliveryCommand> {
   async stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.stopStoreChecks?.();
+    // The poll thread, stopped first, has written a deleted store file again: what this thread still writes (deliveries in flight, what is held) goes there.
+    followStoreFile(this.store, this.deps.logger, 'delivery');
     await this.notifications?.stop();
     this.reportOutbox();
     this.store?.close();

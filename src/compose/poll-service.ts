@@ -15,7 +15,7 @@ import type { Logger } from '../lib/logger';
 import { NETWORK_FAMILIES, renderNetworks, renderTickers, TICKER_FAMILIES, type FamilyName, type SeriesFilter } from '../metrics/render';
 import { fetchInput, type Fetched } from '../poll/fetch';
 import { startLoop, type Loop } from '../poll/loop';
-import { PollPath } from '../poll/path';
+import { NOTHING, PollPath } from '../poll/path';
 import { Persist, type Written } from '../poll/persist';
 import { PER_MESSAGE, type Answers, type Command, type FamilyTexts, type PartDelta, type PollReport, type Question, type Report, type Tell } from '../poll/protocol';
 import { configure, exchangeOf, initialState, type PollState, type Restored, type StepSettings } from '../poll/state';
@@ -69,6 +69,8 @@ export class PollService implements Service<Command> {
   private storeFailing = false;
   /** Why the poll path's writes are refused: the store's file was deleted, and is written again at the next check. */
   private storeGone: string | undefined;
+  /** The new file was written while the poll path's writes are still refused (until the next check). */
+  private writtenAgain = false;
   private stopStoreChecks: (() => void) | undefined;
   private persist: Persist | undefined;
   /** Every input of step, recorded for spotwatch replay (run --record, record.dir). */
@@ -145,16 +147,24 @@ export class PollService implements Service<Command> {
   }
 
   /**
-   * The store's file (or its WAL) deleted while in use (see store-file.ts): the poll path's writes are
-   * refused from then on, a failed write of every exchange's state (StoreFailing fires), and
-   * at the next check the new file is written from what the deleted one holds (every thread's
-   * writes), with what waited here at the next write after it (StoreFailing resolves).
+   * The store's file (or its WAL) deleted while in use (see store-file.ts): noticed, it is written
+   * again at once from what the deleted one holds (every thread's writes), so that a stop or a
+   * crash from then on loses nothing. The poll path's writes are still refused until the next
+   * check (a failed write of every exchange's state: StoreFailing fires, and lasts long enough to
+   * be told); what waited here goes with the next write after that (StoreFailing resolves).
    */
   private checkStoreFile(): void {
     const { store, path, persist } = this;
     const { logger, clock } = this.deps;
     if (store === undefined || path === undefined || persist === undefined) return;
     const found = store.fileState();
+    if (this.storeGone !== undefined) {
+      if (this.writtenAgain && found === 'kept') {
+        this.storeGone = undefined;
+        this.writtenAgain = false;
+      } else this.writeAgain(store);
+      return;
+    }
     if (found === 'kept') return;
     if (found === 'replaced') {
       // Another file put there (not by this daemon, which writes it from here): written to from now on, each part whole.
@@ -162,25 +172,58 @@ export class PollService implements Service<Command> {
       persist.rewriteWhole();
       return;
     }
-    if (this.storeGone === undefined) {
-      if (found === 'gone') {
-        this.storeGone = `the state store file ${store.file} was deleted while in use`;
-        logger.error({ file: store.file }, 'state store file deleted while in use; a new one is written from what the daemon holds at the next check, writes wait in memory until then');
-      } else {
-        this.storeGone = `the state store's WAL (${store.file}-wal or -shm) was deleted while in use`;
-        logger.error({ file: store.file }, 'state store WAL file deleted while in use (the database file kept); a new store file is written from what the daemon holds at the next check, writes wait in memory until then');
-      }
-      const now = clock.now();
-      for (const exchange of [...path.state.exchanges.keys()]) this.decide({ type: 'written', exchange, error: this.storeGone }, now, clock.monotonic());
-      return;
+    if (found === 'gone') {
+      this.storeGone = `the state store file ${store.file} was deleted while in use`;
+      logger.error({ file: store.file }, 'state store file deleted while in use; a new one is written at once from what the daemon holds, the poll path\'s writes wait in memory until the next check');
+    } else {
+      this.storeGone = `the state store's WAL (${store.file}-wal or -shm) was deleted while in use`;
+      logger.error({ file: store.file }, 'state store WAL file deleted while in use (the database file kept); a new store file is written at once from what the daemon holds, the poll path\'s writes wait in memory until the next check');
     }
+    const now = clock.now();
+    for (const exchange of [...path.state.exchanges.keys()]) this.decide({ type: 'written', exchange, error: this.storeGone }, now, clock.monotonic());
+    this.writeAgain(store);
+  }
+
+  /** The new file written from what the deleted one holds (StateStore.recreate); false when it cannot be yet (tried again at the next check). */
+  private writeAgain(store: StateStore): boolean {
+    const { logger } = this.deps;
     try {
       const rows = store.recreate();
-      this.storeGone = undefined;
-      logger.warn({ file: store.file, rows }, 'state store file written again from what the daemon held; writes go on');
+      this.writtenAgain = true;
+      logger.warn({ file: store.file, rows }, 'state store file written again from what the daemon held; the poll path writes to it from the next check');
+      return true;
     } catch (err) {
       logger.error({ file: store.file, error: errorMessage(err) }, 'cannot write a new state store file yet; tried again at the next check');
+      return false;
     }
+  }
+
+  /**
+   * At a stop, after the last poll: a store file deleted and not yet written again is written now,
+   * and what waited in memory (refused writes: the file deleted, a full disk) is written, so that
+   * the next start finds everything this daemon knew.
+   */
+  private saveBeforeStop(): void {
+    const { store, path, persist } = this;
+    const { logger, clock } = this.deps;
+    if (store === undefined || path === undefined || persist === undefined) return;
+    const found = store.fileState();
+    if ((found === 'gone' || found === 'wal-gone' || (this.storeGone !== undefined && !this.writtenAgain)) && !this.writeAgain(store)) return;
+    if (found === 'replaced' && this.storeGone === undefined) {
+      followStoreFile(store, logger, 'poll');
+      persist.rewriteWhole();
+    }
+    this.storeGone = undefined;
+    if (!persist.waiting) return;
+    const written = persist.write(NOTHING);
+    this.wrote(written);
+    if (written.error !== undefined) {
+      logger.error({ error: written.error }, 'the state store still cannot be written: what waited in memory is lost at this stop');
+      return;
+    }
+    // Each exchange's StoreFailing resolves with that write, as at a poll (its resolution is told after the restart).
+    const now = clock.now();
+    for (const exchange of [...path.state.exchanges.keys()]) this.decide({ type: 'written', exchange, error: undefined }, now, clock.monotonic());
   }
 
   /** Starts watching `ex`; why its embedded exchange could not start, if it could not (logged after the start: the others go on). */
@@ -382,6 +425,7 @@ export class PollService implements Service<Command> {
     this.stopStoreChecks?.();
     await Promise.all([...this.watched.keys()].map((name) => this.unwatch(name)));
     await this.recorder?.close();
+    this.saveBeforeStop();
     this.store?.close();
     await this.store?.settled();
   }

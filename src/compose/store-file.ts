@@ -4,9 +4,10 @@
  * which nothing will read again, and a restart would start empty and tell again what was told.
  * Each thread holding a connection looks at the path on a timer (StateStore.fileState). The poll
  * thread, which decides StoreFailing, refuses its writes while the file is gone (a failed write,
- * like a full disk's: StoreFailing fires) and at its next check writes the new file from what the
- * deleted one still holds (StateStore.recreate); the other threads move to the new file at their
- * next check (their writes meanwhile are refused and held, as on a full disk).
+ * like a full disk's: StoreFailing fires, until its next check) and writes the new file at once from
+ * what the deleted one still holds (StateStore.recreate), and at a stop if no check noticed it yet;
+ * the delivery thread moves to the new file at its first refused write, the main thread at its next
+ * check (their writes meanwhile are refused and held, as on a full disk).
  */
 import { errorMessage } from '../lib/error-message';
 import type { Logger } from '../lib/logger';

@@ -8,7 +8,8 @@ import type { Persist, Written } from './persist';
 import type { PollState } from './state';
 import { step, type StepInput, type StepResult, type Write } from './step';
 
-const NOTHING: Write = { changes: [], alerts: { set: [], removed: [] }, pending: [] };
+/** A write of nothing: what waits from refused writes goes with it. */
+export const NOTHING: Write = { changes: [], alerts: { set: [], removed: [] }, pending: [] };
 
 export interface Decided {
   /** The inputs given to step: the input, then its write's outcome (and that one's), in order. */

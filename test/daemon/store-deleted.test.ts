@@ -58,10 +58,10 @@ describe('the state store file deleted while the daemon runs', () => {
         [['resolved', { alertname: 'StoreFailing', exchange: 'main', severity: 'critical' }, 'spotwatch cannot write its state store (main)']],
       ]);
       expect(failing[0]?.alerts[0]?.annotations.description).toBe(`Writes fail: the state store file ${db} was deleted while in use. Notifications are held in memory and change history is queued until the store takes writes again.`);
-      expect(lines.filter((l) => l.msg === 'state store file deleted while in use; a new one is written from what the daemon holds at the next check, writes wait in memory until then')).toEqual([
+      expect(lines.filter((l) => l.msg === "state store file deleted while in use; a new one is written at once from what the daemon holds, the poll path's writes wait in memory until the next check")).toEqual([
         expect.objectContaining({ level: 50, file: db }),
       ]);
-      expect(lines.filter((l) => l.msg === 'state store file written again from what the daemon held; writes go on').map((l) => l.file)).toEqual([db]);
+      expect(lines.filter((l) => l.msg === 'state store file written again from what the daemon held; the poll path writes to it from the next check').map((l) => l.file)).toEqual([db]);
       expect(existsSync(db)).toBe(true);
 
       // Watching goes on, into the new file.
@@ -96,6 +96,30 @@ describe('the state store file deleted while the daemon runs', () => {
     }
   });
 
+  it('deleted and the daemon stopped before any look noticed it: the stop writes the new file, and a restart tells nothing again', async () => {
+    // No look during the test: only the stop can notice.
+    const s = await stack(RULES, { coins: 20, poll: '{ coins: 150ms, tickers: 1s }', deps: { storeCheckMs: 3_600_000 } });
+    try {
+      const coins = (await (await fetch(`${s.sim.url}${COINS_PATH}`)).json()) as WireCoin[];
+      for (const c of coins) for (const n of c.networkList) if (!n.withdrawEnable) s.sim.control.apply({ action: 'set_network', coin: c.coin, network: n.network, set: { withdrawEnable: true } });
+      const [coin, network] = coins.flatMap((c) => c.networkList.map((n) => [c.coin, n.network] as const))[0] as [string, string];
+      await s.start();
+      s.sim.control.apply({ action: 'set_network', coin, network, set: { withdrawEnable: false } });
+      await waitFor(() => s.bodies().length === 2, 'the closure told');
+      const db = join(s.config.state_dir, 'spotwatch.db');
+      for (const ext of ['', '-wal', '-shm']) rmSync(`${db}${ext}`);
+      await s.stop();
+      expect(existsSync(db)).toBe(true);
+
+      const again = await s.start();
+      await waitFor(async () => (await polls(again)) >= 8, 'eight polls after the restart');
+      await s.stop();
+      expect(s.bodies().map(shape).sort()).toEqual([`WithdrawClosed firing ${coin}/${network}`, `WithdrawEvent firing ${coin}/${network}`]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('the whole state_dir deleted: the store and the lock both come back, so a second daemon is still refused', async () => {
     const { logger, lines } = capturedLogger('info');
     const s = await stack(RULES, { coins: 20, poll: '{ coins: 150ms, tickers: 1s }', logger, deps: { storeCheckMs: CHECK_MS } });
@@ -106,7 +130,7 @@ describe('the state store file deleted while the daemon runs', () => {
       const held = readFileSync(lockFile, 'utf8');
 
       rmSync(s.config.state_dir, { recursive: true });
-      await waitFor(() => lines.some((l) => l.msg === 'state store file written again from what the daemon held; writes go on'), 'the store written again');
+      await waitFor(() => lines.some((l) => l.msg === 'state store file written again from what the daemon held; the poll path writes to it from the next check'), 'the store written again');
       await waitFor(() => existsSync(lockFile), 'the lock written again');
       expect(readFileSync(lockFile, 'utf8')).toBe(held);
       expect(existsSync(db)).toBe(true);
@@ -132,10 +156,10 @@ describe('the state store file deleted while the daemon runs', () => {
       const failing = s.bodies().filter((x) => x.groupLabels.alertname === 'StoreFailing');
       expect(failing.map((x) => x.alerts[0]?.status)).toEqual(['firing', 'resolved']);
       expect(failing[0]?.alerts[0]?.annotations.description).toBe(`Writes fail: the state store's WAL (${db}-wal or -shm) was deleted while in use. Notifications are held in memory and change history is queued until the store takes writes again.`);
-      expect(lines.filter((l) => l.msg === 'state store WAL file deleted while in use (the database file kept); a new store file is written from what the daemon holds at the next check, writes wait in memory until then')).toEqual([
+      expect(lines.filter((l) => l.msg === "state store WAL file deleted while in use (the database file kept); a new store file is written at once from what the daemon holds, the poll path's writes wait in memory until the next check")).toEqual([
         expect.objectContaining({ level: 50, file: db }),
       ]);
-      expect(lines.filter((l) => l.msg === 'state store file written again from what the daemon held; writes go on').map((l) => l.file)).toEqual([db]);
+      expect(lines.filter((l) => l.msg === 'state store file written again from what the daemon held; the poll path writes to it from the next check').map((l) => l.file)).toEqual([db]);
       expect(existsSync(`${db}-wal`)).toBe(true);
     } finally {
       await s.close();

@@ -19,6 +19,8 @@ export interface Reply {
 /** A real HTTP server on loopback that records what it is sent, for webhook tests. */
 export class WebhookReceiver {
   readonly received: Received[] = [];
+  /** Requests answered with an error (3xx and above), as received. */
+  readonly refused: Received[] = [];
   /** Answers for the next requests, in order; afterwards 200. */
   readonly replies: Reply[] = [];
   private server: Server | undefined;
@@ -32,15 +34,13 @@ export class WebhookReceiver {
         const raw = Buffer.concat(chunks).toString('utf8');
         const reply = this.replies.shift() ?? { status: 200 };
         const answer = (): void => {
-          if (reply.status < 300) {
-            let body: unknown;
-            try {
-              body = JSON.parse(raw);
-            } catch {
-              body = undefined;
-            }
-            this.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body });
+          let body: unknown;
+          try {
+            body = JSON.parse(raw);
+          } catch {
+            body = undefined;
           }
+          (reply.status < 300 ? this.received : this.refused).push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body });
           if (reply.retryAfter !== undefined) res.setHeader('retry-after', reply.retryAfter);
           res.statusCode = reply.status;
           res.end();
