@@ -158,6 +158,56 @@ describe('a notification accepted while its receiver is down, and the daemon kil
   });
 });
 
+describe('one receiver down long enough to back off, and the daemon killed with -9', () => {
+  it('delivers the closure and the change queued behind it right after the restart, not when the dead process\'s backoff said', async () => {
+    const hook = await new WebhookReceiver().start();
+    hook.replies.push(...Array.from({ length: 1000 }, () => ({ status: 503 })));
+    const file = join(dir, 'backoff.yaml');
+    const stateDir = join(dir, 'data-backoff');
+    // A long backoff: after its first refusal, the closure's next attempt is 60-120 s away.
+    writeFileSync(
+      file,
+      `exchanges:
+  - name: main
+    base_url: ${simUrl}
+    poll: { coins: 300ms, tickers: 2s }
+server: { listen: "127.0.0.1:0" }
+state_dir: ${stateDir}
+rules_file: rules.yaml
+notify:
+  group_wait: 2s
+  retry: { base_delay: 2m, max_delay: 5m }
+  receivers:
+    - name: hook
+      webhook: { url: "${hook.url}/hook" }
+`,
+    );
+    const first = await startDaemon(file);
+    await adminApply({ action: 'set_network', ...NETWORK, set: { withdrawEnable: false, depositDesc: 'Deposits suspended for an upgrade' } });
+    await waitFor(() => {
+      const rows = outbox(stateDir);
+      return rows.length === 2 && rows[0]!.attempts >= 1 && rows[1]!.state === 'pending';
+    }, 'the closure refused and the change queued behind it', 30_000);
+    await first.kill('SIGKILL');
+    const before = outbox(stateDir);
+    expect(before.map((r) => [r.state, r.group_key.includes('WithdrawDisabled') ? 'state' : 'change'])).toEqual([['pending', 'state'], ['pending', 'change']]);
+    expect(before[0]!.next_at - Date.now()).toBeGreaterThan(50_000);
+    const refusedKey = keyOf(hook.refused[0]!);
+
+    hook.replies.length = 0; // the receiver recovers
+    const restartedAt = Date.now();
+    const second = await startDaemon(file);
+    await waitFor(() => hook.received.length >= 2, 'both notifications after the restart', 60_000 - (Date.now() - restartedAt));
+    expect(Date.now() - restartedAt).toBeLessThan(60_000);
+    await waitFor(() => outbox(stateDir).every((r) => r.state === 'done'), 'the outbox to be done with both', 10_000);
+    await second.kill('SIGTERM');
+    expect(hook.received.map(alertname)).toEqual(['WithdrawDisabled', 'DepositMessage']);
+    expect(keyOf(hook.received[0]!)).toBe(refusedKey);
+    expect(new Set(hook.received.map(keyOf)).size).toBe(2);
+    await hook.stop();
+  });
+});
+
 const CLOSED_RULES = `rules:
   - alert: WithdrawClosed
     state: withdraw_disabled
