@@ -162,14 +162,32 @@ function lockedMessage(dir: string, file: string, holder: LockHolder, owner: Loc
   return `state_dir ${dir} is locked by a spotwatch on another host (${who}), which cannot be checked from here; if it no longer runs, remove ${file}`;
 }
 
-/** Whether a process of this host runs under `pid`: signal 0 checks without sending anything (EPERM: it runs, as another user). */
+/**
+ * Whether a process of this host runs under `pid`: signal 0 checks without sending anything
+ * (EPERM: it runs, as another user). A zombie answers signal 0 too: a daemon killed with -9 is
+ * one until its parent reaps it (a supervisor restarting it at once, a shell that has not waited
+ * yet), and its lock is a dead one's, so Linux's /proc state (Z, X) is asked.
+ */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as { code?: unknown }).code === 'EPERM';
   }
+  return !exited(pid);
+}
+
+/** Whether `pid` has exited and is only waiting to be reaped (Linux; elsewhere, never known). */
+function exited(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "pid (comm) state ...": comm may hold spaces and parentheses, the state follows the last ')'.
+  const state = stat.slice(stat.lastIndexOf(')') + 1).trim()[0];
+  return state === 'Z' || state === 'X';
 }
 
 /** This process, as a lock holder: its pid, its host, when it started. */

@@ -1,7 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireStateDirLock, StateDirLocked, type LockOwner } from '../../src/store/lock';
+import { spawn } from 'node:child_process';
+import { acquireStateDirLock, processAlive, StateDirLocked, type LockOwner } from '../../src/store/lock';
+import { waitFor } from '../support/wait';
 
 let dir: string;
 beforeEach(() => {
@@ -97,5 +99,19 @@ describe('the state_dir lock', () => {
     expect(lock.keep()).toEqual({ pid: 4343, host: 'desk', started: STARTED });
     lock.release();
     expect(JSON.parse(readFileSync(lockFile(), 'utf8'))).toEqual({ pid: 4343, host: 'desk', started: STARTED });
+  });
+});
+
+describe('processAlive', () => {
+  it('takes a zombie (exited, not yet reaped: a daemon just killed with -9) for dead, a running process for alive', async () => {
+    // The shell's background child exits at once; the shell then becomes `sleep`, which never reaps it.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+      await waitFor(() => /\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8')), 'the child to be a zombie');
+      expect([processAlive(zombie), processAlive(parent.pid!), processAlive(process.pid)]).toEqual([false, true, true]);
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });
