@@ -64,7 +64,8 @@ export function takesParams(...names: string[]): RequestHandler {
  */
 export const jsonBodyOnly: RequestHandler = (req, res, next) => {
   const is = req.is('application/json');
-  if (is !== false) return next();
+  // No body (type-is counts Content-Length: 0 as one): the handler says what is missing.
+  if (is !== false || req.headers['content-length'] === '0') return next();
   const sent = req.headers['content-type'];
   res.status(415).json({ status: 'error', error: `Content-Type must be application/json (${sent === undefined ? 'none was sent' : `got ${sent.split(';')[0]?.trim()}`})` });
 };

@@ -8,6 +8,8 @@ export interface TimelineItem {
   at: number;
   kind: 'closed' | 'reopened' | 'change';
   where: string;
+  /** What the filter reads (the server's and the page's script alike): names and chain, lower case. */
+  k: string;
   text: string;
   detail: string | null;
 }
@@ -111,6 +113,6 @@ ${rest}
 export function renderTimeline(items: readonly TimelineItem[]): string {
   if (items.length === 0) return '<p class="empty">Nothing happened yet.</p>';
   return `<ol class="timeline" id="timeline-list">\n${items
-    .map((i) => `<li class="${i.kind}" data-k="${h(i.where.toLowerCase())}"><time>${h(time(i.at))}</time> <b>${h(i.where)}</b> ${h(i.text)}${i.detail === null ? '' : ` <bdi class="msg">${h(i.detail)}</bdi>`}</li>`)
+    .map((i) => `<li class="${i.kind}" data-k="${h(i.k)}"><time>${h(time(i.at))}</time> <b>${h(i.where)}</b> ${h(i.text)}${i.detail === null ? '' : ` <bdi class="msg">${h(i.detail)}</bdi>`}</li>`)
     .join('\n')}\n</ol>`;
 }

@@ -29,7 +29,7 @@ export interface StatusView {
   /** Changes kept in the history; `atLeast` when counting stopped early. */
   changesTotal: { n: number; atLeast: boolean };
   /** The transfer rules' routes (shown only when there are transfer rules). */
-  routes?: { coin: string; from: string; to: string; state: 'open' | 'closed' | 'unknown'; open: string[]; chains: string }[];
+  routes?: { coin: string; from: string; to: string; state: 'open' | 'closed' | 'unknown'; open: string[]; chains: string; k: string }[];
   /** Watched networks first, the rest a page at a time, with their 30 days (absent: not shown). */
   networks?: NetworkSections;
   /** Outages that began or ended and changes, newest first. */
@@ -144,7 +144,7 @@ function renderView(v: StatusView, shownLength: number | null): string {
 ${table(
   'routes',
   ['coin', 'from', 'to', 'route', 'open chains', 'chains (withdraw at from / deposit at to)'],
-  v.routes.map((r) => ({ k: `${r.coin} ${r.from} ${r.to}`.toLowerCase(), cells: [td(r.coin), td(r.from), td(r.to), td(r.state, routeState[r.state]), td(r.open.join(', ') || '—'), td(r.chains, 'msg')] })),
+  v.routes.map((r) => ({ k: r.k, cells: [td(r.coin), td(r.from), td(r.to), td(r.state, routeState[r.state]), td(r.open.join(', ') || '—'), td(r.chains, 'msg')] })),
   '',
 )}
 `;

@@ -47,7 +47,7 @@ const show = (v: unknown): string => (v === null || v === undefined ? '' : Strin
 const UNKNOWN = -1;
 
 /** The label values of an alert the filter reads (the names a person types: exchange, coin, network, chain, symbol), lower case. */
-const ALERT_NAMES = ['exchange', 'coin', 'network', 'chain', 'symbol'] as const;
+const ALERT_NAMES = ['exchange', 'to_exchange', 'coin', 'network', 'chain', 'symbol'] as const;
 const alertKey = (a: Alert): string => ALERT_NAMES.map((l) => a.labels[l]).filter((v) => v !== undefined && v !== '').join(' ').toLowerCase();
 type Named = { exchange: string; coin?: string | undefined; network?: string | undefined; symbol?: string | undefined };
 /** A change's or an outage's names, with its network's chain, lower case. */
@@ -94,12 +94,13 @@ export function buildStatusView(input: StatusInput): StatusView {
   const alerts = firingNow.slice(0, STATUS_ROWS.alerts).map((a) => ({ severity: a.labels.severity ?? '', alertname: a.labels.alertname ?? '', summary: a.annotations.summary ?? '', since: a.activeAt, k: alertKey(a) }));
   const changes = want.length === 0 ? input.changes : input.changes.filter((c) => kept(changeKey(c)));
   const changesTotal = want.length === 0 ? input.changesTotal : { n: changes.length, atLeast: input.changes.length >= FILTER_SCANNED };
-  const routes = input.routes?.filter((r) => kept(`${r.coin} ${r.from} ${r.to} ${r.chains.map((c) => c.chain).join(' ')}`.toLowerCase()));
+  const routeKey = (r: RouteView): string => `${r.coin} ${r.from} ${r.to} ${r.chains.map((c) => c.chain).join(' ')}`.toLowerCase();
+  const routes = input.routes?.filter((r) => kept(routeKey(r)));
 
   return {
     ...(input.networks !== undefined && { networks: networkSections({ ...input.networks, now: input.now, exchanges: input.exchanges, closedSince: input.closedSince }) }),
     ...(input.notices !== undefined && { notices: noticeBanner(input.notices, input.now) }),
-    ...(input.outages !== undefined && { timeline: timeline(input.outages.filter((o) => kept(changeKey(o))), changes, input.now) }),
+    ...(input.outages !== undefined && { timeline: timeline(input.outages.filter((o) => kept(changeKey(o))), changes, input.now, changeKey) }),
     generatedAt: input.now,
     exchanges: exchanges.slice(0, STATUS_ROWS.exchanges),
     exchangesTotal: exchanges.length,
@@ -116,7 +117,7 @@ export function buildStatusView(input: StatusInput): StatusView {
     changesTotal,
     ...(routes !== undefined && {
       routes: routes.map((r) => ({
-        coin: r.coin, from: r.from, to: r.to, state: r.state, open: r.open,
+        coin: r.coin, from: r.from, to: r.to, state: r.state, open: r.open, k: routeKey(r),
         chains: r.chains.map((c) => `${c.chain}: ${flagWord(c.withdraw)} / ${flagWord(c.deposit)}`).join('; '),
       })),
     }),
@@ -132,18 +133,18 @@ function where(c: { coin?: string | undefined; network?: string | undefined; sym
  * The timeline: the newest outages as they began and ended, and the newest changes that are not
  * those (a closure is told once), newest first.
  */
-function timeline(outages: readonly Outage[], changes: readonly StoredChange[], now: number): TimelineItem[] {
+function timeline(outages: readonly Outage[], changes: readonly StoredChange[], now: number, key: (c: Named) => string): TimelineItem[] {
   const items: TimelineItem[] = [];
   const dir = (d: string): string => (d === 'deposit' ? 'deposits' : 'withdrawals');
   for (const o of outages) {
     const message = outageMessage(o);
-    if (o.from !== null) items.push({ at: o.from, kind: 'closed', where: where(o), text: `${dir(o.direction)} closed${o.to === null ? `, still closed after ${span(now - o.from)}` : ''}`, detail: message });
-    if (o.to !== null) items.push({ at: o.to, kind: 'reopened', where: where(o), text: `${dir(o.direction)} reopened${o.from === null ? '' : ` after ${span(o.to - o.from)}`}`, detail: message });
+    if (o.from !== null) items.push({ at: o.from, kind: 'closed', where: where(o), k: key(o), text: `${dir(o.direction)} closed${o.to === null ? `, still closed after ${span(now - o.from)}` : ''}`, detail: message });
+    if (o.to !== null) items.push({ at: o.to, kind: 'reopened', where: where(o), k: key(o), text: `${dir(o.direction)} reopened${o.from === null ? '' : ` after ${span(o.to - o.from)}`}`, detail: message });
   }
   const told = /^(deposit|withdraw)_(disabled|enabled)$/;
   for (const c of changes) {
     if (told.test(c.kind)) continue;
-    items.push({ at: c.at, kind: 'change', where: where(c), text: c.kind.replace(/_/g, ' '), detail: c.after === null || c.after === undefined || typeof c.after === 'boolean' ? null : String(c.after) });
+    items.push({ at: c.at, kind: 'change', where: where(c), k: key(c), text: c.kind.replace(/_/g, ' '), detail: c.after === null || c.after === undefined || typeof c.after === 'boolean' ? null : String(c.after) });
   }
   items.sort((a, b) => b.at - a.at);
   return items.slice(0, STATUS_ROWS.timeline);

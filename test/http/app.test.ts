@@ -204,6 +204,12 @@ describe('the Content-Type of a JSON body', () => {
     expect(answer).toEqual({ status: 415, text: '{"status":"error","error":"Content-Type must be application/json (none was sent)"}' });
   });
 
+  it('answers a POST without a body (Content-Length: 0, as curl -X POST sends) with what is missing, not 415', async () => {
+    const answer = await call(`${s.url}/api/v1/silences`, { method: 'POST', headers: { 'content-length': '0' } });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body)).not.toContain('Content-Type');
+  });
+
   it('takes application/json with a charset', async () => {
     expect((await call(`${s.url}/api/v1/silences`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body })).status).toBe(201);
   });
