@@ -123,20 +123,32 @@ export function applyRead(book: NoticeBook, exchange: string, source: string, re
   return { book: { status, windows, announcements, baselined, unsettled }, published, firstRead, windows: windowChanges };
 }
 
+/** A listed ticker named as what a funding window closes: `USDT wallet`, `ETH deposits`, `BTC withdrawals`. */
+const FUNDING_LABEL = /\b([A-Z][A-Z0-9]{1,11})\s+(?:wallets?|deposits?|withdrawals?|withdraws?)\b/gi;
+/** A component named by a ticker alone (`BTC`). */
+const TICKER_ALONE = /^[A-Z][A-Z0-9]{1,11}$/;
+
 /**
- * What a window names: its title and the texts beside it (a Statuspage's component names), each
- * read with incidental mentions too — a window's title or a component's name is a label of what
- * it closes ("USDT wallet maintenance", "ETH deposits and withdrawals"), not prose; a listed
- * ticker standing in it as a whole upper-case word is the coin it covers.
+ * What a window names: its title and the texts beside it (a Statuspage's component names), read
+ * as notices.md section 2 reads a title (incidental mentions stay off: "suspended for ONE hour"
+ * names no coin), and, as the labels of what a window closes, a listed ticker in upper case
+ * right before wallet / deposits / withdrawals ("USDT wallet maintenance") or a component named
+ * by a listed ticker alone.
  */
 function windowMentions(title: string, texts: readonly string[], mentionsOf: MentionsOf): { coins: string[]; symbols: string[] } {
   const coins = new Set<string>();
   const symbols = new Set<string>();
+  const labelled = (ticker: string): void => {
+    if (ticker !== ticker.toUpperCase()) return;
+    for (const c of mentionsOf(ticker, { incidental: true }).coins) coins.add(c);
+  };
   for (const text of [title, ...texts]) {
-    const m = mentionsOf(text, { incidental: true });
+    const m = mentionsOf(text);
     for (const c of m.coins) coins.add(c);
     for (const x of m.symbols) symbols.add(x);
+    for (const f of text.matchAll(FUNDING_LABEL)) labelled(f[1] ?? '');
   }
+  for (const text of texts) if (TICKER_ALONE.test(text.trim())) labelled(text.trim());
   return { coins: [...coins], symbols: [...symbols] };
 }
 

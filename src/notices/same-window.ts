@@ -2,24 +2,33 @@
  * One window seen through two sources is one window (an exchange's own list and its Statuspage
  * both tell the same upgrade). Two windows of one exchange are the same window when
  * - they come from different sources (one source never lists a window twice);
- * - their times overlap (`begins` to `ends`, an unknown end open);
- * - their scopes agree: equal, or one of them `unknown`;
+ * - neither is canceled (a canceled window is no longer the one another source tells);
+ * - their times overlap (`begins` to `ends`); where an end is unknown, they begin within an hour of
+ *   each other (an open end would overlap every later window);
+ * - their scopes agree: equal, or one of them `unknown` or `exchange` (a Statuspage window without
+ *   components is `exchange`, the exchange's own list says which part);
  * - their coins agree: the same coins, or one of them names none.
  * A group holds at most one window per source. It is read as one window: its id, title, url,
  * source and times are those of its first member, the one seen first (a book keeps its windows
  * in the order first read, across restarts too), so its identity (a rule's alert, the
  * `maintenance` label) stays when the second source tells it; its state is the furthest along
- * any member is (one that started has started, one that ended has ended: sources lag; between
- * completed and canceled, the first member's); its scope the first known one; its coins and
- * symbols those of the members that name some.
+ * any member is (one that started has started, one that ended has ended: sources lag); its scope
+ * the narrowest known one; its coins and symbols those the members name, none (every coin) when
+ * a member names none.
  */
 import type { Maintenance, MaintenanceState } from './model';
 
 const PROGRESS: Readonly<Record<MaintenanceState, number>> = { scheduled: 0, ongoing: 1, completed: 2, canceled: 2 };
 
+/** How far apart two windows of which one has no known end may begin and be one window. */
+const OPEN_END_BEGINS_WITHIN_MS = 3_600_000;
+
 function overlap(a: Maintenance, b: Maintenance): boolean {
-  return a.begins <= (b.ends ?? Infinity) && b.begins <= (a.ends ?? Infinity);
+  if (a.ends === null || b.ends === null) return Math.abs(a.begins - b.begins) <= OPEN_END_BEGINS_WITHIN_MS;
+  return a.begins <= b.ends && b.begins <= a.ends;
 }
+
+const WIDE: ReadonlySet<Maintenance['scope']> = new Set(['unknown', 'exchange']);
 
 function sameCoins(a: readonly string[], b: readonly string[]): boolean {
   if (a.length === 0 || b.length === 0) return true;
@@ -30,8 +39,8 @@ function sameCoins(a: readonly string[], b: readonly string[]): boolean {
 /** Whether two windows of one exchange are one window (see above). */
 export function sameWindow(a: Maintenance, b: Maintenance): boolean {
   return (
-    a.exchange === b.exchange && a.source !== b.source && overlap(a, b) &&
-    (a.scope === b.scope || a.scope === 'unknown' || b.scope === 'unknown') && sameCoins(a.coins, b.coins)
+    a.exchange === b.exchange && a.source !== b.source && a.state !== 'canceled' && b.state !== 'canceled' && overlap(a, b) &&
+    (a.scope === b.scope || WIDE.has(a.scope) || WIDE.has(b.scope)) && sameCoins(a.coins, b.coins)
   );
 }
 
@@ -40,10 +49,11 @@ function merged(group: readonly Maintenance[]): Maintenance {
   if (rest.length === 0) return first;
   const furthest = group.reduce((a, w) => (PROGRESS[w.state] > PROGRESS[a.state] ? w : a), first);
   const state: MaintenanceState = PROGRESS[furthest.state] > PROGRESS[first.state] ? furthest.state : first.state;
-  const scope = group.find((w) => w.scope !== 'unknown')?.scope ?? first.scope;
-  const naming = group.filter((w) => w.coins.length > 0 || w.symbols.length > 0);
-  const coins = [...new Set(naming.flatMap((w) => w.coins))];
-  const symbols = [...new Set(naming.flatMap((w) => w.symbols))];
+  const scope = group.find((w) => !WIDE.has(w.scope))?.scope ?? group.find((w) => w.scope !== 'unknown')?.scope ?? first.scope;
+  // A member that names nothing covers every coin: so does the window.
+  const all = group.some((w) => w.coins.length === 0 && w.symbols.length === 0);
+  const coins = all ? [] : [...new Set(group.flatMap((w) => w.coins))];
+  const symbols = all ? [] : [...new Set(group.flatMap((w) => w.symbols))];
   return { ...first, state, scope, coins, symbols };
 }
 

@@ -13,7 +13,10 @@ describe('one window through two sources', () => {
   it.each<[string, Maintenance, Maintenance, boolean]>([
     ['overlapping times, the same scope, one naming no coin', w({}), page(), true],
     ['an unknown scope beside a known one', w({ scope: 'unknown' }), page(), true],
-    ['an open end', w({ ends: null, begins: T0 + H }), page(), true],
+    ['an open end, beginning within the hour', w({ ends: null, begins: T0 + H }), page(), true],
+    ['not an open end beginning a week before (an open end overlaps every later window)', w({ ends: null, begins: T0 - 7 * 24 * H, state: 'ongoing' }), page(), false],
+    ['the whole exchange beside a part of it (a Statuspage window without components)', w({ scope: 'exchange' }), page({ scope: 'trading' }), true],
+    ['not a canceled window', w({ state: 'canceled' }), page(), false],
     ['not from the same source', w({}), w({ id: 'okx-2' }), false],
     ['not another exchange', w({}), page({ exchange: 'by' }), false],
     ['not times apart', w({ begins: T0 + 3 * H, ends: T0 + 4 * H }), page(), false],
@@ -23,14 +26,16 @@ describe('one window through two sources', () => {
     expect([sameWindow(a, b), sameWindow(b, a)]).toEqual([same, same]);
   });
 
-  it('reads a group as its first member seen, furthest along, with the coins and the scope its members name', () => {
+  it('reads a group as its first member seen, furthest along, with the scope its members name and every coin when one names none', () => {
     expect(oneWindowEach([w({ scope: 'unknown' }), page({ state: 'ongoing' }), w({ id: 'okx-2', scope: 'trading' })])).toEqual([
-      w({ state: 'ongoing', coins: ['USDT'] }),
+      // OKX's window names no coin: it covers every coin, and so does the one window (a BTC closure in it is explained).
+      w({ state: 'ongoing', coins: [] }),
       w({ id: 'okx-2', scope: 'trading' }),
     ]);
+    expect(oneWindowEach([w({ coins: ['USDT'] }), page()]).map((x) => x.coins)).toEqual([['USDT']]);
     // Seen first on the Statuspage: its identity stays when OKX tells the same window.
     expect(oneWindowEach([page(), w({})]).map((x) => [x.source, x.id])).toEqual([['statuspage', 'sp-1']]);
-    // Between completed and canceled, the first member's word.
-    expect(oneWindowEach([w({ state: 'completed' }), page({ state: 'canceled' })]).map((x) => x.state)).toEqual(['completed']);
+    // A canceled window is not the one another source still tells: each stands.
+    expect(oneWindowEach([w({ state: 'canceled' }), page({ state: 'ongoing' })]).map((x) => [x.source, x.state])).toEqual([['okx-status', 'canceled'], ['statuspage', 'ongoing']]);
   });
 });

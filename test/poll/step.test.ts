@@ -432,6 +432,18 @@ describe('step: notices (notices.md sections 3 and 4)', () => {
     expect([...alertsOf(results[3]!.state.alerts)].filter((a) => a.labels.alertname === 'MaintenanceNow').map((a) => a.labels.maintenance)).toEqual(['b1']);
   });
 
+  it('a listed ticker as a plain word of a window\'s title is no coin of it ("about ONE hour"): the window covers every coin', () => {
+    const eth = (on: boolean): CoinRecord => coinRecord('ETH', [{ network: 'ETH', withdrawEnable: on }]);
+    const one = coinRecord('ONE', [{ network: 'ONE' }]);
+    const results = run(initialState(settings(NOTICE_RULES)), [
+      [coins('main', usdt(true), eth(true), one), T],
+      [{ type: 'notices', exchange: 'main', source: 'bybit-status', options: { vanished: 'judge' }, read: { maintenance: [{ ...window('ongoing', T), id: 'b1', title: 'Wallet maintenance, about ONE hour', source: 'bybit-status' } as ReturnType<typeof window>] } }, T + 60_000],
+      [coins('main', usdt(true), eth(false), one), T + 120_000],
+    ]);
+    expect([...results[1]!.state.exchanges.get('main')!.notices.windows.values()].map((w) => w.coins)).toEqual([[]]);
+    expect(said(results[2]!).tell).toEqual(['firing WithdrawClosed']);
+  });
+
   it('a closure inside a scheduled window is expected: no unannounced alert; MaintenanceSoon only within 24 h of its begin', () => {
     const results = run(initialState(settings(NOTICE_RULES)), [
       [coins('main', usdt(true)), T],

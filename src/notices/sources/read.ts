@@ -130,12 +130,14 @@ export function originOf(c: string | null): 'planned' | 'unplanned' | 'incident'
 
 /**
  * What a service's name, or a window's title, says it is: `funding` (deposits, withdrawals,
- * wallets), `trading` (spot, orders, matching, margin, futures), `api` (the API, WebSocket), else
+ * wallets, funding, or a coin's own name: `Bitcoin (BTC)`), `trading` (spot, orders, matching, margin, futures), `api` (the API, WebSocket), else
  * `other`. For a Statuspage's components, and for a window whose source's own codes say nothing
  * (OKX `serviceType` 99 "others", Bybit with no `serviceTypes`: neither has a code for funding).
  */
 export function serviceOf(name: string): 'funding' | 'trading' | 'api' | 'other' {
-  if (/deposit|withdraw|wallet/i.test(name)) return 'funding';
+  if (/deposit|withdraw|wallet|funding/i.test(name)) return 'funding';
+  // A coin's own component ("Bitcoin (BTC)", "USDT"): its wallet, as exchanges' pages list them.
+  if (/\([A-Z][A-Z0-9]{1,11}\)\s*$|^\s*[A-Z][A-Z0-9]{1,11}\s*$/.test(name)) return 'funding';
   if (/trad|\bspot\b|\border|match|margin|futures|perpetual|derivative/i.test(name)) return 'trading';
   if (/\bapi\b|websocket/i.test(name)) return 'api';
   return 'other';

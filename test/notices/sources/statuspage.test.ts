@@ -27,6 +27,7 @@ describe('statuspage: recorded answers', () => {
     ['spot trading', ['Spot Trading', 'Order placement'], 'trading'],
     ['the API', ['REST API', 'WebSocket'], 'api'],
     ['the website', ['Website and apps'], 'other'],
+    ['a coin\'s own component (its wallet)', ['Bitcoin (BTC)'], 'funding'],
     ['no component', [], 'exchange'],
   ])('reads the scope from what the components are: %s', (_what, names, scope) => {
     const components = names.map((name, i) => ({ id: `c${i}`, name }));
