@@ -4,7 +4,9 @@
  * - they come from different sources (one source never lists a window twice);
  * - neither is canceled (a canceled window is no longer the one another source tells);
  * - their times overlap (`begins` to `ends`); where an end is unknown, they begin within an hour of
- *   each other (an open end would overlap every later window);
+ *   each other (an open end would overlap every later window); or they have the same title and
+ *   begin within a day of each other (a window started early or rescheduled moves at one source
+ *   before the other is read again: it stays one window meanwhile, its alerts do not flap);
  * - their scopes agree: equal, or one of them `unknown` or `exchange` (a Statuspage window without
  *   components is `exchange`, the exchange's own list says which part);
  * - their coins agree: the same coins, or one of them names none.
@@ -23,7 +25,11 @@ const PROGRESS: Readonly<Record<MaintenanceState, number>> = { scheduled: 0, ong
 /** How far apart two windows of which one has no known end may begin and be one window. */
 const OPEN_END_BEGINS_WITHIN_MS = 3_600_000;
 
+/** How far apart two windows of one title may begin and be one window (moved at one source only). */
+const SAME_TITLE_BEGINS_WITHIN_MS = 86_400_000;
+
 function overlap(a: Maintenance, b: Maintenance): boolean {
+  if (a.title.trim().toLowerCase() === b.title.trim().toLowerCase() && Math.abs(a.begins - b.begins) <= SAME_TITLE_BEGINS_WITHIN_MS) return true;
   if (a.ends === null || b.ends === null) return Math.abs(a.begins - b.begins) <= OPEN_END_BEGINS_WITHIN_MS;
   return a.begins <= b.ends && b.begins <= a.ends;
 }

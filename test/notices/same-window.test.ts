@@ -17,6 +17,8 @@ describe('one window through two sources', () => {
     ['not an open end beginning a week before (an open end overlaps every later window)', w({ ends: null, begins: T0 - 7 * 24 * H, state: 'ongoing' }), page(), false],
     ['the whole exchange beside a part of it (a Statuspage window without components)', w({ scope: 'exchange' }), page({ scope: 'trading' }), true],
     ['not a canceled window', w({ state: 'canceled' }), page(), false],
+    ['the same title moved at one source only (started early: the other still says in 2 h)', w({ state: 'ongoing', begins: T0 - 2 * H, ends: T0 - H }), page({ title: 'Wallet maintenance' }), true],
+    ['not the same title a week apart', w({ begins: T0 + 7 * 24 * H, ends: T0 + 7 * 24 * H + H }), page({ title: 'Wallet maintenance' }), false],
     ['not from the same source', w({}), w({ id: 'okx-2' }), false],
     ['not another exchange', w({}), page({ exchange: 'by' }), false],
     ['not times apart', w({ begins: T0 + 3 * H, ends: T0 + 4 * H }), page(), false],
