@@ -227,8 +227,8 @@ export class ExchangeClient {
   }
 
   /**
-   * One logical request: budget, sign, send, classify, retry. A retry is made only when its delay
-   * and a whole timeout end by `deadline` (retryWithinMs).
+   * One logical request: budget, sign, send, classify, retry. A retry is made only when it starts
+   * before `deadline` (retryWithinMs).
    */
   private async request(endpoint: Endpoint, request: Request, signal?: AbortSignal, sameAs?: Readonly<{ raw: Buffer; wire?: Buffer | undefined }>, deadline?: number): Promise<GetResult> {
     const { max, baseDelayMs, maxDelayMs } = this.options.retries;
@@ -240,7 +240,10 @@ export class ExchangeClient {
         if (!(err instanceof ExchangeError) || !err.retryable || attempt >= max) throw err;
         const delay = err.retryAfterMs ?? backoffDelay(attempt, baseDelayMs, maxDelayMs, this.random);
         if (delay > maxDelayMs) throw err;
-        if (deadline !== undefined && this.clock.monotonic() + delay + this.options.timeoutMs > deadline) throw err;
+        // A retry starts within the poll's interval (its own timeout may end past it): a timed-out
+        // request is still retried once with the defaults (5 s timeout, 10 s tickers), and a fetch
+        // lasts at most the interval and one timeout, whatever retries.max says.
+        if (deadline !== undefined && this.clock.monotonic() + delay >= deadline) throw err;
         this.options.onRetry?.(err, attempt + 1, delay);
         await sleep(delay, signal);
       }

@@ -172,7 +172,7 @@ export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
-    return (err as { code?: unknown }).code === 'EPERM';
+    if ((err as { code?: unknown }).code !== 'EPERM') return false;
   }
   return !exited(pid);
 }

@@ -107,12 +107,12 @@ describe('ExchangeClient against the reference exchange', () => {
     expect(retries).toEqual(['http_5xx#1']);
   });
 
-  it("stops retrying when a retry and its timeout would end past the poll's interval (retries.max notwithstanding)", async () => {
+  it("stops retrying when a retry would start past the poll's interval (retries.max notwithstanding)", async () => {
     sim.control.addFault({ kind: 'http_500', endpoint: 'coins', count: 1_000 });
     const clock = manualClock(1_700_000_000_000);
     const retries: string[] = [];
-    // Each failed attempt is taken to last 3 s; the delays are 1 ms; a retry is made while its
-    // delay plus the 1 s timeout end within the 10 s interval: after 0, 3 and 6 s, not after 9 s.
+    // Each failed attempt is taken to last 3 s; the delays are 1 ms; a retry is made while it
+    // starts within the 10 s interval: after 0, 3, 6 and 9 s, not after 12 s.
     const c = client({
       clock,
       timeoutMs: 1_000,
@@ -126,7 +126,7 @@ describe('ExchangeClient against the reference exchange', () => {
     });
     const err = await failure((x) => x.fetchCoins(), c);
     expect([err.kind, err.message]).toEqual(['http_5xx', 'coins: HTTP 500 code -1001: Internal Server Error.']);
-    expect(retries).toEqual(['http_5xx#1 1 ms at 0', 'http_5xx#2 1 ms at 3000', 'http_5xx#3 1 ms at 6000']);
+    expect(retries).toEqual(['http_5xx#1 1 ms at 0', 'http_5xx#2 1 ms at 3000', 'http_5xx#3 1 ms at 6000', 'http_5xx#4 1 ms at 9000']);
   });
 
   it('honours Retry-After: after a 429 it sends nothing until the pause is over', async () => {
