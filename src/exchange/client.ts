@@ -27,10 +27,10 @@ export interface ClientOptions {
   maxBodyBytes: number;
   retries: { max: number; baseDelayMs: number; maxDelayMs: number };
   /**
-   * Per endpoint, how long one fetch may take with its retries (the poll's interval): a retry whose
-   * delay and a whole timeout would end later than this after the fetch began is not made, and the
-   * failure is the poll's, so a failing exchange is reported down on time whatever `retries` says.
-   * Left out: only `retries.max` bounds them.
+   * Per endpoint, how long one fetch may go on retrying (the poll's interval): a retry that would
+   * start later than this after the fetch began is not made, and the failure is the poll's, so a
+   * failing exchange is reported down on time whatever `retries` says. Left out: only
+   * `retries.max` bounds them.
    */
   retryWithinMs?: Partial<Record<Endpoint, number>>;
   weightLimit: { max: number; windowMs: number };
