@@ -45,7 +45,7 @@ const routeSchema = z
 
 const matcherMap = z.record(labelName, pattern);
 
-/** What a silence or maintenance window mutes: not everything (silenceMatchersProblem, as Alertmanager refuses it). */
+/** What a silence mutes: not everything (silenceMatchersProblem, as Alertmanager refuses it). */
 const muteMatchers = matcherMap.superRefine((m, ctx) => {
   const problem = silenceMatchersProblem(Object.values(m));
   if (problem !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
@@ -85,7 +85,8 @@ const silenceSchema = z
 const maintenanceSchema = z
   .object({
     name: z.string().min(1),
-    matchers: muteMatchers,
+    // A recurring window may mute everything (Alertmanager's mute_time_intervals need no matchers): planned downtime is meant.
+    matchers: matcherMap,
     weekdays: z.array(z.enum(WEEKDAY_NAMES)).default([]),
     start: clockTime,
     end: clockTime,
