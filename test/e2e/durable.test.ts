@@ -45,10 +45,10 @@ async function adminApply(action: object): Promise<void> {
   if (res.status !== 200) throw new Error(`admin API: ${res.status} ${await res.text()}`);
 }
 
-function config(name: string, hookUrl: string): { file: string; stateDir: string } {
+/** A daemon's config against the reference exchange, with `rules` and the `notify` block given. */
+function config(name: string, notify: string, rules = 'rules.yaml'): { file: string; stateDir: string } {
   const file = join(dir, `${name}.yaml`);
   const stateDir = join(dir, `data-${name}`);
-  // notify.retry as shipped (1s, 5m, 12h): three refused attempts leave the next one a few seconds ahead.
   writeFileSync(
     file,
     `exchanges:
@@ -57,19 +57,9 @@ function config(name: string, hookUrl: string): { file: string; stateDir: string
     poll: { coins: 300ms, tickers: 2s }
 server: { listen: "127.0.0.1:0" }
 state_dir: ${stateDir}
-rules_file: rules.yaml
+rules_file: ${rules}
 notify:
-  group_wait: 2s
-  # One receiver per rule: a receiver's outbox goes in order, so each must have its own to be refused on its own.
-  routes:
-    - { match: { alertname: WithdrawDisabled }, receivers: [state-hook] }
-    - { match: { alertname: DepositMessage }, receivers: [change-hook] }
-  receivers:
-    - name: state-hook
-      webhook: { url: "${hookUrl}/state" }
-    - name: change-hook
-      webhook: { url: "${hookUrl}/change" }
-`,
+${notify}`,
   );
   return { file, stateDir };
 }
@@ -123,7 +113,21 @@ describe('a notification accepted while its receiver is down, and the daemon kil
   it('is delivered after the restart, exactly once, with the Idempotency-Key of the attempts before the kill (a state rule and a change rule)', async () => {
     const hook = await new WebhookReceiver().start();
     hook.replies.push(...Array.from({ length: 1000 }, () => ({ status: 503 })));
-    const { file, stateDir } = config('kill9', hook.url);
+    // notify.retry as shipped (1s, 5m, 12h): three refused attempts leave the next one a few seconds ahead.
+    // One receiver per rule: a receiver's outbox goes in order, so each must have its own to be refused on its own.
+    const { file, stateDir } = config(
+      'kill9',
+      `  group_wait: 2s
+  routes:
+    - { match: { alertname: WithdrawDisabled }, receivers: [state-hook] }
+    - { match: { alertname: DepositMessage }, receivers: [change-hook] }
+  receivers:
+    - name: state-hook
+      webhook: { url: "${hook.url}/state" }
+    - name: change-hook
+      webhook: { url: "${hook.url}/change" }
+`,
+    );
     const first = await startDaemon(file);
     await adminApply({ action: 'set_network', ...NETWORK, set: { withdrawEnable: false, depositDesc: 'Deposits suspended for an upgrade' } });
 
@@ -162,20 +166,10 @@ describe('one receiver down long enough to back off, and the daemon killed with 
   it('delivers the closure and the change queued behind it right after the restart, not when the dead process\'s backoff said', async () => {
     const hook = await new WebhookReceiver().start();
     hook.replies.push(...Array.from({ length: 1000 }, () => ({ status: 503 })));
-    const file = join(dir, 'backoff.yaml');
-    const stateDir = join(dir, 'data-backoff');
     // A long backoff: after its first refusal, the closure's next attempt is 60-120 s away.
-    writeFileSync(
-      file,
-      `exchanges:
-  - name: main
-    base_url: ${simUrl}
-    poll: { coins: 300ms, tickers: 2s }
-server: { listen: "127.0.0.1:0" }
-state_dir: ${stateDir}
-rules_file: rules.yaml
-notify:
-  group_wait: 2s
+    const { file, stateDir } = config(
+      'backoff',
+      `  group_wait: 2s
   retry: { base_delay: 2m, max_delay: 5m }
   receivers:
     - name: hook
@@ -226,25 +220,16 @@ function said(r: Received): string {
 describe('the store file, its WAL and its index deleted while the daemon runs', () => {
   it('is written again as soon as it is noticed, with everything the daemon held, and a SIGTERM and a restart re-send nothing', async () => {
     const hook = await new WebhookReceiver().start();
-    const file = join(dir, 'deleted.yaml');
-    const stateDir = join(dir, 'data-deleted');
     writeFileSync(join(dir, 'closed-rules.yaml'), CLOSED_RULES);
-    writeFileSync(
-      file,
-      `exchanges:
-  - name: main
-    base_url: ${simUrl}
-    poll: { coins: 300ms, tickers: 2s }
-server: { listen: "127.0.0.1:0" }
-state_dir: ${stateDir}
-rules_file: closed-rules.yaml
-notify:
-  group_wait: 0s
+    const { file, stateDir } = config(
+      'deleted',
+      `  group_wait: 0s
   group_interval: 1s
   receivers:
     - name: hook
       webhook: { url: "${hook.url}/hook" }
 `,
+      'closed-rules.yaml',
     );
     const first = await started(file);
     await adminApply({ action: 'set_network', ...NETWORK, set: { withdrawEnable: false, depositEnable: false } });

@@ -1,5 +1,5 @@
-import { createApp, STATUS_CSP } from '../../src/http/app';
-import { listen, type Listening } from '../../src/http/server';
+import { STATUS_CSP } from '../../src/http/app';
+import type { Listening } from '../../src/http/server';
 import type { ExchangeInput } from '../../src/http/state-view';
 import { Views } from '../../src/http/views';
 import { parseRules } from '../../src/rules/load';
@@ -7,6 +7,7 @@ import type { Rule } from '../../src/rules/model';
 import type { Snapshot } from '../../src/snapshot/model';
 import { coinRecord } from '../support/records';
 import { H, script, scriptedNow, T0 } from '../support/outage-script';
+import { serveViews } from '../support/status-states';
 import { openTempStore, type TempStore } from '../support/temp-store';
 
 jest.setTimeout(60_000);
@@ -33,17 +34,7 @@ const RULES = rules(`rules:
 `);
 
 function serve(views: Views): Promise<Listening> {
-  return listen(
-    createApp({
-      ready: () => true,
-      metrics: { contentType: 'text/plain', render: async () => '', renderGzip: async () => [] },
-      api: { alerts: () => [], changes: () => [], state: () => ({ data: { exchanges: [], routes: [] }, next: null }), deadLetters: () => [], silences: { list: () => [], save: () => undefined }, now: () => NOW },
-      reload: async () => ({ ok: true }),
-      statusView: (q) => views.statusView(q),
-    }),
-    '127.0.0.1',
-    0,
-  );
+  return serveViews(views, undefined, NOW);
 }
 
 /** The part of the page from `<h2 id="{id}"` to the next `<h2` that is not inside it. */

@@ -171,18 +171,7 @@ export async function serveState(state: StatusState): Promise<ServedState> {
   }
   const ruleList = state === 'empty' ? [] : rules();
   const views = new Views({ now: () => NOW, exchanges: () => exchanges, alerts: () => alerts, store: () => (state === 'empty' ? undefined : t.store), rules: () => ruleList, notices: () => notices });
-  const http: Listening = await listen(
-    createApp({
-      ready: () => true,
-      metrics: { contentType: 'text/plain', render: async () => '', renderGzip: async () => [] },
-      api: { alerts: () => [], changes: () => [], state: () => ({ data: { exchanges: [], routes: [] }, next: null }), deadLetters: () => [], silences: { list: () => [], save: () => undefined }, now: () => NOW },
-      reload: async () => ({ ok: true }),
-      statusView: (q) => views.statusView(q),
-      notices: () => notices,
-    }),
-    '127.0.0.1',
-    0,
-  );
+  const http: Listening = await serveViews(views, () => notices, NOW);
   return {
     state,
     url: http.url,
@@ -191,4 +180,20 @@ export async function serveState(state: StatusState): Promise<ServedState> {
       t.close();
     },
   };
+}
+
+/** The HTTP app serving `views`' status page (and `notices`' lists) on loopback, the rest of its sources empty. */
+export function serveViews(views: Views, notices: (() => NoticeLists[]) | undefined, now: number): Promise<Listening> {
+  return listen(
+    createApp({
+      ready: () => true,
+      metrics: { contentType: 'text/plain', render: async () => '', renderGzip: async () => [] },
+      api: { alerts: () => [], changes: () => [], state: () => ({ data: { exchanges: [], routes: [] }, next: null }), deadLetters: () => [], silences: { list: () => [], save: () => undefined }, now: () => now },
+      reload: async () => ({ ok: true }),
+      statusView: (q) => views.statusView(q),
+      ...(notices !== undefined && { notices }),
+    }),
+    '127.0.0.1',
+    0,
+  );
 }
