@@ -1,6 +1,9 @@
 import type { Alert } from '../../src/alerts/alert';
 import { compileInhibitRules, DEFAULT_INHIBIT_RULES, InhibitionIndex } from '../../src/alerts/inhibit';
 
+// Work at full size (an 8,000-alert storm, thousands of coins) takes seconds on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 function alert(fingerprint: string, labels: Record<string, string>, status: Alert['status'] = 'firing'): Alert {
   return { fingerprint, ruleId: 'r', entity: fingerprint, labels, annotations: {}, status, activeAt: 0, startsAt: 0, endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: null, event: false };
 }

@@ -4,6 +4,9 @@ import { alertmanagerNotifier } from '../../src/notify/alertmanager/alertmanager
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { receiverDeps } from '../support/receiver-deps';
 
+// An 8,000-alert storm takes about 2 s here and more on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 /** A connection pool per test, closed after it, as each notifier used to open and close its own. */
 let deps: ReturnType<typeof receiverDeps>;
 beforeEach(() => {

@@ -5,6 +5,9 @@ import type { Notifier } from '../../src/notify/notifier';
 import { DISCORD_TOKEN, DiscordDouble } from '../support/doubles/discord';
 import { closed, delivery, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
+// Work at full size (an 8,000-alert storm, thousands of coins) takes seconds on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 const env = perTest(() => new DiscordDouble());
 
 /** The receiver as the registry builds it from a `discord:` block. */

@@ -4,6 +4,9 @@ import type { Notifier } from '../../src/notify/notifier';
 import { GOTIFY_APP_TOKEN, GOTIFY_CLIENT_TOKEN, GotifyDouble, unescapedPunctuation, unescapeMarkdown } from '../support/doubles/gotify';
 import { closed, delivery, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
+// An 8,000-alert storm takes about 2 s here and more on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 const env = perTest(() => new GotifyDouble());
 
 /** The receiver as the registry builds it from a `gotify:` block. */

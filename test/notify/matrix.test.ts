@@ -5,6 +5,9 @@ import type { Notifier } from '../../src/notify/notifier';
 import { MATRIX_ROOM, MATRIX_ROOM_V12, MATRIX_TOKEN, MatrixDouble } from '../support/doubles/matrix';
 import { closed, delivery, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
+// An 8,000-alert storm takes about 2 s here and more on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 const env = perTest(() => new MatrixDouble());
 
 /** The receiver as the registry builds it from a `matrix:` block. */

@@ -5,6 +5,9 @@ import type { PagerDutyConfig } from '../../src/notify/pagerduty/schema';
 import { PAGERDUTY_ROUTING_KEY, PagerDutyDouble } from '../support/doubles/pagerduty';
 import { closed, delivery, descSet, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
+// Work at full size (an 8,000-alert storm, thousands of coins) takes seconds on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 const env = perTest(() => new PagerDutyDouble());
 
 /** The receiver as the registry builds it from a `pagerduty:` block. */

@@ -8,6 +8,9 @@ import { receiverRegistry } from '../../src/notify/registry';
 import { PUSHOVER_TOKEN, PUSHOVER_USER, PushoverDouble } from '../support/doubles/pushover';
 import { closed, delivery, descSet, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
+// An 8,000-alert storm takes about 2 s here and more on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 const env = perTest(() => new PushoverDouble());
 let stateDir: string;
 beforeEach(() => { stateDir = mkdtempSync(join(tmpdir(), 'spotwatch-pushover-')); });

@@ -5,6 +5,9 @@ import { SLACK_LIMITS, SLACK_SECTIONS_BUDGET } from '../../src/notify/slack/mess
 import { SLACK_PATH, SlackDouble, type SlackHookState } from '../support/doubles/slack';
 import { closed, delivery, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
+// Work at full size (an 8,000-alert storm, thousands of coins) takes seconds on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 const env = perTest(() => new SlackDouble());
 
 /** The receiver as the registry builds it from a `slack:` block. */

@@ -11,6 +11,9 @@ import { escapeTeams, TEAMS_BODY_LIMIT } from '../../src/notify/teams/card';
 import { markupIn, TEAMS_SIG, TEAMS_WORKFLOW_ID, TeamsDouble } from '../support/doubles/teams';
 import { closed, delivery, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
+// An 8,000-alert storm takes about 2 s here and more on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 const env = perTest(() => new TeamsDouble());
 
 /** The receiver as the registry builds it from a `teams:` block. */

@@ -13,6 +13,9 @@ import { closed, delivery, HOSTILE, reopened, storm, TRC_LABELS } from './chat-f
 import { fixedContext, NOW } from './telegram-context';
 import { capturedLogger } from '../support/log-capture';
 
+// Work at full size (an 8,000-alert storm, thousands of coins) takes seconds on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 const CHAT = -1001234567890;
 const FAST = { firstMs: 10, maxMs: 20, conflictMs: 15 };

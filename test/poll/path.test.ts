@@ -18,6 +18,9 @@ import { coinRecord } from '../support/records';
 import { rulesFrom } from '../support/rules-harness';
 import { DEFAULT_SETTINGS } from '../support/poll-settings';
 
+// Work at full size (an 8,000-alert storm, thousands of coins) takes seconds on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 /** The store of `dir`, and a view of it that refuses every transaction while `disk.full` (test/daemon/store-failing.test.ts fills a real one). */
 function fillableStore(dir: string, full = false): { real: StateStore; store: PollStore; disk: { full: boolean; refused: number } } {
   const real = StateStore.open(dir);

@@ -5,6 +5,9 @@
 import { COINS_PATH, NETWORK_FIELD_NAMES, USED_WEIGHT_HEADER } from '../../src/exchange/dialects/spot-v3/wire';
 import { get, startTestSimulator, type TestSimulator } from '../support/simulator';
 
+// Work at full size (an 8,000-alert storm, thousands of coins) takes seconds on a loaded machine: no test of this file is bound by its speed.
+jest.setTimeout(60_000);
+
 type Json = Record<string, unknown>;
 
 const DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
