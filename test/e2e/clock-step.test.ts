@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../src/lib/logger';
@@ -10,6 +10,16 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 jest.setTimeout(120_000);
 
 /** libfaketime, from Debian's package "faketime" (.ci/run installs it). */
+/**
+ * Sets libfaketime's offset file whole (written aside, then renamed): it is re-read at every clock
+ * call (FAKETIME_NO_CACHE), and a read in the middle of a plain write sees an empty file, no offset,
+ * a step back and forth that the daemon rightly logs.
+ */
+function stepTo(file: string, offset: string): void {
+  writeFileSync(`${file}.new`, `${offset}\n`);
+  renameSync(`${file}.new`, file);
+}
+
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 const GROUP_WAIT_MS = 10_000;
 /** What a busy machine may add to group_wait: a poll, a tick, a delivery. */
@@ -72,7 +82,7 @@ describe('the built daemon under libfaketime, its wall clock stepped', () => {
       const before = await polled();
       await waitFor(async () => (await polled()) !== before, 'a coin poll');
     }
-    writeFileSync(offset, '-3600\n');
+    stepTo(offset, '-3600');
 
     const got = await waitFor(() => hook.received[0], 'the closure told', GROUP_WAIT_MS + MARGIN_MS);
     expect(Date.now() - decided).toBeLessThan(GROUP_WAIT_MS + MARGIN_MS);
@@ -120,7 +130,7 @@ describe('the built daemon under libfaketime, its wall clock stepped', () => {
       await waitFor(() => outage(coin), `${coin}'s outage`);
       // A few seconds of real time (coin polls 200 ms apart) on each side of the step.
       await polls(10);
-      writeFileSync(offset, `${to}\n`);
+      stepTo(offset, to);
       await polls(10);
       sim.control.apply({ action: 'set_network', coin, network: coin, set: { withdrawEnable: true } });
       const realS = (performance.now() - closed) / 1000;
