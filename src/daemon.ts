@@ -30,8 +30,9 @@ import { Retention } from './compose/retention';
 import { botReads } from './compose/chat-bots';
 import { startDigests } from './compose/daily-digest';
 import { openMeteredStore } from './compose/open-store';
-import { everyFew, followStoreFile, keepStateDirLock, STORE_CHECK_MS } from './compose/store-file';
+import { followStoreFile, keepStateDirLock, STORE_CHECK_MS } from './compose/store-file';
 import { BOT_READS, type DeliveryReport } from './compose/delivery-service';
+import { systemScheduler, type Scheduler } from './lib/scheduler';
 
 export interface DaemonDeps {
   clock?: Clock;
@@ -41,6 +42,8 @@ export interface DaemonDeps {
   openStore?: typeof StateStore.open;
   /** How often each thread looks at the store's file, to notice it deleted (STORE_CHECK_MS unless given). */
   storeCheckMs?: number;
+  /** What runs the daemon's repeating work in this thread and, inline, in the services (the system's timers unless given). */
+  scheduler?: Scheduler;
   /** Where the metrics are registered (a fresh Registry unless given). */
   registry?: Registry;
   /**
@@ -136,7 +139,7 @@ export class Daemon {
     const anchor = anchorOf(clock);
     const daemon = new Daemon(
       withFlags(config, source),
-      { random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), storeCheckMs: STORE_CHECK_MS, ...deps, clock: anchoredClock(clock, anchor) },
+      { random: Math.random, openStore: (...a) => StateStore.open(...a), registry: new Registry(), storeCheckMs: STORE_CHECK_MS, scheduler: systemScheduler, ...deps, clock: anchoredClock(clock, anchor) },
       { ...source, env: source.env ?? process.env },
       anchor,
     );
@@ -199,9 +202,10 @@ export class Daemon {
       historyMs: () => this.config.history_retention,
       onSilencesPruned: () => threads.delivery.post({ t: 'silences' }),
       onError: () => this.metrics.storeWriteErrors.inc(),
+      scheduler: this.deps.scheduler,
     });
     this.retention.start();
-    this.stopStoreChecks = everyFew(this.deps.storeCheckMs, () => {
+    this.stopStoreChecks = this.deps.scheduler.every(this.deps.storeCheckMs, () => {
       keepStateDirLock(this.lock, logger);
       followStoreFile(this.store, logger, 'main');
     });
@@ -214,7 +218,7 @@ export class Daemon {
     const { clock, random, logger } = this.deps;
     const open = this.deps.openStore;
     this.pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
-    return { kind: 'inline', parts: { clock, random, dispatcher: this.pool, storeCheckMs: this.deps.storeCheckMs, openStore: (dir) => open(dir, (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state')) } };
+    return { kind: 'inline', parts: { clock, random, dispatcher: this.pool, storeCheckMs: this.deps.storeCheckMs, scheduler: this.deps.scheduler, openStore: (dir) => open(dir, (message, movedTo) => logger.error({ error: message, movedTo }, 'state store unreadable; moved aside, starting with empty state')) } };
   }
 
   private receivers(): string[] {
@@ -372,7 +376,7 @@ export class Daemon {
       refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
       send: (deliveries) => threads.delivery.post({ t: 'send', deliveries }),
       externalURL: () => this.externalURL(),
-    });
+    }, this.deps.scheduler);
   }
 
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */

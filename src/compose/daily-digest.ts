@@ -8,6 +8,7 @@ import type { NoticeLists } from '../notices/book-json';
 import { windowsAhead } from '../notices/ahead';
 import type { Snapshot } from '../snapshot/model';
 import type { Outage, OutageQuery } from '../store/store';
+import { systemScheduler, type Scheduler } from '../lib/scheduler';
 
 /** How many movers a digest lists. */
 const MOVERS = 5;
@@ -102,10 +103,8 @@ export class Digests {
 const CHECK_MS = 10_000;
 
 /** Starts the daily digests (checked now, then every CHECK_MS); returns what stops them. */
-export function startDigests(deps: DigestDeps): () => void {
+export function startDigests(deps: DigestDeps, scheduler: Scheduler = systemScheduler): () => void {
   const digests = new Digests(deps);
   void digests.check();
-  const timer = setInterval(() => void digests.check(), CHECK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return scheduler.every(CHECK_MS, () => void digests.check());
 }

@@ -21,8 +21,9 @@ import type { StateStore } from '../store/store';
 import { botContext, type BotReads } from './chat-bots';
 import { Channel, type Port } from './channel';
 import { serve, type Service, type ServiceIO, type ThreadParts } from './service-thread';
-import { everyFew, followStoreFile, STORE_CHECK_MS } from './store-file';
+import { followStoreFile, STORE_CHECK_MS } from './store-file';
 import { storedSilences } from './stored-silences';
+import { systemScheduler } from '../lib/scheduler';
 
 /** Main thread -> delivery thread. */
 export type DeliveryCommand =
@@ -91,7 +92,7 @@ export class DeliveryService implements Service<DeliveryCommand> {
   private notifications: Notifications | undefined;
   private store: StateStore | undefined;
   private readonly heard = new ToldAlerts();
-  private timer: NodeJS.Timeout | undefined;
+  private stopReports: (() => void) | undefined;
   private lastOutbox = '';
   /** Stops the look at the store's file (store-file.ts). */
   private stopStoreChecks: (() => void) | undefined;
@@ -137,6 +138,7 @@ export class DeliveryService implements Service<DeliveryCommand> {
     const notifications = new Notifications(config, {
       store,
       clock,
+      ...(this.deps.scheduler !== undefined && { scheduler: this.deps.scheduler }),
       random,
       logger,
       dispatcher,
@@ -165,10 +167,10 @@ export class DeliveryService implements Service<DeliveryCommand> {
     notifications.resume();
     notifications.insert(restored.filter((a) => a.status === 'firing'));
     notifications.start();
-    this.timer = setInterval(() => this.reportOutbox(), OUTBOX_REPORT_MS);
-    this.timer.unref();
+    const scheduler = this.deps.scheduler ?? systemScheduler;
+    this.stopReports = scheduler.every(OUTBOX_REPORT_MS, () => this.reportOutbox());
     this.reportOutbox();
-    this.stopStoreChecks = everyFew(this.deps.storeCheckMs ?? STORE_CHECK_MS, () => followStoreFile(this.store, logger, 'delivery'));
+    this.stopStoreChecks = scheduler.every(this.deps.storeCheckMs ?? STORE_CHECK_MS, () => followStoreFile(this.store, logger, 'delivery'));
   }
 
   private reportOutbox(): void {
@@ -189,7 +191,7 @@ export class DeliveryService implements Service<DeliveryCommand> {
   }
 
   async stop(): Promise<void> {
-    if (this.timer !== undefined) clearInterval(this.timer);
+    this.stopReports?.();
     this.stopStoreChecks?.();
     // The poll thread, stopped first, has written a deleted store file again: what this thread still writes (deliveries in flight, what is held) goes there.
     followStoreFile(this.store, this.deps.logger, 'delivery');

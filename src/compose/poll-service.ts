@@ -28,10 +28,11 @@ import { loadRules, seriesFilter, stepSettings } from './settings';
 import { clientFor, embeddedProblem, reach, type Target } from './targets';
 import { startNoticeReader } from './notice-reader';
 import { recorderFor } from './recording';
-import { everyFew, followStoreFile, refusable, STORE_CHECK_MS } from './store-file';
+import { followStoreFile, refusable, STORE_CHECK_MS } from './store-file';
 import type { Recorder } from '../poll/record/recorder';
 import { bookLists } from '../notices/book-json';
 import type { Announcement, AnnouncementKind } from '../notices/model';
+import { systemScheduler } from '../lib/scheduler';
 
 export interface PollServiceDeps extends ThreadParts {
   /** Where reports go (the main thread). */
@@ -143,7 +144,7 @@ export class PollService implements Service<Command> {
     this.persist = new Persist(refusable(store, () => this.storeGone));
     this.path = new PollPath(initialState(settings, restored, store.loadAlerts().values()), this.persist);
     this.recorder = recorderFor(undefined, config, this.path.state, this.deps.clock.now(), this.deps.logger);
-    this.stopStoreChecks = everyFew(this.deps.storeCheckMs ?? STORE_CHECK_MS, () => this.checkStoreFile());
+    this.stopStoreChecks = (this.deps.scheduler ?? systemScheduler).every(this.deps.storeCheckMs ?? STORE_CHECK_MS, () => this.checkStoreFile());
   }
 
   /**

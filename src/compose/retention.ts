@@ -2,6 +2,7 @@ import type { Clock } from '../lib/clock';
 import { errorMessage } from '../lib/error-message';
 import type { Logger } from '../lib/logger';
 import { SILENCE_RETENTION_MS } from '../alerts/silence';
+import { systemScheduler, type Scheduler } from '../lib/scheduler';
 
 /** How long sent (or dead) notifications stay in the outbox table. */
 export const DELIVERY_RETENTION_MS = 7 * 86_400_000;
@@ -24,23 +25,23 @@ export interface RetentionOptions {
   onSilencesPruned: () => void;
   /** A prune failed (a store write error, counted). */
   onError: () => void;
+  scheduler?: Scheduler;
 }
 
 /** Retention of the change history, the outbox and expired silences. */
 export class Retention {
-  private timer: NodeJS.Timeout | undefined;
+  private stopTimer: (() => void) | undefined;
 
   constructor(private readonly o: RetentionOptions) {}
 
   start(): void {
     this.prune();
-    this.timer = setInterval(() => this.prune(), PRUNE_EVERY_MS);
-    this.timer.unref();
+    this.stopTimer = (this.o.scheduler ?? systemScheduler).every(PRUNE_EVERY_MS, () => this.prune());
   }
 
   stop(): void {
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopTimer?.();
+    this.stopTimer = undefined;
   }
 
   prune(): void {

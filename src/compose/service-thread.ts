@@ -15,6 +15,7 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import type { StateStore } from '../store/store';
 import { Channel, closePorts, type Port } from './channel';
+import { systemScheduler, type Scheduler } from '../lib/scheduler';
 
 /** What every service thread answers to and says, besides its own messages. */
 export type BaseCommand = { t: 'ping' } | { t: 'stop' };
@@ -48,6 +49,8 @@ export interface ThreadParts {
   dispatcher: Agent;
   /** How often the store's file is looked at (store-file.ts; STORE_CHECK_MS unless given). */
   storeCheckMs?: number | undefined;
+  /** What runs the thread's repeating work (the system's timers unless given). */
+  scheduler?: Scheduler | undefined;
 }
 
 /**
@@ -127,6 +130,7 @@ export interface ServiceThreadOptions<R> {
   onAsk?(question: unknown): unknown;
   /** The thread ended without being asked to (a fault of spotwatch). */
   onExit?(error: string): void;
+  scheduler?: Scheduler;
 }
 
 /** The main thread's handle on a service thread. */
@@ -136,7 +140,7 @@ export class ServiceThread<C extends { t: string }, R extends { t: string }> {
   private ended = false;
   private stopping: Promise<void> | undefined;
   private resolveStopped: (() => void) | undefined;
-  private readonly ping: NodeJS.Timeout;
+  private readonly stopPings: () => void;
 
   constructor(private readonly options: ServiceThreadOptions<R>) {
     const listener = {
@@ -168,8 +172,7 @@ export class ServiceThread<C extends { t: string }, R extends { t: string }> {
       host.start(port2, level);
       this.close = async () => closePorts(port1, port2);
     }
-    this.ping = setInterval(() => this.channel.post({ t: 'ping' }), PING_MS);
-    this.ping.unref();
+    this.stopPings = (options.scheduler ?? systemScheduler).every(PING_MS, () => this.channel.post({ t: 'ping' }));
   }
 
   post(command: C): void {
@@ -190,7 +193,7 @@ export class ServiceThread<C extends { t: string }, R extends { t: string }> {
   /** Stops the thread: resolves once its service has stopped (its store closed). */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      clearInterval(this.ping);
+      this.stopPings();
       if (!this.ended) {
         const stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
         this.channel.post({ t: 'stop' });

@@ -18,13 +18,6 @@ import type { StateStore } from '../store/store';
 /** How often each thread looks at the store's path: a deleted file is noticed within this, and written again within twice this. */
 export const STORE_CHECK_MS = 15_000;
 
-/** Every `everyMs`, `check`; stop with the function returned. */
-export function everyFew(everyMs: number, check: () => void): () => void {
-  const timer = setInterval(check, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
 /** A thread that does not write the new file (main, delivery): moves its connection to it once it is there. */
 export function followStoreFile(store: StateStore | undefined, logger: Logger, thread: string): void {
   if (store === undefined || store.fileState() !== 'replaced') return;

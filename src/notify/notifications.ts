@@ -17,6 +17,7 @@ import { receiverRegistry, type BotDeps } from './registry';
 import { RetryStage, type Outcome } from './retry-stage';
 import { HeldOutbox } from '../store/held';
 import type { StateStore } from '../store/store';
+import { systemScheduler, type Scheduler } from '../lib/scheduler';
 
 /** How often notifications held in memory (the store failing) are tried on disk again. */
 const HELD_RETRY_MS = 1_000;
@@ -24,6 +25,8 @@ const HELD_RETRY_MS = 1_000;
 export interface NotificationsDeps {
   store: StateStore;
   clock: Clock;
+  /** What runs the groups' flushes (default: the system's timers). */
+  scheduler?: Scheduler;
   random: () => number;
   logger: Logger;
   /** The HTTP connection pool of receivers that speak HTTP (the caller closes it). */
@@ -56,7 +59,7 @@ export class Notifications {
   private pipeline: Pipeline;
   private retryStages: RetryStage[] = [];
   private notifiers: Notifier[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private stopTicks: (() => void) | undefined;
   /** The store's outbox, and what is held in memory while the store cannot be written. */
   private readonly outbox: HeldOutbox;
   /** Monotonic ms of the last try of what is held (never, at first). */
@@ -149,7 +152,7 @@ export class Notifications {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => this.tick(), 250);
+    this.stopTicks ??= (this.deps.scheduler ?? systemScheduler).every(250, () => this.tick(), { keepAlive: true });
   }
 
   /** Silences changed (API or config): what mutes from now on. */
@@ -174,8 +177,8 @@ export class Notifications {
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopTicks?.();
+    this.stopTicks = undefined;
     await this.stopReceivers();
     // A last try: what is still held would otherwise be lost with the process.
     if (!this.outbox.retry()) this.deps.logger.error('the store still cannot be written: notifications held in memory are lost at this stop');

@@ -4,8 +4,11 @@ import { MAX_SIMULATED_COINS } from '../lib/simulated-market';
 import type { SimulatorDialect } from './dialects/names';
 import type { SimCredentials } from './dialects/types';
 import type { Scenario } from './scenario/types';
+import { systemScheduler, type Scheduler } from '../lib/scheduler';
 
 export interface SimulatorOptions {
+  /** What runs the scenario's ticks (default: the system's timers). */
+  scheduler?: Scheduler;
   /** Default '127.0.0.1'. */
   host?: string;
   /** Default 8080; 0 picks a free port. */
@@ -62,6 +65,7 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     coins,
     scenario: options.scenario,
     clock: options.clock ?? systemClock,
+    scheduler: options.scheduler ?? systemScheduler,
     weightLimit: options.weightLimit ?? SIMULATOR_DEFAULTS.weightLimit,
     banAfter: options.banAfter ?? SIMULATOR_DEFAULTS.banAfter,
     banMs: options.banMs ?? SIMULATOR_DEFAULTS.banMs,

@@ -28,7 +28,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const { host, port, logger } = resolveOptions(options);
+  const { host, port, logger, scheduler } = resolveOptions(options);
   const sim = createSimulator(options);
   const server = createServer(sim.app);
   try {
@@ -37,14 +37,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     sim.dispose();
     throw err;
   }
-  const timer = setInterval(() => {
+  const stopTicks = scheduler.every(TICK_MS, () => {
     try {
       sim.control.tick();
     } catch (err) {
       logger.error({ err }, 'scenario tick failed');
     }
-  }, TICK_MS);
-  timer.unref();
+  });
   const actual = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
@@ -53,7 +52,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     control: sim.control,
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
-        clearInterval(timer);
+        stopTicks();
         sim.dispose();
         server.close((err) => (err === undefined ? resolve() : reject(err)));
         server.closeAllConnections();

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
+import { systemScheduler, type Scheduler } from '../lib/scheduler';
 
 /**
  * Folds a database's WAL into its file off the event loop: one worker thread, with its own
@@ -125,17 +126,16 @@ const CHECKPOINT_EVERY_MS = 1_000;
  */
 export class WalCheckpoints {
   private readonly worker: Checkpointer;
-  private readonly timer: NodeJS.Timeout;
+  private readonly stopTimer: () => void;
   /** A look at the WAL asked for, in a turn of its own. */
   private look: NodeJS.Immediate | undefined;
   /** The connection's total_changes() when the last checkpoint was asked for. */
   private changesAt = -1;
   private totalChanges: Database.Statement | undefined;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: Database.Database, scheduler: Scheduler = systemScheduler) {
     this.worker = new Checkpointer(db.name);
-    this.timer = setInterval(() => this.soon(), CHECKPOINT_EVERY_MS);
-    this.timer.unref();
+    this.stopTimer = scheduler.every(CHECKPOINT_EVERY_MS, () => this.soon());
   }
 
   /** Checkpoints started so far. */
@@ -160,7 +160,7 @@ export class WalCheckpoints {
 
   /** No more looks (before the connection closes). */
   stop(): void {
-    clearInterval(this.timer);
+    this.stopTimer();
     if (this.look !== undefined) clearImmediate(this.look);
     this.look = undefined;
   }
