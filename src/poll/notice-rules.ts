@@ -98,11 +98,11 @@ function announcementMatches(rule: Rule, exchange: string, a: Announcement): boo
  * `unannounced` rule keeps only the closures nothing explains. `since` gives when an instance's
  * alert became active (undefined: it begins now).
  */
-export function withNotices(rule: Rule, instances: readonly Instance[], book: NoticeBook, chainOf: (network: string) => string | null, since: (entity: string) => number | undefined, now: number, explainsForMs: number): Instance[] {
+export function withNotices(rule: Rule, instances: readonly Instance[], book: NoticeBook, oneEach: () => readonly Maintenance[], chainOf: (network: string) => string | null, since: (entity: string) => number | undefined, now: number, explainsForMs: number): Instance[] {
   if (!closureRule(rule)) return [...instances];
   const unannounced = rule.condition.type === 'state' && rule.condition.unannounced === true;
   const out: Instance[] = [];
-  const windows = oneWindowEach(book.windows.values());
+  const windows = instances.length === 0 ? [] : oneEach();
   for (const inst of instances) {
     const coin = String(inst.fields.coin ?? '');
     const network = String(inst.fields.network ?? '');

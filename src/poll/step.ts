@@ -14,8 +14,9 @@ import { AlertsDraft, told, type Transition } from '../alerts/lifecycle';
 import type { Alert } from '../alerts/alert';
 import { evaluateRules, readsPartAlone, ruleInDomain, type Evaluation, type Instance } from '../rules/evaluate';
 import { applyRead, type MentionsOf, type NoticeBook, type ReadOptions } from '../notices/book';
-import type { Announcement, NoticeRead } from '../notices/model';
+import type { Announcement, Maintenance, NoticeRead } from '../notices/model';
 import { mentionLists, mentions } from '../notices/mentions';
+import { oneWindowEach } from '../notices/same-window';
 import { announcementEvents, closureRule, noticeInstances, withNotices } from './notice-rules';
 import { evaluateTransfer } from '../rules/evaluate-transfer';
 import { historyKeep, recordSamples, sampledTickers, type Samples } from '../rules/history';
@@ -208,7 +209,10 @@ function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>,
 function closureNotices(state: PollState, exchange: string, ex: ExchangeState, draft: AlertsDraft, now: number): (rule: Rule, instances: readonly Instance[]) => Instance[] {
   const explainsFor = state.settings.explainsFor?.get(exchange) ?? DEFAULT_EXPLAINS_FOR_MS;
   const chainOf = (network: string): string | null => state.settings.chainOf(exchange, network);
-  return (rule, instances) => withNotices(rule, instances, ex.notices, chainOf, (entity) => draft.rule(exchange, rule.id).get(entity)?.activeAt, now, explainsFor);
+  // The book's windows as one each (same-window.ts), merged once for every closure rule of this step, when one asks.
+  let windows: readonly Maintenance[] | undefined;
+  const oneEach = (): readonly Maintenance[] => (windows ??= oneWindowEach(ex.notices.windows.values()));
+  return (rule, instances) => withNotices(rule, instances, ex.notices, oneEach, chainOf, (entity) => draft.rule(exchange, rule.id).get(entity)?.activeAt, now, explainsFor);
 }
 
 /**
