@@ -70,8 +70,6 @@ export class PollService implements Service<Command> {
   private storeFailing = false;
   /** Why the poll path's writes are refused: the store's file was deleted, and is written again at the next check. */
   private storeGone: string | undefined;
-  /** The new file was written while the poll path's writes are still refused (until the next check). */
-  private writtenAgain = false;
   private stopStoreChecks: (() => void) | undefined;
   private persist: Persist | undefined;
   /** Every input of step, recorded for spotwatch replay (run --record, record.dir). */
@@ -160,10 +158,9 @@ export class PollService implements Service<Command> {
     if (store === undefined || path === undefined || persist === undefined) return;
     const found = store.fileState();
     if (this.storeGone !== undefined) {
-      if (this.writtenAgain && found === 'kept') {
-        this.storeGone = undefined;
-        this.writtenAgain = false;
-      } else this.writeAgain(store);
+      // Written again (the store moved to the new file: kept), the poll path writes from now on; else try again.
+      if (found === 'kept') this.storeGone = undefined;
+      else this.writeAgain(store);
       return;
     }
     if (found === 'kept') return;
@@ -190,7 +187,6 @@ export class PollService implements Service<Command> {
     const { logger } = this.deps;
     try {
       const rows = store.recreate();
-      this.writtenAgain = true;
       logger.warn({ file: store.file, rows }, 'state store file written again from what the daemon held; the poll path writes to it from the next check');
       return true;
     } catch (err) {
@@ -209,7 +205,7 @@ export class PollService implements Service<Command> {
     const { logger, clock } = this.deps;
     if (store === undefined || path === undefined || persist === undefined) return;
     const found = store.fileState();
-    if ((found === 'gone' || found === 'wal-gone' || (this.storeGone !== undefined && !this.writtenAgain)) && !this.writeAgain(store)) return;
+    if ((found === 'gone' || found === 'wal-gone') && !this.writeAgain(store)) return;
     if (found === 'replaced' && this.storeGone === undefined) {
       followStoreFile(store, logger, 'poll');
       persist.rewriteWhole();
