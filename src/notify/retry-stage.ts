@@ -12,7 +12,7 @@ export interface OutboxPort {
   deliveryDone(id: number, now: number): void;
   deliveryRetry(id: number, attempts: number, nextAt: number, error: string): void;
   deliveryDead(id: number, attempts: number, error: string, now: number): void;
-  pendingDeliveries?(receiver: string): number;
+  pendingDeliveries(receiver: string): number;
 }
 
 export interface RetryPolicy {
@@ -78,12 +78,7 @@ export class RetryStage {
    * come it is asked for as due, whatever the wall clock says.
    */
   private retrying: { id: number; nextAt: number; due: number } | undefined;
-  /** The first look after a start (RetryStageOptions.resumed): everything pending is due. */
-  private resuming: boolean;
-
-  constructor(private readonly options: RetryStageOptions) {
-    this.resuming = options.resumed === true;
-  }
+  constructor(private readonly options: RetryStageOptions) {}
 
   get name(): string {
     return this.options.notifier.name;
@@ -113,17 +108,19 @@ export class RetryStage {
   private async run(): Promise<void> {
     const { port, clock, notifier } = this.options;
     const idle = this.options.idleMs ?? 1_000;
+    // The first look after a start (RetryStageOptions.resumed): everything pending is due.
+    let resuming = this.options.resumed === true;
     while (!this.stopping.signal.aborted) {
       this.wakeUp = new AbortController();
       let items: ReturnType<OutboxPort['dueDeliveries']> = [];
       try {
-        items = port.dueDeliveries(notifier.name, this.resuming ? Number.MAX_SAFE_INTEGER : this.asOf(), 20);
+        items = port.dueDeliveries(notifier.name, resuming ? Number.MAX_SAFE_INTEGER : this.asOf(), 20);
       } catch (err) {
         this.options.logger.error({ err, receiver: notifier.name }, 'cannot read the outbox');
       }
       let delivered = items.length > 0;
-      if (this.resuming && items.length > 0) this.options.logger.info({ receiver: notifier.name, pending: port.pendingDeliveries?.(notifier.name) ?? items.length }, 'delivering what was pending when spotwatch stopped, at once');
-      this.resuming = false;
+      if (resuming && items.length > 0) this.options.logger.info({ receiver: notifier.name, pending: port.pendingDeliveries(notifier.name) }, 'delivering what was pending when spotwatch stopped, at once');
+      resuming = false;
       for (const item of items) {
         if (this.stopping.signal.aborted) return;
         // In order: a delivery waiting for a retry holds back the ones after it.
