@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { visibleText } from '../lib/visible-text';
-import { escapeXml as x } from './xml';
+import { escapeHtml as x } from '../lib/html';
 import { isChangeKind, type ChangeValue } from '../snapshot/changes';
 import type { ChangeQuery, StoredChange } from '../store/store';
 import { answerOtherMethods } from '../lib/other-methods';
