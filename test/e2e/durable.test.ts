@@ -166,11 +166,11 @@ describe('one receiver down long enough to back off, and the daemon killed with 
   it('delivers the closure and the change queued behind it right after the restart, not when the dead process\'s backoff said', async () => {
     const hook = await new WebhookReceiver().start();
     hook.replies.push(...Array.from({ length: 1000 }, () => ({ status: 503 })));
-    // A long backoff: after its first refusal, the closure's next attempt is 60-120 s away.
+    // A long backoff: after its first refusal, the closure's next attempt is 5-10 minutes away.
     const { file, stateDir } = config(
       'backoff',
       `  group_wait: 2s
-  retry: { base_delay: 2m, max_delay: 5m }
+  retry: { base_delay: 10m, max_delay: 10m }
   receivers:
     - name: hook
       webhook: { url: "${hook.url}/hook" }
@@ -185,14 +185,13 @@ describe('one receiver down long enough to back off, and the daemon killed with 
     await first.kill('SIGKILL');
     const before = outbox(stateDir);
     expect(before.map((r) => [r.state, r.group_key.includes('WithdrawDisabled') ? 'state' : 'change'])).toEqual([['pending', 'state'], ['pending', 'change']]);
-    expect(before[0]!.next_at - Date.now()).toBeGreaterThan(50_000);
+    expect(before[0]!.next_at - Date.now()).toBeGreaterThan(240_000);
     const refusedKey = keyOf(hook.refused[0]!);
 
     hook.replies.length = 0; // the receiver recovers
-    const restartedAt = Date.now();
     const second = await startDaemon(file);
-    await waitFor(() => hook.received.length >= 2, 'both notifications after the restart', 60_000 - (Date.now() - restartedAt));
-    expect(Date.now() - restartedAt).toBeLessThan(60_000);
+    // Right after the restart, long before the stored backoff (the issue's 60 s, and well within it).
+    await waitFor(() => hook.received.length >= 2, 'both notifications after the restart', 20_000);
     await waitFor(() => outbox(stateDir).every((r) => r.state === 'done'), 'the outbox to be done with both', 10_000);
     await second.kill('SIGTERM');
     expect(hook.received.map(alertname)).toEqual(['WithdrawDisabled', 'DepositMessage']);
