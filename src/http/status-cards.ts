@@ -1,7 +1,7 @@
 import { span } from '../lib/duration';
 import { escapeHtml as h } from '../lib/html';
 import { barClass, type DayBar } from './status-bars';
-import { NETWORK_SORTS, type NetworkCard, type NetworkSections } from './status-networks';
+import { NETWORK_SORTS, networkKey, type NetworkCard, type NetworkSections } from './status-networks';
 
 /** One entry of the timeline: an outage that began or ended, or a change. */
 export interface TimelineItem {
@@ -58,7 +58,7 @@ function cardOf(c: NetworkCard, made: Map<string, string>): string {
   for (const b of c.bars) for (const o of b.outages) outages.set(`${o.direction}${o.began}`, o);
   const list = [...outages.values()].reverse();
   const since = c.since === undefined ? '' : `<span class="since">closed since ${h(c.since === null ? 'before watching began' : time(c.since))}</span>`;
-  return `<details class="net${c.deposit && c.withdraw ? '' : ' closed'}" data-k="${h(`${c.exchange} ${c.coin} ${c.network} ${c.chain ?? ''}`.toLowerCase())}"><summary>
+  return `<details class="net${c.deposit && c.withdraw ? '' : ' closed'}" data-k="${h(networkKey(c.exchange, c.coin, c.network, c.chain))}"><summary>
 <span class="name"><b>${h(c.coin)}</b> ${h(c.network)}${c.chain === null ? '' : ` <span class="chain">${h(c.chain)}</span>`} <span class="ex">${h(c.exchange)}</span></span>
 <span class="st">deposits ${state(c.deposit)} · withdrawals ${state(c.withdraw)}</span>
 <span class="bars" role="img" aria-label="${h(`last 30 days: ${percent(c.ratio)}`)}">${bars(c.bars, made)}</span><span class="ratio">${h(percent(c.ratio))}</span>

@@ -76,7 +76,10 @@ interface Candidate {
   closed?: number;
 }
 
-const keyOf = (c: Candidate): string => (c.key ??= `${c.exchange} ${c.coin} ${c.n.network} ${c.chain ?? ''}`.toLowerCase());
+/** What the filter reads of a network, the server's and the page's script alike: its names and its chain, lower case. */
+export const networkKey = (exchange: string, coin: string, network: string, chain: string | null | undefined): string => `${exchange} ${coin} ${network} ${chain ?? ''}`.toLowerCase();
+
+const keyOf = (c: Candidate): string => (c.key ??= networkKey(c.exchange, c.coin, c.n.network, c.chain));
 
 const UNKNOWN = -1;
 /** The filter's words, lower case (`?q=USDT  tron` -> usdt, tron). */

@@ -5,7 +5,7 @@ import { closedAt, closedMessage, outageMessage, type Closures } from './closed-
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput, type RouteView } from './state-view';
 import { span } from '../lib/duration';
 import type { TimelineItem } from './status-cards';
-import { filterWords, matchesWords, networkSections, type NetworkInput } from './status-networks';
+import { filterWords, matchesWords, networkKey, networkSections, type NetworkInput } from './status-networks';
 import type { StatusView } from './status-page';
 import { noticeBanner } from './status-notices';
 import type { NoticeLists } from '../notices/book-json';
@@ -74,7 +74,7 @@ export function buildStatusView(input: StatusInput): StatusView {
   const closed: { exchange: string; coin: string; n: NetworkRecord; since: number; k: string }[] = [];
   for (const e of input.exchanges) {
     for (const { coin, n } of closedNetworks(e.snapshot)) {
-      const k = `${e.name} ${coin} ${n.network} ${chainOf(e.name, n.network) ?? ''}`.toLowerCase();
+      const k = networkKey(e.name, coin, n.network, chainOf(e.name, n.network));
       if (!kept(k)) continue;
       const since = closedAt(n, input.closedSince(e.name, coin, n.network)) ?? UNKNOWN;
       closed.push({ exchange: e.name, coin, n, since, k });
