@@ -6,7 +6,7 @@ import type { Change } from '../snapshot/changes';
 import type { Outage, StateStore } from '../store/store';
 import { ClosedSince, type Closures } from './closed-since';
 import { routeView, stateView, type ExchangeInput, type Page, type StateView } from './state-view';
-import type { StatusQuery } from './status-networks';
+import { filterWords, type StatusQuery } from './status-networks';
 import type { StatusView } from './status-page';
 import { Watched } from './status-watch';
 import { buildStatusView, FILTER_SCANNED, STATUS_ROWS } from './status-view';
@@ -49,7 +49,7 @@ export class Views {
     const now = this.source.now();
     const counted = store?.countChanges(CHANGES_COUNTED) ?? 0;
     // With a filter, the timeline and the changes are the matching ones among the newest FILTER_SCANNED.
-    const filtered = query.q !== undefined && query.q.trim() !== '';
+    const filtered = filterWords(query.q).length > 0;
     const rows = (n: number): number => (filtered ? FILTER_SCANNED : n);
     return buildStatusView({
       now,

@@ -9,7 +9,7 @@ import { NOTICE_FAILURE_KINDS } from '../notices/source';
 import { oneWindowEach } from '../notices/same-window';
 
 /** prom-client's default metrics spotwatch does not export (README "Metrics"). */
-export const DROPPED_DEFAULT_METRICS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'] as const;
+const DROPPED_DEFAULT_METRICS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'] as const;
 
 /**
  * The low-cardinality metrics (per exchange, endpoint, rule, receiver), in a registry that is
