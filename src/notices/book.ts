@@ -5,6 +5,7 @@
  * function given (the exchange's own lists).
  */
 import type { Announcement, ExchangeStatus, Maintenance, MaintenanceState, NoticeRead } from './model';
+import type { MentionOptions } from './mentions';
 
 /** Completed and canceled windows, and announcements, are kept this long after they ended or were published. */
 export const KEEP_ENDED_MS = 30 * 24 * 3_600_000;
@@ -32,7 +33,7 @@ export const EMPTY_NOTICES: NoticeBook = { status: undefined, windows: new Map()
  * The coins, symbols and chains a title names, among the exchange's own (notices/mentions.ts);
  * `incidental`: also a listed ticker standing anywhere as a whole upper-case word.
  */
-export type MentionsOf = (title: string, options?: { readonly incidental?: boolean }) => { coins: readonly string[]; symbols: readonly string[]; chains: readonly string[] };
+export type MentionsOf = (title: string, options?: MentionOptions) => { coins: readonly string[]; symbols: readonly string[]; chains: readonly string[] };
 
 export interface WindowChange {
   readonly window: Maintenance;

@@ -6,7 +6,7 @@
  */
 import type { Request } from '../exchange/dialect';
 import { ExchangeError, type FailureKind } from '../exchange/errors';
-import type { NoticeRead } from './model';
+import type { NoticeRead, WindowRead } from './model';
 import { NoticeError, type KnownWindows, type NoticeFailureKind, type NoticeRequest, type NoticeSource } from './source';
 
 /** What a source's read needs of a client (ExchangeClient.fetchNotice). */
@@ -59,7 +59,6 @@ export function pacer(gapMs: number, monotonic: () => number, wait: Wait): Pace 
   };
 }
 
-type WindowRead = NonNullable<NoticeRead['maintenance']>[number];
 
 /** What one read of a source brought. */
 export interface SourceRead {
