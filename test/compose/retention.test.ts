@@ -1,0 +1,40 @@
+import { Retention, DELIVERY_RETENTION_MS } from '../../src/compose/retention';
+import { SILENCE_RETENTION_MS } from '../../src/alerts/silence';
+import { manualClock } from '../../src/lib/clock';
+import { silentLogger } from '../../src/lib/logger';
+import { manualScheduler } from '../../src/lib/scheduler';
+
+const T0 = Date.UTC(2026, 11, 1);
+const H = 3_600_000;
+
+describe('retention on the injected scheduler', () => {
+  it('prunes at start and at every tick against the clock then, with the history_retention in force; none after stop', () => {
+    const clock = manualClock(T0);
+    const scheduler = manualScheduler();
+    const cutoffs: string[] = [];
+    let historyMs = 30 * 24 * H;
+    const retention = new Retention({
+      store: {
+        pruneChanges: (c) => (cutoffs.push(`changes ${T0 - c}`), 0),
+        pruneDeliveries: (c) => void cutoffs.push(`deliveries ${T0 - c}`),
+        pruneSilences: (c) => (cutoffs.push(`silences ${T0 - c}`), 0),
+      },
+      clock,
+      logger: silentLogger(),
+      historyMs: () => historyMs,
+      onSilencesPruned: () => undefined,
+      onError: () => undefined,
+      scheduler,
+    });
+    retention.start();
+    expect([cutoffs.splice(0), scheduler.tasks]).toEqual([[`changes ${30 * 24 * H}`, `deliveries ${DELIVERY_RETENTION_MS}`, `silences ${SILENCE_RETENTION_MS}`], 1]);
+    // An hour on, after a reload shortened the history to a day.
+    clock.advance(H);
+    historyMs = 24 * H;
+    scheduler.tick();
+    expect(cutoffs.splice(0)).toEqual([`changes ${24 * H - H}`, `deliveries ${DELIVERY_RETENTION_MS - H}`, `silences ${SILENCE_RETENTION_MS - H}`]);
+    retention.stop();
+    scheduler.tick();
+    expect([cutoffs, scheduler.tasks]).toEqual([[], 0]);
+  });
+});
