@@ -104,8 +104,8 @@ describe('the state_dir lock', () => {
 
 describe('processAlive', () => {
   it('takes a zombie (exited, not yet reaped: a daemon just killed with -9) for dead, a running process for alive', async () => {
-    // The shell's background child exits at once; the shell then becomes `sleep`, which never reaps it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // Perl does not reap its children unless asked (a shell may, racing the exec): the forked child exits at once and stays a zombie.
+    const parent = spawn('perl', ['-e', '$| = 1; my $child = fork(); exit 0 unless $child; print "$child\\n"; sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
       await waitFor(() => /\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8')), 'the child to be a zombie');
@@ -113,5 +113,5 @@ describe('processAlive', () => {
     } finally {
       parent.kill('SIGKILL');
     }
-  });
+  }, 15_000);
 });
