@@ -47,6 +47,8 @@ const isRoot = (f) => ROOT_FILES.includes(f) || ROOT_FOLDERS.includes(f.split('/
 /** The only list of dialects, and the one file of a dialect folder that the simulator shares. */
 const REGISTRY = 'exchange/dialects/registry.ts';
 const SHARED_WIRE = 'exchange/dialects/spot-v3/wire.ts';
+/** What several dialects share (`exchange/dialects/families/`): a shared part of exchange/, not a dialect folder. */
+const FAMILIES = 'families';
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -118,14 +120,14 @@ function receiverFolder(path) {
 /** The dialect of a file in a dialect folder, `exchange/dialects/<name>/...`; undefined for any other file. */
 function dialectFolder(path) {
   const parts = path.split('/');
-  return parts[0] === 'exchange' && parts[1] === 'dialects' && parts.length > 3 ? parts[2] : undefined;
+  return parts[0] === 'exchange' && parts[1] === 'dialects' && parts.length > 3 && parts[2] !== FAMILIES ? parts[2] : undefined;
 }
 
 /**
- * A dialect folder imports only the shared parts of exchange/, snapshot/ and lib/; only the
- * registry imports a dialect folder (and the simulator spot-v3's wire format); the shared parts
- * of exchange/ are given their dialect, never import one. '' when allowed here, a reason when
- * forbidden, undefined when the rule has no say.
+ * A dialect folder imports only the shared parts of exchange/ (the families included), snapshot/
+ * and lib/; only the registry imports a dialect folder (and the simulator spot-v3's wire
+ * format); the shared parts of exchange/ are given their dialect, never import one. '' when
+ * allowed here, a reason when forbidden, undefined when the rule has no say.
  */
 function dialectRule(from, to) {
   const fromDialect = dialectFolder(from);
@@ -139,7 +141,7 @@ function dialectRule(from, to) {
     if (toDialect === fromDialect || ((top === 'exchange' && to !== REGISTRY) || top === 'snapshot' || top === 'lib')) return '';
     return 'a dialect folder imports only exchange/ (its shared parts), snapshot/, lib/ and itself';
   }
-  if (to === REGISTRY && from.startsWith('exchange/') && !from.startsWith('exchange/dialects/')) {
+  if (to === REGISTRY && from.startsWith('exchange/')) {
     return 'the shared parts of exchange/ are given their dialect: they do not import the registry';
   }
   return undefined;

@@ -1,7 +1,7 @@
 /**
  * What dialects.md section 1 lets a dialect derive from the fields an exchange sends (the coin
- * flags of rule 4 are mapped.ts's): decimals (rule 3), spec-style symbols (rule 6) and the 24 h
- * window (rule 7).
+ * flags of rule 4 are dialects/families/mapped-decode.ts's): decimals (rule 3), spec-style
+ * symbols (rule 6) and the 24 h window (rule 7).
  *
  * Derived decimals are the values an exchange does not send but that its other fields determine
  * exactly, computed on the decimal text with integer arithmetic (never through a float). Every

@@ -87,10 +87,10 @@ export interface RequestPlan {
 export interface Decoder {
   /**
    * The coins of an answer's text. `previous` (the last snapshot's coins) gives the last known
-   * values of networks unknown now (the coin flags carried over them, mapped.ts), and an
-   * unchanged coin back as its previous object. Throws ShapeError (wrong shape), Refused (an
-   * error inside a 2xx answer), InvalidJson (not JSON). A malformed record is an issue, not a
-   * failure.
+   * values of networks unknown now (the coin flags carried over them,
+   * dialects/families/mapped-decode.ts), and an unchanged coin back as its previous object.
+   * Throws ShapeError (wrong shape), Refused (an error inside a 2xx answer), InvalidJson (not
+   * JSON). A malformed record is an issue, not a failure.
    */
   coins(text: string, previous?: ReadonlyMap<string, CoinRecord>): Parsed<CoinRecord>;
   /** The tickers of an answer's text, as coins. */

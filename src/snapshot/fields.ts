@@ -101,10 +101,11 @@ function int(change: FieldChange) {
  * whose flag an answer leaves out (or sends as a status the dialect does not document) is set
  * aside on its own, and the merge keeps its last known record (merge.ts keepNetworks) while the
  * coin's other networks update; a network never known is held back until it is. A derived coin
- * flag counts such a network at its last known value (exchange/mapped.ts coinFlag). So an
- * unknown flag raises no change, counts as open or closed only as it last was known (metrics,
- * state, outages), and the next known value is compared with the last known one: true ->
- * unknown -> false is one `withdraw_disabled`, true -> unknown -> true none. A `boolean | null`
+ * flag counts such a network at its last known value (coinFlag in
+ * exchange/dialects/families/mapped-decode.ts). So an unknown flag raises no change, counts as
+ * open or closed only as it last was known (metrics, state, outages), and the next known value
+ * is compared with the last known one: true -> unknown -> false is one `withdraw_disabled`,
+ * true -> unknown -> true none. A `boolean | null`
  * here was the other way: it would have reached every reader of the flags (rules, metrics,
  * state views, outages, the stored rows, the transfer routes) and still needed the last known
  * value to compare a later one with. `isDefault` is null where an answer does not say (only

@@ -1,10 +1,10 @@
 /**
  * Binance's answers into the model, field by field as dialects.md section 2 ("binance") maps
- * them: the coin flags as sent, `withdrawTag` from `sameAddress` (the ticker: binance-family.ts).
+ * them: the coin flags as sent, `withdrawTag` from `sameAddress` (the ticker: families/binance.ts).
  */
-import { keyIn, type CoinSource } from '../../mapped';
+import { keyIn, type CoinSource } from '../families/mapped-decode';
 import { bool, dec, int, requiredBool, requiredStr, str } from '../../read';
-import { CAPITAL_CONFIG_COIN } from '../binance-family';
+import { CAPITAL_CONFIG_COIN } from '../families/binance';
 
 export const COINS: CoinSource = {
   ...CAPITAL_CONFIG_COIN,

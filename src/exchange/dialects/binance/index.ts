@@ -2,8 +2,8 @@
  * The dialect `binance`: Binance's Spot API. The coins are the capital config of the account
  * (SIGNED, a read-only key is enough); the tickers are public. dialects.md section 2.
  */
-import { mappedDialect } from '../../mapped-dialect';
-import { capitalConfig, readBinanceRefusal, serverTimeOf, ticker24hr, tickers24hr } from '../binance-family';
+import { mappedDialect } from '../families/mapped';
+import { capitalConfig, readBinanceRefusal, serverTimeOf, ticker24hr, tickers24hr } from '../families/binance';
 import { COINS } from './decode';
 import { signBinance } from './sign';
 import { BINANCE_PATHS, CLOCK_CODES, COIN_DECIMALS, credentials, TICKER_DECIMALS, tickersWeight, WEIGHT_LIMIT, WEIGHTS } from './wire';

@@ -6,10 +6,10 @@
  * another code, also inside an answer of status 200.
  */
 import { difference, nonZero, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
-import { mappedDialect } from '../../mapped-dialect';
+import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../families/mapped-decode';
+import { mappedDialect } from '../families/mapped';
 import { dec, requiredDec, requiredStr, str, type Json } from '../../read';
-import { chainsOf, envelopeList, readEnvelopeRefusal, type Envelope } from '../public-family';
+import { chainsOf, envelopeList, readEnvelopeRefusal, type Envelope } from '../families/public';
 
 export const BITGET_PATHS = { coins: '/api/v2/spot/public/coins', tickers: '/api/v2/spot/market/tickers' } as const;
 

@@ -5,7 +5,7 @@
  */
 import { difference, rollingWindow, specSymbol, stepOfSentPlaces } from '../../derive';
 import { Refused, type Refusal } from '../../dialect';
-import { integer, keyIn, listIn, type CoinSource, type TickerSource } from '../../mapped';
+import { integer, keyIn, listIn, type CoinSource, type TickerSource } from '../families/mapped-decode';
 import { dec, FieldError, int, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str, type Json } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';

@@ -2,7 +2,7 @@
  * The dialect `bybit`: Bybit's API v5. The coin info is SIGNED (a read-only key); the tickers
  * are public, one request for every spot ticker (`symbol` takes one). dialects.md section 2.
  */
-import { mappedDialect } from '../../mapped-dialect';
+import { mappedDialect } from '../families/mapped';
 import { readRefusalWith } from '../../refusal';
 import { bybitRefusal, COINS, listOf, serverTime, tickerList, TICKERS } from './decode';
 import { signBybit } from './sign';

@@ -7,10 +7,10 @@
  */
 import { Refused } from '../../dialect';
 import { percentAsRatio, specSymbol } from '../../derive';
-import { booleanValue, keyIn, statusFlag, type CoinSource, type TickerSource } from '../../mapped';
-import { mappedDialect } from '../../mapped-dialect';
+import { booleanValue, keyIn, statusFlag, type CoinSource, type TickerSource } from '../families/mapped-decode';
+import { mappedDialect } from '../families/mapped';
 import { dec, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str } from '../../read';
-import { chainsOf, envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../public-family';
+import { chainsOf, envelopeRefusal, readEnvelopeRefusal, type Envelope } from '../families/public';
 
 export const GATE_PATHS = { coins: '/api/v4/spot/currencies', tickers: '/api/v4/spot/tickers' } as const;
 

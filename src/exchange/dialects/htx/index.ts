@@ -8,10 +8,10 @@
  * kept (rule 1).
  */
 import { changeRatio, difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
-import { mappedDialect } from '../../mapped-dialect';
+import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../families/mapped-decode';
+import { mappedDialect } from '../families/mapped';
 import { dec, isObject, requiredDec, requiredStr, str, type Json } from '../../read';
-import { chainsOf, envelopeList, readEnvelopeRefusal, type Envelope } from '../public-family';
+import { chainsOf, envelopeList, readEnvelopeRefusal, type Envelope } from '../families/public';
 
 export const HTX_PATHS = { coins: '/v2/reference/currencies', tickers: '/market/tickers' } as const;
 

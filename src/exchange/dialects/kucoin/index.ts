@@ -5,10 +5,10 @@
  * answer of status 200.
  */
 import { difference, rollingWindow, specSymbol, stepOfPlaces } from '../../derive';
-import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../../mapped';
-import { mappedDialect } from '../../mapped-dialect';
+import { booleanValue, integer, keyIn, optionalFlag, statusFlag, timeOf, type CoinSource, type TickerSource } from '../families/mapped-decode';
+import { mappedDialect } from '../families/mapped';
 import { dec, isObject, requiredDec, requiredStr, ShapeError, shapeOf, str } from '../../read';
-import { chainsOf, envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../public-family';
+import { chainsOf, envelopeData, envelopeList, readEnvelopeRefusal, type Envelope } from '../families/public';
 
 export const KUCOIN_PATHS = { coins: '/api/v3/currencies', tickers: '/api/v1/market/allTickers' } as const;
 

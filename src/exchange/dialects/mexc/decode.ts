@@ -1,11 +1,11 @@
 /**
  * MEXC's answers into the model (dialects.md section 2, "mexc"): no coin-level flags (derived),
  * `netWork` before `network`, `contract` for the contract address, `depositDesc` only (the
- * ticker: binance-family.ts).
+ * ticker: families/binance.ts).
  */
-import { keyIn, type CoinSource } from '../../mapped';
+import { keyIn, type CoinSource } from '../families/mapped-decode';
 import { bool, dec, int, requiredBool, requiredStr, str } from '../../read';
-import { CAPITAL_CONFIG_COIN } from '../binance-family';
+import { CAPITAL_CONFIG_COIN } from '../families/binance';
 
 export const COINS: CoinSource = {
   ...CAPITAL_CONFIG_COIN,

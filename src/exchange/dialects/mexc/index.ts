@@ -1,9 +1,9 @@
 /**
- * The dialect `mexc`: MEXC's Spot API v3, Binance-like (binance-family.ts) with its own key
+ * The dialect `mexc`: MEXC's Spot API v3, Binance-like (families/binance.ts) with its own key
  * header, codes and fields. The coins are SIGNED (a read-only key); the tickers are public.
  */
-import { mappedDialect } from '../../mapped-dialect';
-import { capitalConfig, readBinanceRefusal, serverTimeOf, ticker24hr, tickers24hr } from '../binance-family';
+import { mappedDialect } from '../families/mapped';
+import { capitalConfig, readBinanceRefusal, serverTimeOf, ticker24hr, tickers24hr } from '../families/binance';
 import { COINS } from './decode';
 import { signMexc } from './sign';
 import { CLOCK_CODES, COIN_DECIMALS, credentials, MEXC_PATHS, TICKER_DECIMALS, WEIGHTS } from './wire';

@@ -5,7 +5,7 @@
  */
 import { changeRatio, difference, rollingWindow, specSymbol, stepOfSentPlaces } from '../../derive';
 import { Refused, type Refusal } from '../../dialect';
-import { keyIn, type CoinSource, type TickerSource } from '../../mapped';
+import { keyIn, type CoinSource, type TickerSource } from '../families/mapped-decode';
 import { bool, dec, int, isObject, keyOf, requiredBool, requiredDec, requiredStr, ShapeError, shapeOf, str, type Json } from '../../read';
 import { refusalOf } from '../../refusal';
 import { CLOCK_CODES, RATE_LIMIT_CODES } from './wire';

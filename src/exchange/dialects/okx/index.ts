@@ -3,7 +3,7 @@
  * read-only key); the tickers are public, one request for every SPOT ticker (it takes no list
  * of symbols). dialects.md section 2.
  */
-import { mappedDialect } from '../../mapped-dialect';
+import { mappedDialect } from '../families/mapped';
 import { readRefusalWith } from '../../refusal';
 import { COINS, coinsOf, dataOf, okxRefusal, serverTime, TICKERS } from './decode';
 import { signOkx } from './sign';

@@ -1,15 +1,15 @@
 /**
- * A dialect whose fields are mapped onto the model (mapped.ts): what every dialect but spot-v3
- * has alike, written once. Each says its address, paths, weights, decimal keys, where the
+ * The mapped family: a dialect whose fields are mapped onto the model (mapped-decode.ts), what
+ * every dialect but spot-v3 has alike, written once. Each says its address, paths, weights, decimal keys, where the
  * records are in its answers, how one record maps and how it reads an error answer; a dialect
  * whose coins are signed (binance, mexc, okx, bybit) also how it signs and reads the exchange's
  * clock.
  */
 import type { z } from 'zod';
-import type { Endpoint } from '../snapshot/model';
-import { exactDecimalJson, parseJson, type BareDecimals } from './decimal-text';
-import type { Dialect, DialectErrors, Refusal, Request, WeightLimit } from './dialect';
-import { decodeCoinsWith, decodeTickersWith, type CoinSource, type TickerSource } from './mapped';
+import type { Endpoint } from '../../../snapshot/model';
+import { exactDecimalJson, parseJson, type BareDecimals } from '../../decimal-text';
+import type { Dialect, DialectErrors, Refusal, Request, WeightLimit } from '../../dialect';
+import { decodeCoinsWith, decodeTickersWith, type CoinSource, type TickerSource } from './mapped-decode';
 
 export interface MappedDialect<C> {
   readonly name: string;

@@ -5,10 +5,10 @@
  * `{"label", "message"}`) whose success, error keys and rate-limit codes each dialect names.
  * Each dialect's folder says the rest.
  */
-import { Refused, type Refusal } from '../dialect';
-import { keyIn, listIn, type CoinSource } from '../mapped';
-import { isObject, shapeOf, ShapeError } from '../read';
-import { readRefusalWith, refusalOf } from '../refusal';
+import { Refused, type Refusal } from '../../dialect';
+import { keyIn, listIn, type CoinSource } from './mapped-decode';
+import { isObject, shapeOf, ShapeError } from '../../read';
+import { readRefusalWith, refusalOf } from '../../refusal';
 
 /** A coin whose networks are its list `chains`, each keyed by `chainKey`; its symbol upper-cased. */
 export function chainsOf(coinKey: string, chainKey: string): Pick<CoinSource, 'coin' | 'networks' | 'networkKey'> {

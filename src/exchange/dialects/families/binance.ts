@@ -4,11 +4,11 @@
  * bare-array capital-config answer and the 24 h ticker. Each dialect's folder says the rest: its
  * signing, its codes, its field differences.
  */
-import { percentAsRatio, specSymbol } from '../derive';
-import { Refused, type Refusal } from '../dialect';
-import { keyIn, listIn, type CoinSource, type TickerSource } from '../mapped';
-import { dec, int, isObject, requiredDec, ShapeError, shapeOf, str } from '../read';
-import { errorJson, refusalOf } from '../refusal';
+import { percentAsRatio, specSymbol } from '../../derive';
+import { Refused, type Refusal } from '../../dialect';
+import { keyIn, listIn, type CoinSource, type TickerSource } from './mapped-decode';
+import { dec, int, isObject, requiredDec, ShapeError, shapeOf, str } from '../../read';
+import { errorJson, refusalOf } from '../../refusal';
 
 /** An error answer: `{"code","msg"}`; 429 too many requests, 418 an IP ban (both with Retry-After); `clockCodes` refuse the timestamp. */
 export function readBinanceRefusal(status: number, text: string, clockCodes: readonly string[]): Refusal {

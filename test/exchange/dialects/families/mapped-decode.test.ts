@@ -1,6 +1,6 @@
-import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, statusFlag, booleanValue, type CoinSource, type TickerSource } from '../../src/exchange/mapped';
-import { dec, requiredDec, requiredStr } from '../../src/exchange/read';
-import { networkRecord, tickerRecord } from '../support/records';
+import { decodeCoinsWith, decodeTickersWith, keyIn, listIn, statusFlag, booleanValue, type CoinSource, type TickerSource } from '../../../../src/exchange/dialects/families/mapped-decode';
+import { dec, requiredDec, requiredStr } from '../../../../src/exchange/read';
+import { networkRecord, tickerRecord } from '../../../support/records';
 
 /** The loops every mapped dialect shares: flags derived without guessing, unchanged records reused. */
 

@@ -6,11 +6,11 @@
  * is resolved by KeyedRecords, a coin's flags are derived from its networks (rule 4), and a
  * record equal to its previous one comes back as the previous object (decode-list.ts).
  */
-import { sameCoin, sameNetwork, sameTicker } from '../snapshot/merge';
-import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../snapshot/model';
-import { decodeList, type ListReader } from './decode-list';
-import { KeyedRecords } from './duplicates';
-import { FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from './read';
+import { sameCoin, sameNetwork, sameTicker } from '../../../snapshot/merge';
+import type { CoinRecord, NetworkRecord, RecordIssue, TickerRecord } from '../../../snapshot/model';
+import { decodeList, type ListReader } from '../../decode-list';
+import { KeyedRecords } from '../../duplicates';
+import { FieldError, int, isObject, keyOf, reason, shapeOf, type Json, type Parsed } from '../../read';
 
 /** How a dialect's raw coin maps onto the model. */
 export interface CoinSource {
