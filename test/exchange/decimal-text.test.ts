@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { exactDecimalJson, InvalidJson, isDecimalText, parseJson, readDecimal } from '../../src/exchange/decimal-text';
-import { NETWORK_DECIMAL_KEYS, TICKER_DECIMAL_KEYS } from '../../src/exchange/dialects/spot-v3/parse';
+import { NETWORK_DECIMAL_KEYS, TICKER_DECIMAL_KEYS } from '../../src/exchange/dialects/spot-v3/wire';
 import { renderCoinsBody, renderTickersBody } from '../../src/simulator';
 import { jsonNumberText } from '../support/json-number';
 

@@ -1,5 +1,5 @@
 import type { ExchangeClient } from '../../src/exchange/client';
-import { parseJsonKeepingDecimals } from '../../src/exchange/dialects/spot-v3/parse';
+import { parseJsonKeepingDecimals } from '../../src/exchange/dialects/spot-v3/decode';
 import { silentLogger } from '../../src/lib/logger';
 import { diff } from '../../src/snapshot/diff';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';

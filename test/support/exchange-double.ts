@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { parseJsonKeepingDecimals } from '../../src/exchange/dialects/spot-v3/parse';
+import { parseJsonKeepingDecimals } from '../../src/exchange/dialects/spot-v3/decode';
 import { closeServer, listenLoopback } from './loopback';
 
 /** An answer of the double: what the exchange would have said, or what a test says instead. */

@@ -5,10 +5,7 @@
  * the embedded reference exchange).
  */
 import type { Dialect } from '../../dialect';
-import { readRefusal, refusesSymbols } from './answer';
-import { decodeCoins } from './coins';
-import { parseJsonKeepingDecimals } from './parse';
-import { decodeTickers } from './tickers';
+import { decodeCoins, decodeTickers, parseJsonKeepingDecimals, readRefusal, refusesSymbols } from './decode';
 import { COINS_PATH, TICKER_PATH, WEIGHTS } from './wire';
 
 export const spotV3 = {

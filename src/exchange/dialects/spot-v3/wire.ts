@@ -4,7 +4,7 @@
  * reference exchange (`simulator/`): the one place that names its paths, weights and fields.
  */
 import type { Endpoint } from '../../../snapshot/model';
-import { keysOf, NETWORK_FIELDS, TICKER_FIELDS, type CoinRecord, type NetworkRecord, type TickerRecord } from '../../../snapshot/fields';
+import { fieldsOf, keysOf, NETWORK_FIELDS, TICKER_FIELDS, type CoinRecord, type FieldSpec, type NetworkRecord, type TickerRecord } from '../../../snapshot/fields';
 
 export type { Endpoint };
 
@@ -43,6 +43,15 @@ export const NETWORK_FIELD_NAMES = keysOf(NETWORK_FIELDS) as unknown as Names<ke
 
 /** The fields of a ticker object, in the order of spec section 2.3. */
 export const TICKER_FIELD_NAMES = keysOf(TICKER_FIELDS) as unknown as Names<keyof WireTicker>;
+
+function decimalKeys(list: Record<string, FieldSpec>): string[] {
+  return fieldsOf(list).filter(([, f]) => f.type === 'decimal').map(([k]) => k);
+}
+
+/** Keys whose values are decimals, in a network (spec section 2.2) and in a ticker (2.3). */
+export const NETWORK_DECIMAL_KEYS = decimalKeys(NETWORK_FIELDS);
+export const TICKER_DECIMAL_KEYS = decimalKeys(TICKER_FIELDS);
+export const DECIMAL_KEYS = [...NETWORK_DECIMAL_KEYS, ...TICKER_DECIMAL_KEYS];
 
 /** Error body of the reference exchange and of real deployments: `code` may be a number or a string. */
 export interface WireError {

@@ -1,6 +1,4 @@
-import { parseJsonKeepingDecimals } from '../../../../src/exchange/dialects/spot-v3/parse';
-import { decodeCoins } from '../../../../src/exchange/dialects/spot-v3/coins';
-import { decodeTickers } from '../../../../src/exchange/dialects/spot-v3/tickers';
+import { decodeCoins, decodeTickers, parseJsonKeepingDecimals } from '../../../../src/exchange/dialects/spot-v3/decode';
 import { Refused } from '../../../../src/exchange/dialect';
 import { ShapeError } from '../../../../src/exchange/read';
 import { coinRecord, tickerRecord } from '../../../support/records';

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { decodeCoins } from '../../../../src/exchange/dialects/spot-v3/coins';
-import { decodeTickers } from '../../../../src/exchange/dialects/spot-v3/tickers';
+import { decodeCoins, decodeTickers } from '../../../../src/exchange/dialects/spot-v3/decode';
 import { diff } from '../../../../src/snapshot/diff';
 import { COIN_FIELDS, fieldsOf, NETWORK_FIELDS, TICKER_FIELDS, type FieldSpec } from '../../../../src/snapshot/fields';
 import { applyCoins, applyTickers } from '../../../../src/snapshot/merge';

@@ -1,5 +1,4 @@
-import { decodeCoins } from '../../../../src/exchange/dialects/spot-v3/coins';
-import { decodeTickers } from '../../../../src/exchange/dialects/spot-v3/tickers';
+import { decodeCoins, decodeTickers } from '../../../../src/exchange/dialects/spot-v3/decode';
 import { NETWORK_FIELD_NAMES, TICKER_FIELD_NAMES } from '../../../../src/exchange/dialects/spot-v3/wire';
 import { COIN_FIELDS, keysOf, NETWORK_FIELDS, TICKER_FIELDS } from '../../../../src/snapshot/fields';
 import type { CoinRecord, NetworkRecord, TickerRecord } from '../../../../src/snapshot/model';

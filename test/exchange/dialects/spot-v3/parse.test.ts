@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { DECIMAL_KEYS, parseJsonKeepingDecimals } from '../../../../src/exchange/dialects/spot-v3/parse';
+import { parseJsonKeepingDecimals } from '../../../../src/exchange/dialects/spot-v3/decode';
+import { DECIMAL_KEYS } from '../../../../src/exchange/dialects/spot-v3/wire';
 import { jsonNumberText } from '../../../support/json-number';
 
 describe('parseJsonKeepingDecimals', () => {

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { decodeCoins } from '../../../../src/exchange/dialects/spot-v3/coins';
-import { decodeTickers } from '../../../../src/exchange/dialects/spot-v3/tickers';
+import { decodeCoins, decodeTickers } from '../../../../src/exchange/dialects/spot-v3/decode';
 import { COIN_FIELDS, fieldsOf, keysOf, NETWORK_FIELDS, TICKER_FIELDS, type FieldSpec, type FieldType } from '../../../../src/snapshot/fields';
 import type { CoinRecord, TickerRecord } from '../../../../src/snapshot/model';
 
