@@ -156,6 +156,19 @@ function notifyRule(from, to) {
   return from === 'notify/registry.ts' ? undefined : RECEIVERS_LISTED;
 }
 
+// Every dialect folder has one shape: its plugin, its decode, its wire format, its signing where it signs.
+const DIALECT_SHAPE = { required: ['index.ts', 'decode.ts', 'wire.ts'], optional: ['sign.ts'] };
+const dialectsDir = join(src, 'exchange', 'dialects');
+for (const name of readdirSync(dialectsDir)) {
+  if (name === FAMILIES || !statSync(join(dialectsDir, name)).isDirectory()) continue;
+  const inFolder = readdirSync(join(dialectsDir, name));
+  const folder = `src/exchange/dialects/${name}/`;
+  for (const f of DIALECT_SHAPE.required) if (!inFolder.includes(f)) problems.push(`${folder} has no ${f} (a dialect folder is ${DIALECT_SHAPE.required.join(', ')} and, where it signs, sign.ts)`);
+  for (const f of inFolder) {
+    if (!DIALECT_SHAPE.required.includes(f) && !DIALECT_SHAPE.optional.includes(f)) problems.push(`${folder}${f}: not a part of a dialect folder (${[...DIALECT_SHAPE.required, ...DIALECT_SHAPE.optional].join(', ')}): what several dialects share goes in exchange/dialects/${FAMILIES}/`);
+  }
+}
+
 // Tarjan's strongly connected components: every component of more than one file is a cycle.
 let index = 0;
 const idx = new Map();

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { closeServer, listenLoopback } from '../../../support/loopback';
-import { LEDGER_PATHS, ledgerSignature, type LedgerCredentials } from '.';
+import { ledgerSignature } from './sign';
+import { LEDGER_PATHS, type LedgerCredentials } from './wire';
 
 /**
  * The exchange `ledger` speaks, on loopback: its clock runs `aheadMs` ahead of ours; it checks
