@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { stepSettings } from '../compose/settings';
 import type { Transition } from '../alerts/lifecycle';
 import { dialects } from '../exchange/dialects/registry';
-import { RecordingError } from '../poll/record/reader';
-import { replayRecording } from '../poll/record/replay';
+import { RecordingError } from '../poll/recording/reader';
+import { replayRecording } from '../poll/recording/replay';
 import type { Change } from '../snapshot/changes';
 import { loadOrReport, rulesOrReport, write, type Io } from './io';
 

@@ -29,7 +29,7 @@ import { clientFor, embeddedProblem, reach, type Target } from './targets';
 import { startNoticeReader } from './notice-reader';
 import { recorderFor } from './recording';
 import { followStoreFile, refusable, STORE_CHECK_MS } from './store-file';
-import type { Recorder } from '../poll/record/recorder';
+import type { Recorder } from '../poll/recording/recorder';
 import { bookLists } from '../notices/book-json';
 import type { Announcement, AnnouncementKind } from '../notices/model';
 import { systemScheduler } from '../lib/scheduler';

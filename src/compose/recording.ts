@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config';
 import type { Logger } from '../lib/logger';
-import { Recorder, type RecordOptions } from '../poll/record/recorder';
+import { Recorder, type RecordOptions } from '../poll/recording/recorder';
 import type { PollState } from '../poll/state';
 
 function recordOptions(config: Config): RecordOptions | undefined {

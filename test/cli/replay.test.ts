@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli';
 import { silentLogger } from '../../src/lib/logger';
-import { Recorder } from '../../src/poll/record/recorder';
+import { Recorder } from '../../src/poll/recording/recorder';
 import { initialState, type PollState } from '../../src/poll/state';
 import { step, type StepInput } from '../../src/poll/step';
 import type { CoinRecord } from '../../src/snapshot/model';

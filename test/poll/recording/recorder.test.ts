@@ -1,5 +1,5 @@
 /**
- * The recording of the poll thread (poll/record/recorder.ts), read back by the reader: every
+ * The recording of the poll thread (poll/recording/recorder.ts), read back by the reader: every
  * input given to step with its time, in order, from the state it began with; bounded by size
  * and age, oldest segments first; a failing disk logged once, never thrown.
  */
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Alert } from '../../../src/alerts/alert';
 import { createLogger, type Logger } from '../../../src/lib/logger';
-import { readRecording, type Read } from '../../../src/poll/record/reader';
-import { Recorder, RETRY_AFTER_MS, type RecordOptions } from '../../../src/poll/record/recorder';
-import { listSegments } from '../../../src/poll/record/segments';
+import { readRecording, type Read } from '../../../src/poll/recording/reader';
+import { Recorder, RETRY_AFTER_MS, type RecordOptions } from '../../../src/poll/recording/recorder';
+import { listSegments } from '../../../src/poll/recording/segments';
 import { initialState, type PollState } from '../../../src/poll/state';
 import type { StepInput } from '../../../src/poll/step';
 import { applyCoins } from '../../../src/snapshot/merge';
