@@ -75,7 +75,7 @@ function poll(p: StatusView['exchanges'][number]['polls']['coins']): string {
  */
 export const STATUS_PAGE_MAX_BYTES = 900_000;
 
-/** How long the page shows each message, tried in turn until it fits (null: as held, at most 1,000 characters). */
+/** How long the page shows each message, tried in turn until it fits (null: as stored, at most 1,000 characters). */
 const SHOWN_LENGTHS = [null, 300, 120, 40] as const;
 
 /**

@@ -6,7 +6,7 @@
  * back to back, which every HTTP client decodes as one stream, so a scrape writes the stored
  * members in exposition order (every family's header, then that family's samples of each
  * exchange) after the small registry of counters and process metrics, the only part rendered per
- * scrape. A scrape while the poll thread is busy (a storm's step) is answered with what is held.
+ * scrape. A scrape while the poll thread is busy (a storm's step) is answered with what is kept.
  */
 import { promisify } from 'node:util';
 import { gunzip, gzip, gzipSync } from 'node:zlib';
@@ -26,14 +26,14 @@ const FAMILIES: Record<Endpoint, readonly FamilyName[]> = { coins: NETWORK_FAMIL
 /** A family's header, compressed once. */
 const HEADERS = new Map<FamilyName, Buffer>([...NETWORK_FAMILIES, ...TICKER_FAMILIES].map((name) => [name, gzipSync(familyHeader(name), LEVEL)]));
 
-/** Versions held, per exchange and part. */
-export type Held = Record<string, Partial<Record<Endpoint, number>>>;
+/** The version of each part the exposition has, per exchange. */
+export type PartVersions = Record<string, Partial<Record<Endpoint, number>>>;
 
 /**
  * The families of the parts whose version differs from `have`, one text per family (in the
  * order of render.ts), and the exchanges watched, in order; undefined when there is no answer.
  */
-export type FamilySource = (have: Held) => Promise<{ exchanges: string[]; texts: { exchange: string; part: Endpoint; version: number; families: string[] }[] } | undefined>;
+export type FamilySource = (have: PartVersions) => Promise<{ exchanges: string[]; texts: { exchange: string; part: Endpoint; version: number; families: string[] }[] } | undefined>;
 
 /** How long scrapes share one rendering of the registry (counters, process metrics). */
 export const REGISTRY_TEXT_MS = 500;
@@ -51,8 +51,8 @@ export class Exposition {
     private readonly clock: Clock = systemClock,
     /**
      * How long a scrape waits for the families of parts that changed (the poll thread may be
-     * deciding a storm's answer): then it answers with what it holds, and what comes later is
-     * held for the next scrape.
+     * deciding a storm's answer): then it answers with what it has, and what comes later is
+     * kept for the next scrape.
      */
     private readonly waitMs = 50,
   ) {}
@@ -76,11 +76,11 @@ export class Exposition {
   private update(): Promise<void> {
     this.updating ??= (async () => {
       try {
-        const have: Held = {};
+        const have: PartVersions = {};
         for (const [exchange, parts] of this.parts) have[exchange] = { coins: parts.coins?.version, tickers: parts.tickers?.version };
         const answer = await this.families(have);
         if (answer === undefined) return;
-        // Compressed on libuv's thread pool, off the event loop, then held in place of the old ones.
+        // Compressed on libuv's thread pool, off the event loop, then kept in place of the old ones.
         const compressed = await Promise.all(answer.texts.map(async (t) => ({ ...t, members: await Promise.all(t.families.map((text) => (text === '' ? EMPTY : gzipAsync(text, LEVEL)))) })));
         this.exchanges = answer.exchanges;
         for (const name of this.parts.keys()) if (!answer.exchanges.includes(name)) this.parts.delete(name);
@@ -92,10 +92,10 @@ export class Exposition {
     return this.updating;
   }
 
-  /** The snapshot families' members in exposition order (what is held, when the changes take longer than the wait). */
+  /** The snapshot families' members in exposition order (what is kept, when the changes take longer than the wait). */
   private async snapshotMembers(): Promise<Buffer[]> {
     const update = this.update();
-    // Nothing held yet (the first scrapes): what there is to show is waited for.
+    // Nothing kept yet (the first scrapes): what there is to show is waited for.
     if (this.parts.size === 0) await update;
     else {
       let timer: NodeJS.Timeout | undefined;

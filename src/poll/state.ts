@@ -83,7 +83,7 @@ function exchangeState(restored: Restored, name: string): ExchangeState {
   };
 }
 
-/** The state at a start: what the store held of each exchange, and the alerts active when the daemon stopped. */
+/** The state at a start: what the store had of each exchange, and the alerts active when the daemon stopped. */
 export function initialState(settings: StepSettings, restored: ReadonlyMap<string, Restored> = new Map(), alerts: Iterable<Alert> = []): PollState {
   return {
     settings,

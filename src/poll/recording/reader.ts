@@ -1,8 +1,8 @@
 /**
  * A recording read back, segment by segment in order, record by record as the segments
- * decompress (a segment is never held whole). A segment cut short (the one being written, or
- * the last one of a daemon killed with -9) reads up to its last whole record; a damaged one up
- * to where it is damaged. Either way the segment is reported not `complete`: the next one
+ * decompress (a segment is never read into memory whole). A segment cut short (the one being
+ * written, or the last one of a daemon killed with -9) reads up to its last whole record; a
+ * damaged one up to where it is damaged. Either way the segment is reported not `complete`: the next one
  * begins with the state reached, and a replay starts again from it.
  */
 import { createReadStream } from 'node:fs';

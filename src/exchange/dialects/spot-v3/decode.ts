@@ -101,8 +101,8 @@ export function refusesSymbols(error: ExchangeError): boolean {
 /** One field of a raw record: `parent` the key of the record it belongs to, `networks` a coin's networks, read already. */
 type FieldReader = (o: Json, parent: string, networks: readonly NetworkRecord[]) => unknown;
 
-/** Whether one raw field reads as exactly what a record holds (`held`: the record, as its fields by name). */
-type FieldSame = (o: Json, held: Readonly<Record<string, unknown>>) => boolean;
+/** Whether one raw field reads as exactly what a previous record has (`previous`: that record, as its fields by name). */
+type FieldSame = (o: Json, previous: Readonly<Record<string, unknown>>) => boolean;
 
 function flagReader(key: string, absent: Absent): FieldReader {
   if (absent === 'required') return (o) => requiredBool(o, key);
@@ -151,15 +151,15 @@ export function readerOf<R>(list: Record<string, FieldSpec>): (o: Json, parent: 
 }
 
 /*
- * A raw value against the value a record holds: true only in the plain cases where reading the
- * raw value gives exactly the held one (a string that is the same string, a boolean that is the
+ * A raw value against the value a previous record has: true only in the plain cases where
+ * reading the raw value gives exactly the previous one (a string that is the same string, a boolean that is the
  * same boolean, null or absent for null). Anything else answers false and is read, so a record
  * taken for its previous one is always the one reading would give.
  */
 
 /**
  * Text is read through upstreamText: a text within the cap is the same string when it is already
- * well-formed (one that is not never equals a held, well-formed one, and is read); a longer one
+ * well-formed (one that is not never equals a previous, well-formed one, and is read); a longer one
  * is compared as it is cut.
  */
 function sameText(v: unknown, old: unknown): boolean {
@@ -187,43 +187,43 @@ function sameInt(v: unknown, old: unknown): boolean {
   return v == null && old === null;
 }
 
-/** `sameNetworks(raw, held)`: a coin's raw networkList against the networks it holds. */
-function fieldSame(key: string, f: FieldSpec, sameNetworks: (raw: unknown, held: unknown) => boolean, networksKey: string): FieldSame {
+/** `sameNetworks(raw, previous)`: a coin's raw networkList against its previous networks. */
+function fieldSame(key: string, f: FieldSpec, sameNetworks: (raw: unknown, previous: unknown) => boolean, networksKey: string): FieldSame {
   switch (f.type) {
     case 'key':
       // The record was looked up by this key: the same key is the same text (a key past the cap is read).
-      return (o, h) => o[key] === h[key] && (o[key] as string).length <= UPSTREAM_TEXT_MAX;
+      return (o, p) => o[key] === p[key] && (o[key] as string).length <= UPSTREAM_TEXT_MAX;
     case 'parent':
       return (o) => typeof o[key] === 'string' || o[key] == null;
     case 'text':
-      return (o, h) => sameText(o[key], h[key]);
+      return (o, p) => sameText(o[key], p[key]);
     case 'flag': {
       const absent = f.absent;
-      if (absent === 'required') return (o, h) => o[key] != null && sameFlag(o[key], h[key]);
-      if (absent === 'false') return (o, h) => (o[key] == null ? h[key] === false : sameFlag(o[key], h[key]));
-      if (absent === 'null') return (o, h) => sameFlag(o[key], h[key]);
+      if (absent === 'required') return (o, p) => o[key] != null && sameFlag(o[key], p[key]);
+      if (absent === 'false') return (o, p) => (o[key] == null ? p[key] === false : sameFlag(o[key], p[key]));
+      if (absent === 'null') return (o, p) => sameFlag(o[key], p[key]);
       const of = absent.every as keyof NetworkRecord;
-      return (o, h) => (o[key] == null ? h[key] === (h[networksKey] as readonly NetworkRecord[]).every((n) => n[of] === true) : sameFlag(o[key], h[key]));
+      return (o, p) => (o[key] == null ? p[key] === (p[networksKey] as readonly NetworkRecord[]).every((n) => n[of] === true) : sameFlag(o[key], p[key]));
     }
     case 'decimal':
-      return (o, h) => sameDecimal(o[key], h[key]);
+      return (o, p) => sameDecimal(o[key], p[key]);
     case 'int':
-      return (o, h) => sameInt(o[key], h[key]);
+      return (o, p) => sameInt(o[key], p[key]);
     case 'networks':
-      return (o, h) => sameNetworks(o[key], h[key]);
+      return (o, p) => sameNetworks(o[key], p[key]);
   }
 }
 
 /**
- * The comparer of a field list: true when reading `o` would give exactly `held` (so `held` can
+ * The comparer of a field list: true when reading `o` would give exactly `previous` (so it can
  * be taken as it is, without reading). `sameNetworks` compares a coin's raw networkList with its
- * held networks (for a list with a `networks` field).
+ * previous networks (for a list with a `networks` field).
  */
-export function sameAsRawOf<R extends object>(list: Record<string, FieldSpec>, sameNetworks: (raw: unknown, held: unknown) => boolean = () => false): (o: Json, held: R) => boolean {
+export function sameAsRawOf<R extends object>(list: Record<string, FieldSpec>, sameNetworks: (raw: unknown, previous: unknown) => boolean = () => false): (o: Json, previous: R) => boolean {
   const networksKey = fieldsOf(list).find(([, f]) => f.type === 'networks')?.[0] ?? '';
   const fields = fieldsOf(list).map(([key, f]) => fieldSame(key, f, sameNetworks, networksKey));
-  return (o, held) => {
-    for (const same of fields) if (!same(o, held as Readonly<Record<string, unknown>>)) return false;
+  return (o, previous) => {
+    for (const same of fields) if (!same(o, previous as Readonly<Record<string, unknown>>)) return false;
     return true;
   };
 }
@@ -239,9 +239,9 @@ const readCoinFields = readerOf<CoinRecord>(COIN_FIELDS);
 const sameNetworkAsRaw = sameAsRawOf<NetworkRecord>(NETWORK_FIELDS);
 const sameCoinAsRaw = sameAsRawOf<CoinRecord>(COIN_FIELDS, sameNetworksAsRaw);
 
-/** A coin's raw networkList against the networks it holds, network by network. */
-function sameNetworksAsRaw(nets: unknown, held: unknown): boolean {
-  const networks = held as readonly NetworkRecord[];
+/** A coin's raw networkList against its previous networks, network by network. */
+function sameNetworksAsRaw(nets: unknown, previous: unknown): boolean {
+  const networks = previous as readonly NetworkRecord[];
   if (!Array.isArray(nets) || nets.length !== networks.length) return false;
   for (let j = 0; j < nets.length; j++) {
     const n: unknown = nets[j];
