@@ -1,4 +1,4 @@
-import type { HistorySource, NetworkKey } from '../http/history';
+import type { HistorySource, NetworkKey } from '../http/history-api';
 import type { ExchangeInput } from '../http/state-view';
 import type { NoticeLists } from '../notices/book-json';
 import type { StateStore } from '../store/store';

@@ -2,7 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { apiRouter, methodNotAllowed, type ApiSource } from './api';
 import { bearer } from './auth';
 import { feedRouter } from './feed';
-import { historyApiRouter, type HistorySource } from './history';
+import { historyApiRouter, type HistorySource } from './history-api';
 import { noticesApiRouter } from './notices-api';
 import type { NoticeLists } from '../notices/book-json';
 import { answerOtherMethods } from '../lib/other-methods';

@@ -5,7 +5,7 @@ import { isChangeKind, type ChangeValue } from '../snapshot/changes';
 import type { ChangeQuery, StoredChange } from '../store/store';
 import { answerOtherMethods } from '../lib/other-methods';
 import { iso, methodNotAllowed, one, parseLimit, singleParams } from './api';
-import type { HistorySource } from './history';
+import type { HistorySource } from './history-api';
 import type { Announcement, Maintenance } from '../notices/model';
 import { selectNotices } from './notices-api';
 

@@ -9,7 +9,7 @@
 import type { Alert } from '../alerts/alert';
 import { errorMessage } from '../lib/error-message';
 import type { NoticeBook } from '../notices/book';
-import type { Samples } from '../rules/history';
+import type { Samples } from '../rules/ticker-samples';
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Endpoint, Snapshot } from '../snapshot/model';
 import type { Write } from './step';

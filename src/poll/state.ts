@@ -5,7 +5,7 @@
  */
 import { activeAlerts, type ActiveAlerts } from '../alerts/lifecycle';
 import type { Alert } from '../alerts/alert';
-import type { Samples } from '../rules/history';
+import type { Samples } from '../rules/ticker-samples';
 import type { Rule } from '../rules/model';
 import type { ChainOf } from '../rules/transfer';
 import { EMPTY_NOTICES, type NoticeBook } from '../notices/book';

@@ -19,7 +19,7 @@ import { mentionLists, mentions } from '../notices/mentions';
 import { oneWindowEach } from '../notices/same-window';
 import { announcementEvents, closureRule, noticeInstances, withNotices } from './notice-rules';
 import { evaluateTransfer } from '../rules/evaluate-transfer';
-import { historyKeep, recordSamples, sampledTickers, type Samples } from '../rules/history';
+import { historyKeep, recordSamples, sampledTickers, type Samples } from '../rules/ticker-samples';
 import type { Rule } from '../rules/model';
 import type { Change } from '../snapshot/changes';
 import { diff } from '../snapshot/diff';

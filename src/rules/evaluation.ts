@@ -1,7 +1,7 @@
 /** The types of an evaluation of rules (evaluate.ts). */
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
-import type { Samples } from './history';
+import type { Samples } from './ticker-samples';
 import type { Instance } from './instance';
 import type { Rule } from './model';
 

@@ -4,7 +4,7 @@
  * priceChangePercent, which real deployments send as a ratio despite its name.
  */
 import { decimalToNumber } from '../snapshot/decimal-value';
-import { referenceSample, type Samples } from './history';
+import { referenceSample, type Samples } from './ticker-samples';
 import type { TickerMeasure } from './model';
 import type { TickerRecord } from '../snapshot/model';
 

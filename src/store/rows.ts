@@ -9,7 +9,7 @@ import type { Alert } from '../alerts/alert';
 import type { LogEntry } from '../alerts/dedup';
 import type { Silence } from '../alerts/silence';
 import type { Delivery, NotifiedAlert } from '../notify/notifier';
-import type { SymbolHistory } from '../rules/history';
+import type { SymbolHistory } from '../rules/ticker-samples';
 import { CHANGE_KINDS, type ChangeKind, type ChangeValue } from '../snapshot/changes';
 import type { CoinRecord, NetworkRecord, TickerRecord } from '../snapshot/model';
 

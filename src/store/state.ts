@@ -1,7 +1,7 @@
 import { storedAlert, type Alert } from '../alerts/alert';
 import type { NoticeBook } from '../notices/book';
 import { bookFromJson, bookToJson, NOTICE_BOOK_JSON } from '../notices/book-json';
-import type { SymbolHistory } from '../rules/history';
+import type { SymbolHistory } from '../rules/ticker-samples';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { parseRow, ROW_SCHEMAS } from './rows';
 import type { Tables } from './tables';

@@ -3,11 +3,11 @@ import type { Alert } from '../alerts/alert';
 import type { LogEntry } from '../alerts/dedup';
 import type { Silence } from '../alerts/silence';
 import type { NoticeBook } from '../notices/book';
-import type { SymbolHistory } from '../rules/history';
+import type { SymbolHistory } from '../rules/ticker-samples';
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { WalCheckpoints } from './checkpoint';
-import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
+import { ChangeHistory, type ChangeQuery, type StoredChange } from './change-history';
 import { openChecked, openStore } from './open';
 import { COMPANIONS, identify, recreateFile, sameFile, type FileIdentity } from './recreate';
 import { OutageIndex, type OutageSpan, type OutageTotals, type TotalsQuery } from './outage-totals';
@@ -18,7 +18,7 @@ import { StateRows } from './state';
 import { Tables, type SetAsideHook } from './tables';
 
 // The store's types and helpers, where its callers have always found them.
-export type { ChangeQuery, StoredChange } from './history';
+export type { ChangeQuery, StoredChange } from './change-history';
 export type { CommitDelivery, DeadLetter, HeldDelivery, HeldWrites, OutboxItem, OutboxMark } from './outbox';
 export type { SetAsideHook } from './tables';
 export type { Direction, Outage, OutageQuery } from './outages';
@@ -30,8 +30,8 @@ export { snapshotRecords } from './state';
 /**
  * The daemon's state on disk, and the one store the rest of the code uses: the last snapshot
  * of each exchange, the active alerts and the ticker samples the windows need (state.ts), the
- * history of changes (history.ts), the notification outbox, its log and the alerts waiting to
- * be grouped (outbox.ts), and the silences (silences.ts). The parts share one SQLite
+ * history of changes (change-history.ts), the notification outbox, its log and the alerts
+ * waiting to be grouped (outbox.ts), and the silences (silences.ts). The parts share one SQLite
  * connection in WAL mode (opened, checked and migrated by open.ts) and this transaction().
  *
  * Contract:
@@ -234,7 +234,7 @@ export class StateStore {
     this.state.saveNotices(exchange, book);
   }
 
-  // --- The change history (history.ts) ---------------------------------------------------------
+  // --- The change history (change-history.ts) --------------------------------------------------
 
   /** Appends changes, and the outages they open or end, in one transaction. */
   appendChanges(changes: readonly Change[]): void {

@@ -4,9 +4,9 @@ import type Database from 'better-sqlite3';
 export type SetAsideHook = (rows: Readonly<Record<string, number>>) => void;
 
 /**
- * What every part of the store shares (state.ts, history.ts, outbox.ts, silences.ts): the one
- * connection, the one transaction() (StateStore's, which also asks for a checkpoint), and the
- * reading of rows, where a row that does not read back as what was written is set aside.
+ * What every part of the store shares (state.ts, change-history.ts, outbox.ts, silences.ts):
+ * the one connection, the one transaction() (StateStore's, which also asks for a checkpoint),
+ * and the reading of rows, where a row that does not read back as what was written is set aside.
  */
 export class Tables {
   constructor(

@@ -1,6 +1,6 @@
 import type { Silence } from '../../src/alerts/silence';
 import { createApp, type HttpSource } from '../../src/http/app';
-import type { HistorySource } from '../../src/http/history';
+import type { HistorySource } from '../../src/http/history-api';
 import { listen, type Listening } from '../../src/http/server';
 import type { StatusView } from '../../src/http/status-page';
 

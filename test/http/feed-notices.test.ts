@@ -1,6 +1,6 @@
 import { createApp } from '../../src/http/app';
 import { feedItems, renderFeed } from '../../src/http/feed';
-import type { HistorySource } from '../../src/http/history';
+import type { HistorySource } from '../../src/http/history-api';
 import { listen } from '../../src/http/server';
 import type { StatusView } from '../../src/http/status-page';
 import type { NoticeLists } from '../../src/notices/book-json';

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { activeAlerts, alertsOf } from '../../alerts/lifecycle';
 import type { Alert } from '../../alerts/alert';
 import type { WatchAssembly } from '../../exchange/watch-list';
-import type { SymbolHistory } from '../../rules/history';
+import type { SymbolHistory } from '../../rules/ticker-samples';
 import { EMPTY_BOOK, type Flap, type FlapBook } from '../../snapshot/flapping';
 import { EMPTY_NOTICES } from '../../notices/book';
 import { bookFromJson, bookToJson, NOTICE_BOOK_JSON, NOTICE_READ_JSON, type NoticeBookJson } from '../../notices/book-json';

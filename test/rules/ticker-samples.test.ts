@@ -1,4 +1,4 @@
-import { TickerHistory } from '../../src/rules/history';
+import { TickerHistory } from '../../src/rules/ticker-samples';
 import { tickerRecord } from '../support/records';
 
 describe('TickerHistory', () => {

@@ -1,3 +1,7 @@
+/**
+ * The history API (GET /api/v1/outages and /api/v1/availability), and what it, the feed and
+ * the badges read from the running daemon (HistorySource).
+ */
 import express, { type Router } from 'express';
 import type { ChangeQuery, Direction, Outage, OutageQuery, OutageTotals, StoredChange } from '../store/store';
 import { answerOtherMethods } from '../lib/other-methods';

@@ -1,3 +1,7 @@
+/**
+ * The watcher's own samples of the tickers some rule measures over time (`move_percent`
+ * windows, `stale_for`): what those rules read, kept as long as the longest window needs.
+ */
 import { matchesAll } from './match';
 import { measuresOverTime, type Rule } from './model';
 import type { TickerRecord } from '../snapshot/model';
