@@ -36,7 +36,14 @@ const ALLOWED = {
 
 const RECEIVERS_LISTED = 'only notify/registry.ts imports a receiver folder (notify/<kind>/): the rest asks the registry';
 const SIM_DIALECT_ONLY = 'a simulator dialect file (simulator/dialects/) imports only lib/, the simulator\'s market model and its own folder: built from the exchanges\' docs, never from a decoder';
-const RECEIVER_ONLY = 'a receiver folder (notify/<kind>/) imports only notify/*.ts, lib and itself';
+const RECEIVER_ONLY = 'a receiver folder (notify/<kind>/) imports only notify/kit/, notify\'s types (notify/notifier.ts, notify/plugin.ts), lib and itself';
+const KIT_ONLY = 'notify/kit/ (what receivers share) imports only itself and notify\'s types (notify/notifier.ts, notify/plugin.ts): no stage, no receiver, not the orchestrator';
+const PIPELINE_ONLY = 'notify/pipeline/ (the stages) imports only itself and notify/notifier.ts: it knows no receiver and none of their toolkit';
+
+/** The folders of notify/ that are not receivers: the pipeline's stages, and what the receivers share. */
+const NOTIFY_PARTS = ['pipeline', 'kit'];
+/** What a receiver folder and notify/kit/ may import of notify/'s root: the receiver interface and the plugin's types. */
+const NOTIFY_TYPES = ['notify/notifier.ts', 'notify/plugin.ts'];
 
 /** The composition root: cli.ts, the commands, daemon.ts and the parts daemon.ts is split into. */
 const ROOT_FILES = ['cli.ts', 'daemon.ts'];
@@ -109,10 +116,16 @@ function simulatorDialectRule(from, to) {
   return ok ? '' : SIM_DIALECT_ONLY;
 }
 
-/** The kind of a file in a receiver folder, `notify/<kind>/...`; undefined for any other file. */
-function receiverFolder(path) {
+/** The folder of notify/ a file is in, `notify/<folder>/...`; undefined for notify/'s root and anything else. */
+function notifyFolder(path) {
   const parts = path.split('/');
   return parts[0] === 'notify' && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** The kind of a file in a receiver folder, `notify/<kind>/...`; undefined for any other file (notify/pipeline/ and notify/kit/ included). */
+function receiverFolder(path) {
+  const folder = notifyFolder(path);
+  return folder !== undefined && !NOTIFY_PARTS.includes(folder) ? folder : undefined;
 }
 
 /** The dialect of a file in a dialect folder, `exchange/dialects/<name>/...`; undefined for any other file. */
@@ -145,13 +158,24 @@ function dialectRule(from, to) {
   return undefined;
 }
 
-/** Within notify/: a receiver folder uses notify/*.ts and itself; only the registry knows the folders. */
+/**
+ * Within notify/: only the registry knows the receiver folders; a receiver folder uses notify/kit/,
+ * notify's types and itself; notify/kit/ uses itself and notify's types; notify/pipeline/ uses
+ * itself and the receiver interface (notify/notifier.ts).
+ */
 function notifyRule(from, to) {
   const fromKind = receiverFolder(from);
   const toKind = receiverFolder(to);
-  if (toKind === undefined || toKind === fromKind) return undefined;
-  if (fromKind !== undefined) return RECEIVER_ONLY;
-  return from === 'notify/registry.ts' ? undefined : RECEIVERS_LISTED;
+  if (toKind !== undefined && toKind !== fromKind) {
+    if (fromKind !== undefined) return RECEIVER_ONLY;
+    return from === 'notify/registry.ts' ? undefined : RECEIVERS_LISTED;
+  }
+  const toFolder = notifyFolder(to);
+  if (fromKind !== undefined) return toKind === fromKind || toFolder === 'kit' || NOTIFY_TYPES.includes(to) ? undefined : RECEIVER_ONLY;
+  const fromFolder = notifyFolder(from);
+  if (fromFolder === 'kit' && toFolder !== 'kit' && !NOTIFY_TYPES.includes(to)) return KIT_ONLY;
+  if (fromFolder === 'pipeline' && toFolder !== 'pipeline' && to !== 'notify/notifier.ts') return PIPELINE_ONLY;
+  return undefined;
 }
 
 // Tarjan's strongly connected components: every component of more than one file is a cycle.

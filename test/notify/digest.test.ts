@@ -3,7 +3,7 @@ import { Digests, digestContent } from '../../src/compose/daily-digest';
 import { parseConfig, type Config } from '../../src/config';
 import { manualClock, systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
-import { Notifications } from '../../src/notify/notifications';
+import { Notifications } from '../../src/notify/orchestrator';
 import { digestDelivery, digestText, localDate, nextDigestAt } from '../../src/notify/digest';
 import type { Delivery } from '../../src/notify/notifier';
 import type { NoticeLists } from '../../src/notices/book-json';

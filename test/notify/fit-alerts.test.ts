@@ -1,4 +1,4 @@
-import { arrayRunsWithin } from '../../src/notify/fit-alerts';
+import { arrayRunsWithin } from '../../src/notify/kit/fit-alerts';
 
 describe('arrayRunsWithin: JSON arrays split under a byte bound', () => {
   it.each([

@@ -5,10 +5,10 @@
  * Upstream text is made inert: markdown escaped, `@everyone` / `@here` broken, and
  * `allowed_mentions: { parse: [] }` so that nothing in it can ever ping anyone.
  */
-import { alertFacts, alertFields, alertMark, alertSummary, fairShares, fit, groupFields, groupMark, headline, leftOut, renderEscaped, upstreamMessage } from '../chat-text';
-import type { ChatTemplates } from '../chat-webhook';
+import { alertFacts, alertFields, alertMark, alertSummary, fairShares, fit, groupFields, groupMark, headline, leftOut, renderEscaped, upstreamMessage } from '../kit/chat-text';
+import type { ChatTemplates } from '../kit/chat-webhook';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { oneLine } from '../text';
+import { oneLine } from '../kit/text';
 
 /** Discord's documented limits, in characters (embed limits: after trimming whitespace). */
 export const DISCORD_LIMITS = {

@@ -1,7 +1,7 @@
-import { answerError, answerJson } from '../http-errors';
-import { postForAnswer, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
+import { answerError, answerJson } from '../kit/http-errors';
+import { postForAnswer, succeeded, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import type { Delivery, Notifier, NotifyError } from '../notifier';
-import { SentParts } from '../sent-parts';
+import { SentParts } from '../kit/sent-parts';
 import { gotifyMessages } from './message';
 import { wallNow } from '../../lib/clock';
 

@@ -9,10 +9,10 @@
  * with more alerts (a storm's 8,000) is split into as many messages as it takes, each titled
  * `(part i/n)`, so that no alert is lost.
  */
-import { alertMark, alertSummary, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../chat-text';
-import { partsWithin, utf8Bytes } from '../fit-alerts';
+import { alertMark, alertSummary, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../kit/chat-text';
+import { partsWithin, utf8Bytes } from '../kit/fit-alerts';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { oneLine } from '../text';
+import { oneLine } from '../kit/text';
 
 /** The most UTF-8 bytes of a message's text: half of MySQL's TEXT column, a screenful of alerts many times over. */
 export const MESSAGE_BYTES = 32_000;

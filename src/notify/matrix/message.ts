@@ -8,10 +8,10 @@
  * one event is split into several, every alert in one of them, none left out; every text of an
  * alert is cut (MATRIX_TEXT_LIMITS) so that any alert fits an event alone.
  */
-import { alertMark, alertSummary, fit, groupMark, headline, place, since, upstreamMessage } from '../chat-text';
-import { utf8Bytes } from '../fit-alerts';
+import { alertMark, alertSummary, fit, groupMark, headline, place, since, upstreamMessage } from '../kit/chat-text';
+import { utf8Bytes } from '../kit/fit-alerts';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { escapeHtml } from '../text';
+import { escapeHtml } from '../kit/text';
 
 /** The spec's limit on a whole event, in bytes of its JSON. */
 export const MATRIX_EVENT_LIMIT = 65_536;

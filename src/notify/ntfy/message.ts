@@ -6,10 +6,10 @@
  * as its alerts need, each under the limit: no alert is ever left out (a storm's 8,000 alerts are
  * a few hundred messages, numbered in their titles).
  */
-import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, RESOLVED_MARK, since, upstreamMessage } from '../chat-text';
+import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, RESOLVED_MARK, since, upstreamMessage } from '../kit/chat-text';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { utf8Bytes } from '../fit-alerts';
-import { oneLine } from '../text';
+import { utf8Bytes } from '../kit/fit-alerts';
+import { oneLine } from '../kit/text';
 
 /**
  * ntfy's default `message-size-limit`, in bytes: a body of this many bytes or more becomes an

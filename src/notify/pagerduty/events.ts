@@ -4,10 +4,10 @@
  * `resolve` when it resolves; a change alert (an event) is triggered and, unless configured
  * otherwise, resolved at once.
  */
-import { alertFields, alertSummary, fit, groupFields, renderEscaped, upstreamMessage } from '../chat-text';
-import { isChangeEvent } from '../event-alert';
+import { alertFields, alertSummary, fit, groupFields, renderEscaped, upstreamMessage } from '../kit/chat-text';
+import { isChangeEvent } from '../kit/event-alert';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { oneLine } from '../text';
+import { oneLine } from '../kit/text';
 import type { PagerDutyEventMode } from './schema';
 
 /** PagerDuty's documented limits, in characters. */

@@ -15,9 +15,9 @@
  *
  * In HTML mode, every piece of text is escaped: only spotwatch's own `<b>` reaches Pushover as markup.
  */
-import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../chat-text';
+import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../kit/chat-text';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { escapeHtml, oneLine } from '../text';
+import { escapeHtml, oneLine } from '../kit/text';
 
 /** Pushover's documented limits, in characters. */
 export const PUSHOVER_LIMITS = { message: 1024, title: 250, url: 512, urlTitle: 100 } as const;

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { answerError, answerJson } from '../http-errors';
-import { ANSWER_LIMIT, withinDeadline, type HttpDeps, type PostAnswer } from '../http-post';
+import { answerError, answerJson } from '../kit/http-errors';
+import { ANSWER_LIMIT, withinDeadline, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
-import { SentParts } from '../sent-parts';
+import { SentParts } from '../kit/sent-parts';
 import { EMERGENCY, HIGH, pushoverMessages, type MessageOptions } from './message';
 import type { Receipt, ReceiptStore } from './receipts';
 import { wallNow } from '../../lib/clock';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, withDefault } from '../../lib/schema-types';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../kit/receiver-schema';
 
 /** Pushover's public API (DESIGN.md section 4). */
 export const DEFAULT_PUSHOVER_URL = 'https://api.pushover.net';

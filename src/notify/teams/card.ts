@@ -7,11 +7,11 @@
  * order into several cards each within TEAMS_BODY_LIMIT, so that no alert of a storm is lost.
  * Upstream text is made inert for the card's markdown (escapeTeams).
  */
-import { alertFields, alertMark, alertSummary, fit, groupFields, groupMark, headline, leftOut, place, renderEscaped, since, upstreamMessage } from '../chat-text';
-import type { ChatTemplates } from '../chat-webhook';
-import { arrayRunsWithin, utf8Bytes } from '../fit-alerts';
+import { alertFields, alertMark, alertSummary, fit, groupFields, groupMark, headline, leftOut, place, renderEscaped, since, upstreamMessage } from '../kit/chat-text';
+import type { ChatTemplates } from '../kit/chat-webhook';
+import { arrayRunsWithin, utf8Bytes } from '../kit/fit-alerts';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { oneLine } from '../text';
+import { oneLine } from '../kit/text';
 
 /**
  * The most bytes of JSON one post carries: under Teams' documented ~28 KB message limit, with

@@ -1,10 +1,10 @@
-import { chatWebhookSchema, type ChatTemplates, type ChatWebhookConfig } from '../chat-webhook';
-import { answerError, answerJson, urlSecrets } from '../http-errors';
-import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
+import { chatWebhookSchema, type ChatTemplates, type ChatWebhookConfig } from '../kit/chat-webhook';
+import { answerError, answerJson, urlSecrets } from '../kit/http-errors';
+import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import type { Delivery, Notifier, NotifyError } from '../notifier';
 import type { ReceiverPlugin } from '../plugin';
-import { DEFAULT_RECEIVER_TIMEOUT_MS } from '../receiver-schema';
-import { SentParts } from '../sent-parts';
+import { DEFAULT_RECEIVER_TIMEOUT_MS } from '../kit/receiver-schema';
+import { SentParts } from '../kit/sent-parts';
 import { teamsMessages } from './card';
 import { wallNow } from '../../lib/clock';
 

@@ -5,7 +5,7 @@
  * message built here carries a URL or the token (`scrub`).
  */
 import { parseRetryAfter } from '../../lib/retry-after';
-import { withinDeadline, type HttpDeps } from '../http-post';
+import { withinDeadline, type HttpDeps } from '../kit/http-post';
 import { NotifyError } from '../notifier';
 import { wallNow } from '../../lib/clock';
 

@@ -6,9 +6,9 @@
  * most MAX_MESSAGES messages; what does not fit is counted ("...and 12 more alerts").
  */
 import { render } from '../../lib/template';
-import { alertMark, groupMark } from '../chat-text';
+import { alertMark, groupMark } from '../kit/chat-text';
 import { ZERO_TIME, type Notification, type NotifiedAlert } from '../notifier';
-import { notificationFields } from '../text';
+import { notificationFields } from '../kit/text';
 import { parsedText, upstreamHtml } from './html';
 import { span } from '../../lib/duration';
 
@@ -19,7 +19,7 @@ export const TELEGRAM_TEXT_LIMIT = 4096;
 export const MAX_MESSAGES = 3;
 
 /**
- * The default message. Fields: those of notify/text.ts (escaped), and `header`, `alerts` (this
+ * The default message. Fields: those of notify/kit/text.ts (escaped), and `header`, `alerts` (this
  * message's share of the alerts, as HTML), `more` (the line counting the alerts left out, or
  * nothing), `omitted` (how many), `mark` (the group's severity mark), `part` and `parts`.
  */

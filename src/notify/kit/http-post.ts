@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { anySignal } from '../lib/abort';
-import { deadline, timeoutError } from '../lib/deadline';
+import { anySignal } from '../../lib/abort';
+import { deadline, timeoutError } from '../../lib/deadline';
 import { statusError, transportError } from './http-errors';
-import { NotifyError } from './notifier';
-import type { ReceiverDeps } from './plugin';
-import { wallNow } from '../lib/clock';
+import { NotifyError } from '../notifier';
+import type { ReceiverDeps } from '../plugin';
+import { wallNow } from '../../lib/clock';
 
 /** What a receiver that speaks HTTP is given: the connection pool, and the clock (a Retry-After date). */
 export type HttpDeps = Pick<ReceiverDeps, 'dispatcher' | 'clock'>;

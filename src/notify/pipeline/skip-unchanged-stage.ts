@@ -1,5 +1,5 @@
-import type { LogEntry } from '../alerts/dedup';
-import type { Muter } from '../alerts/silence';
+import type { LogEntry } from '../../alerts/dedup';
+import type { Muter } from '../../alerts/silence';
 import { sinceTold, type Stage } from './stage';
 
 interface Judged {

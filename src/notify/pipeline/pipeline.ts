@@ -1,10 +1,10 @@
-import type { Alert } from '../alerts/alert';
-import type { LogEntry } from '../alerts/dedup';
-import { Aggregator, type Flush } from '../alerts/groups';
-import { compileInhibitRules, InhibitionIndex } from '../alerts/inhibit';
-import type { CompiledRoutes } from '../alerts/route';
-import type { Muter } from '../alerts/silence';
-import type { Logger } from '../lib/logger';
+import type { Alert } from '../../alerts/alert';
+import type { LogEntry } from '../../alerts/dedup';
+import { Aggregator, type Flush } from '../../alerts/groups';
+import { compileInhibitRules, InhibitionIndex } from '../../alerts/inhibit';
+import type { CompiledRoutes } from '../../alerts/route';
+import type { Muter } from '../../alerts/silence';
+import type { Logger } from '../../lib/logger';
 import { dedupStage } from './dedup-stage';
 import { inhibitStage } from './inhibit-stage';
 import { muteStage } from './mute-stage';

@@ -6,7 +6,7 @@
  * alerts, for receivers (an nginx in front of a webhook refuses 1 MB by default) that would
  * otherwise refuse the whole message and tell no one.
  */
-import type { Notification } from './notifier';
+import type { Notification } from '../notifier';
 
 /** The notification with its first `keep` alerts; the rest counted in truncatedAlerts. */
 export function keepAlerts(n: Notification, keep: number): Notification {

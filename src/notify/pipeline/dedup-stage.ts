@@ -1,4 +1,4 @@
-import { decide, type LogEntry } from '../alerts/dedup';
+import { decide, type LogEntry } from '../../alerts/dedup';
 import { sinceTold, type Stage } from './stage';
 
 /**

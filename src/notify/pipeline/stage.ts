@@ -7,12 +7,12 @@
  * then the outbox is committed (pipeline.ts), and per receiver the retry stage (retry-stage.ts)
  * sends what the outbox holds. Time is passed in; no stage reads the clock.
  */
-import type { Alert } from '../alerts/alert';
-import type { LogEntry } from '../alerts/dedup';
-import type { Flush } from '../alerts/groups';
-import type { InhibitionIndex } from '../alerts/inhibit';
-import { wallSince } from '../lib/time-base';
-import type { Delivery } from './notifier';
+import type { Alert } from '../../alerts/alert';
+import type { LogEntry } from '../../alerts/dedup';
+import type { Flush } from '../../alerts/groups';
+import type { InhibitionIndex } from '../../alerts/inhibit';
+import { wallSince } from '../../lib/time-base';
+import type { Delivery } from '../notifier';
 
 /** What a flush hands to the outbox for one receiver and group: a delivery, a log entry, or both. */
 export interface CommitItem {

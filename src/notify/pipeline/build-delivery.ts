@@ -1,8 +1,8 @@
 /** The webhook version 4 body of one group for one receiver: the data model every receiver renders. */
 import { createHash } from 'node:crypto';
-import type { Alert } from '../alerts/alert';
-import { groupKeyOf } from '../alerts/groups';
-import { ZERO_TIME, type Delivery, type NotifiedAlert, type Notification } from './notifier';
+import type { Alert } from '../../alerts/alert';
+import { groupKeyOf } from '../../alerts/groups';
+import { ZERO_TIME, type Delivery, type NotifiedAlert, type Notification } from '../notifier';
 
 function iso(ms: number | null): string {
   return ms === null ? ZERO_TIME : new Date(ms).toISOString();

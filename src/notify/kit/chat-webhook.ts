@@ -7,10 +7,10 @@
 import { z } from 'zod';
 import { urlSecrets } from './http-errors';
 import { postJson, succeeded, type HttpDeps, type PostAnswer } from './http-post';
-import type { Delivery, Notification, Notifier, NotifyError } from './notifier';
-import type { ReceiverPlugin } from './plugin';
+import type { Delivery, Notification, Notifier, NotifyError } from '../notifier';
+import type { ReceiverPlugin } from '../plugin';
 import { DEFAULT_RECEIVER_TIMEOUT_MS, messageTemplate, receiverTimeout, secretHttpUrl } from './receiver-schema';
-import { wallNow } from '../lib/clock';
+import { wallNow } from '../../lib/clock';
 
 /** The block of a webhook chat receiver (DESIGN.md section 4: `webhook_url` is a contract). */
 export const chatWebhookSchema = z
@@ -18,7 +18,7 @@ export const chatWebhookSchema = z
     /** The URL the service gives for the channel: a secret (its path holds the token). */
     webhook_url: secretHttpUrl,
     timeout: receiverTimeout,
-    /** The message's text instead of the headline (notify/chat-text.ts's group fields, escaped for the service). */
+    /** The message's text instead of the headline (notify/kit/chat-text.ts's group fields, escaped for the service). */
     text_template: messageTemplate,
     /** Each alert's text instead of the default (the alert's fields, escaped for the service). */
     alert_template: messageTemplate,

@@ -1,6 +1,6 @@
 /** Schema pieces every receiver kind shares. */
 import { z } from 'zod';
-import { positiveTimer, withDefault } from '../lib/schema-types';
+import { positiveTimer, withDefault } from '../../lib/schema-types';
 
 /** How long a receiver has to answer when its block does not say. */
 export const DEFAULT_RECEIVER_TIMEOUT_MS = 10_000;
@@ -25,5 +25,5 @@ export const secretHttpUrl = z.string().superRefine((text, ctx) => {
   }
 });
 
-/** A message template of a receiver's block (`text_template`, ...): `{{field}}` over notify/chat-text.ts's fields. */
+/** A message template of a receiver's block (`text_template`, ...): `{{field}}` over notify/kit/chat-text.ts's fields. */
 export const messageTemplate = z.string().min(1).optional();

@@ -1,6 +1,6 @@
-import { render, type TemplateFields } from '../lib/template';
+import { render, type TemplateFields } from '../../lib/template';
 import { isChangeEvent } from './event-alert';
-import type { Notification, NotifiedAlert } from './notifier';
+import type { Notification, NotifiedAlert } from '../notifier';
 
 /**
  * The one data model every receiver's templates see: the fields of the version 4 body,
@@ -56,4 +56,4 @@ export function headerText(template: string, fields: TemplateFields): string {
   return oneLine(render(template, fields)).replace(/\s+/g, ' ').trim().slice(0, 250);
 }
 
-export { escapeHtml } from '../lib/html';
+export { escapeHtml } from '../../lib/html';

@@ -4,8 +4,8 @@
  * message; the fields their templates see; and cutting text to a service's limit. Every value
  * that comes from an exchange is hostile: the receivers escape it (chat-text.ts never does).
  */
-import { render } from '../lib/template';
-import type { Notification, NotifiedAlert } from './notifier';
+import { render } from '../../lib/template';
+import type { Notification, NotifiedAlert } from '../notifier';
 import { notificationFields, oneLine } from './text';
 
 /** Severities in order, most severe first: the rule's `severity` label. */
@@ -79,7 +79,7 @@ export function leftOut(count: number): string {
 }
 
 /**
- * The fields a chat receiver's group template (`text_template`) sees: notify/text.ts's (the
+ * The fields a chat receiver's group template (`text_template`) sees: notify/kit/text.ts's (the
  * version 4 body's, flattened), plus `headline` and `mark`.
  */
 export function groupFields(n: Notification): Record<string, string | number> {

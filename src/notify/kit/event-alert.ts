@@ -1,5 +1,5 @@
-import { fingerprint } from '../alerts/alert';
-import type { NotifiedAlert } from './notifier';
+import { fingerprint } from '../../alerts/alert';
+import type { NotifiedAlert } from '../notifier';
 
 /**
  * Whether a notified alert is a change event (a change condition: it fires once and never

@@ -1,9 +1,9 @@
-import { anySignal } from '../lib/abort';
-import type { Clock } from '../lib/clock';
-import type { Logger } from '../lib/logger';
-import { sleep } from '../lib/sleep';
-import { wallSince } from '../lib/time-base';
-import { NotifyError, type Delivery, type Notifier } from './notifier';
+import { anySignal } from '../../lib/abort';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../lib/logger';
+import { sleep } from '../../lib/sleep';
+import { wallSince } from '../../lib/time-base';
+import { NotifyError, type Delivery, type Notifier } from '../notifier';
 
 /** The outbox as the retry stage sees it (the store implements it). */
 export interface OutboxPort {

@@ -1,5 +1,5 @@
-import type { Muter } from '../alerts/silence';
-import type { Logger } from '../lib/logger';
+import type { Muter } from '../../alerts/silence';
+import type { Logger } from '../../lib/logger';
 import type { Stage } from './stage';
 
 /** Drops the alerts a silence or a maintenance window mutes at the flush's `now` (alerts/silence.ts decides). */

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors } from 'undici';
-import { REDACTED } from '../lib/redact-url';
-import { parseRetryAfter } from '../lib/retry-after';
-import { NotifyError } from './notifier';
+import { REDACTED } from '../../lib/redact-url';
+import { parseRetryAfter } from '../../lib/retry-after';
+import { NotifyError } from '../notifier';
 import { oneLine } from './text';
 
 /**

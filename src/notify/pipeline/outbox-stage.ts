@@ -1,9 +1,9 @@
-import { buildDelivery } from './notification';
+import { buildDelivery } from './build-delivery';
 import type { Stage } from './stage';
 
 /**
  * The last stage before the outbox: the notification of the alerts still to tell (the webhook
- * version 4 body, notification.ts), with the log entry the dedup stage decided, as one item to
+ * version 4 body, build-delivery.ts), with the log entry the dedup stage decided, as one item to
  * commit. No alerts left: only the log entry changes.
  */
 export function outboxStage(externalURL: () => string): Stage {
