@@ -4,6 +4,7 @@ import { anySignal } from '../../lib/abort';
 import { deadline, timeoutError } from '../../lib/deadline';
 import { statusError, transportError } from './http-errors';
 import { NotifyError } from '../notifier';
+import { readCapped, type CappedRead } from './read-body';
 import type { ReceiverDeps } from '../plugin';
 import { wallNow } from '../../lib/clock';
 
@@ -18,6 +19,9 @@ const FOLLOWED = new Set([301, 302, 307, 308]);
 
 /** How much of a failed answer is read: enough for any service's error body, never a flood. */
 export const ANSWER_LIMIT = 64 * 1024;
+
+/** A failed answer's words: its first ANSWER_LIMIT bytes, and what arrived before a broken connection (the status is known). */
+const FAILED_ANSWER: CappedRead & { over: 'cut' } = { limit: ANSWER_LIMIT, over: 'cut', broken: 'partial' };
 
 export interface PostRequest {
   url: URL;
@@ -120,7 +124,7 @@ export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatche
       ...(request.bodyTimeout !== undefined && { bodyTimeout: request.bodyTimeout }),
     });
     const status = res.statusCode;
-    if (status >= 400) return { status, headers: res.headers, url, body: await answerText(res.body) };
+    if (status >= 400) return { status, headers: res.headers, url, body: await readCapped(res.body as AsyncIterable<Buffer>, FAILED_ANSWER) };
     await res.body.dump({ limit: ANSWER_LIMIT }).catch(() => undefined);
     if (status < 300) return { status, headers: res.headers, url, body: '' };
     if (status === 303) throw redirectError(`${who} answered HTTP 303 See Other: not followed (it asks for a GET, which would not deliver the notification)`);
@@ -171,22 +175,6 @@ function withoutPrivate(headers: Record<string, string>, names: readonly string[
 /** A URL for a message: without credentials or query (which may hold a token), nor its path when that is the secret. */
 function redact(url: URL, secretPath = false): string {
   return `${url.protocol}//${url.host}${secretPath ? '/<redacted>' : url.pathname}`;
-}
-
-/** The text of a failed answer, up to ANSWER_LIMIT bytes; what arrived before a broken connection. */
-async function answerText(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= ANSWER_LIMIT) break; // leaving the loop destroys the rest of the body
-    }
-  } catch {
-    // The status is known; a body cut short says what it managed to.
-  }
-  return Buffer.concat(chunks).subarray(0, ANSWER_LIMIT).toString('utf8');
 }
 
 /** A JSON body by POST (postForAnswer), as the chat services take it. */

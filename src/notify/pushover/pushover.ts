@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { answerError, answerJson } from '../kit/http-errors';
 import { ANSWER_LIMIT, withinDeadline, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
+import { readCapped } from '../kit/read-body';
 import { SentParts } from '../kit/sent-parts';
 import { EMERGENCY, HIGH, pushoverMessages, type MessageOptions } from './message';
 import type { Receipt, ReceiptStore } from './receipts';
@@ -46,7 +47,7 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
         headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
         body: JSON.stringify(body), headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
       });
-      return { status: res.statusCode, headers: res.headers, url, body: await textOf(res.body) };
+      return { status: res.statusCode, headers: res.headers, url, body: await readCapped(res.body, { limit: ANSWER_LIMIT, over: 'cut', broken: 'throw' }) };
     }).catch((err: unknown) => {
       // No connection, or no reply: Pushover asks for no retry sooner than 5 seconds after.
       if (err instanceof NotifyError && (err.reason === 'connect' || err.reason === 'timeout')) {
@@ -137,15 +138,4 @@ export function pushoverError(answer: PostAnswer, now: number, secrets: readonly
 function untilReset(headers: IncomingHttpHeaders, now: number): number | undefined {
   const reset = Number(headers['x-limit-app-reset']);
   return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - now) : undefined;
-}
-
-async function textOf(body: AsyncIterable<Buffer>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= ANSWER_LIMIT) break;
-  }
-  return Buffer.concat(chunks).subarray(0, ANSWER_LIMIT).toString('utf8');
 }

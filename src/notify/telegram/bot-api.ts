@@ -6,6 +6,7 @@
  */
 import { parseRetryAfter } from '../../lib/retry-after';
 import { withinDeadline, type HttpDeps } from '../kit/http-post';
+import { readCapped } from '../kit/read-body';
 import { NotifyError } from '../notifier';
 import { wallNow } from '../../lib/clock';
 
@@ -42,17 +43,6 @@ function methodUrl(bot: BotTarget, method: string): URL {
   const url = new URL(bot.apiUrl);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/bot${bot.token}/${method}`;
   return url;
-}
-
-async function readCapped(body: AsyncIterable<Buffer>): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** `retryAfterHeaderMs`: the answer's `Retry-After` (parseRetryAfter), for an answer that is not the Bot API's (a proxy's 429 or 503). */
@@ -97,7 +87,7 @@ export async function callBot<T>(http: HttpDeps, bot: BotTarget, method: string,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      return { status: res.statusCode, retryAfter: parseRetryAfter(res.headers['retry-after'], wallNow(http.clock)), text: await readCapped(res.body) };
+      return { status: res.statusCode, retryAfter: parseRetryAfter(res.headers['retry-after'], wallNow(http.clock)), text: await readCapped(res.body, { limit: MAX_ANSWER_BYTES, over: 'refuse', broken: 'throw' }) };
     });
   } catch (err) {
     // No answer (timeout, connection): the message must not carry the token; an abort's reason is the caller's own.
