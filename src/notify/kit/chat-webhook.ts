@@ -58,7 +58,7 @@ export function chatWebhookNotifier(service: ChatService, options: ChatWebhookOp
   return {
     name: options.name,
     async send({ notification }: Delivery, signal?: AbortSignal) {
-      const answer = await postJson(http, service.who, url, service.message(notification, options.templates ?? {}), options.timeoutMs, signal, true);
+      const answer = await postJson(url, service.message(notification, options.templates ?? {}), { http, who: service.who, timeoutMs: options.timeoutMs, signal, secretUrl: true });
       if (!succeeded(answer)) throw service.failure(answer, wallNow(http.clock), secrets);
     },
   };

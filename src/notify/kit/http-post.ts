@@ -20,8 +20,13 @@ const FOLLOWED = new Set([301, 302, 307, 308]);
 /** How much of a failed answer is read: enough for any service's error body, never a flood. */
 export const ANSWER_LIMIT = 64 * 1024;
 
-/** A failed answer's words: its first ANSWER_LIMIT bytes, and what arrived before a broken connection (the status is known). */
-const FAILED_ANSWER: CappedRead & { over: 'cut' } = { limit: ANSWER_LIMIT, over: 'cut', broken: 'partial' };
+/** Which answers' bodies are read, and how far (read-body.ts): `failures`, a 4xx's or 5xx's words; `every`, an API's answer too. */
+export interface AnswerRead extends CappedRead {
+  of: 'failures' | 'every';
+}
+
+/** A notification's POST reads a failed answer's words: its first ANSWER_LIMIT bytes, and what arrived before a broken connection (the status is known). */
+const FAILED_ANSWER: AnswerRead = { of: 'failures', limit: ANSWER_LIMIT, over: 'cut', broken: 'partial' };
 
 export interface PostRequest {
   url: URL;
@@ -43,7 +48,7 @@ export interface PostAnswer {
   headers: IncomingHttpHeaders;
   /** Where the answer came from (after redirects). */
   url: URL;
-  /** What a failed answer (4xx, 5xx) said, up to ANSWER_LIMIT bytes; '' for a success, whose body is not read. */
+  /** What a failed answer (4xx, 5xx) said, up to ANSWER_LIMIT bytes; '' for a success, whose body is not read (unless AnswerRead says `every`), and for a body refused as too long. */
   body: string;
 }
 
@@ -64,15 +69,24 @@ export async function postNotification(
 }
 
 /**
- * postNotification without the verdict on the status: the answer, for a receiver that reads what
- * its service says (a chat service's error body, a wait it asks for in its own way) before it
- * classifies the failure. Transport failures, timeouts and redirects are classified as there.
+ * postNotification without the verdict on the status (postJson's way): the answer, for a receiver
+ * that reads what its service says (a chat service's error body, a wait it asks for in its own
+ * way) before it classifies the failure. Transport failures, timeouts and redirects are
+ * classified as there.
  */
-export async function postForAnswer(
-  http: HttpDeps, who: string, request: Omit<PostRequest, 'signal'>, timeoutMs: number, signal?: AbortSignal,
+async function postForAnswer(
+  http: HttpDeps, who: string, request: Omit<PostRequest, 'signal'>, timeoutMs: number, signal?: AbortSignal, how: Exchange = NOTIFICATION,
 ): Promise<PostAnswer> {
-  return withinDeadline(who, timeoutMs, signal, (linked) => postFollowingRedirects(http.dispatcher, who, { ...request, signal: linked }));
+  return withinDeadline(who, timeoutMs, signal, (linked) => postFollowingRedirects(http.dispatcher, who, { ...request, signal: linked }, how));
 }
+
+/** How a request is made and its answer read: a notification's POST, or an API's call (PostJsonOptions.redirects, .answer). */
+interface Exchange {
+  redirects: 'follow' | 'none';
+  answer: AnswerRead;
+}
+
+const NOTIFICATION: Exchange = { redirects: 'follow', answer: FAILED_ANSWER };
 
 /**
  * `call` with a signal that aborts it after `timeoutMs` (lib/deadline's, which a stall of our own
@@ -80,7 +94,7 @@ export async function postForAnswer(
  * NotifyError as it is, anything else transportError's reading (timeout, connection): every
  * receiver's request is timed and classified alike, whatever it sends.
  */
-export async function withinDeadline<T>(who: string, timeoutMs: number, signal: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withinDeadline<T>(who: string, timeoutMs: number, signal: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const timeout = new AbortController();
   const timer = deadline(timeoutMs, () => timeout.abort(timeoutError(timeoutMs)));
   const linked = anySignal(signal ? [signal, timeout.signal] : [timeout.signal]);
@@ -105,10 +119,10 @@ export async function withinDeadline<T>(who: string, timeoutMs: number, signal: 
  * (https -> http would expose the body; http -> https means the URL in the config is out of date),
  * a loop, and a chain longer than the limit are errors that say so, not client errors.
  */
-export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatcher'], who: string, request: PostRequest): Promise<PostAnswer> {
+async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatcher'], who: string, request: PostRequest, how: Exchange): Promise<PostAnswer> {
   const seen = new Set<string>();
   let url = request.url;
-  const withUser = withUserInfo(request);
+  const withUser = how.redirects === 'follow' ? withUserInfo(request) : request;
   const { privateHeaders } = withUser;
   let { headers } = withUser;
   for (let redirects = 0; ; redirects += 1) {
@@ -124,9 +138,8 @@ export async function postFollowingRedirects(dispatcher: ReceiverDeps['dispatche
       ...(request.bodyTimeout !== undefined && { bodyTimeout: request.bodyTimeout }),
     });
     const status = res.statusCode;
-    if (status >= 400) return { status, headers: res.headers, url, body: await readCapped(res.body as AsyncIterable<Buffer>, FAILED_ANSWER) };
-    await res.body.dump({ limit: ANSWER_LIMIT }).catch(() => undefined);
-    if (status < 300) return { status, headers: res.headers, url, body: '' };
+    const body = await answerText(res.body, status, how.answer);
+    if (how.redirects === 'none' || status < 300 || status >= 400) return { status, headers: res.headers, url, body };
     if (status === 303) throw redirectError(`${who} answered HTTP 303 See Other: not followed (it asks for a GET, which would not deliver the notification)`);
     const location = res.headers.location;
     if (!FOLLOWED.has(status) || typeof location !== 'string') {
@@ -177,18 +190,56 @@ function redact(url: URL, secretPath = false): string {
   return `${url.protocol}//${url.host}${secretPath ? '/<redacted>' : url.pathname}`;
 }
 
-/** A JSON body by POST (postForAnswer), as the chat services take it. */
-export function postJson(
-  http: HttpDeps, who: string, url: URL, payload: unknown, timeoutMs: number, signal?: AbortSignal, secretUrl = false,
-): Promise<PostAnswer> {
+/** The body of an answer as `read` says (read-body.ts); one not to be read is drained, up to ANSWER_LIMIT, so the connection can be used again. */
+async function answerText(body: Dispatcher.ResponseData['body'], status: number, read: AnswerRead): Promise<string> {
+  if (read.of === 'every' || status >= 400) return (await readCapped(body as AsyncIterable<Buffer>, read)) ?? '';
+  await body.dump({ limit: ANSWER_LIMIT }).catch(() => undefined);
+  return '';
+}
+
+export interface PostJsonOptions {
+  http: HttpDeps;
+  /** Who answers, as messages name it (`ntfy`, `Telegram sendMessage`). */
+  who: string;
+  /** From when the body is ready to go to the answer read (postNotification says how it is timed); also undici's headers and body timeouts. */
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** POST unless said (Matrix sends an event by PUT, its transaction id in the path). */
+  method?: 'POST' | 'PUT';
+  /** Sent after the content type (JSON) and the user agent: a token, say (named in privateHeaders too). */
+  headers?: Readonly<Record<string, string>>;
+  /** Headers that may carry credentials: not sent on to another host or port. */
+  privateHeaders?: readonly string[];
+  /** The URL's path holds a credential (a chat webhook's token): messages name its scheme and host only. */
+  secretUrl?: boolean;
+  /**
+   * `follow` (a notification's POST, the default): redirects followed as postFollowingRedirects
+   * says, a user and password in the URL sent as Basic. `none` (an API's own call: Pushover's, the
+   * Bot API's): one request to the URL's origin and path, a redirect being an answer like any other.
+   */
+  redirects?: 'follow' | 'none';
+  /** Which answers' bodies are read, and how far: a failed one's words, ANSWER_LIMIT bytes at most, unless said. */
+  answer?: AnswerRead;
+}
+
+/**
+ * A value as JSON, sent by POST (or PUT) within `timeoutMs`, every receiver's request timed and
+ * its failure to answer classified alike (transportError; a redirect that cannot be followed,
+ * redirectError); the answer, for the receiver to read what its service says before it
+ * classifies a failed status (`succeeded`, http-errors.ts's answerError).
+ */
+export function postJson(url: URL, payload: unknown, options: PostJsonOptions): Promise<PostAnswer> {
+  const { http, who, timeoutMs, signal } = options;
   return postForAnswer(http, who, {
     url,
-    headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
+    ...(options.method !== undefined && { method: options.method }),
+    headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch', ...options.headers },
+    ...(options.privateHeaders !== undefined && { privateHeaders: options.privateHeaders }),
     body: JSON.stringify(payload),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    secretUrl,
-  }, timeoutMs, signal);
+    ...(options.secretUrl === true && { secretUrl: true }),
+  }, timeoutMs, signal, { redirects: options.redirects ?? 'follow', answer: options.answer ?? FAILED_ANSWER });
 }
 
 /** Whether an answer is a success (2xx). */

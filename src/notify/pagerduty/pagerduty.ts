@@ -28,7 +28,7 @@ export function pagerdutyNotifier(options: PagerDutyOptions, http: HttpDeps): No
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const events = pagerdutyEvents(notification, options);
       await sent.sendEach(idempotencyKey, events, async (event) => {
-        const answer = await postJson(http, 'PagerDuty', url, event, options.timeoutMs, signal);
+        const answer = await postJson(url, event, { http, who: 'PagerDuty', timeoutMs: options.timeoutMs, signal });
         if (!succeeded(answer)) throw pagerdutyError(answer, wallNow(http.clock), [options.routingKey]);
       });
     },

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { answerError, answerJson } from '../kit/http-errors';
-import { ANSWER_LIMIT, withinDeadline, type HttpDeps, type PostAnswer } from '../kit/http-post';
+import { ANSWER_LIMIT, postJson, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
-import { readCapped } from '../kit/read-body';
 import { SentParts } from '../kit/sent-parts';
 import { EMERGENCY, HIGH, pushoverMessages, type MessageOptions } from './message';
 import type { Receipt, ReceiptStore } from './receipts';
@@ -41,13 +40,9 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
 
   async function post(path: string, body: unknown, signal: AbortSignal | undefined): Promise<PostAnswer & { json: Readonly<Record<string, unknown>> | undefined }> {
     const url = new URL(`${base}${path}`);
-    const answer = await withinDeadline('Pushover', options.timeoutMs, signal, async (linked) => {
-      const res = await http.dispatcher.request({
-        origin: url.origin, path: url.pathname, method: 'POST', signal: linked,
-        headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
-        body: JSON.stringify(body), headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
-      });
-      return { status: res.statusCode, headers: res.headers, url, body: await readCapped(res.body, { limit: ANSWER_LIMIT, over: 'cut', broken: 'throw' }) };
+    // Pushover's answer says what it did (a receipt, the status 1 of a success): every one is read.
+    const answer = await postJson(url, body, {
+      http, who: 'Pushover', timeoutMs: options.timeoutMs, signal, redirects: 'none', answer: { of: 'every', limit: ANSWER_LIMIT, over: 'cut', broken: 'throw' },
     }).catch((err: unknown) => {
       // No connection, or no reply: Pushover asks for no retry sooner than 5 seconds after.
       if (err instanceof NotifyError && (err.reason === 'connect' || err.reason === 'timeout')) {

@@ -31,7 +31,7 @@ export function teamsNotifier(options: TeamsOptions, http: HttpDeps): Notifier {
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const parts = teamsMessages(notification, options.templates ?? {});
       await sent.sendEach(idempotencyKey, parts, async (part) => {
-        const answer = await postJson(http, 'Teams', url, part, options.timeoutMs, signal, true);
+        const answer = await postJson(url, part, { http, who: 'Teams', timeoutMs: options.timeoutMs, signal, secretUrl: true });
         if (!succeeded(answer)) throw teamsError(answer, wallNow(http.clock), secrets);
       });
     },
