@@ -11,6 +11,7 @@
  */
 import { alertMark, alertSummary, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../kit/chat-text';
 import { partsWithin, utf8Bytes } from '../kit/fit-alerts';
+import { groupLevel, SEVERITY_SCALES } from '../kit/severity';
 import type { Notification, NotifiedAlert } from '../notifier';
 import { oneLine } from '../kit/text';
 
@@ -20,14 +21,6 @@ export const MESSAGE_BYTES = 32_000;
 /** Longest upstream texts, in characters before escaping: one 100 KB message must not crowd out the others. */
 export const GOTIFY_MAX = { title: 250, summary: 300, place: 300, message: 1000 } as const;
 
-/**
- * Gotify's priorities as its Android client shows them: 8 and above pops up, 4 to 7 make a sound,
- * 1 to 3 are silent. A resolution is news, not an emergency.
- */
-export const GOTIFY_PRIORITIES: Readonly<Record<string, number>> = { critical: 8, error: 7, warning: 5, info: 3 };
-export const RESOLVED_PRIORITY = 2;
-/** A severity that is none of the four. */
-export const OTHER_PRIORITY = 5;
 
 export interface GotifyMessage {
   title: string;
@@ -48,10 +41,9 @@ export function escapeMarkdown(text: string): string {
   return oneLine(text).replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '\\$&');
 }
 
-/** The priority of a group: its most severe firing alert's; a group with none firing is resolved. */
+/** The priority of a group (severity.ts's gotify row): its most severe firing alert's; a group with none firing is resolved. */
 export function gotifyPriority(n: Notification): number {
-  const firing = n.alerts.filter((a) => a.status === 'firing').map((a) => GOTIFY_PRIORITIES[a.labels.severity ?? ''] ?? OTHER_PRIORITY);
-  return firing.length === 0 ? RESOLVED_PRIORITY : Math.max(...firing);
+  return groupLevel(SEVERITY_SCALES.gotify, n);
 }
 
 /** One alert's block: its mark and summary, where and since when, and the exchange's message. */

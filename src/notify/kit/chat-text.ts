@@ -6,27 +6,20 @@
  */
 import { render } from '../../lib/template';
 import type { Notification, NotifiedAlert } from '../notifier';
+import { alertLevel, groupLevel, SEVERITY_SCALES } from './severity';
 import { notificationFields, oneLine } from './text';
 
-/** Severities in order, most severe first: the rule's `severity` label. */
-const SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
-const SEVERITY_MARKS: Readonly<Record<string, string>> = { critical: '🔴', error: '🟠', warning: '🟡', info: '🔵' };
-export const RESOLVED_MARK = '✅';
-/** A severity that is none of the four. */
-const OTHER_MARK = '⚪';
+/** The mark of a resolved alert, and of a group none of whose alerts fires. */
+export const RESOLVED_MARK = SEVERITY_SCALES.mark.resolved;
 
-/** The mark of an alert: its severity's, or that it resolved. */
+/** The mark of an alert: its severity's (severity.ts), or that it resolved. */
 export function alertMark(a: NotifiedAlert): string {
-  if (a.status === 'resolved') return RESOLVED_MARK;
-  return SEVERITY_MARKS[a.labels.severity ?? ''] ?? OTHER_MARK;
+  return alertLevel(SEVERITY_SCALES.mark, a);
 }
 
 /** The mark of a group: its most severe firing alert's, or resolved when none fires. */
 export function groupMark(n: Notification): string {
-  const firing = new Set(n.alerts.filter((a) => a.status === 'firing').map((a) => a.labels.severity ?? ''));
-  if (firing.size === 0) return RESOLVED_MARK;
-  const worst = SEVERITIES.find((s) => firing.has(s));
-  return worst === undefined ? OTHER_MARK : (SEVERITY_MARKS[worst] ?? OTHER_MARK);
+  return groupLevel(SEVERITY_SCALES.mark, n);
 }
 
 /** The group in one line, as Alertmanager's default title has it: `[FIRING:2] WithdrawDisabled main`. */

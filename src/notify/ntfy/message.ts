@@ -9,6 +9,7 @@
 import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, RESOLVED_MARK, since, upstreamMessage } from '../kit/chat-text';
 import type { Notification, NotifiedAlert } from '../notifier';
 import { utf8Bytes } from '../kit/fit-alerts';
+import { groupLevel, SEVERITY_SCALES } from '../kit/severity';
 import { oneLine } from '../kit/text';
 
 /**
@@ -32,11 +33,6 @@ const TAG_LIMIT = 100;
 /** At most this much of a message is one alert, so that every alert fits in a message with the note. */
 export const NTFY_ALERT_LIMIT = 1024;
 
-/** Priorities (1 min, 2 low, 3 default, 4 high, 5 max/urgent) by the most severe firing alert. */
-const PRIORITIES: Readonly<Record<string, number>> = { critical: 5, error: 4, warning: 3, info: 2 };
-const DEFAULT_PRIORITY = 3;
-/** A group that only resolved wakes no one. */
-const RESOLVED_PRIORITY = 2;
 
 /** The ntfy emoji shortcode of each mark (chat-text.ts's), shown before the title. */
 const MARK_TAGS: Readonly<Record<string, string>> = {
@@ -52,11 +48,9 @@ export interface NtfyMessage {
   click?: string;
 }
 
-/** The group's priority: its most severe firing alert's. */
+/** The group's priority (severity.ts's ntfy row): its most severe firing alert's. */
 export function ntfyPriority(n: Notification): number {
-  const firing = n.alerts.filter((a) => a.status === 'firing');
-  if (firing.length === 0) return RESOLVED_PRIORITY;
-  return Math.max(...firing.map((a) => PRIORITIES[a.labels.severity ?? ''] ?? DEFAULT_PRIORITY));
+  return groupLevel(SEVERITY_SCALES.ntfy, n);
 }
 
 /** `text` within `max` UTF-8 bytes, ending in CUT when cut, never inside a character. */

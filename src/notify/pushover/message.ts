@@ -17,6 +17,7 @@
  */
 import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../kit/chat-text';
 import type { Notification, NotifiedAlert } from '../notifier';
+import { alertLevel, SEVERITY_SCALES } from '../kit/severity';
 import { escapeHtml, oneLine } from '../kit/text';
 
 /** Pushover's documented limits, in characters. */
@@ -65,8 +66,8 @@ export const HIGH = 1;
 
 /** An alert's priority: by its severity while it fires, `resolved_priority` once it resolved. */
 export function alertPriority(a: NotifiedAlert, o: Pick<MessageOptions, 'priorities' | 'other_priority' | 'resolved_priority'>): number {
-  if (a.status === 'resolved') return o.resolved_priority;
-  return o.priorities[(a.labels.severity ?? '').toLowerCase()] ?? o.other_priority;
+  // severity.ts's pushover row, with the levels the block sets (its defaults are that row's).
+  return alertLevel({ ...SEVERITY_SCALES.pushover, bySeverity: o.priorities, other: o.other_priority, resolved: o.resolved_priority }, a);
 }
 
 interface Block {
