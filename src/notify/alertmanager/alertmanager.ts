@@ -1,4 +1,4 @@
-import { arrayRunsWithin, utf8Bytes } from '../kit/fit-alerts';
+import { arrayRunsWithin, utf8Bytes } from '../kit/parts';
 import { postNotification, type HttpDeps } from '../kit/http-post';
 import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
 

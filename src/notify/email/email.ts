@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { leftOut } from '../kit/chat-text';
-import { partsWithin, utf8Bytes } from '../kit/fit-alerts';
+import { partsWithin, utf8Bytes } from '../kit/parts';
 import { NotifyError, type Delivery, type Notification, type NotifiedAlert, type Notifier } from '../notifier';
 import type { ReceiverDeps } from '../plugin';
 import { alertLine, escapeHtml, headerText, notificationFields } from '../kit/text';

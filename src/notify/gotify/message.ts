@@ -10,7 +10,7 @@
  * `(part i/n)`, so that no alert is lost.
  */
 import { alertMark, alertSummary, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../kit/chat-text';
-import { partsWithin, utf8Bytes } from '../kit/fit-alerts';
+import { packParts, partLabel, PART_LABELS, utf8Bytes } from '../kit/parts';
 import { groupLevel, SEVERITY_SCALES } from '../kit/severity';
 import type { Notification, NotifiedAlert } from '../notifier';
 import { oneLine } from '../kit/text';
@@ -67,20 +67,19 @@ export function gotifyMessages(n: Notification, markdown = true): GotifyMessage[
   const blocks = n.alerts.map((a) => alertBlock(a, markdown));
   const separator = '\n\n';
   const more = n.truncatedAlerts > 0 ? `${separator}${leftOut(n.truncatedAlerts)}` : '';
-  const sizes = blocks.map((b) => utf8Bytes(b) + separator.length);
+  // Every page keeps room for the last one's "N more" line; a block alone is always smaller than a page.
+  const sizes = blocks.map(utf8Bytes);
   const pages: string[][] = [];
   let i = 0;
-  do {
-    // Every page keeps room for the last one's "N more" line; a block alone is always smaller than a page.
-    const take = Math.max(1, partsWithin(sizes.slice(i), MESSAGE_BYTES - utf8Bytes(more)));
+  for (const take of packParts([{ sizes, budget: MESSAGE_BYTES - utf8Bytes(more), separator: separator.length, frame: separator.length }])) {
     pages.push(blocks.slice(i, i + take));
     i += take;
-  } while (i < blocks.length);
+  }
   const title = `${groupMark(n)} ${fit(headline(n), GOTIFY_MAX.title)}`;
   const priority = gotifyPriority(n);
   const click = /^https?:\/\//.test(n.externalURL) ? { 'client::notification': { click: { url: n.externalURL } } } : {};
   return pages.map((page, i) => ({
-    title: pages.length > 1 ? `${title} (part ${i + 1}/${pages.length})` : title,
+    title: pages.length > 1 ? `${title} ${partLabel(PART_LABELS.gotify, i + 1, pages.length)}` : title,
     message: `${page.join(separator)}${i === pages.length - 1 ? more : ''}`.replace(/^\n+/, '') || title,
     priority,
     extras: { 'client::display': { contentType: markdown ? 'text/markdown' : 'text/plain' }, ...click },

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { render } from '../../lib/template';
-import { keepAlerts, mostThatFit, partsWithin, utf8Bytes } from '../kit/fit-alerts';
+import { keepAlerts, mostThatFit, partsWithin, utf8Bytes } from '../kit/parts';
 import { postNotification, type HttpDeps } from '../kit/http-post';
 import type { Delivery, Notification, Notifier } from '../notifier';
 import { alertLine, notificationFields } from '../kit/text';
