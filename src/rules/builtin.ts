@@ -1,6 +1,6 @@
-import type { Instance } from '../rules/evaluate';
-import type { Rule } from '../rules/model';
-import type { Flap } from '../snapshot/flapping';
+import type { Instance } from './evaluate';
+import type { Rule } from './model';
+import type { Flap } from './flapping';
 import type { Endpoint } from '../snapshot/model';
 
 /** The alerts spotwatch raises about an exchange itself, one rule per endpoint. */
@@ -71,7 +71,7 @@ export function storeFailingInstance(exchange: string, error: string): Instance 
 }
 
 /**
- * A network or a symbol flapping (snapshot/flapping.ts): one alert while it flaps, its own flip
+ * A network or a symbol flapping (rules/flapping.ts): one alert while it flaps, its own flip
  * alerts held meanwhile; it resolves when the thing settles.
  */
 function flappingRule(endpoint: Endpoint): Rule {
