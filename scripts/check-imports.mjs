@@ -13,17 +13,16 @@ const src = join(root, 'src');
 const ALLOWED = {
   lib: [],
   snapshot: ['lib'],
-  // config/ loads YAML (FILE:LINE:COL errors, ${ENV}), for the rules file and the scenarios too.
-  rules: ['notices', 'snapshot', 'lib', 'config/yaml-schema.ts'],
+  rules: ['notices', 'snapshot', 'lib'],
   alerts: ['rules', 'snapshot', 'lib', 'notices/model.ts'],
   exchange: ['snapshot', 'lib'],
   // Notices (notices.md): their sources are requests and decoders like a dialect's, their mentions read the chain table.
   notices: ['exchange', 'snapshot', 'lib'],
   // The schema is composed from the registries of receivers and dialects (DESIGN.md section 2), which it does not list.
   // ...and the names of the dialects the embedded exchange speaks (simulate.dialect).
-  config: ['lib', 'notify/registry.ts', 'notify/receiver-registry.ts', 'notify/plugin.ts', 'exchange/dialects/registry.ts', 'simulator/dialects/names.ts'],
+  config: ['rules', 'lib', 'notify/registry.ts', 'notify/receiver-registry.ts', 'notify/plugin.ts', 'exchange/dialects/registry.ts', 'simulator/dialects/names.ts'],
   // The reference exchange speaks spot-v3: it shares that dialect's wire format, and nothing else.
-  simulator: ['lib', 'exchange/dialects/spot-v3/wire.ts', 'config/yaml-source.ts'],
+  simulator: ['lib', 'exchange/dialects/spot-v3/wire.ts'],
   // notify/notifications.ts builds the pipeline, the outbox and the retry stages from the
   // configuration, over the store's outbox (receiver folders import only notify/*.ts and lib).
   notify: ['alerts', 'lib', 'store', 'config/index.ts'],
