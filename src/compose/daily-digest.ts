@@ -7,7 +7,7 @@ import type { Delivery } from '../notify/notifier';
 import type { NoticeLists } from '../notices/book-json';
 import { windowsAhead } from '../notices/ahead';
 import type { Snapshot } from '../snapshot/model';
-import type { Outage, OutageQuery } from '../store/store';
+import type { Outage, OutageQuery } from '../outages/model';
 import { systemScheduler, type Scheduler } from '../lib/scheduler';
 
 /** How many movers a digest lists. */

@@ -4,7 +4,7 @@ import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
 import { MAX_TIME, parseSilence } from '../alerts/silence-request';
 import { isChangeKind } from '../snapshot/changes';
-import type { ChangeQuery, DeadLetter, StoredChange } from '../store/store';
+import type { ChangeQuery, DeadLetter, StoredChange } from '../storage/port';
 import type { Page, StateView } from './state-view';
 
 /** What the JSON API reads from the running daemon. */

@@ -53,7 +53,7 @@ export function builtinInstance(rule: Rule, exchange: string, endpoint: Endpoint
 /**
  * The state store cannot be written (a full disk, a read-only file): fires at the first write
  * of an exchange's state that fails, resolves at the first that succeeds. Its notification is
- * held in memory like every other while the store fails (see store/held.ts).
+ * held in memory like every other while the store fails (see notify/held-outbox.ts).
  */
 export const STORE_FAILING_RULE = builtinRule('builtin:StoreFailing', 'StoreFailing', 'critical', {
   summary: 'spotwatch cannot write its state store ({{exchange}})',

@@ -1,16 +1,8 @@
 import type Database from 'better-sqlite3';
-import { totalsBySql, type OutageTotals, type TotalsQuery } from './outage-aggregate';
-import type { Direction } from './outages';
+import type { Direction, OutageSpan, OutageTotals, TotalsQuery } from '../outages/model';
+import { totalsBySql } from './outage-aggregate';
 
-/** One outage of a network, as far as times go (messages are in the table). */
-export interface OutageSpan {
-  direction: Direction;
-  began: number;
-  from: number | null;
-  to: number | null;
-}
-
-export { totalsBySql, type OutageTotals, type TotalsQuery } from './outage-aggregate';
+export { totalsBySql } from './outage-aggregate';
 
 /** The outages of one network and direction: the ended ones by when they ended, the ongoing ones. */
 interface Line {

@@ -7,28 +7,26 @@ import type { SymbolHistory } from '../rules/history';
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { WalCheckpoints } from './checkpoint';
-import { ChangeHistory, type ChangeQuery, type StoredChange } from './history';
+import type { ChangeQuery, Store, StoredChange } from '../storage/port';
+import type { Outage, OutageQuery, OutageSpan, OutageTotals, TotalsQuery } from '../outages/model';
+import { ChangeHistory } from './history';
 import { openChecked, openStore } from './open';
 import { COMPANIONS, identify, recreateFile, sameFile, type FileIdentity } from './recreate';
-import { OutageIndex, type OutageSpan, type OutageTotals, type TotalsQuery } from './outage-totals';
-import { OutageRows, type Outage, type OutageQuery } from './outages';
-import { Outbox, type CommitDelivery, type DeadLetter, type HeldWrites, type OutboxItem } from './outbox';
+import { OutageIndex } from './outage-totals';
+import { OutageRows } from './outages';
+import type { CommitDelivery, DeadLetter, HeldWrites, OutboxItem } from '../notify/outbox-port';
+import { Outbox } from './outbox';
 import { SilenceRows } from './silences';
 import { StateRows } from './state';
 import { Tables, type SetAsideHook } from './tables';
 
-// The store's types and helpers, where its callers have always found them.
-export type { ChangeQuery, StoredChange } from './history';
-export type { CommitDelivery, DeadLetter, HeldDelivery, HeldWrites, OutboxItem, OutboxMark } from './outbox';
 export type { SetAsideHook } from './tables';
-export type { Direction, Outage, OutageQuery } from './outages';
-export type { OutageSpan, OutageTotals } from './outage-totals';
 export { StoreError } from './open';
 export { snapshotRecords } from './state';
 
 
 /**
- * The daemon's state on disk, and the one store the rest of the code uses: the last snapshot
+ * The daemon's state on disk, SQLite's backend of the store port (storage/port.ts): the last snapshot
  * of each exchange, the active alerts and the ticker samples the windows need (state.ts), the
  * history of changes (history.ts), the notification outbox, its log and the alerts waiting to
  * be grouped (outbox.ts), and the silences (silences.ts). The parts share one SQLite
@@ -41,7 +39,7 @@ export { snapshotRecords } from './state';
  *   addPending and writeHeld are one transaction each; the other writes of more than one row
  *   (saveAlerts, updateAlerts, appendChanges, pruneDeliveries) are all-or-nothing only inside
  *   transaction().
- * - Every row is validated as it is read back (rows.ts). A row that is not what was written (a
+ * - Every row is validated as it is read back (storage/rows.ts). A row that is not what was written (a
  *   few overwritten bytes pass quick_check) is never returned: it is set aside into the table
  *   `set_aside`, kept for a look, and `onSetAside` hears of it once per open or read, never once
  *   per row (a store that cannot be written leaves it in place, and reads skip it). The state
@@ -60,7 +58,7 @@ export { snapshotRecords } from './state';
  *   new file at the path and fences the deleted one (every write to it then throws), and the
  *   other connections, finding `replaced`, `reopen()` on it (recreate.ts).
  */
-export class StateStore {
+export class StateStore implements Store {
   // The connection and the parts over it: made again when the store moves to a new file (reopen).
   private db!: Database.Database;
   private state!: StateRows;

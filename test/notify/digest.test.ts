@@ -8,7 +8,7 @@ import { digestDelivery, digestText, localDate, nextDigestAt } from '../../src/n
 import type { Delivery } from '../../src/notify/notifier';
 import type { NoticeLists } from '../../src/notices/book-json';
 import type { Maintenance } from '../../src/notices/model';
-import type { Outage } from '../../src/store/store';
+import type { Outage } from '../../src/outages/model';
 import { tickerRecord } from '../support/records';
 import { openTempStore } from '../support/temp-store';
 import { waitFor } from '../support/wait';

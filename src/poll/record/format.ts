@@ -22,7 +22,7 @@ import { bookFromJson, bookToJson, NOTICE_BOOK_JSON, NOTICE_READ_JSON, type Noti
 import type { NoticeRead } from '../../notices/model';
 import type { Suspect } from '../../snapshot/guard';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../../snapshot/model';
-import { ROW_SCHEMAS } from '../../store/rows';
+import { ROW_SCHEMAS } from '../../storage/rows';
 import type { ExchangeState, PollState, StepSettings } from '../state';
 
 export const FORMAT_VERSION = 1;
