@@ -12,7 +12,8 @@ import type { Outage, OutageQuery, OutageSpan, OutageTotals, TotalsQuery } from 
 import { ChangeHistory } from './history';
 import { openChecked, openStore } from './open';
 import { COMPANIONS, identify, recreateFile, sameFile, type FileIdentity } from './recreate';
-import { OutageIndex } from './outage-totals';
+import { OutageIndex } from '../outages/availability';
+import { outageRowSource } from './outage-totals';
 import { OutageRows } from './outages';
 import type { CommitDelivery, DeadLetter, HeldWrites, OutboxItem } from '../notify/outbox-port';
 import { Outbox } from './outbox';
@@ -94,7 +95,7 @@ export class StateStore implements Store {
     const tables = new Tables(db, <T>(fn: () => T): T => this.transaction(fn), this.onSetAside);
     this.state = new StateRows(tables);
     this.history = new ChangeHistory(tables);
-    this.outageIndex = new OutageIndex(db);
+    this.outageIndex = new OutageIndex(outageRowSource(db));
     this.outages = new OutageRows(db, { touched: (exchange, coin) => this.outageIndex.touched(exchange, coin) });
     this.outbox = new Outbox(tables);
     this.silences = new SilenceRows(tables);
