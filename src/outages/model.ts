@@ -6,6 +6,19 @@
 export type Direction = 'deposit' | 'withdraw';
 export const DIRECTIONS: readonly Direction[] = ['deposit', 'withdraw'];
 
+/** The changes that begin an outage of a direction (the network closed it). */
+export const OUTAGE_CLOSES: Readonly<Partial<Record<string, Direction>>> = { deposit_disabled: 'deposit', withdraw_disabled: 'withdraw' };
+/** The changes that end one (the network reopened it). */
+export const OUTAGE_OPENS: Readonly<Partial<Record<string, Direction>>> = { deposit_enabled: 'deposit', withdraw_enabled: 'withdraw' };
+/** The exchange's messages that join an outage of their direction while it lasts. */
+export const OUTAGE_MESSAGES: Readonly<Partial<Record<string, Direction>>> = {
+  deposit_desc_set: 'deposit', deposit_desc_changed: 'deposit', withdraw_desc_set: 'withdraw', withdraw_desc_changed: 'withdraw',
+};
+/** The changes that end every outage of what they remove, where watching it ended (gone, not reopened). */
+export const OUTAGE_ENDS: readonly string[] = ['coin_delisted', 'network_removed'];
+/** Every change kind an outage follows. */
+export const OUTAGE_KINDS: readonly string[] = [...Object.keys(OUTAGE_CLOSES), ...Object.keys(OUTAGE_OPENS), ...Object.keys(OUTAGE_MESSAGES), ...OUTAGE_ENDS];
+
 /** One closure of deposits or withdrawals of a network (table `outages`). */
 export interface Outage {
   id: number;

@@ -1,17 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
-import { DIRECTIONS, type Direction, type Outage, type OutageQuery } from '../outages/model';
+import { DIRECTIONS, OUTAGE_CLOSES as CLOSE, OUTAGE_MESSAGES as MESSAGE, OUTAGE_OPENS as OPEN, type Direction, type Outage, type OutageQuery } from '../outages/model';
 import { whereOf } from './where';
 
 /** Which outages a write changed: of one coin of an exchange, of a whole exchange, or any. */
 export type Touched = (exchange?: string, coin?: string) => void;
 
-const CLOSE: Partial<Record<string, Direction>> = { deposit_disabled: 'deposit', withdraw_disabled: 'withdraw' };
-const OPEN: Partial<Record<string, Direction>> = { deposit_enabled: 'deposit', withdraw_enabled: 'withdraw' };
-const MESSAGE: Partial<Record<string, Direction>> = {
-  deposit_desc_set: 'deposit', deposit_desc_changed: 'deposit', withdraw_desc_set: 'withdraw', withdraw_desc_changed: 'withdraw',
-};
 
 /** The tables of outages, made by migration 5 (open.ts). */
 export const OUTAGES_SCHEMA = `
