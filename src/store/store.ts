@@ -76,8 +76,6 @@ export class StateStore {
 
   /** When the WAL is folded into the database file (checkpoint.ts). */
   private checkpoints!: WalCheckpoints;
-  /** The checkpoint workers of the files this store has left, ending. */
-  private readonly left: Promise<void>[] = [];
 
   private constructor(
     db: Database.Database,
@@ -110,10 +108,7 @@ export class StateStore {
   close(): void {
     this.checkpoints.stop();
     if (this.db.open) this.db.close();
-    this.closing = this.checkpoints.close();
   }
-
-  private closing: Promise<void> | undefined;
 
   // --- The file under the store ----------------------------------------------------------------
 
@@ -155,7 +150,6 @@ export class StateStore {
     if (this.fileState() === 'gone') throw new Error(`no file at ${this.db.name} to move to`);
     const db = openChecked(this.db.name, false);
     this.checkpoints.stop();
-    this.left.push(this.checkpoints.close());
     this.db.close();
     this.attach(db);
   }
@@ -163,15 +157,6 @@ export class StateStore {
   /** WAL checkpoints started so far (see checkpoint.ts). */
   get checkpointsStarted(): number {
     return this.checkpoints.started;
-  }
-
-  /**
-   * Resolves once the store's files are left alone: no checkpoint of the WAL is running in its
-   * worker thread (after close(), before the state directory is removed or the process exits).
-   */
-  async settled(): Promise<void> {
-    await Promise.all(this.left);
-    await (this.closing ?? this.checkpoints.idle());
   }
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */
