@@ -5,7 +5,8 @@ import { ConfigError } from './config/errors';
 import { chainLookup, loadRules, noticeSourceNames } from './compose/settings';
 import { httpSurface } from './compose/http-surface';
 import { Exposition } from './metrics/exposition';
-import { storedSilences } from './compose/stored-silences';
+import type { StoredSilences } from './compose/stored-silences';
+import { silenceKept } from './alerts/silence';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
@@ -26,10 +27,8 @@ import { PollObserver } from './compose/poll-observer';
 import { PollMirror } from './compose/poll-mirror';
 import type { NoticeLists } from './notices/book-json';
 import { startEngine, type EngineThread, type ThreadsHost } from './compose/threads';
-import type { EngineReport } from './compose/engine-service';
-import { Retention } from './compose/retention';
+import type { EngineQuestion, EngineReport } from './compose/engine-service';
 import { botReads } from './compose/chat-bots';
-import { startDigests } from './compose/daily-digest';
 import { openMeteredStore } from './compose/open-store';
 import { followStoreFile, keepStateDirLock, STORE_CHECK_MS } from './compose/store-file';
 import { BOT_READS, type DeliveryReport } from './compose/delivery-service';
@@ -69,6 +68,8 @@ function withFlags(config: Config, source: DaemonSource): Config {
 
 /** How long the poll thread has to answer a question before it is taken as stalled (the families of /metrics wait far less: see Exposition). */
 const ANSWER_WAIT_MS = 30_000;
+/** How long a silence of the API waits for the engine to store it. */
+const SAVE_WAIT_MS = 10_000;
 /** How long a reload waits for the engine to take the new configuration. */
 const CONFIGURE_WAIT_MS = 30_000;
 
@@ -93,9 +94,6 @@ export class Daemon {
   private pool: Agent | undefined;
   /** Who waits for the engine to take a configuration (its next `ready` or `failed`), in order. */
   private readonly configuring: ((error?: string) => void)[] = [];
-  private retention: Retention | undefined;
-  /** Stops notify.digest's timer. */
-  private stopDigests: (() => void) | undefined;
   readonly registry: Registry;
   private readonly metrics: Metrics;
   private readonly pollMetrics: PollMetrics;
@@ -111,13 +109,15 @@ export class Daemon {
     rules: () => this.rules,
     notices: () => this.noticeLists(),
   });
-  /** Silences of the API and of chat bots: the stored ones still kept; a save is in force at once. */
-  private readonly silences = storedSilences({
-    store: () => this.store,
-    now: () => this.deps.clock.now(),
-    onStoreError: () => this.metrics.storeWriteErrors.inc(),
-    inForce: () => this.engine?.post({ t: 'silences' }),
-  });
+  /** Silences of the API: the stored ones still kept (read here); a save is the engine's (it writes, and puts it in force at once). */
+  private readonly silences: StoredSilences = {
+    list: () => (this.store?.loadSilences() ?? []).filter((x) => silenceKept(x, this.deps.clock.now())),
+    save: async (silence) => {
+      const answer = (await this.engine?.ask({ q: 'save-silence', silence } satisfies EngineQuestion, SAVE_WAIT_MS)) as { error?: string } | undefined;
+      if (answer === undefined) throw new Error('the engine did not answer in time; the silence was not saved');
+      if (answer.error !== undefined) throw new Error(answer.error);
+    },
+  };
 
   private constructor(
     private config: Config,
@@ -192,21 +192,9 @@ export class Daemon {
       onAsk: (q) => this.botAsked(q),
       onExit: exited,
     });
-    const engine = this.engine;
     const configured = this.configure();
     // Before the engine's first report is taken (this thread reads none until it waits below).
-    this.startDigests();
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), this.rules, noticeSourceNames(this.config));
-    this.retention = new Retention({
-      store,
-      clock,
-      logger,
-      historyMs: () => this.config.history_retention,
-      onSilencesPruned: () => engine.post({ t: 'silences' }),
-      onError: () => this.metrics.storeWriteErrors.inc(),
-      scheduler: this.deps.scheduler,
-    });
-    this.retention.start();
     this.stopStoreChecks = this.deps.scheduler.every(this.deps.storeCheckMs, () => {
       keepStateDirLock(this.lock, logger);
       followStoreFile(this.store, logger, 'main');
@@ -357,26 +345,9 @@ export class Daemon {
     return { ok: true };
   }
 
-  /** The daily digests (notify.digest), through the notification path. */
-  private startDigests(): void {
-    this.stopDigests = startDigests({
-      clock: this.deps.clock,
-      logger: this.deps.logger,
-      config: () => this.config,
-      outages: (q) => this.store?.queryOutages(q) ?? [],
-      snapshots: () => this.config.exchanges.map((ex) => ({ name: ex.name, symbols: ex.symbols, snapshot: this.mirror?.snapshot(ex.name) })),
-      notices: () => this.noticeLists(),
-      refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
-      send: (deliveries) => this.engine?.post({ t: 'send', deliveries }),
-      externalURL: () => this.externalURL(),
-    }, this.deps.scheduler);
-  }
-
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
   async stop(): Promise<void> {
     this.stopStoreChecks?.();
-    this.stopDigests?.();
-    this.retention?.stop();
     await this.engine?.stop();
     await this.http?.close();
     this.store?.close();

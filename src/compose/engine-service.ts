@@ -3,12 +3,17 @@
  * connection: the poll path (each exchange's loops, `step`, its writes, the notice reads, the
  * recorder) and delivery (groups, outbox, retries, receivers, chat bots). What a step decides
  * to tell goes to delivery by a call; the active alerts delivery inhibits by are the poll path's.
- * The main thread commands (EngineCommand) and hears what it shows (EngineReport).
+ * The engine also keeps the history (retention) and sends the daily digests. The main thread
+ * commands (EngineCommand), asks (EngineQuestion) and hears what it shows (EngineReport).
  */
 import type { Config } from '../config';
 import { errorMessage } from '../lib/error-message';
 import type { Delivery } from '../notify/notifier';
-import type { Report } from '../poll/protocol';
+import type { Question, Report } from '../poll/protocol';
+import type { Silence } from '../alerts/silence';
+import { systemScheduler } from '../lib/scheduler';
+import { startDigests } from './daily-digest';
+import { Retention } from './retention';
 import type { StateStore } from '../store/store';
 import { DeliveryService, type DeliveryReport } from './delivery-service';
 import { PollService } from './poll-service';
@@ -27,10 +32,17 @@ export type EngineCommand =
 /** Engine -> main thread: the poll path's reports and delivery's. */
 export type EngineReport = Report | DeliveryReport;
 
+/** Main thread -> engine, answered: a silence of the API to store and put in force (its answer: `{ error }` when the store refused it). */
+export type EngineQuestion = Question | { q: 'save-silence'; silence: Silence };
+
 export class EngineService implements Service<EngineCommand> {
   private store: StateStore | undefined;
+  private config: Config | undefined;
+  private externalURL = '';
   private readonly poll: PollService;
   private readonly delivery: DeliveryService;
+  private retention: Retention | undefined;
+  private stopDigests: (() => void) | undefined;
 
   constructor(
     private readonly parts: ThreadParts,
@@ -58,22 +70,69 @@ export class EngineService implements Service<EngineCommand> {
    * keeps it).
    */
   private async configure(config: Config, env: Record<string, string | undefined>, externalURL: string): Promise<void> {
-    this.store ??= this.parts.openStore(config.state_dir);
+    const first = this.store === undefined;
+    const store = (this.store ??= this.parts.openStore(config.state_dir));
+    this.config = config;
+    this.externalURL = externalURL;
     try {
-      await this.delivery.configure(config, externalURL, this.store);
+      await this.delivery.configure(config, externalURL, store);
     } catch (err) {
       this.io.post({ t: 'failed', error: errorMessage(err) });
       return;
     }
-    await this.poll.configure(config, env, this.store);
+    if (first) this.startHousekeeping(store);
+    await this.poll.configure(config, env, store);
+  }
+
+  /** Retention of the history and the daily digests, on the engine's clock and scheduler. */
+  private startHousekeeping(store: StateStore): void {
+    const { clock, scheduler = systemScheduler } = this.parts;
+    const { logger, post } = this.io;
+    const config = (): Config => this.config as Config;
+    this.retention = new Retention({
+      store,
+      clock,
+      logger,
+      historyMs: () => config().history_retention,
+      onSilencesPruned: () => this.delivery.refreshSilences(),
+      onError: () => post({ t: 'counted', what: 'store_error' }),
+      scheduler,
+    });
+    this.retention.start();
+    this.stopDigests = startDigests({
+      clock,
+      logger,
+      config,
+      outages: (q) => store.queryOutages(q),
+      snapshots: () => config().exchanges.map((ex) => ({ name: ex.name, symbols: ex.symbols, snapshot: this.poll.snapshot(ex.name) })),
+      notices: () => config().exchanges.flatMap((ex) => this.poll.noticeLists(ex.name) ?? []),
+      send: (deliveries) => this.delivery.send(deliveries),
+      externalURL: () => this.externalURL,
+    }, scheduler);
   }
 
   answer(question: unknown): unknown {
-    return this.poll.answer(question);
+    const q = question as EngineQuestion;
+    if (q.q === 'save-silence') return this.saveSilence(q.silence);
+    return this.poll.answer(q);
+  }
+
+  /** Stores a silence of the API and puts it in force at once. */
+  private saveSilence(silence: Silence): { error?: string } {
+    try {
+      this.store?.saveSilence(silence);
+    } catch (err) {
+      this.io.post({ t: 'counted', what: 'store_error' });
+      return { error: errorMessage(err) };
+    }
+    this.delivery.refreshSilences();
+    return {};
   }
 
   /** Polling stops first (what it told is taken, a deleted store file written again), then delivery (what is unsent stays in the outbox); then the store closes. */
   async stop(): Promise<void> {
+    this.stopDigests?.();
+    this.retention?.stop();
     await this.poll.stop();
     await this.delivery.stop();
     this.store?.close();

@@ -29,7 +29,7 @@ import { startNoticeReader } from './notice-reader';
 import { recorderFor } from './recording';
 import { followStoreFile, refusable, STORE_CHECK_MS } from './store-file';
 import type { Recorder } from '../poll/record/recorder';
-import { bookLists } from '../notices/book-json';
+import { bookLists, type NoticeLists } from '../notices/book-json';
 import type { Announcement, AnnouncementKind } from '../notices/model';
 import { systemScheduler } from '../lib/scheduler';
 
@@ -79,6 +79,17 @@ export class PollService {
   /** The state of the poll path (undefined before the first configuration). */
   private get state(): PollState | undefined {
     return this.path?.state;
+  }
+
+  /** An exchange's snapshot as the last step left it (undefined: not watched). */
+  snapshot(exchange: string): Snapshot | undefined {
+    return this.state?.exchanges.get(exchange)?.snapshot;
+  }
+
+  /** An exchange's notice lists as the last step left them (undefined: not watched). */
+  noticeLists(exchange: string): NoticeLists | undefined {
+    const ex = this.state?.exchanges.get(exchange);
+    return ex === undefined ? undefined : bookLists(ex.notices);
   }
 
   /** The active alerts, as the last step left them (the sources of inhibition). */
