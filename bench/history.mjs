@@ -83,7 +83,6 @@ export async function historyBench({ networks = Number(process.env.HISTORY_NETWO
     const fillMs = performance.now() - fill;
     // Timed as after a restart: the WAL folded in, nothing else running.
     store.close();
-    await store.settled();
     store = StateStore.open(dir);
     const outages = events.filter((e) => e.kind.endsWith('_disabled')).length;
     const current = { exchange: 'main', coinsAt: now, tickersAt: null, coins: new Map([...coins].map(([coin, networkList]) => [coin, { coin, networkList }])), tickers: new Map() };
@@ -108,7 +107,6 @@ export async function historyBench({ networks = Number(process.env.HISTORY_NETWO
     return rows;
   } finally {
     store.close();
-    await store.settled();
     rmSync(dir, { recursive: true, force: true });
   }
 }

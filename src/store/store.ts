@@ -75,8 +75,6 @@ export class StateStore implements Store {
 
   /** When the WAL is folded into the database file (checkpoint.ts). */
   private checkpoints!: WalCheckpoints;
-  /** The checkpoint workers of the files this store has left, ending. */
-  private readonly left: Promise<void>[] = [];
 
   private constructor(
     db: Database.Database,
@@ -109,10 +107,7 @@ export class StateStore implements Store {
   close(): void {
     this.checkpoints.stop();
     if (this.db.open) this.db.close();
-    this.closing = this.checkpoints.close();
   }
-
-  private closing: Promise<void> | undefined;
 
   // --- The file under the store ----------------------------------------------------------------
 
@@ -154,7 +149,6 @@ export class StateStore implements Store {
     if (this.fileState() === 'gone') throw new Error(`no file at ${this.db.name} to move to`);
     const db = openChecked(this.db.name, false);
     this.checkpoints.stop();
-    this.left.push(this.checkpoints.close());
     this.db.close();
     this.attach(db);
   }
@@ -162,15 +156,6 @@ export class StateStore implements Store {
   /** WAL checkpoints started so far (see checkpoint.ts). */
   get checkpointsStarted(): number {
     return this.checkpoints.started;
-  }
-
-  /**
-   * Resolves once the store's files are left alone: no checkpoint of the WAL is running in its
-   * worker thread (after close(), before the state directory is removed or the process exits).
-   */
-  async settled(): Promise<void> {
-    await Promise.all(this.left);
-    await (this.closing ?? this.checkpoints.idle());
   }
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */

@@ -88,7 +88,6 @@ describe('the daily digest, sent by a manual clock', () => {
       notices: () => NOTICES,
       send: (deliveries) => sent.push({ at: new Date(clock.now()).toISOString(), deliveries }),
       externalURL: () => 'http://sw',
-      refresh: async () => undefined,
     });
     for (let t = clock.now(); t <= at('2026-03-30T12:00:00Z'); t += 15 * 60_000) {
       clock.set(t);
