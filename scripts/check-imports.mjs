@@ -275,8 +275,24 @@ function purityProblems(file) {
 const core = reached(STEP);
 for (const f of core) problems.push(...purityProblems(f));
 
+// --- One scheduler (DESIGN.md section 2) -------------------------------------------------------
+// Every wait goes through lib/scheduler.ts: no other file names the timers (strings and comments,
+// such as the status page's browser script, are not code and are not read).
+const SCHEDULER = join(src, 'lib', 'scheduler.ts');
+const TIMERS = new Set(['setTimeout', 'setInterval', 'setImmediate']);
+for (const file of files) {
+  if (file === SCHEDULER) continue;
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, readFileSync(file, 'utf8'));
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    if (token === ts.SyntaxKind.Identifier && TIMERS.has(scanner.getTokenText())) {
+      problems.push(`${relative(root, file)}: calls ${scanner.getTokenText()}: every wait goes through src/lib/scheduler.ts`);
+      break;
+    }
+  }
+}
+
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`imports: ${files.length} files in ${folders.size} folders, no cycles between files or folders, directions as in DESIGN.md; step and the ${core.size - 1} files it reaches are pure`);
+console.log(`imports: ${files.length} files in ${folders.size} folders, no cycles between files or folders, directions as in DESIGN.md; step and the ${core.size - 1} files it reaches are pure; every timer is the scheduler's`);

@@ -326,7 +326,7 @@ export class Daemon {
     this.chainOf = chainLookup(this.config);
     const oldReceivers = old.notify.receivers.map((r) => r.name);
     try {
-      await Promise.race([this.configure(), new Promise((_, reject) => setTimeout(() => reject(new Error('the engine did not take the configuration in time')), CONFIGURE_WAIT_MS).unref())]);
+      await Promise.race([this.configure(), new Promise((_, reject) => this.deps.scheduler.after(CONFIGURE_WAIT_MS, () => reject(new Error('the engine did not take the configuration in time')), { keepAlive: false }))]);
     } catch (err) {
       logger.error({ error: errorMessage(err) }, 'the engine did not take the new configuration');
     }

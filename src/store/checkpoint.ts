@@ -22,19 +22,22 @@ export class WalCheckpoints {
   private readonly stopTimer: () => void;
   /** Checkpoints started so far. */
   started = 0;
-  /** A look at the WAL asked for, in a turn of its own. */
-  private look: NodeJS.Immediate | undefined;
+  /** Cancels the look at the WAL asked for, in a turn of its own. */
+  private look: (() => void) | undefined;
   /** The connection's total_changes() when the last checkpoint was done (none written since it opened: none due). */
   private changesAt = 0;
   private totalChanges: Database.Statement | undefined;
 
-  constructor(private readonly db: Database.Database, scheduler: Scheduler = systemScheduler) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly scheduler: Scheduler = systemScheduler,
+  ) {
     this.stopTimer = scheduler.every(CHECKPOINT_EVERY_MS, () => this.soon());
   }
 
   /** Looks at the WAL in a turn of its own (not inside a commit), and starts a checkpoint when it is due. */
   soon(): void {
-    this.look ??= setImmediate(() => {
+    this.look ??= this.scheduler.soon(() => {
       this.look = undefined;
       if (!this.db.open) return;
       const wal = statSync(`${this.db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0;
@@ -55,7 +58,7 @@ export class WalCheckpoints {
   /** No more looks (before the connection closes). */
   stop(): void {
     this.stopTimer();
-    if (this.look !== undefined) clearImmediate(this.look);
+    this.look?.();
     this.look = undefined;
   }
 }
