@@ -1,9 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { Alert } from '../alerts/alert';
-import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from '../alerts/inhibit';
-import { compileRoutes } from '../alerts/route';
-import { configSilences, maintenanceWindows, Muter } from '../alerts/silence';
-import type { Config } from '../config';
+import { compileInhibitRules, DEFAULT_INHIBIT_RULES, type InhibitRuleInput } from '../alerts/inhibit';
+import { compileRoutes, type RouteDefaults, type RouteInput } from '../alerts/route';
+import { configSilences, maintenanceWindows, Muter, type MaintenanceInput, type SilenceInput } from '../alerts/silence';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
 import { TimeBase } from '../lib/time-base';
@@ -11,19 +10,37 @@ import { patternProblem } from '../lib/pattern';
 import { smtpTransport } from './mail-transport';
 import type { Delivery, Notifier } from './notifier';
 import { Pipeline } from './pipeline/pipeline';
-import type { MailTransportFactory, ReceiverDeps } from './plugin';
+import type { ConfiguredReceiver, MailTransportFactory, ReceiverDeps } from './plugin';
 import type { ReceiverRegistry } from './receiver-registry';
 import { receiverRegistry, type BotDeps } from './registry';
 import { RetryStage, type Outcome } from './pipeline/retry-stage';
-import { HeldOutbox } from '../store/held';
-import type { StateStore } from '../store/store';
+import { HeldOutbox } from './held-outbox';
+import type { DeliveryStore } from './outbox-port';
 import { systemScheduler, type Scheduler } from '../lib/scheduler';
+
+/**
+ * What of the configuration the delivery reads: the `notify` section, the external URL and the
+ * state directory. config/'s `Config` is one (the schema composes the receivers from this
+ * folder's registry, so notify/ names the shape it reads rather than importing config/).
+ */
+export interface DeliveryConfig {
+  notify: Omit<RouteDefaults, 'receivers'> & {
+    receivers: readonly ConfiguredReceiver[];
+    routes: readonly RouteInput[];
+    inhibit_rules: readonly InhibitRuleInput[];
+    silences: readonly SilenceInput[];
+    maintenance: readonly MaintenanceInput[];
+    retry: { base_delay: number; max_delay: number; max_age: number };
+  };
+  server: { external_url?: string | undefined };
+  state_dir: string;
+}
 
 /** How often notifications held in memory (the store failing) are tried on disk again. */
 const HELD_RETRY_MS = 1_000;
 
 export interface NotificationsDeps {
-  store: StateStore;
+  store: DeliveryStore;
   clock: Clock;
   /** What runs the groups' flushes (default: the system's timers). */
   scheduler?: Scheduler;
@@ -68,7 +85,7 @@ export class Notifications {
   private readonly time: TimeBase;
 
   constructor(
-    private config: Config,
+    private config: DeliveryConfig,
     private readonly deps: NotificationsDeps,
   ) {
     this.kinds = deps.receivers ?? receiverRegistry;
@@ -168,7 +185,7 @@ export class Notifications {
   }
 
   /** A reload: new routes, receivers, inhibit rules and silences; the outbox and groups stay. */
-  async reconfigure(config: Config): Promise<void> {
+  async reconfigure(config: DeliveryConfig): Promise<void> {
     this.config = config;
     this.pipeline.reconfigure(this.pipelineParts(config));
     this.refreshSilences();
@@ -189,7 +206,7 @@ export class Notifications {
     return this.outbox.pendingDeliveries(receiver);
   }
 
-  private pipelineParts(config: Config) {
+  private pipelineParts(config: DeliveryConfig) {
     const n = config.notify;
     // Receivers whose kind wants each alert on its own, again every interval (ReceiverPlugin.resendInterval).
     const direct = new Map(n.receivers.flatMap((r) => {
@@ -208,12 +225,12 @@ export class Notifications {
     const { clock } = this.deps;
     return {
       logEntry: (receiver: string, key: string) => this.outbox.logEntry(receiver, key),
-      commit: (items: Parameters<StateStore['commitDeliveries']>[0], done: readonly number[]) => this.outbox.commit(items, done, clock.now()),
+      commit: (items: Parameters<DeliveryStore['commitDeliveries']>[0], done: readonly number[]) => this.outbox.commit(items, done, clock.now()),
     };
   }
 
   /** `resumed`: at the start, every pending delivery is tried at once (RetryStageOptions.resumed). */
-  private startReceivers(config: Config, resumed = false): void {
+  private startReceivers(config: DeliveryConfig, resumed = false): void {
     const { retry } = config.notify;
     const { clock, logger, dispatcher, mailTransport = smtpTransport } = this.deps;
     const edges: ReceiverDeps & BotDeps = { clock, logger, dispatcher, mailTransport, bot: this.deps.bot, stateDir: config.state_dir };

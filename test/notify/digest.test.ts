@@ -8,7 +8,7 @@ import { digestDelivery, digestText, localDate, nextDigestAt } from '../../src/n
 import type { Delivery } from '../../src/notify/notifier';
 import type { NoticeLists } from '../../src/notices/book-json';
 import type { Maintenance } from '../../src/notices/model';
-import type { Outage } from '../../src/store/store';
+import type { Outage } from '../../src/outages/model';
 import { tickerRecord } from '../support/records';
 import { openTempStore } from '../support/temp-store';
 import { waitFor } from '../support/wait';
@@ -88,7 +88,6 @@ describe('the daily digest, sent by a manual clock', () => {
       notices: () => NOTICES,
       send: (deliveries) => sent.push({ at: new Date(clock.now()).toISOString(), deliveries }),
       externalURL: () => 'http://sw',
-      refresh: async () => undefined,
     });
     for (let t = clock.now(); t <= at('2026-03-30T12:00:00Z'); t += 15 * 60_000) {
       clock.set(t);

@@ -4,6 +4,7 @@ import type { Logger } from '../../lib/logger';
 import { sleep } from '../../lib/sleep';
 import { wallSince } from '../../lib/time-base';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
+import { systemScheduler } from '../../lib/scheduler';
 
 /** The outbox as the retry stage sees it (the store implements it). */
 export interface OutboxPort {
@@ -100,9 +101,9 @@ export class RetryStage {
   async stop(graceMs = 5_000): Promise<void> {
     this.stopping.abort(new Error('stopping'));
     if (this.loop === undefined) return;
-    const timer = setTimeout(() => this.abandon.abort(new Error('stopping')), graceMs);
+    const cancel = systemScheduler.after(graceMs, () => this.abandon.abort(new Error('stopping')));
     await this.loop;
-    clearTimeout(timer);
+    cancel();
   }
 
   private async run(): Promise<void> {

@@ -1,4 +1,4 @@
-import { expandEnv } from '../../src/config/env-expand';
+import { expandEnv } from '../../src/lib/env-expand';
 
 const env = { HOST: 'example.org', EMPTY: '', TRICK: '${HOST}', PRICE: '$5' };
 

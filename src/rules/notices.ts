@@ -9,9 +9,9 @@ import { explain, noticeAnnotation } from '../notices/explain';
 import type { NoticeBook } from '../notices/book';
 import type { Announcement, Maintenance } from '../notices/model';
 import { oneWindowEach } from '../notices/same-window';
-import { baseLabels, type Instance } from '../rules/instance';
-import { matchesAll } from '../rules/match';
-import type { Rule } from '../rules/model';
+import { baseLabels, type Instance } from './instance';
+import { matchesAll } from './match';
+import type { Rule } from './model';
 
 const iso = (ms: number | null): string => (ms === null ? '' : new Date(ms).toISOString());
 

@@ -1,6 +1,6 @@
-import type { Instance } from '../rules/evaluate';
-import type { Rule } from '../rules/model';
-import type { Flap } from '../snapshot/flapping';
+import type { Instance } from './evaluate';
+import type { Rule } from './model';
+import type { Flap } from './flapping';
 import type { Endpoint } from '../snapshot/model';
 
 /** The alerts spotwatch raises about an exchange itself, one rule per endpoint. */
@@ -53,7 +53,7 @@ export function builtinInstance(rule: Rule, exchange: string, endpoint: Endpoint
 /**
  * The state store cannot be written (a full disk, a read-only file): fires at the first write
  * of an exchange's state that fails, resolves at the first that succeeds. Its notification is
- * held in memory like every other while the store fails (see store/held.ts).
+ * held in memory like every other while the store fails (see notify/held-outbox.ts).
  */
 export const STORE_FAILING_RULE = builtinRule('builtin:StoreFailing', 'StoreFailing', 'critical', {
   summary: 'spotwatch cannot write its state store ({{exchange}})',
@@ -71,7 +71,7 @@ export function storeFailingInstance(exchange: string, error: string): Instance 
 }
 
 /**
- * A network or a symbol flapping (snapshot/flapping.ts): one alert while it flaps, its own flip
+ * A network or a symbol flapping (rules/flapping.ts): one alert while it flaps, its own flip
  * alerts held meanwhile; it resolves when the thing settles.
  */
 function flappingRule(endpoint: Endpoint): Rule {

@@ -1,5 +1,5 @@
 import type { Change } from '../../src/snapshot/changes';
-import { DEFAULT_FLAPPING, EMPTY_BOOK, percentChange, recordFlips, thingOf, type FlapBook } from '../../src/snapshot/flapping';
+import { DEFAULT_FLAPPING, EMPTY_BOOK, percentChange, recordFlips, thingOf, type FlapBook } from '../../src/rules/flapping';
 
 const flip = (kind: Change['kind'], where: Partial<Change> = { coin: 'USDT', network: 'TRX' }): Change => ({ kind, exchange: 'main', before: null, after: null, at: 0, ...where });
 

@@ -1,5 +1,5 @@
-import { readCapped, readFailure, sizeText } from '../lib/read-capped';
-import { loadYaml, type YamlIssue } from '../config/yaml-schema';
+import { sizeText } from '../lib/read-capped';
+import { loadYaml, type YamlIssue } from '../lib/yaml-schema';
 import { compileRule } from './compile';
 import type { Rule } from './model';
 import { rulesFileSchema } from './schema';
@@ -20,27 +20,16 @@ function limit(value: unknown): YamlIssue[] {
   return [{ path: ['rules'], at: 'key', message: `${rules.length} rules, at most ${MAX_RULES} are allowed in one file` }];
 }
 
+/** Checks the text of a rules file and compiles its rules; every problem as `FILE:LINE:COL: message`. Reading the file is the edge's (config/rules-file.ts). */
 export function parseRules(text: string, fileName: string, env: Record<string, string | undefined>): RulesResult {
   const bytes = Buffer.byteLength(text);
-  if (bytes > MAX_RULES_FILE_BYTES) return { ok: false, problems: [tooLarge(fileName, bytes)] };
+  if (bytes > MAX_RULES_FILE_BYTES) return { ok: false, problems: [rulesFileTooLarge(fileName, bytes)] };
   const result = loadYaml(text, fileName, rulesFileSchema, env, { limit });
   if (!result.ok) return result;
   return { ok: true, rules: result.value.rules.map(compileRule) };
 }
 
-function tooLarge(fileName: string, bytes: number): string {
+/** A rules file past MAX_RULES_FILE_BYTES, told by its size. */
+export function rulesFileTooLarge(fileName: string, bytes: number): string {
   return `${fileName}: ${bytes} bytes, a rules file may have at most ${MAX_RULES_FILE_BYTES} (${sizeText(MAX_RULES_FILE_BYTES)})`;
-}
-
-/** Reads and checks a rules file; every problem as `FILE:LINE:COL: message`. */
-export async function loadRulesFile(path: string, env: Record<string, string | undefined> = process.env): Promise<RulesResult> {
-  let read: Awaited<ReturnType<typeof readCapped>>;
-  try {
-    read = await readCapped(path, MAX_RULES_FILE_BYTES);
-  } catch (err) {
-    return { ok: false, problems: [`${path}: cannot read: ${readFailure(err)}`] };
-  }
-  if ('tooLarge' in read) return { ok: false, problems: [tooLarge(path, read.tooLarge)] };
-  const { text } = read;
-  return parseRules(text, path, env);
 }

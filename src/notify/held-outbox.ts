@@ -1,14 +1,14 @@
 import type { LogEntry } from '../alerts/dedup';
 import type { Logger } from '../lib/logger';
-import type { Delivery } from '../notify/notifier';
-import type { HeldDelivery, OutboxItem, OutboxMark, StateStore } from './store';
+import type { Delivery } from './notifier';
+import type { DeliveryStore, HeldDelivery, OutboxItem, OutboxMark } from './outbox-port';
 import { errorMessage } from '../lib/error-message';
 
 /** Notifications held in memory at most while the store cannot be written. */
 export const HELD_LIMIT = 10_000;
 
 export interface HeldOutboxOptions {
-  store: StateStore;
+  store: DeliveryStore;
   logger: Logger;
   /** Every write to the store that failed (one call per failed write). */
   onWriteError: (err: unknown) => void;

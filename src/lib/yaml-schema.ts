@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { expandEnv, type Env } from './env-expand';
-import { describeValue } from '../lib/schema-types';
+import { describeValue } from './schema-types';
 import { keyOf, locate, parseYamlSource, tell, withPath, type Located, type PathSegment, type YamlSource } from './yaml-source';
 
 export type { PathSegment } from './yaml-source';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { silentLogger } from '../../src/lib/logger';
 import type { Delivery } from '../../src/notify/notifier';
-import { HeldOutbox } from '../../src/store/held';
+import { HeldOutbox } from '../../src/notify/held-outbox';
 import { StateStore } from '../../src/store/store';
 
 let dir: string;

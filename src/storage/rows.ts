@@ -1,5 +1,6 @@
 /**
- * The shape of every JSON body the store reads back. A few overwritten bytes can pass SQLite's
+ * The shape of every JSON body the store reads back, for every backend of the port (port.ts)
+ * and the recordings, which write the same bodies. A few overwritten bytes can pass SQLite's
  * quick_check and still leave a body that is not JSON, or JSON of the wrong shape: every row is
  * parsed through one of these before it reaches the daemon, so a damaged row is set aside
  * instead of crashing the start (or, worse, feeding a wrong value to the watcher).

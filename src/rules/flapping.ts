@@ -11,7 +11,7 @@
  * out; only things that changed within the window are kept.
  */
 import { DEFAULT_FLAPPING as FLAPPING_DEFAULTS } from '../lib/guard-defaults';
-import type { Change, ChangeKind } from './changes';
+import type { Change, ChangeKind } from '../snapshot/changes';
 
 export interface FlapOptions {
   readonly enabled: boolean;

@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadRulesFile, MAX_RULES, MAX_RULES_FILE_BYTES, parseRules } from '../../src/rules/load';
+import { MAX_RULES, parseRules } from '../../src/rules/parse';
 import { STATES, TICKER_MEASURES } from '../../src/rules/model';
 import { CHANGE_KINDS } from '../../src/snapshot/changes';
 
@@ -82,27 +81,6 @@ describe('rules file bounds', () => {
     const text = `rules:\n${'  - { alert: A, state: withdraw_disabled, match: { coin: "/C.*/" } }\n'.repeat(MAX_RULES)}`;
     const result = parseRules(text, 'r.yaml', {});
     expect(result.ok && result.rules.length).toBe(MAX_RULES);
-  });
-
-  describe('on disk', () => {
-    let dir: string;
-    beforeEach(() => {
-      dir = mkdtempSync(join(tmpdir(), 'spotwatch-rules-'));
-    });
-    afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-    it('refuses a file larger than the bound, by its size', async () => {
-      const path = join(dir, 'big.yaml');
-      writeFileSync(path, `rules: []\n${'#'.repeat(MAX_RULES_FILE_BYTES)}\n`);
-      expect(await loadRulesFile(path, {})).toEqual({ ok: false, problems: [`${path}: 4194315 bytes, a rules file may have at most 4194304 (4 MiB)`] });
-    });
-
-    it('reads a file within the bound', async () => {
-      const path = join(dir, 'ok.yaml');
-      writeFileSync(path, 'rules:\n  - { alert: A, state: withdraw_disabled }\n');
-      const result = await loadRulesFile(path, {});
-      expect(result.ok && result.rules.map((r) => r.alert)).toEqual(['A']);
-    });
   });
 });
 

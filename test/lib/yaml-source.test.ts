@@ -1,4 +1,4 @@
-import { formatPath, locate, parseYamlSource, position, tell, withPath, type PathSegment, type YamlSource } from '../../src/config/yaml-source';
+import { formatPath, locate, parseYamlSource, position, tell, withPath, type PathSegment, type YamlSource } from '../../src/lib/yaml-source';
 
 function source(text: string, merge = false): YamlSource {
   const parsed = parseYamlSource(text, 'f.yaml', { merge });

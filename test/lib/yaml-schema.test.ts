@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { duration, MAX_TIMER_MS, withDefault } from '../../src/lib/schema-types';
-import { loadYaml, type YamlIssue } from '../../src/config/yaml-schema';
+import { loadYaml, type YamlIssue } from '../../src/lib/yaml-schema';
 
 const schema = z
   .object({
