@@ -2,7 +2,7 @@
 // The history queries at scale (issue 15): 8,000 networks and a year of closures and reopenings
 // in the change history (and so in the outages table), then /api/v1/outages and
 // /api/v1/availability as the daemon answers them, timed as medians. Target: each under 50 ms.
-// Availability reads the store's outage index (src/store/outage-totals.ts), loaded once after a
+// Availability reads the store's outage index (src/outages/availability.ts), loaded once after a
 // restart: that load is timed on its own line, the queries after it.
 // Run alone: npm run build && node bench/history.mjs (HISTORY_NETWORKS, HISTORY_DAYS to vary).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -83,12 +83,11 @@ export async function historyBench({ networks = Number(process.env.HISTORY_NETWO
     const fillMs = performance.now() - fill;
     // Timed as after a restart: the WAL folded in, nothing else running.
     store.close();
-    await store.settled();
     store = StateStore.open(dir);
     const outages = events.filter((e) => e.kind.endsWith('_disabled')).length;
     const current = { exchange: 'main', coinsAt: now, tickersAt: null, coins: new Map([...coins].map(([coin, networkList]) => [coin, { coin, networkList }])), tickers: new Map() };
     const source = historySource({ store: () => store, exchanges: () => [{ name: 'main', up: true, polls: { coins: null, tickers: null }, snapshot: current }], now: () => now });
-    // The first availability after a restart reads every outage into the store's index (outage-totals.ts).
+    // The first availability after a restart reads every outage into the store's index (outages/availability.ts).
     const load = performance.now();
     store.outageTotals({ start: now - DAY, now });
     const loadMs = performance.now() - load;
@@ -108,7 +107,6 @@ export async function historyBench({ networks = Number(process.env.HISTORY_NETWO
     return rows;
   } finally {
     store.close();
-    await store.settled();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -9,34 +9,52 @@ import ts from 'typescript';
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const src = join(root, 'src');
 
-/** What each top-level folder may import besides itself. */
+/**
+ * What each top-level folder may import besides itself: whole folders, no file named as an
+ * exception (DESIGN.md section 2: where the code needs one, the design is wrong), and no cycle
+ * between folders (checked below, on this table and on the imports found). From the pure core
+ * out: the domain (snapshot, rules, alerts, outages) under the edges that feed it and the ports
+ * they define (notify/outbox-port.ts, storage/port.ts), the backends that implement the ports
+ * (store), and what serves them (metrics, http), config (composed from the receiver and dialect
+ * registries, which it does not list) at the top. The composition root (below) imports anything.
+ */
 const ALLOWED = {
   lib: [],
   snapshot: ['lib'],
-  // config/ loads YAML (FILE:LINE:COL errors, ${ENV}), for the rules file and the scenarios too.
-  rules: ['snapshot', 'lib', 'config/yaml-schema.ts', 'notices/model.ts'],
-  alerts: ['rules', 'snapshot', 'lib', 'notices/model.ts'],
   exchange: ['snapshot', 'lib'],
   // Notices (notices.md): their sources are requests and decoders like a dialect's, their mentions read the chain table.
   notices: ['exchange', 'snapshot', 'lib'],
-  // The schema is composed from the registries of receivers and dialects (DESIGN.md section 2), which it does not list.
-  // ...and the names of the dialects the embedded exchange speaks (simulate.dialect).
-  config: ['lib', 'notify/registry.ts', 'notify/receiver-registry.ts', 'notify/plugin.ts', 'exchange/dialects/registry.ts', 'simulator/dialects/names.ts'],
-  // The reference exchange speaks spot-v3: it shares that dialect's wire format, and nothing else.
-  simulator: ['lib', 'exchange/dialects/spot-v3/wire.ts', 'config/yaml-source.ts'],
-  // notify/notifications.ts builds the pipeline, the outbox and the retry stages from the
-  // configuration, over the store's outbox (receiver folders import only notify/*.ts and lib).
-  notify: ['alerts', 'lib', 'store', 'config/index.ts'],
-  store: ['alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts', 'notices/book.ts', 'notices/book-json.ts', 'notices/model.ts'],
+  // Every rule kind, the notice rules among them (they read the notice book).
+  rules: ['notices', 'snapshot', 'lib'],
+  alerts: ['rules', 'snapshot', 'lib'],
+  outages: ['snapshot', 'lib'],
+  // Receiver folders import only notify/kit/, notifier.ts, plugin.ts and lib (RECEIVER_ONLY); notify names the store it needs (outbox-port.ts).
+  notify: ['alerts', 'lib'],
+  // The store port and the rows every backend (and a recording) writes: of the domain's types.
+  storage: ['notify', 'outages', 'alerts', 'rules', 'notices', 'snapshot', 'lib'],
+  // SQLite's backend of the port.
+  store: ['storage', 'notify', 'outages', 'alerts', 'rules', 'notices', 'snapshot', 'lib'],
   // Receiver metrics derive from notify (DESIGN.md section 2): the failure reasons a notifier gives.
-  metrics: ['exchange', 'notices', 'alerts', 'rules', 'snapshot', 'lib', 'notify/notifier.ts'],
-  http: ['metrics', 'alerts', 'store', 'rules', 'snapshot', 'exchange', 'notices', 'config', 'lib'],
-  poll: ['exchange', 'notices', 'alerts', 'rules', 'snapshot', 'store', 'notify/notifier.ts', 'lib'],
+  metrics: ['notify', 'exchange', 'notices', 'alerts', 'rules', 'snapshot', 'lib'],
+  http: ['metrics', 'storage', 'outages', 'alerts', 'rules', 'snapshot', 'exchange', 'notices', 'config', 'lib'],
+  poll: ['storage', 'exchange', 'notices', 'alerts', 'rules', 'snapshot', 'lib'],
+  // The reference exchange speaks spot-v3: it shares that dialect's wire format (SHARED_WIRE), and nothing else of exchange/.
+  simulator: ['exchange', 'lib'],
+  // The schema is composed from the registries of receivers and dialects, and the names of the dialects the
+  // embedded exchange speaks (simulate.dialect); the rules file is read here, at the edge, and checked by rules/.
+  config: ['notify', 'exchange', 'simulator', 'rules', 'lib'],
 };
 
 const RECEIVERS_LISTED = 'only notify/registry.ts imports a receiver folder (notify/<kind>/): the rest asks the registry';
 const SIM_DIALECT_ONLY = 'a simulator dialect file (simulator/dialects/) imports only lib/, the simulator\'s market model and its own folder: built from the exchanges\' docs, never from a decoder';
-const RECEIVER_ONLY = 'a receiver folder (notify/<kind>/) imports only notify/*.ts, lib and itself';
+const RECEIVER_ONLY = 'a receiver folder (notify/<kind>/) imports only notify/kit/, notify\'s types (notify/notifier.ts, notify/plugin.ts), lib and itself';
+const KIT_ONLY = 'notify/kit/ (what receivers share) imports only itself and notify\'s types (notify/notifier.ts, notify/plugin.ts): no stage, no receiver, not the orchestrator';
+const PIPELINE_ONLY = 'notify/pipeline/ (the stages) imports only itself and notify/notifier.ts: it knows no receiver and none of their toolkit';
+
+/** The folders of notify/ that are not receivers: the pipeline's stages, and what the receivers share. */
+const NOTIFY_PARTS = ['pipeline', 'kit'];
+/** What a receiver folder and notify/kit/ may import of notify/'s root: the receiver interface and the plugin's types. */
+const NOTIFY_TYPES = ['notify/notifier.ts', 'notify/plugin.ts'];
 
 /** The composition root: cli.ts, the commands, daemon.ts and the parts daemon.ts is split into. */
 const ROOT_FILES = ['cli.ts', 'daemon.ts'];
@@ -98,9 +116,10 @@ function forbidden(from, to) {
   if (fromTop === 'notify' && toTop === 'notify') return notifyRule(from, to);
   if (receiverFolder(from) !== undefined && toTop !== 'lib') return RECEIVER_ONLY;
   if (isRoot(from) || fromTop === toTop) return undefined;
+  if (fromTop === 'simulator' && toTop === 'exchange' && to !== SHARED_WIRE) return `src/simulator/ shares only the wire format of spot-v3 (${SHARED_WIRE}) with exchange/`;
   const allowed = ALLOWED[fromTop];
   if (allowed === undefined) return `unknown folder src/${fromTop}: add it to scripts/check-imports.mjs`;
-  if (allowed.includes(toTop) || allowed.includes(to)) return undefined;
+  if (allowed.includes(toTop)) return undefined;
   return `src/${fromTop}/ may import only ${allowed.length ? allowed.join(', ') : 'itself'}`;
 }
 
@@ -111,10 +130,16 @@ function simulatorDialectRule(from, to) {
   return ok ? '' : SIM_DIALECT_ONLY;
 }
 
-/** The kind of a file in a receiver folder, `notify/<kind>/...`; undefined for any other file. */
-function receiverFolder(path) {
+/** The folder of notify/ a file is in, `notify/<folder>/...`; undefined for notify/'s root and anything else. */
+function notifyFolder(path) {
   const parts = path.split('/');
   return parts[0] === 'notify' && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** The kind of a file in a receiver folder, `notify/<kind>/...`; undefined for any other file (notify/pipeline/ and notify/kit/ included). */
+function receiverFolder(path) {
+  const folder = notifyFolder(path);
+  return folder !== undefined && !NOTIFY_PARTS.includes(folder) ? folder : undefined;
 }
 
 /** The dialect of a file in a dialect folder, `exchange/dialects/<name>/...`; undefined for any other file. */
@@ -147,13 +172,24 @@ function dialectRule(from, to) {
   return undefined;
 }
 
-/** Within notify/: a receiver folder uses notify/*.ts and itself; only the registry knows the folders. */
+/**
+ * Within notify/: only the registry knows the receiver folders; a receiver folder uses notify/kit/,
+ * notify's types and itself; notify/kit/ uses itself and notify's types; notify/pipeline/ uses
+ * itself and the receiver interface (notify/notifier.ts).
+ */
 function notifyRule(from, to) {
   const fromKind = receiverFolder(from);
   const toKind = receiverFolder(to);
-  if (toKind === undefined || toKind === fromKind) return undefined;
-  if (fromKind !== undefined) return RECEIVER_ONLY;
-  return from === 'notify/registry.ts' ? undefined : RECEIVERS_LISTED;
+  if (toKind !== undefined && toKind !== fromKind) {
+    if (fromKind !== undefined) return RECEIVER_ONLY;
+    return from === 'notify/registry.ts' ? undefined : RECEIVERS_LISTED;
+  }
+  const toFolder = notifyFolder(to);
+  if (fromKind !== undefined) return toKind === fromKind || toFolder === 'kit' || NOTIFY_TYPES.includes(to) ? undefined : RECEIVER_ONLY;
+  const fromFolder = notifyFolder(from);
+  if (fromFolder === 'kit' && toFolder !== 'kit' && !NOTIFY_TYPES.includes(to)) return KIT_ONLY;
+  if (fromFolder === 'pipeline' && toFolder !== 'pipeline' && to !== 'notify/notifier.ts') return PIPELINE_ONLY;
+  return undefined;
 }
 
 // Every dialect folder has one shape: its plugin, its decode, its wire format, its signing where it signs.
@@ -169,35 +205,59 @@ for (const name of readdirSync(dialectsDir)) {
   }
 }
 
-// Tarjan's strongly connected components: every component of more than one file is a cycle.
-let index = 0;
-const idx = new Map();
-const low = new Map();
-const stack = [];
-const onStack = new Set();
-function strong(v) {
-  idx.set(v, index);
-  low.set(v, index++);
-  stack.push(v);
-  onStack.add(v);
-  for (const w of graph.get(v) ?? []) {
-    if (!idx.has(w)) {
-      strong(w);
-      low.set(v, Math.min(low.get(v), low.get(w)));
-    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+// Tarjan's strongly connected components: every component of more than one node (or a node
+// that imports itself) is a cycle.
+function cycles(graph) {
+  let index = 0;
+  const idx = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  function strong(v) {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1 || [...(graph.get(v) ?? [])].includes(v)) found.push(comp.sort());
+    }
   }
-  if (low.get(v) === idx.get(v)) {
-    const comp = [];
-    let w;
-    do {
-      w = stack.pop();
-      onStack.delete(w);
-      comp.push(relative(root, w));
-    } while (w !== v);
-    if (comp.length > 1 || (graph.get(v) ?? []).includes(v)) problems.push(`import cycle: ${comp.sort().join(' -> ')}`);
+  for (const v of graph.keys()) if (!idx.has(v)) strong(v);
+  return found;
+}
+for (const comp of cycles(graph)) problems.push(`import cycle: ${comp.map((f) => relative(root, f)).join(' -> ')}`);
+
+// No cycle between top-level folders: in what the table allows, and in what src/ imports (the
+// composition root aside: it imports everything and nothing imports it).
+const allowedFolders = new Map(Object.entries(ALLOWED));
+for (const comp of cycles(allowedFolders)) problems.push(`scripts/check-imports.mjs: ALLOWED lets these folders import each other round in a cycle: ${comp.join(', ')}`);
+const folders = new Map();
+for (const [file, deps] of graph) {
+  const from = relative(src, file);
+  if (isRoot(from) || !from.includes('/')) continue;
+  const top = from.split('/')[0];
+  const tops = folders.get(top) ?? new Set();
+  folders.set(top, tops);
+  for (const d of deps) {
+    const to = relative(src, d);
+    if (!isRoot(to) && to.includes('/') && to.split('/')[0] !== top) tops.add(to.split('/')[0]);
   }
 }
-for (const f of files) if (!idx.has(f)) strong(f);
+for (const comp of cycles(folders)) problems.push(`folder cycle: these folders import each other round in a cycle: ${comp.map((f) => `src/${f}/`).join(', ')}`);
 
 // --- The purity of `step` (DESIGN.md section 2) ------------------------------------------------
 // Every file `step` reaches through its imports: no clock, no logger, no store, no I/O, no
@@ -254,8 +314,24 @@ function purityProblems(file) {
 const core = reached(STEP);
 for (const f of core) problems.push(...purityProblems(f));
 
+// --- One scheduler (DESIGN.md section 2) -------------------------------------------------------
+// Every wait goes through lib/scheduler.ts: no other file names the timers (strings and comments,
+// such as the status page's browser script, are not code and are not read).
+const SCHEDULER = join(src, 'lib', 'scheduler.ts');
+const TIMERS = new Set(['setTimeout', 'setInterval', 'setImmediate']);
+for (const file of files) {
+  if (file === SCHEDULER) continue;
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, readFileSync(file, 'utf8'));
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    if (token === ts.SyntaxKind.Identifier && TIMERS.has(scanner.getTokenText())) {
+      problems.push(`${relative(root, file)}: calls ${scanner.getTokenText()}: every wait goes through src/lib/scheduler.ts`);
+      break;
+    }
+  }
+}
+
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`imports: ${files.length} files, no cycles, directions as in DESIGN.md; step and the ${core.size - 1} files it reaches are pure`);
+console.log(`imports: ${files.length} files in ${folders.size} folders, no cycles between files or folders, directions as in DESIGN.md; step and the ${core.size - 1} files it reaches are pure; every timer is the scheduler's`);

@@ -5,7 +5,8 @@ import { ConfigError } from './config/errors';
 import { chainLookup, loadRules, noticeSourceNames } from './compose/settings';
 import { httpSurface } from './compose/http-surface';
 import { Exposition } from './metrics/exposition';
-import { storedSilences } from './compose/stored-silences';
+import type { StoredSilences } from './compose/stored-silences';
+import { silenceKept } from './alerts/silence';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
@@ -25,10 +26,9 @@ import { acquireStateDirLock, thisProcess, type StateDirLock } from './store/loc
 import { PollObserver } from './compose/poll-observer';
 import { PollMirror } from './compose/poll-mirror';
 import type { NoticeLists } from './notices/book-json';
-import { Threads, type ThreadsHost } from './compose/threads';
-import { Retention } from './compose/retention';
+import { startEngine, type EngineThread, type ThreadsHost } from './compose/threads';
+import type { EngineQuestion, EngineReport } from './compose/engine-service';
 import { botReads } from './compose/chat-bots';
-import { startDigests } from './compose/daily-digest';
 import { openMeteredStore } from './compose/open-store';
 import { followStoreFile, keepStateDirLock, STORE_CHECK_MS } from './compose/store-file';
 import { BOT_READS, type DeliveryReport } from './compose/delivery-service';
@@ -68,7 +68,9 @@ function withFlags(config: Config, source: DaemonSource): Config {
 
 /** How long the poll thread has to answer a question before it is taken as stalled (the families of /metrics wait far less: see Exposition). */
 const ANSWER_WAIT_MS = 30_000;
-/** How long a reload waits for the delivery thread to take the new configuration. */
+/** How long a silence of the API waits for the engine to store it. */
+const SAVE_WAIT_MS = 10_000;
+/** How long a reload waits for the engine to take the new configuration. */
 const CONFIGURE_WAIT_MS = 30_000;
 
 /**
@@ -84,17 +86,14 @@ export class Daemon {
   private lock: StateDirLock | undefined;
   /** Stops the main thread's look at the store's file. */
   private stopStoreChecks: (() => void) | undefined;
-  private threads: Threads | undefined;
+  private engine: EngineThread | undefined;
   private mirror: PollMirror | undefined;
   private rules: Rule[] = [];
   private chainOf: ChainOf;
   /** The HTTP connection pool of the threads when they run in this one (tests). */
   private pool: Agent | undefined;
-  /** Per thread, who waits for it to take a configuration (its next `ready` or `failed`), in order. */
-  private readonly configuring = { poll: [] as ((error?: string) => void)[], delivery: [] as ((error?: string) => void)[] };
-  private retention: Retention | undefined;
-  /** Stops notify.digest's timer. */
-  private stopDigests: (() => void) | undefined;
+  /** Who waits for the engine to take a configuration (its next `ready` or `failed`), in order. */
+  private readonly configuring: ((error?: string) => void)[] = [];
   readonly registry: Registry;
   private readonly metrics: Metrics;
   private readonly pollMetrics: PollMetrics;
@@ -110,13 +109,15 @@ export class Daemon {
     rules: () => this.rules,
     notices: () => this.noticeLists(),
   });
-  /** Silences of the API and of chat bots: the stored ones still kept; a save is in force at once. */
-  private readonly silences = storedSilences({
-    store: () => this.store,
-    now: () => this.deps.clock.now(),
-    onStoreError: () => this.metrics.storeWriteErrors.inc(),
-    inForce: () => this.threads?.delivery.post({ t: 'silences' }),
-  });
+  /** Silences of the API: the stored ones still kept (read here); a save is the engine's (it writes, and puts it in force at once). */
+  private readonly silences: StoredSilences = {
+    list: () => (this.store?.loadSilences() ?? []).filter((x) => silenceKept(x, this.deps.clock.now())),
+    save: async (silence) => {
+      const answer = (await this.engine?.ask({ q: 'save-silence', silence } satisfies EngineQuestion, SAVE_WAIT_MS)) as { error?: string } | undefined;
+      if (answer === undefined) throw new Error('the engine did not answer in time; the silence was not saved');
+      if (answer.error !== undefined) throw new Error(answer.error);
+    },
+  };
 
   private constructor(
     private config: Config,
@@ -129,7 +130,7 @@ export class Daemon {
     this.metrics = createMetrics(this.registry);
     this.pollMetrics = new PollMetrics(this.metrics);
     this.chainOf = chainLookup(config);
-    this.exposition = new Exposition(this.registry, async (have) => this.threads?.poll.ask({ q: 'families', have }, ANSWER_WAIT_MS) as Promise<Answers['families'] | undefined>, deps.clock);
+    this.exposition = new Exposition(this.registry, async (have) => this.engine?.ask({ q: 'families', have }, ANSWER_WAIT_MS) as Promise<Answers['families'] | undefined>, deps.clock);
   }
 
   /** Starts the daemon; `path` (the config file) makes reload possible. */
@@ -171,7 +172,7 @@ export class Daemon {
     const ended = new Promise<never>((_, reject) => (exited = (error) => reject(new Error(error))));
     ended.catch(() => undefined);
     // The alerts active when the daemon stopped: the poll thread starts from the same rows.
-    this.mirror = new PollMirror(async (q, timeoutMs) => this.threads?.poll.ask(q, timeoutMs), store.loadAlerts().values());
+    this.mirror = new PollMirror(async (q, timeoutMs) => this.engine?.ask(q, timeoutMs), store.loadAlerts().values());
     const mirror = this.mirror;
     const observer = new PollObserver({
       logger,
@@ -180,36 +181,25 @@ export class Daemon {
       pollMetrics: this.pollMetrics,
       views: this.views,
       store: () => this.store,
-      ready: (error) => this.configuring.poll.shift()?.(error),
+      ready: (error) => this.configuring.shift()?.(error),
       gauges: {
         rules: () => this.rules,
         firing: () => this.mirror?.firingCounts() ?? [],
       },
     });
-    this.threads = new Threads(this.threadsHost(), logger, {
-      poll: { onReport: (r) => observer.on(r), onExit: exited },
-      delivery: { onReport: (r) => this.delivered(r), onAsk: (q) => this.botAsked(q), onExit: exited },
+    this.engine = startEngine(this.threadsHost(), logger, {
+      onReport: (r) => (isDeliveryReport(r) ? this.delivered(r) : observer.on(r)),
+      onAsk: (q) => this.botAsked(q),
+      onExit: exited,
     });
-    const threads = this.threads;
-    // Delivery first: it hears what the poll thread tells from its first step on.
-    await Promise.race([this.configure('delivery'), ended]);
-    this.startDigests();
+    const configured = this.configure();
+    // Before the engine's first report is taken (this thread reads none until it waits below).
     initSeries(this.metrics, this.config.exchanges.map((e) => e.name), this.receivers(), this.rules, noticeSourceNames(this.config));
-    this.retention = new Retention({
-      store,
-      clock,
-      logger,
-      historyMs: () => this.config.history_retention,
-      onSilencesPruned: () => threads.delivery.post({ t: 'silences' }),
-      onError: () => this.metrics.storeWriteErrors.inc(),
-      scheduler: this.deps.scheduler,
-    });
-    this.retention.start();
     this.stopStoreChecks = this.deps.scheduler.every(this.deps.storeCheckMs, () => {
       keepStateDirLock(this.lock, logger);
       followStoreFile(this.store, logger, 'main');
     });
-    await Promise.race([this.configure('poll'), ended]);
+    await Promise.race([configured, ended]);
     logger.info({ url: this.http.url, rules: this.rules.length, receivers: this.receivers() }, 'serving /metrics, /healthz, /readyz, /api/v1');
   }
 
@@ -230,24 +220,19 @@ export class Daemon {
     return this.config.server.external_url ?? this.http?.url ?? '';
   }
 
-  /** Hands a thread the configuration; resolves once it is in force (rejects with a ConfigError when it cannot be). */
-  private configure(thread: 'poll' | 'delivery'): Promise<void> {
-    const threads = this.threads as Threads;
+  /** Hands the engine the configuration; resolves once it is in force (rejects with a ConfigError when it cannot be). */
+  private configure(): Promise<void> {
+    const engine = this.engine as EngineThread;
     return new Promise((resolve, reject) => {
-      this.configuring[thread].push((error) => (error === undefined ? resolve() : reject(new ConfigError([error]))));
-      if (thread === 'poll') threads.poll.post({ t: 'configure', config: this.config, env: this.source.env });
-      else threads.delivery.post({ t: 'configure', config: this.config, externalURL: this.externalURL() });
+      this.configuring.push((error) => (error === undefined ? resolve() : reject(new ConfigError([error]))));
+      engine.post({ t: 'configure', config: this.config, env: this.source.env, externalURL: this.externalURL() });
     });
   }
 
-  /** What the delivery thread reports: configurations in force, delivery outcomes (metrics), what waits. */
+  /** What delivery reports: delivery outcomes (metrics), what waits. */
   private delivered(report: DeliveryReport): void {
     const m = this.metrics;
     switch (report.t) {
-      case 'ready':
-        return this.configuring.delivery.shift()?.();
-      case 'failed':
-        return this.configuring.delivery.shift()?.(report.error);
       case 'outcome':
         m.notifications.inc({ receiver: report.receiver, outcome: report.outcome });
         if (report.outcome !== 'success') m.notificationsFailed.inc({ receiver: report.receiver, reason: report.reason ?? 'other' });
@@ -265,7 +250,7 @@ export class Daemon {
     }
   }
 
-  /** What a chat bot's /status and /closed read (the delivery thread asks before each command). */
+  /** What a chat bot's /status and /closed read (the engine asks before each command). */
   private async botAsked(question: unknown): Promise<unknown> {
     if ((question as typeof BOT_READS).q !== BOT_READS.q) return undefined;
     await this.mirror?.refresh();
@@ -282,7 +267,7 @@ export class Daemon {
       views: this.views,
       silences: this.silences,
       ready: () => this.config.exchanges.every((e) => (this.mirror?.health.ready(e.name) ?? false) && !(this.mirror?.isDown(e.name) ?? false)),
-      alive: () => this.threads?.alive() ?? true,
+      alive: () => this.engine?.alive() ?? true,
       refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
       alerts: () => this.mirror?.activeAlerts() ?? [],
       notices: () => this.noticeLists(),
@@ -340,13 +325,10 @@ export class Daemon {
     this.rules = rules;
     this.chainOf = chainLookup(this.config);
     const oldReceivers = old.notify.receivers.map((r) => r.name);
-    // Delivery first (it hears what the poll thread tells by the new configuration), then polling.
-    for (const thread of ['delivery', 'poll'] as const) {
-      try {
-        await Promise.race([this.configure(thread), new Promise((_, reject) => setTimeout(() => reject(new Error(`the ${thread} thread did not take the configuration in time`)), CONFIGURE_WAIT_MS).unref())]);
-      } catch (err) {
-        logger.error({ error: errorMessage(err), thread }, 'a thread did not take the new configuration');
-      }
+    try {
+      await Promise.race([this.configure(), new Promise((_, reject) => this.deps.scheduler.after(CONFIGURE_WAIT_MS, () => reject(new Error('the engine did not take the configuration in time')), { keepAlive: false }))]);
+    } catch (err) {
+      logger.error({ error: errorMessage(err) }, 'the engine did not take the new configuration');
     }
     const wanted = new Set(this.config.exchanges.map((e) => e.name));
     const goneExchanges = old.exchanges.map((e) => e.name).filter((name) => !wanted.has(name));
@@ -363,32 +345,19 @@ export class Daemon {
     return { ok: true };
   }
 
-  /** The daily digests (notify.digest), through the notification path. */
-  private startDigests(): void {
-    const threads = this.threads as Threads;
-    this.stopDigests = startDigests({
-      clock: this.deps.clock,
-      logger: this.deps.logger,
-      config: () => this.config,
-      outages: (q) => this.store?.queryOutages(q) ?? [],
-      snapshots: () => this.config.exchanges.map((ex) => ({ name: ex.name, symbols: ex.symbols, snapshot: this.mirror?.snapshot(ex.name) })),
-      notices: () => this.noticeLists(),
-      refresh: () => this.mirror?.refresh() ?? Promise.resolve(),
-      send: (deliveries) => threads.delivery.post({ t: 'send', deliveries }),
-      externalURL: () => this.externalURL(),
-    }, this.deps.scheduler);
-  }
-
   /** Stops polling (abandoning requests in flight), stops the senders (what is unsent stays in the outbox), closes everything. */
   async stop(): Promise<void> {
     this.stopStoreChecks?.();
-    this.stopDigests?.();
-    this.retention?.stop();
-    await this.threads?.stop();
+    await this.engine?.stop();
     await this.http?.close();
     this.store?.close();
-    await this.store?.settled();
     await this.pool?.close();
     this.lock?.release();
   }
+}
+
+const DELIVERY_REPORTS: ReadonlySet<string> = new Set<DeliveryReport['t']>(['outcome', 'counted', 'outbox']);
+
+function isDeliveryReport(report: EngineReport): report is DeliveryReport {
+  return DELIVERY_REPORTS.has(report.t);
 }

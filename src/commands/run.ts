@@ -7,6 +7,7 @@ import { receiverRegistry } from '../notify/registry';
 import { StateDirLocked } from '../store/lock';
 import { StoreError } from '../store/store';
 import { loadOrReport, type Io } from './io';
+import { systemScheduler } from '../lib/scheduler';
 
 export interface RunOptions {
   /** `--record DIR`: record every answer there (for spotwatch replay), whatever `record.dir` says. */
@@ -52,12 +53,15 @@ export async function runDaemon(path: string, io: Io, options: RunOptions = {}):
   });
   process.off('SIGHUP', onHangup);
   // A stop that hangs must not outlive the 10 s a supervisor gives.
-  const force = setTimeout(() => {
-    logger.error('stop took longer than 9 s; exiting');
-    process.exit(1);
-  }, 9_000);
-  force.unref();
+  const force = systemScheduler.after(
+    9_000,
+    () => {
+      logger.error('stop took longer than 9 s; exiting');
+      process.exit(1);
+    },
+    { keepAlive: false },
+  );
   await daemon.stop();
-  clearTimeout(force);
+  force();
   return 0;
 }

@@ -3,7 +3,7 @@ import { fingerprint, type Alert } from '../alerts/alert';
 import { systemClock } from '../lib/clock';
 import { createLogger } from '../lib/logger';
 import { smtpTransport } from '../notify/mail-transport';
-import { buildDelivery } from '../notify/notification';
+import { buildDelivery } from '../notify/pipeline/build-delivery';
 import { NotifyError } from '../notify/notifier';
 import { receiverRegistry } from '../notify/registry';
 import { loadOrReport, type Io } from './io';

@@ -8,6 +8,7 @@
  * is asked and answered by id, either way.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { systemScheduler } from '../lib/scheduler';
 
 /** What a channel needs of a port (a MessagePort, a Worker, a worker's parentPort). */
 export interface Port {
@@ -50,13 +51,13 @@ export class Channel<Out extends { t: string }, In extends { t: string }> {
   ask(question: unknown, timeoutMs: number): Promise<unknown> {
     const id = ++this.nextId;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const cancel = systemScheduler.after(timeoutMs, () => {
         // A late answer finds no one waiting, and is dropped.
         this.asked.delete(id);
         resolve(undefined);
-      }, timeoutMs);
+      });
       this.asked.set(id, (answer) => {
-        clearTimeout(timer);
+        cancel();
         resolve(answer);
       });
       this.send({ t: 'ask', id, question } satisfies Control);

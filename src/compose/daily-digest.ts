@@ -7,7 +7,7 @@ import type { Delivery } from '../notify/notifier';
 import type { NoticeLists } from '../notices/book-json';
 import { windowsAhead } from '../notices/ahead';
 import type { Snapshot } from '../snapshot/model';
-import type { Outage, OutageQuery } from '../store/store';
+import type { Outage, OutageQuery } from '../outages/model';
 import { systemScheduler, type Scheduler } from '../lib/scheduler';
 
 /** How many movers a digest lists. */
@@ -19,12 +19,10 @@ export interface DigestDeps {
   logger: Logger;
   config(): Config;
   outages(q: OutageQuery): Outage[];
-  /** Each configured exchange's current snapshot (as of the last `refresh`). */
+  /** Each configured exchange's current snapshot. */
   snapshots(): { name: string; symbols: readonly string[]; snapshot: Snapshot | undefined }[];
   /** Each configured exchange's notice lists, in the config's order (those reported so far). */
   notices(): Iterable<NoticeLists>;
-  /** Brings the snapshots up to date (they are the poll thread's). */
-  refresh(): Promise<void>;
   send(deliveries: Delivery[]): void;
   externalURL(): string;
 }
@@ -64,8 +62,8 @@ export class Digests {
 
   constructor(private readonly deps: DigestDeps) {}
 
-  /** Sends the digest when it is due (resolved once sent). */
-  async check(): Promise<void> {
+  /** Sends the digest when it is due. */
+  check(): void {
     const digest = this.deps.config().notify.digest;
     const now = this.deps.clock.now();
     if (digest === undefined) {
@@ -80,7 +78,6 @@ export class Digests {
     }
     const day = this.schedule.due(now);
     if (day === undefined) return;
-    await this.deps.refresh();
     this.send(digest, day, now);
   }
 
@@ -105,6 +102,6 @@ const CHECK_MS = 10_000;
 /** Starts the daily digests (checked now, then every CHECK_MS); returns what stops them. */
 export function startDigests(deps: DigestDeps, scheduler: Scheduler = systemScheduler): () => void {
   const digests = new Digests(deps);
-  void digests.check();
-  return scheduler.every(CHECK_MS, () => void digests.check());
+  digests.check();
+  return scheduler.every(CHECK_MS, () => digests.check());
 }

@@ -1,44 +1,25 @@
 /**
- * The delivery thread's composition root: the notification path (groups, inhibition,
+ * Delivery, in the engine (engine-service.ts): the notification path (groups, inhibition,
  * silences, the notification log, the durable outbox, each receiver's retry stage, the chat
- * bots) with its own store connection. What to tell comes from the poll thread (poll/protocol.ts
- * `Tell`); the configuration, the silences changed by the API and the daily digest from the
- * main thread, which hears back how each delivery went (its metrics) and what waits. A storm's
- * 8,000-alert notification (a 4 MB body to judge, serialize, compress and commit) is worked
- * here, never where health checks are answered.
+ * bots) on the engine's store connection. What to tell comes from the poll path, a call per
+ * step; the configuration, the silences changed by the API and the daily digest from the main
+ * thread, which hears back how each delivery went (its metrics) and what waits.
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { Alert } from '../alerts/alert';
 import type { Config } from '../config';
 import { wallNow } from '../lib/clock';
-import { errorMessage } from '../lib/error-message';
-import { Notifications } from '../notify/notifications';
+import { Notifications } from '../notify/orchestrator';
 import type { MailTransportFactory } from '../notify/plugin';
 import type { Delivery } from '../notify/notifier';
-import type { Outcome } from '../notify/retry-stage';
-import type { Tell } from '../poll/protocol';
+import type { Outcome } from '../notify/pipeline/retry-stage';
 import type { StateStore } from '../store/store';
 import { botContext, type BotReads } from './chat-bots';
-import { Channel, type Port } from './channel';
-import { serve, type Service, type ServiceIO, type ThreadParts } from './service-thread';
-import { followStoreFile, STORE_CHECK_MS } from './store-file';
+import type { ServiceIO, ThreadParts } from './service-thread';
 import { storedSilences } from './stored-silences';
 import { systemScheduler } from '../lib/scheduler';
 
-/** Main thread -> delivery thread. */
-export type DeliveryCommand =
-  /** The configuration to deliver by (the first one starts; later ones are reloads); `externalURL` is the HTTP surface's. */
-  | { t: 'configure'; config: unknown; externalURL: string }
-  /** The silences changed (the API): what mutes is read again. */
-  | { t: 'silences' }
-  /** Notifications made outside the groups (the daily digest). */
-  | { t: 'send'; deliveries: Delivery[] };
-
-/** Delivery thread -> main thread. */
+/** What delivery reports to the main thread (its metrics). */
 export type DeliveryReport =
-  /** A configuration is in force (after each), or could not be put in force. */
-  | { t: 'ready' }
-  | { t: 'failed'; error: string }
   /** A delivery attempt (spotwatch_notifications_total, _failed_total, _latency_seconds). */
   | { t: 'outcome'; receiver: string; outcome: Outcome; reason?: string | undefined; latencyMs?: number | undefined }
   /** A write of the outbox refused, a held notification dropped, a bot update not answered. */
@@ -53,87 +34,46 @@ const BOT_READS_WAIT_MS = 5_000;
 /** How often the outbox's counts are reported (when they changed). */
 const OUTBOX_REPORT_MS = 1_000;
 
-export interface DeliveryServiceDeps extends ThreadParts, ServiceIO<DeliveryReport> {
+export interface DeliveryServiceDeps extends Omit<ThreadParts, 'openStore'>, ServiceIO<DeliveryReport> {
+  /** The active alerts (the poll path's: the sources of inhibition). */
+  activeAlerts(): Iterable<Alert>;
   mailTransport?: MailTransportFactory;
 }
 
-/**
- * What the poll thread tells, as delivery takes it: its copy of the active alerts (the sources
- * of inhibition; alerts just set are told by fingerprint), and each step's alerts to tell,
- * gathered until its last message (a group flushed between two messages would be told twice).
- */
-export class ToldAlerts {
-  readonly active = new Map<string, Alert>();
-  private alerts: Alert[] = [];
-  private pending: (number | undefined)[] = [];
-
-  /** A message; a step's alerts to tell (with their pending notifications' ids) at its last. */
-  take(message: Tell): { alerts: Alert[]; pending: (number | undefined)[] } | undefined {
-    if (message.t === 'alerts') {
-      for (const fp of message.removed) this.active.delete(fp);
-      for (const a of message.set) this.active.set(a.fingerprint, a);
-      return undefined;
-    }
-    message.alerts.forEach((a, i) => {
-      const alert = typeof a === 'string' ? this.active.get(a) : a;
-      if (alert === undefined) return;
-      this.alerts.push(alert);
-      this.pending.push(message.pending[i] ?? undefined);
-    });
-    if (!message.last) return undefined;
-    const batch = { alerts: this.alerts, pending: this.pending };
-    this.alerts = [];
-    this.pending = [];
-    return batch;
-  }
-}
-
-export class DeliveryService implements Service<DeliveryCommand> {
+export class DeliveryService {
   private notifications: Notifications | undefined;
   private store: StateStore | undefined;
-  private readonly heard = new ToldAlerts();
   private stopReports: (() => void) | undefined;
   private lastOutbox = '';
-  /** Stops the look at the store's file (store-file.ts). */
-  private stopStoreChecks: (() => void) | undefined;
 
   constructor(private readonly deps: DeliveryServiceDeps) {}
 
-  async handle(command: DeliveryCommand): Promise<void> {
-    switch (command.t) {
-      case 'configure':
-        return this.configure(command.config as Config, command.externalURL);
-      case 'silences':
-        return this.notifications?.refreshSilences();
-      case 'send':
-        return this.notifications?.sendDeliveries(command.deliveries);
-    }
+  /** The silences changed (the API, retention): what mutes is read again. */
+  refreshSilences(): void {
+    this.notifications?.refreshSilences();
   }
 
-  /** What the poll thread tells. */
-  told(message: Tell): void {
-    const batch = this.heard.take(message);
-    if (batch !== undefined) this.notifications?.insert(batch.alerts, batch.pending);
+  /** Notifications made outside the groups (the daily digest). */
+  send(deliveries: Delivery[]): void {
+    return this.notifications?.sendDeliveries(deliveries);
   }
 
-  /** The first configuration starts delivery, later ones reconfigure it; either way `ready` (or `failed`) follows. */
-  private async configure(config: Config, externalURL: string): Promise<void> {
-    try {
-      if (this.notifications === undefined) this.start(config, externalURL);
-      else await this.notifications.reconfigure(config);
-      this.deps.post({ t: 'ready' });
-    } catch (err) {
-      this.deps.post({ t: 'failed', error: errorMessage(err) });
-    }
+  /** What a step decided to tell, with the ids of their pending notifications. */
+  tell(alerts: readonly Alert[], pending: readonly (number | undefined)[]): void {
+    this.notifications?.insert(alerts, pending);
   }
 
-  private start(config: Config, externalURL: string): void {
+  /** The first configuration starts delivery on `store` (the engine's one connection), later ones reconfigure it; throws when it cannot be put in force. */
+  async configure(config: Config, externalURL: string, store: StateStore): Promise<void> {
+    if (this.notifications === undefined) this.start(config, externalURL, store);
+    else await this.notifications.reconfigure(config);
+  }
+
+  private start(config: Config, externalURL: string, store: StateStore): void {
     const { clock, random, logger, dispatcher, post } = this.deps;
-    const store = this.deps.openStore(config.state_dir);
     this.store = store;
-    // The alerts active when the daemon stopped: the poll thread starts from the same rows.
+    // The alerts active when the daemon stopped (the poll path starts from the same rows).
     const restored = [...store.loadAlerts().values()];
-    for (const a of restored) this.heard.active.set(a.fingerprint, a);
     const silences = storedSilences({ store: () => this.store, now: () => clock.now(), onStoreError: () => post({ t: 'counted', what: 'store_error' }), inForce: () => this.notifications?.refreshSilences() });
     const notifications = new Notifications(config, {
       store,
@@ -144,7 +84,7 @@ export class DeliveryService implements Service<DeliveryCommand> {
       dispatcher,
       ...(this.deps.mailTransport !== undefined && { mailTransport: this.deps.mailTransport }),
       externalURL,
-      activeAlerts: () => this.heard.active.values(),
+      activeAlerts: () => this.deps.activeAlerts(),
       bot: botContext({
         now: () => clock.now(),
         wall: () => wallNow(clock),
@@ -154,11 +94,7 @@ export class DeliveryService implements Service<DeliveryCommand> {
         onIgnored: (receiver, reason) => post({ t: 'counted', what: 'ignored', receiver, reason }),
       }),
       onOutcome: (receiver, outcome, reason, latencyMs) => post({ t: 'outcome', receiver, outcome, reason, latencyMs }),
-      onStoreError: () => {
-        post({ t: 'counted', what: 'store_error' });
-        // Refused because the file was written again through another thread (its connection fences the deleted one): moved to the new one now, not at the next check, so what is held is written within a second.
-        followStoreFile(this.store, logger, 'delivery');
-      },
+      onStoreError: () => post({ t: 'counted', what: 'store_error' }),
       onDropped: (receiver) => post({ t: 'counted', what: 'dropped', receiver }),
     });
     this.notifications = notifications;
@@ -170,7 +106,6 @@ export class DeliveryService implements Service<DeliveryCommand> {
     const scheduler = this.deps.scheduler ?? systemScheduler;
     this.stopReports = scheduler.every(OUTBOX_REPORT_MS, () => this.reportOutbox());
     this.reportOutbox();
-    this.stopStoreChecks = scheduler.every(this.deps.storeCheckMs ?? STORE_CHECK_MS, () => followStoreFile(this.store, logger, 'delivery'));
   }
 
   private reportOutbox(): void {
@@ -190,27 +125,10 @@ export class DeliveryService implements Service<DeliveryCommand> {
     this.deps.post(report);
   }
 
+  /** Stops the senders (what is unsent stays in the outbox; the engine closes the store). */
   async stop(): Promise<void> {
     this.stopReports?.();
-    this.stopStoreChecks?.();
-    // The poll thread, stopped first, has written a deleted store file again: what this thread still writes (deliveries in flight, what is held) goes there.
-    followStoreFile(this.store, this.deps.logger, 'delivery');
     await this.notifications?.stop();
     this.reportOutbox();
-    this.store?.close();
-    await this.store?.settled();
   }
-}
-
-/**
- * The delivery service on its thread's end of the channel to the main thread (`port`), told by
- * the poll thread on `poll`; `done` once it has stopped.
- */
-export function serveDelivery(port: Port, level: string, poll: MessagePort, parts: ThreadParts, done: () => Promise<void> | void = () => undefined): void {
-  let service: DeliveryService | undefined;
-  new Channel<never, Tell>(poll, { message: (m) => service?.told(m) });
-  serve<DeliveryCommand, DeliveryReport>(port, level, (io) => (service = new DeliveryService({ ...parts, ...io })), async () => {
-    poll.close();
-    await done();
-  });
 }

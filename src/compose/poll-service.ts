@@ -6,8 +6,8 @@
  * the views, and the exchanges' metric families for /metrics. Started by service-thread.ts in a
  * worker (poll-worker.ts), or in the main thread for tests that inject a clock or a store.
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { Alert } from '../alerts/alert';
+import { alertsOf } from '../alerts/lifecycle';
 import type { Config, ExchangeConfig } from '../config';
 import type { ExchangeClient } from '../exchange/client';
 import { errorMessage } from '../lib/error-message';
@@ -17,28 +17,27 @@ import { fetchInput, type Fetched } from '../poll/fetch';
 import { startLoop, type Loop } from '../poll/loop';
 import { NOTHING, PollPath } from '../poll/path';
 import { Persist, type Written } from '../poll/persist';
-import { PER_MESSAGE, type Answers, type Command, type FamilyTexts, type PartDelta, type PollReport, type Question, type Report, type Tell } from '../poll/protocol';
+import { PER_MESSAGE, type Answers, type FamilyTexts, type PartDelta, type PollReport, type Question, type Report } from '../poll/protocol';
 import { configure, exchangeOf, initialState, type PollState, type Restored, type StepSettings } from '../poll/state';
 import { DOWN_AFTER_FAILURES, type StepInput, type StepResult } from '../poll/step';
 import { networkCount, type Endpoint, type Snapshot } from '../snapshot/model';
 import type { StateStore } from '../store/store';
-import { Channel, type Port } from './channel';
-import { serve, type Service, type ThreadParts } from './service-thread';
+import type { ThreadParts } from './service-thread';
 import { loadRules, seriesFilter, stepSettings } from './settings';
 import { clientFor, embeddedProblem, reach, type Target } from './targets';
 import { startNoticeReader } from './notice-reader';
 import { recorderFor } from './recording';
 import { followStoreFile, refusable, STORE_CHECK_MS } from './store-file';
 import type { Recorder } from '../poll/recording/recorder';
-import { bookLists } from '../notices/book-json';
+import { bookLists, type NoticeLists } from '../notices/book-json';
 import type { Announcement, AnnouncementKind } from '../notices/model';
 import { systemScheduler } from '../lib/scheduler';
 
-export interface PollServiceDeps extends ThreadParts {
+export interface PollServiceDeps extends Omit<ThreadParts, 'openStore'> {
   /** Where reports go (the main thread). */
   post(report: Report): void;
-  /** Where what to tell goes (the delivery thread). */
-  tell(message: Tell): void;
+  /** What a step decided to tell, in decision order, with the id of each one's pending notification (written with the step's state; undefined: none, or the write failed). */
+  tell(alerts: readonly Alert[], pending: readonly (number | undefined)[]): void;
   logger: Logger;
 }
 
@@ -56,7 +55,7 @@ const FAMILIES: Record<Endpoint, readonly FamilyName[]> = { coins: NETWORK_FAMIL
 /** Issues named in a poll's report (and its log line): the rest are counted. */
 const FIRST_ISSUES = 5;
 
-export class PollService implements Service<Command> {
+export class PollService {
   private store: StateStore | undefined;
   private path: PollPath | undefined;
   private keep: SeriesFilter = () => true;
@@ -82,11 +81,25 @@ export class PollService implements Service<Command> {
     return this.path?.state;
   }
 
-  handle(command: Command): Promise<void> {
-    return this.configure(command.config as Config, command.env);
+  /** An exchange's snapshot as the last step left it (undefined: not watched). */
+  snapshot(exchange: string): Snapshot | undefined {
+    return this.state?.exchanges.get(exchange)?.snapshot;
   }
 
-  private async configure(config: Config, env: Record<string, string | undefined>): Promise<void> {
+  /** An exchange's notice lists as the last step left them (undefined: not watched). */
+  noticeLists(exchange: string): NoticeLists | undefined {
+    const ex = this.state?.exchanges.get(exchange);
+    return ex === undefined ? undefined : bookLists(ex.notices);
+  }
+
+  /** The active alerts, as the last step left them (the sources of inhibition). */
+  activeAlerts(): Iterable<Alert> {
+    const state = this.state;
+    return state === undefined ? [] : alertsOf(state.alerts);
+  }
+
+  /** A configuration on `store` (the engine's one connection): the first starts, later ones reload; `ready` or `failed` follows. */
+  async configure(config: Config, env: Record<string, string | undefined>, store: StateStore): Promise<void> {
     const { logger } = this.deps;
     let rules;
     try {
@@ -100,7 +113,7 @@ export class PollService implements Service<Command> {
     const settings = stepSettings(config, rules);
     this.keep = seriesFilter(config);
     if (this.path === undefined) {
-      this.open(config, settings);
+      this.open(config, settings, store);
       for (const ex of config.exchanges) {
         // At the start, an embedded exchange that cannot start fails the start (one line, exit 1), as `spotwatch simulate` does.
         const failed = await this.watch(ex, true);
@@ -135,8 +148,7 @@ export class PollService implements Service<Command> {
   }
 
   /** The store and the state at the start: each exchange resumes from what the store holds. */
-  private open(config: Config, settings: StepSettings): void {
-    const store = this.deps.openStore(config.state_dir);
+  private open(config: Config, settings: StepSettings, store: StateStore): void {
     this.store = store;
     const restored = new Map<string, Restored>(config.exchanges.map((e) => [e.name, { snapshot: store.loadSnapshot(e.name), samples: store.loadHistory(e.name), notices: store.loadNotices(e.name) }]));
     this.persist = new Persist(refusable(store, () => this.storeGone));
@@ -347,24 +359,20 @@ export class PollService implements Service<Command> {
     const w = r.effects.write;
     if (w !== undefined && (w.alerts.set.length > 0 || w.alerts.removed.length > 0)) {
       for (let i = 0; i < Math.max(w.alerts.set.length, w.alerts.removed.length); i += PER_MESSAGE) {
-        const message = { t: 'alerts', set: w.alerts.set.slice(i, i + PER_MESSAGE), removed: w.alerts.removed.slice(i, i + PER_MESSAGE) } as const;
-        post(message);
-        this.deps.tell(message);
+        post({ t: 'alerts', set: w.alerts.set.slice(i, i + PER_MESSAGE), removed: w.alerts.removed.slice(i, i + PER_MESSAGE) });
       }
     }
     if (w?.notices !== undefined) post({ t: 'notices', exchange: w.notices.exchange, lists: bookLists(w.notices.book), firstRead: byKind(r.effects.firstRead ?? []) });
     const exchange = r.changes[0]?.exchange;
     for (let i = 0; exchange !== undefined && i < r.changes.length; i += PER_MESSAGE) post({ t: 'changes', exchange, changes: r.changes.slice(i, i + PER_MESSAGE) });
-    const set = new Set<object>(w?.alerts.set ?? []);
-    const tell = r.effects.tell.map((a) => (set.has(a) ? a.fingerprint : a));
+    if (r.effects.tell.length === 0) return;
     // The ids of the pending notifications the write kept, by told alert.
     const ids = new Map<Alert, number>();
     w?.pending.forEach((a, k) => {
       const id = written?.pending[k];
       if (id !== undefined) ids.set(a, id);
     });
-    const pending = r.effects.tell.map((a) => ids.get(a) ?? null);
-    for (let i = 0; i < tell.length; i += PER_MESSAGE) this.deps.tell({ t: 'tell', alerts: tell.slice(i, i + PER_MESSAGE), pending: pending.slice(i, i + PER_MESSAGE), last: i + PER_MESSAGE >= tell.length });
+    this.deps.tell(r.effects.tell, r.effects.tell.map((a) => ids.get(a)));
   }
 
   /** A new version for each part whose map a step changed. */
@@ -418,13 +426,12 @@ export class PollService implements Service<Command> {
     return { exchange: s.exchange, part, version, at: part === 'coins' ? s.coinsAt : s.tickersAt, changed: changed as PartDelta['changed'], gone, whole, unknown: unknown === undefined ? undefined : [...unknown] };
   }
 
+  /** Stops polling and the recorder, and writes what waited (the engine closes the store). */
   async stop(): Promise<void> {
     this.stopStoreChecks?.();
     await Promise.all([...this.watched.keys()].map((name) => this.unwatch(name)));
     await this.recorder?.close();
     this.saveBeforeStop();
-    this.store?.close();
-    await this.store?.settled();
   }
 }
 
@@ -432,17 +439,4 @@ function byKind(announcements: readonly Announcement[]): Partial<Record<Announce
   const n: Partial<Record<AnnouncementKind, number>> = {};
   for (const a of announcements) n[a.kind] = (n[a.kind] ?? 0) + 1;
   return n;
-}
-
-/**
- * The poll service on its thread's end of the channel to the main thread (`port`), telling the
- * delivery thread on `delivery`; `done` once it has stopped and everything it told was taken.
- */
-export function servePoll(port: Port, level: string, delivery: MessagePort, parts: ThreadParts, done: () => Promise<void> | void = () => undefined): void {
-  const told = new Channel<Tell, never>(delivery, { message: () => undefined });
-  serve<Command, Report>(port, level, ({ post, logger }) => new PollService({ ...parts, post, tell: (m) => told.post(m), logger }), async () => {
-    await told.drained();
-    delivery.close();
-    await done();
-  });
 }

@@ -6,7 +6,6 @@
  * service on the thread's end. Tests that inject a clock or a store run the same service in
  * the main thread, on a message channel: the same messages, cloned the same way.
  */
-import { setPriority } from 'node:os';
 import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import pino from 'pino';
 import { errorMessage } from '../lib/error-message';
@@ -51,20 +50,6 @@ export interface ThreadParts {
   storeCheckMs?: number | undefined;
   /** What runs the thread's repeating work (the system's timers unless given). */
   scheduler?: Scheduler | undefined;
-}
-
-/**
- * Lowers the calling thread's CPU priority to `nice` (0 is the main thread's, 19 the lowest):
- * a service thread yields the processor to the main thread, whose health checks and scrapes
- * must be answered at once. On Linux a priority set with no process id is the calling
- * thread's alone; elsewhere it may not be allowed, and nothing depends on it.
- */
-export function lowerPriority(nice: number): void {
-  try {
-    setPriority(nice);
-  } catch {
-    // not allowed here: the thread keeps the process's priority
-  }
 }
 
 /** How long without a word from a thread before it counts as stalled (/healthz). */

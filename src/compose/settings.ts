@@ -1,10 +1,10 @@
 import type { Config, ExchangeConfig } from '../config';
 import { ConfigError } from '../config/errors';
 import type { SeriesFilter } from '../metrics/render';
-import { loadRulesFile } from '../rules/load';
+import { loadRulesFile } from '../config/rules-file';
 import { compileMatcher } from '../rules/match';
 import type { Rule } from '../rules/model';
-import type { FlapOptions } from '../snapshot/flapping';
+import type { FlapOptions } from '../rules/flapping';
 import type { GuardOptions } from '../snapshot/guard';
 import { ChainTable } from '../snapshot/chains';
 import type { ChainOf } from '../rules/transfer';

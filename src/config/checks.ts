@@ -3,7 +3,7 @@
  * between sections. They read the unvalidated value (see LoadYamlOptions.check), so they tolerate
  * any shape and stay silent about what the schema reports anyway.
  */
-import type { PathSegment, YamlIssue } from './yaml-schema';
+import type { PathSegment, YamlIssue } from '../lib/yaml-schema';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
 
 type Entry = Readonly<Record<string, unknown>>;

@@ -54,7 +54,7 @@ const guardSchema = z
   })
   .strict();
 
-/** Flap detection (snapshot/flapping.ts): Nagios' percent state change over the last `window` polls, with hysteresis. */
+/** Flap detection (rules/flapping.ts): Nagios' percent state change over the last `window` polls, with hysteresis. */
 const flappingSchema = z
   .object({
     enabled: z.boolean().default(DEFAULT_FLAPPING.enabled),

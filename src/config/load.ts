@@ -3,13 +3,13 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { readCapped, readFailure, sizeText } from '../lib/read-capped';
-import type { Env } from './env-expand';
-import { loadYaml } from './yaml-schema';
+import type { Env } from '../lib/env-expand';
+import { loadYaml } from '../lib/yaml-schema';
 import type { ReceiverRegistry } from '../notify/receiver-registry';
 import { receiverRegistry } from '../notify/registry';
 import { crossCheck } from './checks';
 import { configSchema, type Config, type SchemaOptions } from './schema';
-import { locate, parseYamlSource, tell } from './yaml-source';
+import { locate, parseYamlSource, tell } from '../lib/yaml-source';
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
@@ -24,7 +24,7 @@ export function parseConfig(text: string, fileName: string, env: Env, baseDir: s
 }
 
 /**
- * Bound of a config file, as the rules file has its own (rules/load.ts): a config is a few
+ * Bound of a config file, as the rules file has its own (rules/parse.ts): a config is a few
  * kilobytes; a file of megabytes is a mistake (a log or a dump named by accident), and parsing
  * one of 50 MB took 2.4 GB of memory.
  */

@@ -4,7 +4,7 @@ import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
 import { MAX_TIME, parseSilence } from '../alerts/silence-request';
 import { isChangeKind } from '../snapshot/changes';
-import type { ChangeQuery, DeadLetter, StoredChange } from '../store/store';
+import type { ChangeQuery, DeadLetter, StoredChange } from '../storage/port';
 import type { Page, StateView } from './state-view';
 
 /** What the JSON API reads from the running daemon. */
@@ -17,7 +17,8 @@ export interface ApiSource {
   deadLetters(limit: number, before?: number): DeadLetter[];
   silences: {
     list(): Silence[];
-    save(silence: Silence): void;
+    /** Stores a silence and puts it in force (rejects when the store refused it). */
+    save(silence: Silence): void | Promise<void>;
   };
   now(): number;
 }
@@ -225,24 +226,24 @@ export function apiRouter(source: ApiSource): Router {
     res.json({ status: 'success', data });
   });
 
-  r.post('/silences', takesParams(), jsonBodyOnly, express.json({ limit: '64kb' }), (req, res) => {
+  r.post('/silences', takesParams(), jsonBodyOnly, express.json({ limit: '64kb' }), async (req, res) => {
     const parsed = parseSilence(req.body, source.now());
     if (typeof parsed === 'string') {
       res.status(400).json({ status: 'error', error: parsed });
       return;
     }
-    source.silences.save(parsed);
+    await source.silences.save(parsed);
     res.status(201).json({ status: 'success', data: { silenceID: parsed.id } });
   });
 
-  r.delete('/silences/:id', takesParams(), (req, res) => {
+  r.delete('/silences/:id', takesParams(), async (req, res) => {
     const found = source.silences.list().find((s) => s.id === req.params.id);
     if (found === undefined) {
       res.status(404).json({ status: 'error', error: 'no such silence' });
       return;
     }
     const now = source.now();
-    source.silences.save({ ...found, endsAt: Math.min(found.endsAt, now) });
+    await source.silences.save({ ...found, endsAt: Math.min(found.endsAt, now) });
     res.json({ status: 'success' });
   });
 

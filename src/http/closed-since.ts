@@ -1,6 +1,6 @@
 import type { Change } from '../snapshot/changes';
 import type { NetworkRecord } from '../snapshot/model';
-import type { Outage } from '../store/store';
+import type { Outage } from '../outages/model';
 
 /** When a network last closed: [deposits, withdrawals], ms or null (before the kept history). */
 export type Closures = readonly [deposit: number | null, withdraw: number | null];
@@ -34,7 +34,7 @@ const key = (coin: string, network: string): string => `${coin}\u0000${network}`
 export class ClosedSince {
   private readonly byExchange = new Map<string, Map<string, [number | null, number | null]>>();
 
-  /** `load(exchange)`: every closure of that exchange's history (StateStore.closedSince). */
+  /** `load(exchange)`: every closure of that exchange's history (Store.closedSince). */
   constructor(private readonly load: (exchange: string) => Iterable<{ coin: string; network: string; kind: string; at: number }>) {}
 
   get(exchange: string, coin: string, network: string): Closures | undefined {

@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { visibleText } from '../lib/visible-text';
 import { escapeHtml as x } from '../lib/html';
 import { isChangeKind, type ChangeValue } from '../snapshot/changes';
-import type { ChangeQuery, StoredChange } from '../store/store';
+import type { ChangeQuery, StoredChange } from '../storage/port';
 import { answerOtherMethods } from '../lib/other-methods';
 import { iso, methodNotAllowed, one, parseLimit, singleParams } from './api';
 import type { HistorySource } from './history-api';

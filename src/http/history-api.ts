@@ -3,7 +3,8 @@
  * the badges read from the running daemon (HistorySource).
  */
 import express, { type Router } from 'express';
-import type { ChangeQuery, Direction, Outage, OutageQuery, OutageTotals, StoredChange } from '../store/store';
+import type { Direction, Outage, OutageQuery, OutageTotals } from '../outages/model';
+import type { ChangeQuery, StoredChange } from '../storage/port';
 import { answerOtherMethods } from '../lib/other-methods';
 import { iso, methodNotAllowed, one, parseLimit, parseSince, singleParamsOnly, takesParams } from './api';
 import { outageMessage } from './closed-since';

@@ -1,4 +1,4 @@
-import type { OutageSpan } from '../store/store';
+import type { OutageSpan } from '../outages/model';
 
 export const DAY_MS = 86_400_000;
 /** Days of bars per network (Gatus style: one bar a day). */

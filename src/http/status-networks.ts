@@ -1,6 +1,6 @@
 import type { Rule } from '../rules/model';
 import type { NetworkRecord } from '../snapshot/model';
-import type { OutageSpan, OutageTotals } from '../store/store';
+import type { OutageSpan, OutageTotals } from '../outages/model';
 import { closedAt, closedMessage, type Closures } from './closed-since';
 import type { ExchangeInput } from './state-view';
 import { dayBars, firstBarDay, overallRatio, type DayBar } from './status-bars';

@@ -1,5 +1,6 @@
 import type { Alert } from '../alerts/alert';
-import type { Outage, StoredChange } from '../store/store';
+import type { Outage } from '../outages/model';
+import type { StoredChange } from '../storage/port';
 import type { NetworkRecord } from '../snapshot/model';
 import { closedAt, closedMessage, outageMessage, type Closures } from './closed-since';
 import { closedNetworks, firingByExchange, summarize, type ExchangeInput, type RouteView } from './state-view';

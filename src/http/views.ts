@@ -3,7 +3,8 @@ import type { NoticeLists } from '../notices/book-json';
 import type { Rule } from '../rules/model';
 import type { TransferRoute } from '../rules/transfer';
 import type { Change } from '../snapshot/changes';
-import type { Outage, StateStore } from '../store/store';
+import type { Outage } from '../outages/model';
+import type { Store } from '../storage/port';
 import { ClosedSince, type Closures } from './closed-since';
 import { routeView, stateView, type ExchangeInput, type Page, type StateView } from './state-view';
 import { filterWords, type StatusQuery } from './status-networks';
@@ -20,7 +21,7 @@ export interface ViewSource {
   exchanges(): ExchangeInput[];
   alerts(): Iterable<Alert>;
   /** The history (absent until the store is open). */
-  store(): Pick<StateStore, 'queryChanges' | 'countChanges' | 'closedSince' | 'queryOutages' | 'networkOutages' | 'outageTotals' | 'watchingSince'> | undefined;
+  store(): Pick<Store, 'queryChanges' | 'countChanges' | 'closedSince' | 'queryOutages' | 'networkOutages' | 'outageTotals' | 'watchingSince'> | undefined;
   /** The rules in force: the networks and symbols they name come first on the status page. */
   rules?(): readonly Rule[];
   /** The canonical chain of an exchange's network (null when unknown). */

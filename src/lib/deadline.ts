@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { timerDelay } from './timer-delay';
+import { systemScheduler, type Scheduler } from './scheduler';
 
 /** A timer firing later than this was held up by a busy event loop, not by the far end. */
 const LATE_MS = 20;
@@ -13,33 +13,29 @@ export interface Deadline {
  * process could spend on it: a timer that fires late (the event loop was blocked) gives the
  * far end back the time the loop took from it, so an answer that arrived during the stall is
  * read before anything is declared; and even on time, I/O already waiting is read first (the
- * check phase, where setImmediate runs, follows the poll phase). A busy process is never taken
+ * check phase, where a scheduler's `soon` runs, follows the poll phase). A busy process is never taken
  * for a silent peer.
  */
-export function deadline(ms: number, onExpire: () => void, now: () => number = () => performance.now()): Deadline {
+export function deadline(ms: number, onExpire: () => void, now: () => number = () => performance.now(), scheduler: Scheduler = systemScheduler): Deadline {
   let due = now() + ms;
   // What is given back is bounded (at most `ms` in all), so a loop that is late at every turn
   // still ends a silent peer's request, after at most twice its time.
   let givenBack = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
+  let cancel: () => void;
   const fire = (): void => {
     const late = now() - due;
     if (late > LATE_MS && givenBack < ms) {
       const back = Math.min(late, ms - givenBack);
       givenBack += back;
       due = now() + back;
-      timer = setTimeout(fire, timerDelay(back));
+      cancel = scheduler.after(back, fire);
       return;
     }
-    immediate = setImmediate(onExpire);
+    cancel = scheduler.soon(onExpire);
   };
-  timer = setTimeout(fire, timerDelay(ms));
+  cancel = scheduler.after(ms, fire);
   return {
-    cancel() {
-      clearTimeout(timer);
-      if (immediate !== undefined) clearImmediate(immediate);
-    },
+    cancel: () => cancel(),
   };
 }
 

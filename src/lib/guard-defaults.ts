@@ -12,7 +12,7 @@ export const DEFAULT_GUARD = {
 } as const;
 
 /**
- * Flap detection's defaults (src/snapshot/flapping.ts), Nagios' own: 21 states looked back over,
+ * Flap detection's defaults (src/rules/flapping.ts), Nagios' own: 21 states looked back over,
  * flapping from 20 % state change, settled under 5 %. Alternating answers flap after 4 changes;
  * one closure, or every network closing at once, is one change (about 6 %).
  */

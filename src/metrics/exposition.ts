@@ -14,6 +14,7 @@ import type { Registry } from 'prom-client';
 import { familyHeader, NETWORK_FAMILIES, TICKER_FAMILIES, type FamilyName } from './render';
 import { systemClock, type Clock } from '../lib/clock';
 import type { Endpoint } from '../snapshot/model';
+import { systemScheduler } from '../lib/scheduler';
 
 const gzipAsync = promisify(gzip) as (text: string, options: { level: number }) => Promise<Buffer>;
 const gunzipAsync = promisify(gunzip) as (data: Buffer) => Promise<Buffer>;
@@ -98,9 +99,9 @@ export class Exposition {
     // Nothing kept yet (the first scrapes): what there is to show is waited for.
     if (this.parts.size === 0) await update;
     else {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([update, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.waitMs)))]);
-      clearTimeout(timer);
+      let cancel = (): void => undefined;
+      await Promise.race([update, new Promise<void>((resolve) => (cancel = systemScheduler.after(this.waitMs, resolve)))]);
+      cancel();
     }
     const out: Buffer[] = [];
     for (const part of ['coins', 'tickers'] as const) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Delivery, Notification } from './notifier';
 import { span } from '../lib/duration';
-import { oneLine } from './text';
+import { oneLine } from './kit/text';
 
 /** The wall clock of `ms` in `timeZone`: its fields, and its offset from UTC (ms). */
 function wall(ms: number, timeZone: string): { y: number; m: number; d: number; offset: number } {

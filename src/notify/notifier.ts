@@ -32,7 +32,7 @@ export interface Notification {
 /**
  * One notification for one receiver, as the outbox holds it and a notifier sends it: the body,
  * and a key that stays the same across retries. (The daemon's notification subsystem is
- * `Notifications`, src/notifications.ts.)
+ * `Notifications`, notify/orchestrator.ts.)
  */
 export interface Delivery {
   notification: Notification;

@@ -9,7 +9,7 @@ import type { Samples } from '../rules/ticker-samples';
 import type { Rule } from '../rules/model';
 import type { ChainOf } from '../rules/transfer';
 import { EMPTY_NOTICES, type NoticeBook } from '../notices/book';
-import { DEFAULT_FLAPPING, EMPTY_BOOK, type FlapBook, type FlapOptions } from '../snapshot/flapping';
+import { DEFAULT_FLAPPING, EMPTY_BOOK, type FlapBook, type FlapOptions } from '../rules/flapping';
 import { DEFAULT_GUARD, type GuardOptions, type Suspect } from '../snapshot/guard';
 import { emptySnapshot, type Endpoint, type Snapshot } from '../snapshot/model';
 

@@ -17,7 +17,7 @@ import { applyRead, type MentionsOf, type NoticeBook, type ReadOptions } from '.
 import type { Announcement, Maintenance, NoticeRead } from '../notices/model';
 import { mentionLists, mentions } from '../notices/mentions';
 import { oneWindowEach } from '../notices/same-window';
-import { announcementEvents, closureRule, noticeInstances, withNotices } from './notice-rules';
+import { announcementEvents, closureRule, noticeInstances, withNotices } from '../rules/notices';
 import { evaluateTransfer } from '../rules/evaluate-transfer';
 import { historyKeep, recordSamples, sampledTickers, type Samples } from '../rules/ticker-samples';
 import type { Rule } from '../rules/model';
@@ -26,8 +26,8 @@ import { diff } from '../snapshot/diff';
 import { judge } from '../snapshot/guard';
 import { applyCoins, applyTickers, type Answer } from '../snapshot/merge';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../snapshot/model';
-import { anyFlapping, percentChange, recordFlips, thingOfLabels, type FlapBook } from '../snapshot/flapping';
-import { builtinEntity, builtinInstance, ENDPOINT_RULES, FLAPPING_RULES, flappingInstance, STORE_FAILING_RULE, storeFailingInstance } from './builtin';
+import { anyFlapping, percentChange, recordFlips, thingOfLabels, type FlapBook } from '../rules/flapping';
+import { builtinEntity, builtinInstance, ENDPOINT_RULES, FLAPPING_RULES, flappingInstance, STORE_FAILING_RULE, storeFailingInstance } from '../rules/builtin';
 import { DEFAULT_EXPLAINS_FOR_MS, exchangeOf, flappingOf, guardOf, type ExchangeState, type PollState } from './state';
 
 /** Consecutive failed polls of an endpoint before ExchangeDown fires. */

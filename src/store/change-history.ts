@@ -1,24 +1,8 @@
 import type { Change } from '../snapshot/changes';
-import { isChangeKindColumn, readChangeValue } from './rows';
+import type { ChangeQuery, StoredChange } from '../storage/port';
+import { isChangeKindColumn, readChangeValue } from '../storage/rows';
 import type { Tables } from './tables';
 import { whereOf } from './where';
-
-/** Filters of the change history (GET /api/v1/changes). */
-export interface ChangeQuery {
-  exchange?: string;
-  since?: number;
-  coin?: string;
-  network?: string;
-  symbol?: string;
-  kind?: string;
-  /** Return changes with an id below this (the next page of a newest-first listing). */
-  before?: number;
-  limit: number;
-}
-
-export interface StoredChange extends Change {
-  id: number;
-}
 
 /**
  * The history of changes (table `changes`): appended in order, read newest first. It is not

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { errorMessage } from '../lib/error-message';
 import { backfillOutages } from './outage-backfill';
 import { OUTAGES_SCHEMA } from './outages';
-import { parseRow, ROW_SCHEMAS } from './rows';
+import { parseRow, ROW_SCHEMAS } from '../storage/rows';
 import { bodyText } from './outbox';
 import { readSnapshotRecordRow, readSnapshotRow } from './state';
 

@@ -1,28 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Direction } from './outages';
-
-/** Closed time and outages of one network and direction within a window (availability). */
-export interface OutageTotals {
-  exchange: string;
-  coin: string;
-  network: string;
-  direction: Direction;
-  /** Milliseconds closed within the window. */
-  closedMs: number;
-  /** Outages of known length that began within the window. */
-  count: number;
-  /** Of those, the ones that reopened, and their summed length (ms). */
-  reopened: number;
-  reopenedMs: number;
-}
-
-export interface TotalsQuery {
-  exchange?: string;
-  coin?: string;
-  network?: string;
-  start: number;
-  now: number;
-}
+import type { OutageTotals, TotalsQuery } from '../outages/model';
 
 /**
  * Closed time and outages per network and direction within [start, now] (clipped, as

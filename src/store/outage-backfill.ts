@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Change } from '../snapshot/changes';
+import { OUTAGE_KINDS } from '../outages/model';
 import { OutageRows } from './outages';
 
 /**
@@ -13,7 +14,7 @@ export function backfillOutages(db: Database.Database): void {
   const insert = db.prepare('INSERT OR IGNORE INTO watching (exchange, since) VALUES (?, ?)');
   for (const e of exchanges) insert.run(e.exchange, e.at);
   const rows = new OutageRows(db, { lookBack: true });
-  const kinds = "('deposit_disabled','deposit_enabled','withdraw_disabled','withdraw_enabled','deposit_desc_set','deposit_desc_changed','withdraw_desc_set','withdraw_desc_changed','network_removed','coin_delisted')";
+  const kinds = `(${OUTAGE_KINDS.map((k) => `'${k}'`).join(',')})`;
   const batch: Change[] = [];
   for (const r of db.prepare(`SELECT * FROM changes WHERE kind IN ${kinds} ORDER BY id`).iterate() as IterableIterator<Record<string, unknown>>) {
     if (typeof r.exchange !== 'string' || typeof r.kind !== 'string' || typeof r.at !== 'number') continue;

@@ -1,48 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
+import { DIRECTIONS, OUTAGE_CLOSES as CLOSE, OUTAGE_MESSAGES as MESSAGE, OUTAGE_OPENS as OPEN, type Direction, type Outage, type OutageQuery } from '../outages/model';
 import { whereOf } from './where';
-
-export type Direction = 'deposit' | 'withdraw';
-export const DIRECTIONS: readonly Direction[] = ['deposit', 'withdraw'];
-
-/** One closure of deposits or withdrawals of a network (table `outages`). */
-export interface Outage {
-  id: number;
-  exchange: string;
-  coin: string;
-  network: string;
-  direction: Direction;
-  /** When it closed (ms), or null: already closed when watching began. */
-  from: number | null;
-  /** `from`, or when watching began for an outage from before that: where it counts from. */
-  began: number;
-  /** When it reopened (ms), or null while it lasts. */
-  to: number | null;
-  /** The exchange's messages during it, in order, each once. */
-  messages: string[];
-}
-
-export interface OutageQuery {
-  exchange?: string;
-  coin?: string;
-  network?: string;
-  direction?: Direction;
-  /** Outages that lasted into this instant or later (ongoing ones always). */
-  since?: number;
-  /** Only outages that ended, newest end first (default: every outage, newest beginning first). */
-  ended?: boolean;
-  limit: number;
-}
 
 /** Which outages a write changed: of one coin of an exchange, of a whole exchange, or any. */
 export type Touched = (exchange?: string, coin?: string) => void;
 
-const CLOSE: Partial<Record<string, Direction>> = { deposit_disabled: 'deposit', withdraw_disabled: 'withdraw' };
-const OPEN: Partial<Record<string, Direction>> = { deposit_enabled: 'deposit', withdraw_enabled: 'withdraw' };
-const MESSAGE: Partial<Record<string, Direction>> = {
-  deposit_desc_set: 'deposit', deposit_desc_changed: 'deposit', withdraw_desc_set: 'withdraw', withdraw_desc_changed: 'withdraw',
-};
 
 /** The tables of outages, made by migration 5 (open.ts). */
 export const OUTAGES_SCHEMA = `

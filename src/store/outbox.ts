@@ -2,65 +2,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { storedAlert, type Alert } from '../alerts/alert';
 import type { LogEntry } from '../alerts/dedup';
 import type { Delivery } from '../notify/notifier';
-import { parseRow, ROW_SCHEMAS } from './rows';
+import type { CommitDelivery, DeadLetter, HeldWrites, OutboxItem } from '../notify/outbox-port';
+import { parseRow, ROW_SCHEMAS } from '../storage/rows';
 import type { Tables } from './tables';
-
-/** A delivery held in memory while the store could not be written, written back when it can. */
-export interface HeldDelivery {
-  receiver: string;
-  delivery: Delivery;
-  createdAt: number;
-  attempts: number;
-  nextAt: number;
-  state: 'pending' | 'dead';
-  error: string | null;
-  finishedAt: number | null;
-}
-
-/** What became of a delivery of the outbox while the store could not be written. */
-export interface OutboxMark {
-  id: number;
-  state: 'done' | 'retry' | 'dead';
-  attempts: number;
-  nextAt: number;
-  error: string;
-  at: number;
-}
-
-/** Everything a failing store could not take at once: written back in one transaction. */
-export interface HeldWrites {
-  deliveries: readonly HeldDelivery[];
-  log: readonly { receiver: string; groupKey: string; entry: LogEntry | undefined }[];
-  unpend: readonly number[];
-  marks: readonly OutboxMark[];
-}
-
-/** A delivery and log entry to commit (see StateStore.commitDeliveries). */
-export interface CommitDelivery {
-  receiver: string;
-  groupKey: string;
-  delivery: Delivery | undefined;
-  entry: LogEntry | undefined;
-  notificationJson?: string;
-}
-
-/** A delivery waiting in (or finished with) the outbox. */
-export interface OutboxItem {
-  id: number;
-  receiver: string;
-  delivery: Delivery;
-  /** JSON.stringify(delivery.notification), when the outbox has it at hand. */
-  notificationJson?: string;
-  createdAt: number;
-  attempts: number;
-  /** When it is due (the outbox's own reads give it). */
-  nextAt?: number;
-}
-
-export interface DeadLetter extends OutboxItem {
-  error: string;
-  finishedAt: number;
-}
 
 /** A delivery committed by this process, and its notification as JSON. */
 interface Committed {

@@ -1,5 +1,5 @@
 import type { Silence } from '../alerts/silence';
-import { parseRow, ROW_SCHEMAS } from './rows';
+import { parseRow, ROW_SCHEMAS } from '../storage/rows';
 import type { Tables } from './tables';
 
 /** The silences (table `silences`), kept until they have ended, oldest end first. */

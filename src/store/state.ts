@@ -3,7 +3,7 @@ import type { NoticeBook } from '../notices/book';
 import { bookFromJson, bookToJson, NOTICE_BOOK_JSON } from '../notices/book-json';
 import type { SymbolHistory } from '../rules/ticker-samples';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
-import { parseRow, ROW_SCHEMAS } from './rows';
+import { parseRow, ROW_SCHEMAS } from '../storage/rows';
 import type { Tables } from './tables';
 
 /** A snapshot part's records, in the order its stored body lists them. */

@@ -7,28 +7,27 @@ import type { SymbolHistory } from '../rules/ticker-samples';
 import type { Change } from '../snapshot/changes';
 import type { CoinRecord, Snapshot } from '../snapshot/model';
 import { WalCheckpoints } from './checkpoint';
-import { ChangeHistory, type ChangeQuery, type StoredChange } from './change-history';
+import type { ChangeQuery, Store, StoredChange } from '../storage/port';
+import type { Outage, OutageQuery, OutageSpan, OutageTotals, TotalsQuery } from '../outages/model';
+import { ChangeHistory } from './change-history';
 import { openChecked, openStore } from './open';
 import { COMPANIONS, identify, recreateFile, sameFile, type FileIdentity } from './recreate';
-import { OutageIndex, type OutageSpan, type OutageTotals, type TotalsQuery } from './outage-totals';
-import { OutageRows, type Outage, type OutageQuery } from './outages';
-import { Outbox, type CommitDelivery, type DeadLetter, type HeldWrites, type OutboxItem } from './outbox';
+import { OutageIndex } from '../outages/availability';
+import { outageRowSource } from './outage-totals';
+import { OutageRows } from './outages';
+import type { CommitDelivery, DeadLetter, HeldWrites, OutboxItem } from '../notify/outbox-port';
+import { Outbox } from './outbox';
 import { SilenceRows } from './silences';
 import { StateRows } from './state';
 import { Tables, type SetAsideHook } from './tables';
 
-// The store's types and helpers, where its callers have always found them.
-export type { ChangeQuery, StoredChange } from './change-history';
-export type { CommitDelivery, DeadLetter, HeldDelivery, HeldWrites, OutboxItem, OutboxMark } from './outbox';
 export type { SetAsideHook } from './tables';
-export type { Direction, Outage, OutageQuery } from './outages';
-export type { OutageSpan, OutageTotals } from './outage-totals';
 export { StoreError } from './open';
 export { snapshotRecords } from './state';
 
 
 /**
- * The daemon's state on disk, and the one store the rest of the code uses: the last snapshot
+ * The daemon's state on disk, SQLite's backend of the store port (storage/port.ts): the last snapshot
  * of each exchange, the active alerts and the ticker samples the windows need (state.ts), the
  * history of changes (change-history.ts), the notification outbox, its log and the alerts
  * waiting to be grouped (outbox.ts), and the silences (silences.ts). The parts share one SQLite
@@ -41,7 +40,7 @@ export { snapshotRecords } from './state';
  *   addPending and writeHeld are one transaction each; the other writes of more than one row
  *   (saveAlerts, updateAlerts, appendChanges, pruneDeliveries) are all-or-nothing only inside
  *   transaction().
- * - Every row is validated as it is read back (rows.ts). A row that is not what was written (a
+ * - Every row is validated as it is read back (storage/rows.ts). A row that is not what was written (a
  *   few overwritten bytes pass quick_check) is never returned: it is set aside into the table
  *   `set_aside`, kept for a look, and `onSetAside` hears of it once per open or read, never once
  *   per row (a store that cannot be written leaves it in place, and reads skip it). The state
@@ -60,7 +59,7 @@ export { snapshotRecords } from './state';
  *   new file at the path and fences the deleted one (every write to it then throws), and the
  *   other connections, finding `replaced`, `reopen()` on it (recreate.ts).
  */
-export class StateStore {
+export class StateStore implements Store {
   // The connection and the parts over it: made again when the store moves to a new file (reopen).
   private db!: Database.Database;
   private state!: StateRows;
@@ -76,8 +75,6 @@ export class StateStore {
 
   /** When the WAL is folded into the database file (checkpoint.ts). */
   private checkpoints!: WalCheckpoints;
-  /** The checkpoint workers of the files this store has left, ending. */
-  private readonly left: Promise<void>[] = [];
 
   private constructor(
     db: Database.Database,
@@ -96,7 +93,7 @@ export class StateStore {
     const tables = new Tables(db, <T>(fn: () => T): T => this.transaction(fn), this.onSetAside);
     this.state = new StateRows(tables);
     this.history = new ChangeHistory(tables);
-    this.outageIndex = new OutageIndex(db);
+    this.outageIndex = new OutageIndex(outageRowSource(db));
     this.outages = new OutageRows(db, { touched: (exchange, coin) => this.outageIndex.touched(exchange, coin) });
     this.outbox = new Outbox(tables);
     this.silences = new SilenceRows(tables);
@@ -110,10 +107,7 @@ export class StateStore {
   close(): void {
     this.checkpoints.stop();
     if (this.db.open) this.db.close();
-    this.closing = this.checkpoints.close();
   }
-
-  private closing: Promise<void> | undefined;
 
   // --- The file under the store ----------------------------------------------------------------
 
@@ -155,7 +149,6 @@ export class StateStore {
     if (this.fileState() === 'gone') throw new Error(`no file at ${this.db.name} to move to`);
     const db = openChecked(this.db.name, false);
     this.checkpoints.stop();
-    this.left.push(this.checkpoints.close());
     this.db.close();
     this.attach(db);
   }
@@ -163,15 +156,6 @@ export class StateStore {
   /** WAL checkpoints started so far (see checkpoint.ts). */
   get checkpointsStarted(): number {
     return this.checkpoints.started;
-  }
-
-  /**
-   * Resolves once the store's files are left alone: no checkpoint of the WAL is running in its
-   * worker thread (after close(), before the state directory is removed or the process exits).
-   */
-  async settled(): Promise<void> {
-    await Promise.all(this.left);
-    await (this.closing ?? this.checkpoints.idle());
   }
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */

@@ -265,6 +265,8 @@ describe('the store file, its WAL and its index deleted while the daemon runs', 
     await waitFor(() => JSON.stringify(held()) === JSON.stringify(expected), `the new store file to hold what the daemon held (${JSON.stringify(held())})`, 3_000);
     const deleted = 'state store file deleted while in use; a new one is written at once from what the daemon holds, the poll path\'s writes wait in memory until the next check';
     const again = 'state store file written again from what the daemon held; the poll path writes to it from the next check';
+    // The engine logs once it has written the file; the line reaches this process a moment later.
+    await waitFor(() => logged(first.child, again).length > 0, 'the log line of the file written again', 5_000);
     expect([logged(first.child, deleted).length, logged(first.child, again).length]).toEqual([1, 1]);
 
     // Stopped before the next look.

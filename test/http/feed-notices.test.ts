@@ -5,7 +5,7 @@ import { listen } from '../../src/http/server';
 import type { StatusView } from '../../src/http/status-page';
 import type { NoticeLists } from '../../src/notices/book-json';
 import type { Announcement, Maintenance } from '../../src/notices/model';
-import type { StoredChange } from '../../src/store/store';
+import type { StoredChange } from '../../src/storage/port';
 import { child, childrenNamed, parseXml } from '../support/xml';
 
 const T = Date.UTC(2026, 10, 27, 12, 0, 0);

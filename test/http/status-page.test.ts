@@ -2,7 +2,7 @@ import { STATUS_CSP } from '../../src/http/app';
 import type { Listening } from '../../src/http/server';
 import type { ExchangeInput } from '../../src/http/state-view';
 import { Views } from '../../src/http/views';
-import { parseRules } from '../../src/rules/load';
+import { parseRules } from '../../src/rules/parse';
 import type { Rule } from '../../src/rules/model';
 import type { Snapshot } from '../../src/snapshot/model';
 import { coinRecord } from '../support/records';

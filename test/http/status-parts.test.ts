@@ -1,7 +1,7 @@
 import { barClass, dayBars, overallRatio, DAY_MS } from '../../src/http/status-bars';
 import { statusQuery } from '../../src/http/status-query';
 import { Watched } from '../../src/http/status-watch';
-import { parseRules } from '../../src/rules/load';
+import { parseRules } from '../../src/rules/parse';
 import type { Rule } from '../../src/rules/model';
 import { networkRecord } from '../support/records';
 

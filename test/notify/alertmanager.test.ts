@@ -1,5 +1,5 @@
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/notify/notification';
+import { buildDelivery } from '../../src/notify/pipeline/build-delivery';
 import { alertmanagerNotifier } from '../../src/notify/alertmanager/alertmanager';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { receiverDeps } from '../support/receiver-deps';

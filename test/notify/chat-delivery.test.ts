@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { parseConfig } from '../../src/config';
 import { systemClock } from '../../src/lib/clock';
-import { Notifications } from '../../src/notify/notifications';
+import { Notifications } from '../../src/notify/orchestrator';
 import { receiverRegistry } from '../../src/notify/registry';
 import { DISCORD_TOKEN, DiscordDouble } from '../support/doubles/discord';
 import { PAGERDUTY_ROUTING_KEY, PagerDutyDouble } from '../support/doubles/pagerduty';

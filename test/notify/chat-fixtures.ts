@@ -1,5 +1,5 @@
 import { fingerprint, type Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/notify/notification';
+import { buildDelivery } from '../../src/notify/pipeline/build-delivery';
 import { NotifyError, type Delivery } from '../../src/notify/notifier';
 import type { ReceiverDeps } from '../../src/notify/plugin';
 import { DiscordDouble } from '../support/doubles/discord';

@@ -1,7 +1,7 @@
 import { fingerprint } from '../../src/alerts/alert';
-import { alertMark, CUT, fairShares, fit, headline, readableTime } from '../../src/notify/chat-text';
-import { isChangeEvent } from '../../src/notify/event-alert';
-import { toNotified } from '../../src/notify/notification';
+import { alertMark, CUT, fairShares, fit, headline, readableTime } from '../../src/notify/kit/chat-text';
+import { isChangeEvent } from '../../src/notify/kit/event-alert';
+import { toNotified } from '../../src/notify/pipeline/build-delivery';
 import { closed, delivery, descSet, EXTERNAL_URL, reopened } from './chat-fixtures';
 
 describe('what the chat receivers say', () => {

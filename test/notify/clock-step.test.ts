@@ -2,7 +2,7 @@ import { Agent } from 'undici';
 import type { Alert } from '../../src/alerts/alert';
 import { parseConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/lib/logger';
-import { Notifications } from '../../src/notify/notifications';
+import { Notifications } from '../../src/notify/orchestrator';
 import { steppingClock } from '../support/stepping-clock';
 import { openTempStore, type TempStore } from '../support/temp-store';
 import { waitFor } from '../support/wait';

@@ -3,12 +3,12 @@ import { Digests, digestContent } from '../../src/compose/daily-digest';
 import { parseConfig, type Config } from '../../src/config';
 import { manualClock, systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
-import { Notifications } from '../../src/notify/notifications';
+import { Notifications } from '../../src/notify/orchestrator';
 import { digestDelivery, digestText, localDate, nextDigestAt } from '../../src/notify/digest';
 import type { Delivery } from '../../src/notify/notifier';
 import type { NoticeLists } from '../../src/notices/book-json';
 import type { Maintenance } from '../../src/notices/model';
-import type { Outage } from '../../src/store/store';
+import type { Outage } from '../../src/outages/model';
 import { tickerRecord } from '../support/records';
 import { openTempStore } from '../support/temp-store';
 import { waitFor } from '../support/wait';
@@ -88,7 +88,6 @@ describe('the daily digest, sent by a manual clock', () => {
       notices: () => NOTICES,
       send: (deliveries) => sent.push({ at: new Date(clock.now()).toISOString(), deliveries }),
       externalURL: () => 'http://sw',
-      refresh: async () => undefined,
     });
     for (let t = clock.now(); t <= at('2026-03-30T12:00:00Z'); t += 15 * 60_000) {
       clock.set(t);

@@ -1,4 +1,4 @@
-import type { ChatWebhookConfig } from '../../src/notify/chat-webhook';
+import type { ChatWebhookConfig } from '../../src/notify/kit/chat-webhook';
 import { discord } from '../../src/notify/discord';
 import { DISCORD_LIMITS, embedSize } from '../../src/notify/discord/message';
 import type { Notifier } from '../../src/notify/notifier';

@@ -1,5 +1,5 @@
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/notify/notification';
+import { buildDelivery } from '../../src/notify/pipeline/build-delivery';
 import { upstreamText } from '../../src/lib/upstream-text';
 import { emailNotifier } from '../../src/notify/email/email';
 import { DEFAULT_EMAIL_MAX_BODY_BYTES } from '../../src/notify/email/schema';

@@ -1,4 +1,4 @@
-import { statusError } from '../../src/notify/http-errors';
+import { statusError } from '../../src/notify/kit/http-errors';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 

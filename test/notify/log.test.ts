@@ -1,8 +1,8 @@
 /** The `log` receiver's lines: a change event is a CHANGE, not a FIRING (a cleared message fires nothing). */
 import { fingerprint, type Alert } from '../../src/alerts/alert';
 import { logNotifier } from '../../src/notify/log/log';
-import { buildDelivery } from '../../src/notify/notification';
-import { alertLine } from '../../src/notify/text';
+import { buildDelivery } from '../../src/notify/pipeline/build-delivery';
+import { alertLine } from '../../src/notify/kit/text';
 import { capturedLogger } from '../support/log-capture';
 
 const AT = Date.UTC(2026, 0, 2, 3, 4, 5);

@@ -8,7 +8,7 @@ import { NotifyError, type Delivery, type Notifier } from '../../src/notify/noti
 import { ntfy } from '../../src/notify/ntfy';
 import type { NtfyConfig } from '../../src/notify/ntfy/schema';
 import { NTFY_PASSWORD, NTFY_TOKEN, NTFY_TOPIC, NTFY_USER, NtfyDouble } from '../support/doubles/ntfy';
-import { buildDelivery } from '../../src/notify/notification';
+import { buildDelivery } from '../../src/notify/pipeline/build-delivery';
 import { closed, delivery, descSet, EXTERNAL_URL, HOSTILE, HUGE, perTest, rejection, reopened, storm } from './chat-fixtures';
 
 const env = perTest(() => new NtfyDouble());

@@ -1,6 +1,6 @@
 import type { Alert } from '../../src/alerts/alert';
 import { compileInhibitRules, DEFAULT_INHIBIT_RULES } from '../../src/alerts/inhibit';
-import { Pipeline } from '../../src/notify/pipeline';
+import { Pipeline } from '../../src/notify/pipeline/pipeline';
 import { compileRoutes, type RouteInput } from '../../src/alerts/route';
 import { Muter } from '../../src/alerts/silence';
 import { silentLogger } from '../../src/lib/logger';

@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/notify/notification';
+import { buildDelivery } from '../../src/notify/pipeline/build-delivery';
 import { alertmanagerNotifier } from '../../src/notify/alertmanager/alertmanager';
-import { MAX_REDIRECTS } from '../../src/notify/http-post';
+import { MAX_REDIRECTS } from '../../src/notify/kit/http-post';
 import { NotifyError } from '../../src/notify/notifier';
 import { sign, webhookNotifier } from '../../src/notify/webhook/webhook';
 import { receiverDeps } from '../support/receiver-deps';

@@ -1,6 +1,6 @@
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/notify/notification';
-import { RetryStage, type Outcome } from '../../src/notify/retry-stage';
+import { buildDelivery } from '../../src/notify/pipeline/build-delivery';
+import { RetryStage, type Outcome } from '../../src/notify/pipeline/retry-stage';
 import { systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
 import { webhookNotifier } from '../../src/notify/webhook/webhook';

@@ -1,4 +1,4 @@
-import { SentParts } from '../../src/notify/sent-parts';
+import { SentParts } from '../../src/notify/kit/sent-parts';
 
 describe('SentParts', () => {
   it('resumes a notification after its accepted parts, and from the start once done', () => {

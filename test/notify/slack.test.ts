@@ -1,4 +1,4 @@
-import type { ChatWebhookConfig } from '../../src/notify/chat-webhook';
+import type { ChatWebhookConfig } from '../../src/notify/kit/chat-webhook';
 import type { Notifier } from '../../src/notify/notifier';
 import { slack } from '../../src/notify/slack';
 import { SLACK_LIMITS, SLACK_SECTIONS_BUDGET } from '../../src/notify/slack/message';

@@ -5,11 +5,11 @@ import { compileInhibitRules, DEFAULT_INHIBIT_RULES, InhibitionIndex } from '../
 import { compileRoutes } from '../../src/alerts/route';
 import { Muter } from '../../src/alerts/silence';
 import { silentLogger } from '../../src/lib/logger';
-import { dedupStage } from '../../src/notify/dedup-stage';
-import { inhibitStage } from '../../src/notify/inhibit-stage';
-import { muteStage } from '../../src/notify/mute-stage';
-import { outboxStage } from '../../src/notify/outbox-stage';
-import { fanOut, sequence, type Stage, type StageContext } from '../../src/notify/stage';
+import { dedupStage } from '../../src/notify/pipeline/dedup-stage';
+import { inhibitStage } from '../../src/notify/pipeline/inhibit-stage';
+import { muteStage } from '../../src/notify/pipeline/mute-stage';
+import { outboxStage } from '../../src/notify/pipeline/outbox-stage';
+import { fanOut, sequence, type Stage, type StageContext } from '../../src/notify/pipeline/stage';
 
 const S = 1000;
 const [route] = compileRoutes([], { receivers: ['hook', 'pager'], group_by: ['exchange'], group_wait: 0, group_interval: 60 * S, repeat_interval: 3_600 * S }).root;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { main } from '../../src/cli';
 import { parseConfig, redactConfig } from '../../src/config';
-import type { ChatWebhookConfig } from '../../src/notify/chat-webhook';
+import type { ChatWebhookConfig } from '../../src/notify/kit/chat-webhook';
 import type { Notifier } from '../../src/notify/notifier';
 import { teams } from '../../src/notify/teams';
 import { escapeTeams, TEAMS_BODY_LIMIT } from '../../src/notify/teams/card';

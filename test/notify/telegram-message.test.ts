@@ -1,5 +1,5 @@
 import type { Alert } from '../../src/alerts/alert';
-import { buildDelivery } from '../../src/notify/notification';
+import { buildDelivery } from '../../src/notify/pipeline/build-delivery';
 import { htmlProblem } from '../../src/notify/telegram/html';
 import { span } from '../../src/lib/duration';
 import { MAX_MESSAGES, TELEGRAM_TEXT_LIMIT, TemplateTooLong, telegramMessages } from '../../src/notify/telegram/message';

@@ -3,7 +3,7 @@ import type { Alert } from '../../src/alerts/alert';
 import { parseConfig, redactConfig, type Config } from '../../src/config';
 import { systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';
-import { Notifications } from '../../src/notify/notifications';
+import { Notifications } from '../../src/notify/orchestrator';
 import { openTempStore, type TempStore } from '../support/temp-store';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';

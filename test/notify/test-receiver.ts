@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { httpUrl } from '../../src/lib/schema-types';
-import { postNotification } from '../../src/notify/http-post';
+import { postNotification } from '../../src/notify/kit/http-post';
 import type { ReceiverPlugin } from '../../src/notify/plugin';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../../src/notify/receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../../src/notify/kit/receiver-schema';
 import { receiverRegistry } from '../../src/notify/registry';
 
 /**

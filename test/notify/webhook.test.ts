@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { buildDelivery } from '../../src/notify/notification';
+import { buildDelivery } from '../../src/notify/pipeline/build-delivery';
 import type { Alert } from '../../src/alerts/alert';
 import { NotifyError } from '../../src/notify/notifier';
 import { upstreamText } from '../../src/lib/upstream-text';

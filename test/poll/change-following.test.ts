@@ -279,7 +279,6 @@ function openLine(client: ExchangeClient | undefined): Line {
 async function closeLine(line: Line): Promise<void> {
   await line.client?.close();
   line.temp.store.close();
-  await line.temp.store.settled();
   rmSync(line.temp.dir, { recursive: true, force: true });
 }
 

@@ -7,7 +7,8 @@ import type { Delivery } from '../../src/notify/notifier';
 import type { Change } from '../../src/snapshot/changes';
 import { applyCoins, applyTickers } from '../../src/snapshot/merge';
 import { emptySnapshot } from '../../src/snapshot/model';
-import { GZIP_BODY_CHARS, type CommitDelivery } from '../../src/store/outbox';
+import type { CommitDelivery } from '../../src/notify/outbox-port';
+import { GZIP_BODY_CHARS } from '../../src/store/outbox';
 import { StateStore } from '../../src/store/store';
 import { coinRecord, tickerRecord } from '../support/records';
 

@@ -1,7 +1,7 @@
 import type { Alert } from '../../src/alerts/alert';
 import { alertsOf } from '../../src/alerts/lifecycle';
 import type { Domain } from '../../src/rules/evaluate';
-import { parseRules } from '../../src/rules/load';
+import { parseRules } from '../../src/rules/parse';
 import type { Rule } from '../../src/rules/model';
 import { configure, initialState, type PollState, type StepSettings } from '../../src/poll/state';
 import { step } from '../../src/poll/step';

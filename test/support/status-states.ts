@@ -5,7 +5,7 @@ import type { ExchangeInput } from '../../src/http/state-view';
 import { Views } from '../../src/http/views';
 import type { NoticeLists } from '../../src/notices/book-json';
 import type { Announcement, Maintenance } from '../../src/notices/model';
-import { parseRules } from '../../src/rules/load';
+import { parseRules } from '../../src/rules/parse';
 import type { Change } from '../../src/snapshot/changes';
 import type { CoinRecord, Snapshot } from '../../src/snapshot/model';
 import { coinRecord } from './records';

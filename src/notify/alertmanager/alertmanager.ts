@@ -1,5 +1,5 @@
-import { arrayRunsWithin, utf8Bytes } from '../fit-alerts';
-import { postNotification, type HttpDeps } from '../http-post';
+import { arrayRunsWithin, utf8Bytes } from '../kit/parts';
+import { postNotification, type HttpDeps } from '../kit/http-post';
 import { ZERO_TIME, type Delivery, type Notifier } from '../notifier';
 
 export interface AlertmanagerOptions {

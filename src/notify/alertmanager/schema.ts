@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { byteSize, httpUrl, positiveTimer, withDefault } from '../../lib/schema-types';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../kit/receiver-schema';
 
 /** Alertmanager forgets an alert that is not re-sent within its resolve_timeout (5m by default). */
 export const DEFAULT_ALERTMANAGER_RESEND_MS = 60_000;

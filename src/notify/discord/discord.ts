@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ChatService } from '../chat-webhook';
-import { answerError, answerJson } from '../http-errors';
-import type { PostAnswer } from '../http-post';
+import type { ChatService } from '../kit/chat-webhook';
+import { answerError, answerJson } from '../kit/http-errors';
+import type { PostAnswer } from '../kit/http-post';
 import type { NotifyError } from '../notifier';
 import { discordMessage } from './message';
 

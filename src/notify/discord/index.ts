@@ -1,4 +1,4 @@
-import { chatWebhookPlugin } from '../chat-webhook';
+import { chatWebhookPlugin } from '../kit/chat-webhook';
 import { discordService } from './discord';
 
 /** `discord: { webhook_url }`: each group as one message through a channel's webhook, upstream text made inert; the URL is a secret. */

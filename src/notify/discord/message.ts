@@ -5,10 +5,11 @@
  * Upstream text is made inert: markdown escaped, `@everyone` / `@here` broken, and
  * `allowed_mentions: { parse: [] }` so that nothing in it can ever ping anyone.
  */
-import { alertFacts, alertFields, alertMark, alertSummary, fairShares, fit, groupFields, groupMark, headline, leftOut, renderEscaped, upstreamMessage } from '../chat-text';
-import type { ChatTemplates } from '../chat-webhook';
+import { alertFacts, alertFields, alertMark, alertSummary, fairShares, fit, groupFields, groupMark, headline, leftOut, renderEscaped, upstreamMessage } from '../kit/chat-text';
+import type { ChatTemplates } from '../kit/chat-webhook';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { oneLine } from '../text';
+import { alertLevel, SEVERITY_SCALES } from '../kit/severity';
+import { oneLine } from '../kit/text';
 
 /** Discord's documented limits, in characters (embed limits: after trimming whitespace). */
 export const DISCORD_LIMITS = {
@@ -24,9 +25,6 @@ export const DISCORD_LIMITS = {
   total: 6000,
 } as const;
 
-const COLOURS: Readonly<Record<string, number>> = { critical: 0xd7263d, error: 0xf46036, warning: 0xf6ae2d, info: 0x3b82f6 };
-const RESOLVED_COLOUR = 0x2ba84a;
-const OTHER_COLOUR = 0x99aab5;
 
 export interface DiscordField {
   name: string;
@@ -110,7 +108,7 @@ function embedOf(group: Readonly<Record<string, string | number>>, a: NotifiedAl
     title: cutTo(title, DISCORD_LIMITS.title),
     ...(/^https?:\/\//.test(a.generatorURL) && { url: a.generatorURL }),
     ...(description.trim() !== '' && { description: cutTo(description, DISCORD_LIMITS.description) }),
-    color: a.status === 'resolved' ? RESOLVED_COLOUR : (COLOURS[severity ?? ''] ?? OTHER_COLOUR),
+    color: alertLevel(SEVERITY_SCALES.discordColour, a),
     fields: fields.slice(0, DISCORD_LIMITS.fields),
     footer: { text: cutTo(escapeDiscord([exchange, severity, a.status].filter(Boolean).join(' · ')), DISCORD_LIMITS.footer) },
     timestamp: a.status === 'resolved' ? a.endsAt : a.startsAt,

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import { leftOut } from '../chat-text';
-import { partsWithin, utf8Bytes } from '../fit-alerts';
+import { leftOut } from '../kit/chat-text';
+import { partsWithin, utf8Bytes } from '../kit/parts';
 import { NotifyError, type Delivery, type Notification, type NotifiedAlert, type Notifier } from '../notifier';
 import type { ReceiverDeps } from '../plugin';
-import { alertLine, escapeHtml, headerText, notificationFields } from '../text';
+import { alertLine, escapeHtml, headerText, notificationFields } from '../kit/text';
 
-/** The subject template of an e-mail whose block sets none (over notify/text.ts's fields). */
+/** The subject template of an e-mail whose block sets none (over notify/kit/text.ts's fields). */
 export const DEFAULT_SUBJECT = '[spotwatch] {{status}}: {{groupLabels.alertname}} ({{count}}) {{groupLabels.exchange}}';
 
 export interface EmailOptions {

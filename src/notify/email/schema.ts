@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { byteSize, describeValue, urlWithScheme, withDefault } from '../../lib/schema-types';
 import type { SchemaContext } from '../plugin';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../kit/receiver-schema';
 
 /**
  * 1 MiB of text and HTML together (about 1.4 MB once encoded for SMTP: far below the 10-25 MB

@@ -1,7 +1,7 @@
-import { answerError, answerJson } from '../http-errors';
-import { postForAnswer, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
+import { answerError, answerJson } from '../kit/http-errors';
+import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import type { Delivery, Notifier, NotifyError } from '../notifier';
-import { SentParts } from '../sent-parts';
+import { SentParts } from '../kit/sent-parts';
 import { gotifyMessages } from './message';
 import { wallNow } from '../../lib/clock';
 
@@ -40,14 +40,9 @@ export function gotifyNotifier(options: GotifyOptions, http: HttpDeps): Notifier
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const messages = gotifyMessages(notification, options.markdown);
       await sent.sendEach(idempotencyKey, messages, async (message) => {
-        const answer = await postForAnswer(http, 'Gotify', {
-          url,
-          headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch', [GOTIFY_KEY_HEADER]: options.token },
-          privateHeaders: [GOTIFY_KEY_HEADER],
-          body: JSON.stringify(message),
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
-        }, options.timeoutMs, signal);
+        const answer = await postJson(url, message, {
+          http, who: 'Gotify', timeoutMs: options.timeoutMs, signal, headers: { [GOTIFY_KEY_HEADER]: options.token }, privateHeaders: [GOTIFY_KEY_HEADER],
+        });
         if (!succeeded(answer)) throw gotifyError(answer, wallNow(http.clock), [options.token]);
       });
     },

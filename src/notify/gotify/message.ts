@@ -9,10 +9,11 @@
  * with more alerts (a storm's 8,000) is split into as many messages as it takes, each titled
  * `(part i/n)`, so that no alert is lost.
  */
-import { alertMark, alertSummary, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../chat-text';
-import { partsWithin, utf8Bytes } from '../fit-alerts';
+import { alertMark, alertSummary, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../kit/chat-text';
+import { packParts, partLabel, PART_LABELS, utf8Bytes } from '../kit/parts';
+import { groupLevel, SEVERITY_SCALES } from '../kit/severity';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { oneLine } from '../text';
+import { oneLine } from '../kit/text';
 
 /** The most UTF-8 bytes of a message's text: half of MySQL's TEXT column, a screenful of alerts many times over. */
 export const MESSAGE_BYTES = 32_000;
@@ -20,14 +21,6 @@ export const MESSAGE_BYTES = 32_000;
 /** Longest upstream texts, in characters before escaping: one 100 KB message must not crowd out the others. */
 export const GOTIFY_MAX = { title: 250, summary: 300, place: 300, message: 1000 } as const;
 
-/**
- * Gotify's priorities as its Android client shows them: 8 and above pops up, 4 to 7 make a sound,
- * 1 to 3 are silent. A resolution is news, not an emergency.
- */
-export const GOTIFY_PRIORITIES: Readonly<Record<string, number>> = { critical: 8, error: 7, warning: 5, info: 3 };
-export const RESOLVED_PRIORITY = 2;
-/** A severity that is none of the four. */
-export const OTHER_PRIORITY = 5;
 
 export interface GotifyMessage {
   title: string;
@@ -48,10 +41,9 @@ export function escapeMarkdown(text: string): string {
   return oneLine(text).replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '\\$&');
 }
 
-/** The priority of a group: its most severe firing alert's; a group with none firing is resolved. */
+/** The priority of a group (severity.ts's gotify row): its most severe firing alert's; a group with none firing is resolved. */
 export function gotifyPriority(n: Notification): number {
-  const firing = n.alerts.filter((a) => a.status === 'firing').map((a) => GOTIFY_PRIORITIES[a.labels.severity ?? ''] ?? OTHER_PRIORITY);
-  return firing.length === 0 ? RESOLVED_PRIORITY : Math.max(...firing);
+  return groupLevel(SEVERITY_SCALES.gotify, n);
 }
 
 /** One alert's block: its mark and summary, where and since when, and the exchange's message. */
@@ -75,20 +67,19 @@ export function gotifyMessages(n: Notification, markdown = true): GotifyMessage[
   const blocks = n.alerts.map((a) => alertBlock(a, markdown));
   const separator = '\n\n';
   const more = n.truncatedAlerts > 0 ? `${separator}${leftOut(n.truncatedAlerts)}` : '';
-  const sizes = blocks.map((b) => utf8Bytes(b) + separator.length);
+  // Every page keeps room for the last one's "N more" line; a block alone is always smaller than a page.
+  const sizes = blocks.map(utf8Bytes);
   const pages: string[][] = [];
   let i = 0;
-  do {
-    // Every page keeps room for the last one's "N more" line; a block alone is always smaller than a page.
-    const take = Math.max(1, partsWithin(sizes.slice(i), MESSAGE_BYTES - utf8Bytes(more)));
+  for (const take of packParts([{ sizes, budget: MESSAGE_BYTES - utf8Bytes(more), separator: separator.length, frame: separator.length }])) {
     pages.push(blocks.slice(i, i + take));
     i += take;
-  } while (i < blocks.length);
+  }
   const title = `${groupMark(n)} ${fit(headline(n), GOTIFY_MAX.title)}`;
   const priority = gotifyPriority(n);
   const click = /^https?:\/\//.test(n.externalURL) ? { 'client::notification': { click: { url: n.externalURL } } } : {};
   return pages.map((page, i) => ({
-    title: pages.length > 1 ? `${title} (part ${i + 1}/${pages.length})` : title,
+    title: pages.length > 1 ? `${title} ${partLabel(PART_LABELS.gotify, i + 1, pages.length)}` : title,
     message: `${page.join(separator)}${i === pages.length - 1 ? more : ''}`.replace(/^\n+/, '') || title,
     priority,
     extras: { 'client::display': { contentType: markdown ? 'text/markdown' : 'text/plain' }, ...click },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpUrl } from '../../lib/schema-types';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../kit/receiver-schema';
 
 export const GOTIFY_DEFAULTS = { timeout: DEFAULT_RECEIVER_TIMEOUT_MS, markdown: true };
 

@@ -1,6 +1,6 @@
 import type { Logger } from '../../lib/logger';
 import type { Delivery, Notifier } from '../notifier';
-import { alertWord } from '../text';
+import { alertWord } from '../kit/text';
 
 /** The `log` receiver: one structured line per alert, `FIRING`, `RESOLVED` or `CHANGE` (an event, which neither fires nor resolves). */
 export function logNotifier(name: string, logger: Logger): Notifier {

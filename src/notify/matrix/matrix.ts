@@ -1,7 +1,7 @@
-import { answerError, answerJson } from '../http-errors';
-import { postForAnswer, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
+import { answerError, answerJson } from '../kit/http-errors';
+import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import type { Delivery, Notifier, NotifyError } from '../notifier';
-import { SentParts } from '../sent-parts';
+import { SentParts } from '../kit/sent-parts';
 import { matrixMessages } from './message';
 import type { MatrixConfig } from './schema';
 import { wallNow } from '../../lib/clock';
@@ -27,15 +27,9 @@ export function matrixNotifier(name: string, config: MatrixConfig, http: HttpDep
       const events = matrixMessages(notification, msgtype);
       await sent.sendEach(idempotencyKey, events, async (event, i) => {
         const txnId = events.length === 1 ? idempotencyKey : `${idempotencyKey}-${i + 1}`;
-        const answer = await postForAnswer(http, 'Matrix', {
-          method: 'PUT',
-          url: sendUrl(config.homeserver, config.room_id, txnId),
-          headers: { authorization: `Bearer ${config.access_token}`, 'content-type': 'application/json', 'user-agent': 'spotwatch' },
-          privateHeaders: ['authorization'],
-          body: JSON.stringify(event),
-          headersTimeout: config.timeout,
-          bodyTimeout: config.timeout,
-        }, config.timeout, signal);
+        const answer = await postJson(sendUrl(config.homeserver, config.room_id, txnId), event, {
+          http, who: 'Matrix', method: 'PUT', timeoutMs: config.timeout, signal, headers: { authorization: `Bearer ${config.access_token}` }, privateHeaders: ['authorization'],
+        });
         if (!succeeded(answer)) throw matrixError(answer, wallNow(http.clock), secrets);
       });
     },

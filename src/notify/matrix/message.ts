@@ -8,10 +8,10 @@
  * one event is split into several, every alert in one of them, none left out; every text of an
  * alert is cut (MATRIX_TEXT_LIMITS) so that any alert fits an event alone.
  */
-import { alertMark, alertSummary, fit, groupMark, headline, place, since, upstreamMessage } from '../chat-text';
-import { utf8Bytes } from '../fit-alerts';
+import { alertMark, alertSummary, fit, groupMark, headline, place, since, upstreamMessage } from '../kit/chat-text';
+import { packParts, partLabel, PART_LABELS, utf8Bytes } from '../kit/parts';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { escapeHtml } from '../text';
+import { escapeHtml } from '../kit/text';
 
 /** The spec's limit on a whole event, in bytes of its JSON. */
 export const MATRIX_EVENT_LIMIT = 65_536;
@@ -60,7 +60,7 @@ function alertPiece(a: NotifiedAlert): Piece {
 }
 
 function header(n: Notification, part: number, parts: number): Piece {
-  const line = `${groupMark(n)} ${fit(headline(n), MATRIX_TEXT_LIMITS.headline)}${parts > 1 ? ` (${part}/${parts})` : ''}`;
+  const line = `${groupMark(n)} ${fit(headline(n), MATRIX_TEXT_LIMITS.headline)}${parts > 1 ? ` ${partLabel(PART_LABELS.matrix, part, parts)}` : ''}`;
   return { text: line, html: `<p><strong>${escapeHtml(line)}</strong></p>` };
 }
 
@@ -95,18 +95,11 @@ export function matrixMessages(n: Notification, msgtype: MatrixMsgtypeName = 'm.
   const pieces = n.alerts.map(alertPiece);
   const end = footer(n);
   const fixed = utf8Bytes(JSON.stringify(content(msgtype, [header(n, 99_999, 99_999), end])));
-  const runs: Piece[][] = [[]];
-  let used = fixed;
-  for (const piece of pieces) {
-    const cost = size(piece);
-    const run = runs[runs.length - 1] as Piece[];
-    if (run.length > 0 && used + cost > MATRIX_CONTENT_BUDGET) {
-      runs.push([piece]);
-      used = fixed + cost;
-    } else {
-      run.push(piece);
-      used += cost;
-    }
+  const runs: Piece[][] = [];
+  let from = 0;
+  for (const count of packParts([{ sizes: pieces.map(size), budget: MATRIX_CONTENT_BUDGET, frame: fixed }])) {
+    runs.push(pieces.slice(from, from + count));
+    from += count;
   }
   return runs.map((run, i) => content(msgtype, [header(n, i + 1, runs.length), ...run, ...(i === runs.length - 1 ? [end] : [])]));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpUrl } from '../../lib/schema-types';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../kit/receiver-schema';
 
 /**
  * The msgtype of the events: `text` (`m.text`), which the default push rules notify phones of, or

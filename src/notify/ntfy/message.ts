@@ -6,10 +6,11 @@
  * as its alerts need, each under the limit: no alert is ever left out (a storm's 8,000 alerts are
  * a few hundred messages, numbered in their titles).
  */
-import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, RESOLVED_MARK, since, upstreamMessage } from '../chat-text';
+import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, RESOLVED_MARK, since, upstreamMessage } from '../kit/chat-text';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { utf8Bytes } from '../fit-alerts';
-import { oneLine } from '../text';
+import { packParts, partLabel, PART_LABELS, utf8Bytes } from '../kit/parts';
+import { groupLevel, SEVERITY_SCALES } from '../kit/severity';
+import { oneLine } from '../kit/text';
 
 /**
  * ntfy's default `message-size-limit`, in bytes: a body of this many bytes or more becomes an
@@ -32,11 +33,6 @@ const TAG_LIMIT = 100;
 /** At most this much of a message is one alert, so that every alert fits in a message with the note. */
 export const NTFY_ALERT_LIMIT = 1024;
 
-/** Priorities (1 min, 2 low, 3 default, 4 high, 5 max/urgent) by the most severe firing alert. */
-const PRIORITIES: Readonly<Record<string, number>> = { critical: 5, error: 4, warning: 3, info: 2 };
-const DEFAULT_PRIORITY = 3;
-/** A group that only resolved wakes no one. */
-const RESOLVED_PRIORITY = 2;
 
 /** The ntfy emoji shortcode of each mark (chat-text.ts's), shown before the title. */
 const MARK_TAGS: Readonly<Record<string, string>> = {
@@ -52,11 +48,9 @@ export interface NtfyMessage {
   click?: string;
 }
 
-/** The group's priority: its most severe firing alert's. */
+/** The group's priority (severity.ts's ntfy row): its most severe firing alert's. */
 export function ntfyPriority(n: Notification): number {
-  const firing = n.alerts.filter((a) => a.status === 'firing');
-  if (firing.length === 0) return RESOLVED_PRIORITY;
-  return Math.max(...firing.map((a) => PRIORITIES[a.labels.severity ?? ''] ?? DEFAULT_PRIORITY));
+  return groupLevel(SEVERITY_SCALES.ntfy, n);
 }
 
 /** `text` within `max` UTF-8 bytes, ending in CUT when cut, never inside a character. */
@@ -94,7 +88,7 @@ function clickUrl(alerts: readonly NotifiedAlert[], externalURL: string): string
 export function ntfyMessages(n: Notification, topic: string): NtfyMessage[] {
   const page = /^https?:\/\//.test(n.externalURL) ? ` (see ${n.externalURL})` : '';
   const note = n.truncatedAlerts > 0 ? `${leftOut(n.truncatedAlerts)}${page}` : '';
-  const numbering = n.alerts.length > 1 ? ` (${n.alerts.length}/${n.alerts.length})`.length : 0;
+  const numbering = n.alerts.length > 1 ? ` ${partLabel(PART_LABELS.ntfy, n.alerts.length, n.alerts.length)}`.length : 0;
   const title = fit(headline(n), TITLE_LIMIT - numbering);
   const exchange = n.commonLabels.exchange ? fit(oneLine(n.commonLabels.exchange), TAG_LIMIT) : '';
   const tags = [MARK_TAGS[groupMark(n)] ?? 'white_circle', ...(exchange !== '' ? [exchange] : [])];
@@ -105,36 +99,24 @@ export function ntfyMessages(n: Notification, topic: string): NtfyMessage[] {
   const envelope = jsonBytes({ topic, title: `${title}${' '.repeat(numbering)}`, message: '', tags, priority, ...(click !== '' && { click }) });
   const budget = BODY_LIMIT - (note === '' ? 0 : utf8Bytes(note) + 2);
   const encodedBudget = NTFY_JSON_LIMIT - envelope - (note === '' ? 0 : encodedBytes(note) + encodedBytes('\n\n'));
-  const runs: NotifiedAlert[][] = [[]];
-  const bodies: string[] = [''];
-  let used = 0;
-  let encodedUsed = 0;
-  for (const a of n.alerts) {
-    const text = alertText(a);
-    const size = utf8Bytes(text);
-    const encoded = encodedBytes(text);
-    const last = runs.length - 1;
-    if (runs[last]!.length === 0) {
-      runs[last]!.push(a);
-      bodies[last] = text;
-      [used, encodedUsed] = [size, encoded];
-    } else if (used + 2 + size > budget || encodedUsed + encodedBytes('\n\n') + encoded > encodedBudget) {
-      runs.push([a]);
-      bodies.push(text);
-      [used, encodedUsed] = [size, encoded];
-    } else {
-      runs[last]!.push(a);
-      bodies[last] = `${bodies[last]}\n\n${text}`;
-      used += 2 + size;
-      encodedUsed += encodedBytes('\n\n') + encoded;
-    }
+  const texts = n.alerts.map(alertText);
+  const runs: NotifiedAlert[][] = [];
+  const bodies: string[] = [];
+  let from = 0;
+  for (const count of packParts([
+    { sizes: texts.map(utf8Bytes), budget, separator: utf8Bytes('\n\n') },
+    { sizes: texts.map(encodedBytes), budget: encodedBudget, separator: encodedBytes('\n\n') },
+  ])) {
+    runs.push(n.alerts.slice(from, from + count));
+    bodies.push(texts.slice(from, from + count).join('\n\n'));
+    from += count;
   }
   if (note !== '') bodies[bodies.length - 1] = bodies.at(-1) === '' ? note : `${bodies.at(-1)}\n\n${note}`;
   return runs.map((alerts, i) => {
     const click = clickUrl(alerts, n.externalURL);
     return {
       topic,
-      title: runs.length > 1 ? `${title} (${i + 1}/${runs.length})` : title,
+      title: runs.length > 1 ? `${title} ${partLabel(PART_LABELS.ntfy, i + 1, runs.length)}` : title,
       message: bodies[i] === '' ? title : bodies[i]!,
       tags,
       priority,

@@ -1,7 +1,7 @@
-import { answerError, answerJson } from '../http-errors';
-import { postForAnswer, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
+import { answerError, answerJson } from '../kit/http-errors';
+import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import type { Delivery, Notifier, NotifyError } from '../notifier';
-import { SentParts } from '../sent-parts';
+import { SentParts } from '../kit/sent-parts';
 import { ntfyMessages } from './message';
 import type { NtfyConfig } from './schema';
 import { wallNow } from '../../lib/clock';
@@ -39,16 +39,14 @@ export function ntfyNotifier(name: string, c: NtfyConfig, http: HttpDeps): Notif
   const url = publishUrl(c.url);
   const auth = ntfyAuth(c);
   const secrets = ntfySecrets(c);
-  const headers = { 'content-type': 'application/json', 'user-agent': 'spotwatch', ...(auth !== undefined && { authorization: auth }) };
+  const headers: Record<string, string> = auth !== undefined ? { authorization: auth } : {};
   const sent = new SentParts();
   return {
     name,
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const messages = ntfyMessages(notification, c.topic);
       await sent.sendEach(idempotencyKey, messages, async (message) => {
-        const answer = await postForAnswer(http, 'ntfy', {
-          url, headers, privateHeaders: ['authorization'], body: JSON.stringify(message), headersTimeout: c.timeout, bodyTimeout: c.timeout,
-        }, c.timeout, signal);
+        const answer = await postJson(url, message, { http, who: 'ntfy', timeoutMs: c.timeout, signal, headers, privateHeaders: ['authorization'] });
         if (!succeeded(answer)) throw ntfyError(answer, wallNow(http.clock), secrets);
       });
     },

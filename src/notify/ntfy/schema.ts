@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, withDefault } from '../../lib/schema-types';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../kit/receiver-schema';
 
 /** ntfy's public server (DESIGN.md section 4); a self-hosted one is its base URL. */
 export const DEFAULT_NTFY_URL = 'https://ntfy.sh';

@@ -4,10 +4,11 @@
  * `resolve` when it resolves; a change alert (an event) is triggered and, unless configured
  * otherwise, resolved at once.
  */
-import { alertFields, alertSummary, fit, groupFields, renderEscaped, upstreamMessage } from '../chat-text';
-import { isChangeEvent } from '../event-alert';
+import { alertFields, alertSummary, fit, groupFields, renderEscaped, upstreamMessage } from '../kit/chat-text';
+import { isChangeEvent } from '../kit/event-alert';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { oneLine } from '../text';
+import { severityLevel, SEVERITY_SCALES, type PagerDutySeverity } from '../kit/severity';
+import { oneLine } from '../kit/text';
 import type { PagerDutyEventMode } from './schema';
 
 /** PagerDuty's documented limits, in characters. */
@@ -19,18 +20,9 @@ export const PAGERDUTY_LIMITS = { summary: 1024, dedupKey: 255 } as const;
  */
 export const DETAIL_LIMIT = 4096;
 
-export const PAGERDUTY_SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
-export type PagerDutySeverity = (typeof PAGERDUTY_SEVERITIES)[number];
-
-/** Rule severities PagerDuty does not name, as the nearest it does; anything else is a warning (the rules' default). */
-const SEVERITY_ALIASES: Readonly<Record<string, PagerDutySeverity>> = {
-  fatal: 'critical', emergency: 'critical', page: 'critical', high: 'error', major: 'error', err: 'error',
-  warn: 'warning', medium: 'warning', minor: 'warning', low: 'info', notice: 'info', informational: 'info', none: 'info',
-};
-
+/** A rule's severity as PagerDuty's (severity.ts's pagerduty row: its own four, the nearest of them for others, else a warning). */
 export function pagerdutySeverity(severity: string | undefined): PagerDutySeverity {
-  const s = (severity ?? '').toLowerCase();
-  return (PAGERDUTY_SEVERITIES as readonly string[]).includes(s) ? (s as PagerDutySeverity) : (SEVERITY_ALIASES[s] ?? 'warning');
+  return severityLevel(SEVERITY_SCALES.pagerduty, severity);
 }
 
 export interface PagerDutyEvent {

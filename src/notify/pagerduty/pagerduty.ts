@@ -1,7 +1,7 @@
-import { answerError, answerJson } from '../http-errors';
-import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
+import { answerError, answerJson } from '../kit/http-errors';
+import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import type { Delivery, Notifier, NotifyError } from '../notifier';
-import { SentParts } from '../sent-parts';
+import { SentParts } from '../kit/sent-parts';
 import { pagerdutyEvents, type EventOptions } from './events';
 import { wallNow } from '../../lib/clock';
 
@@ -28,7 +28,7 @@ export function pagerdutyNotifier(options: PagerDutyOptions, http: HttpDeps): No
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const events = pagerdutyEvents(notification, options);
       await sent.sendEach(idempotencyKey, events, async (event) => {
-        const answer = await postJson(http, 'PagerDuty', url, event, options.timeoutMs, signal);
+        const answer = await postJson(url, event, { http, who: 'PagerDuty', timeoutMs: options.timeoutMs, signal });
         if (!succeeded(answer)) throw pagerdutyError(answer, wallNow(http.clock), [options.routingKey]);
       });
     },

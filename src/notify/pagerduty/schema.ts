@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, withDefault } from '../../lib/schema-types';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, messageTemplate, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, messageTemplate, receiverTimeout } from '../kit/receiver-schema';
 
 /** Events API v2, PagerDuty's public address (DESIGN.md section 4). */
 export const DEFAULT_PAGERDUTY_URL = 'https://events.pagerduty.com/v2/enqueue';

@@ -15,9 +15,11 @@
  *
  * In HTML mode, every piece of text is escaped: only spotwatch's own `<b>` reaches Pushover as markup.
  */
-import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../chat-text';
+import { alertMark, alertSummary, CUT, fit, groupMark, headline, leftOut, place, since, upstreamMessage } from '../kit/chat-text';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { escapeHtml, oneLine } from '../text';
+import { fitFrom, partLabel, PART_LABELS } from '../kit/parts';
+import { alertLevel, SEVERITY_SCALES } from '../kit/severity';
+import { escapeHtml, oneLine } from '../kit/text';
 
 /** Pushover's documented limits, in characters. */
 export const PUSHOVER_LIMITS = { message: 1024, title: 250, url: 512, urlTitle: 100 } as const;
@@ -65,8 +67,8 @@ export const HIGH = 1;
 
 /** An alert's priority: by its severity while it fires, `resolved_priority` once it resolved. */
 export function alertPriority(a: NotifiedAlert, o: Pick<MessageOptions, 'priorities' | 'other_priority' | 'resolved_priority'>): number {
-  if (a.status === 'resolved') return o.resolved_priority;
-  return o.priorities[(a.labels.severity ?? '').toLowerCase()] ?? o.other_priority;
+  // severity.ts's pushover row, with the levels the block sets (its defaults are that row's).
+  return alertLevel({ ...SEVERITY_SCALES.pushover, bySeverity: o.priorities, other: o.other_priority, resolved: o.resolved_priority }, a);
 }
 
 interface Block {
@@ -97,7 +99,7 @@ export function pushoverMessages(n: Notification, o: MessageOptions): PushoverMe
     const footer = i === parts.length - 1 ? footerOf(left) : '';
     const top = Math.max(...part.map((b) => b.priority));
     const priority = i === 0 ? top : Math.min(top, HIGH);
-    const numbered = parts.length > 1 ? ` (${i + 1}/${parts.length})` : '';
+    const numbered = parts.length > 1 ? ` ${partLabel(PART_LABELS.pushover, i + 1, parts.length)}` : '';
     const url = part.length === 1 && footer === '' ? part[0]?.alert.generatorURL ?? '' : n.externalURL;
     const payload: PushoverPayload = {
       token: o.token,
@@ -134,13 +136,14 @@ function chars(text: string): number {
 function paginate(blocks: readonly Block[], truncated: number, cap: number | undefined): Block[][] {
   const limit = PUSHOVER_LIMITS.message;
   const pages: Block[][] = [];
+  const sizes = blocks.map((b) => b.size);
   for (let i = 0; i < blocks.length;) {
     const lastAllowed = pages.length + 1 === cap;
-    let take = fitting(blocks, i, limit);
+    let take = fitting(sizes, i, limit);
     const rest = i + take === blocks.length;
     // The count is at most what is not yet in a message: its line is never longer than that one's.
-    if (lastAllowed && (!rest || truncated > 0)) take = fitting(blocks, i, limit - chars(footerOf(blocks.length - i + truncated)));
-    else if (rest && truncated > 0) take = fitting(blocks, i, limit - chars(footerOf(truncated)));
+    if (lastAllowed && (!rest || truncated > 0)) take = fitting(sizes, i, limit - chars(footerOf(blocks.length - i + truncated)));
+    else if (rest && truncated > 0) take = fitting(sizes, i, limit - chars(footerOf(truncated)));
     pages.push(blocks.slice(i, i + take));
     i += take;
     if (lastAllowed) break;
@@ -149,14 +152,8 @@ function paginate(blocks: readonly Block[], truncated: number, cap: number | und
 }
 
 /** How many blocks from `from` fit in `room` characters, a blank line between two; at least one (a block leaves FOOTER_ROOM). */
-function fitting(blocks: readonly Block[], from: number, room: number): number {
-  let used = blocks[from]?.size ?? 0;
-  let k = 1;
-  for (let next = blocks[from + k]; next !== undefined && used + SEPARATOR.length + next.size <= room; next = blocks[from + k]) {
-    used += SEPARATOR.length + next.size;
-    k++;
-  }
-  return k;
+function fitting(sizes: readonly number[], from: number, room: number): number {
+  return fitFrom([{ sizes, budget: room, separator: SEPARATOR.length }], from);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { answerError, answerJson } from '../http-errors';
-import { ANSWER_LIMIT, withinDeadline, type HttpDeps, type PostAnswer } from '../http-post';
+import { answerError, answerJson } from '../kit/http-errors';
+import { ANSWER_LIMIT, postJson, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import { NotifyError, type Delivery, type Notifier } from '../notifier';
-import { SentParts } from '../sent-parts';
+import { SentParts } from '../kit/sent-parts';
 import { EMERGENCY, HIGH, pushoverMessages, type MessageOptions } from './message';
 import type { Receipt, ReceiptStore } from './receipts';
 import { wallNow } from '../../lib/clock';
@@ -40,13 +40,9 @@ export function pushoverNotifier(options: PushoverOptions, http: HttpDeps): Noti
 
   async function post(path: string, body: unknown, signal: AbortSignal | undefined): Promise<PostAnswer & { json: Readonly<Record<string, unknown>> | undefined }> {
     const url = new URL(`${base}${path}`);
-    const answer = await withinDeadline('Pushover', options.timeoutMs, signal, async (linked) => {
-      const res = await http.dispatcher.request({
-        origin: url.origin, path: url.pathname, method: 'POST', signal: linked,
-        headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
-        body: JSON.stringify(body), headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
-      });
-      return { status: res.statusCode, headers: res.headers, url, body: await textOf(res.body) };
+    // Pushover's answer says what it did (a receipt, the status 1 of a success): every one is read.
+    const answer = await postJson(url, body, {
+      http, who: 'Pushover', timeoutMs: options.timeoutMs, signal, redirects: 'none', answer: { of: 'every', limit: ANSWER_LIMIT, over: 'cut', broken: 'throw' },
     }).catch((err: unknown) => {
       // No connection, or no reply: Pushover asks for no retry sooner than 5 seconds after.
       if (err instanceof NotifyError && (err.reason === 'connect' || err.reason === 'timeout')) {
@@ -137,15 +133,4 @@ export function pushoverError(answer: PostAnswer, now: number, secrets: readonly
 function untilReset(headers: IncomingHttpHeaders, now: number): number | undefined {
   const reset = Number(headers['x-limit-app-reset']);
   return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - now) : undefined;
-}
-
-async function textOf(body: AsyncIterable<Buffer>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= ANSWER_LIMIT) break;
-  }
-  return Buffer.concat(chunks).subarray(0, ANSWER_LIMIT).toString('utf8');
 }

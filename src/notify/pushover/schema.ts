@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrl, withDefault } from '../../lib/schema-types';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../kit/receiver-schema';
+import { SEVERITY_SCALES } from '../kit/severity';
 
 /** Pushover's public API (DESIGN.md section 4). */
 export const DEFAULT_PUSHOVER_URL = 'https://api.pushover.net';
@@ -13,14 +14,14 @@ export const PUSHOVER_RETRY_MIN_S = 30;
 export const PUSHOVER_EXPIRE_MAX_S = 10_800;
 
 /** A rule's severity as a Pushover priority: critical wakes someone until acknowledged. */
-export const DEFAULT_PRIORITIES = { critical: 2, error: 1, warning: 0, info: -1 } as const;
+export const DEFAULT_PRIORITIES = SEVERITY_SCALES.pushover.bySeverity;
 
 export const PUSHOVER_DEFAULTS = {
   api_url: DEFAULT_PUSHOVER_URL,
   timeout: DEFAULT_RECEIVER_TIMEOUT_MS,
   priorities: { ...DEFAULT_PRIORITIES },
-  resolved_priority: -1,
-  other_priority: 0,
+  resolved_priority: SEVERITY_SCALES.pushover.resolved,
+  other_priority: SEVERITY_SCALES.pushover.other,
   retry: 60,
   expire: 3600,
   html: true,

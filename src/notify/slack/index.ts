@@ -1,4 +1,4 @@
-import { chatWebhookPlugin } from '../chat-webhook';
+import { chatWebhookPlugin } from '../kit/chat-webhook';
 import { slackService } from './slack';
 
 /** `slack: { webhook_url }`: each group as one message through an incoming webhook, upstream text mrkdwn-escaped; the URL is a secret. */

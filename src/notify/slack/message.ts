@@ -4,10 +4,10 @@
  * status page and how many alerts had no room, within Slack's documented limits. Upstream text is
  * escaped as mrkdwn requires (`&`, `<`, `>`), so it can form no link, mention or `<!channel>`.
  */
-import { alertFields, alertMark, alertSummary, fairShares, fit, groupFields, groupMark, headline, leftOut, place, renderEscaped, since, upstreamMessage } from '../chat-text';
-import type { ChatTemplates } from '../chat-webhook';
+import { alertFields, alertMark, alertSummary, fairShares, fit, groupFields, groupMark, headline, leftOut, place, renderEscaped, since, upstreamMessage } from '../kit/chat-text';
+import type { ChatTemplates } from '../kit/chat-webhook';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { oneLine } from '../text';
+import { oneLine } from '../kit/text';
 
 /** Slack's documented limits, in characters. */
 export const SLACK_LIMITS = {

@@ -1,5 +1,5 @@
-import type { ChatService } from '../chat-webhook';
-import { answerError } from '../http-errors';
+import type { ChatService } from '../kit/chat-webhook';
+import { answerError } from '../kit/http-errors';
 import { slackMessage } from './message';
 
 /**

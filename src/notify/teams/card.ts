@@ -7,11 +7,11 @@
  * order into several cards each within TEAMS_BODY_LIMIT, so that no alert of a storm is lost.
  * Upstream text is made inert for the card's markdown (escapeTeams).
  */
-import { alertFields, alertMark, alertSummary, fit, groupFields, groupMark, headline, leftOut, place, renderEscaped, since, upstreamMessage } from '../chat-text';
-import type { ChatTemplates } from '../chat-webhook';
-import { arrayRunsWithin, utf8Bytes } from '../fit-alerts';
+import { alertFields, alertMark, alertSummary, fit, groupFields, groupMark, headline, leftOut, place, renderEscaped, since, upstreamMessage } from '../kit/chat-text';
+import type { ChatTemplates } from '../kit/chat-webhook';
+import { arrayRunsWithin, partLabel, PART_LABELS, utf8Bytes } from '../kit/parts';
 import type { Notification, NotifiedAlert } from '../notifier';
-import { oneLine } from '../text';
+import { oneLine } from '../kit/text';
 
 /**
  * The most bytes of JSON one post carries: under Teams' documented ~28 KB message limit, with
@@ -128,13 +128,13 @@ export function teamsMessages(n: Notification, templates: ChatTemplates = {}, li
   const note = n.truncatedAlerts > 0 ? leftOut(n.truncatedAlerts) : undefined;
   const facts = n.alerts.map((a) => alertFact(group, a, templates.alert));
   // What a card costs besides its facts: measured with the longest part label it could carry.
-  const widest = ` (part ${facts.length} of ${facts.length})`;
+  const widest = ` ${partLabel(PART_LABELS.teams, facts.length, facts.length)}`;
   const frame = utf8Bytes(JSON.stringify(message(card(`${title}${widest}`, [], note, statusPage))));
   const runs = arrayRunsWithin(facts.map((f) => utf8Bytes(JSON.stringify(f))), limit - frame + 2);
   const out: TeamsMessage[] = [];
   let from = 0;
   runs.forEach((count, i) => {
-    const part = runs.length > 1 ? ` (part ${i + 1} of ${runs.length})` : '';
+    const part = runs.length > 1 ? ` ${partLabel(PART_LABELS.teams, i + 1, runs.length)}` : '';
     out.push(message(card(`${title}${part}`, facts.slice(from, from + count), i === runs.length - 1 ? note : undefined, statusPage)));
     from += count;
   });

@@ -1,10 +1,10 @@
-import { chatWebhookSchema, type ChatTemplates, type ChatWebhookConfig } from '../chat-webhook';
-import { answerError, answerJson, urlSecrets } from '../http-errors';
-import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../http-post';
+import { chatWebhookSchema, type ChatTemplates, type ChatWebhookConfig } from '../kit/chat-webhook';
+import { answerError, answerJson, urlSecrets } from '../kit/http-errors';
+import { postJson, succeeded, type HttpDeps, type PostAnswer } from '../kit/http-post';
 import type { Delivery, Notifier, NotifyError } from '../notifier';
 import type { ReceiverPlugin } from '../plugin';
-import { DEFAULT_RECEIVER_TIMEOUT_MS } from '../receiver-schema';
-import { SentParts } from '../sent-parts';
+import { DEFAULT_RECEIVER_TIMEOUT_MS } from '../kit/receiver-schema';
+import { SentParts } from '../kit/sent-parts';
 import { teamsMessages } from './card';
 import { wallNow } from '../../lib/clock';
 
@@ -31,7 +31,7 @@ export function teamsNotifier(options: TeamsOptions, http: HttpDeps): Notifier {
     async send({ notification, idempotencyKey }: Delivery, signal?: AbortSignal) {
       const parts = teamsMessages(notification, options.templates ?? {});
       await sent.sendEach(idempotencyKey, parts, async (part) => {
-        const answer = await postJson(http, 'Teams', url, part, options.timeoutMs, signal, true);
+        const answer = await postJson(url, part, { http, who: 'Teams', timeoutMs: options.timeoutMs, signal, secretUrl: true });
         if (!succeeded(answer)) throw teamsError(answer, wallNow(http.clock), secrets);
       });
     },

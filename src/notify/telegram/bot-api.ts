@@ -5,7 +5,7 @@
  * message built here carries a URL or the token (`scrub`).
  */
 import { parseRetryAfter } from '../../lib/retry-after';
-import { withinDeadline, type HttpDeps } from '../http-post';
+import { postJson, type HttpDeps } from '../kit/http-post';
 import { NotifyError } from '../notifier';
 import { wallNow } from '../../lib/clock';
 
@@ -44,22 +44,11 @@ function methodUrl(bot: BotTarget, method: string): URL {
   return url;
 }
 
-async function readCapped(body: AsyncIterable<Buffer>): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** `retryAfterHeaderMs`: the answer's `Retry-After` (parseRetryAfter), for an answer that is not the Bot API's (a proxy's 429 or 503). */
-function failureOf(status: number, text: string | undefined, retryAfterHeaderMs: number | undefined): BotFailure {
+function failureOf(status: number, text: string, retryAfterHeaderMs: number | undefined): BotFailure {
   let parsed: { error_code?: unknown; description?: unknown; parameters?: { retry_after?: unknown; migrate_to_chat_id?: unknown } } = {};
   try {
-    const value: unknown = text === undefined ? undefined : JSON.parse(text);
+    const value: unknown = JSON.parse(text);
     if (typeof value === 'object' && value !== null) parsed = value;
   } catch {
     // Not the Bot API's JSON (a proxy's error page): the status says enough.
@@ -84,21 +73,13 @@ function failureOf(status: number, text: string | undefined, retryAfterHeaderMs:
  */
 export async function callBot<T>(http: HttpDeps, bot: BotTarget, method: string, params: object, timeoutMs: number, signal?: AbortSignal): Promise<BotAnswer<T>> {
   const url = methodUrl(bot, method);
-  let answer: { status: number; text: string | undefined; retryAfter: number | undefined };
+  let answer: { status: number; text: string; retryAfter: number | undefined };
   try {
-    answer = await withinDeadline(`Telegram ${method}`, timeoutMs, signal, async (linked) => {
-      const res = await http.dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'spotwatch' },
-        body: JSON.stringify(params),
-        signal: linked,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      return { status: res.statusCode, retryAfter: parseRetryAfter(res.headers['retry-after'], wallNow(http.clock)), text: await readCapped(res.body) };
+    // Every answer is the Bot API's JSON, read whole or not at all ('' when refused: no answer, as a body cut would be).
+    const { status, headers, body } = await postJson(url, params, {
+      http, who: `Telegram ${method}`, timeoutMs, signal, redirects: 'none', answer: { of: 'every', limit: MAX_ANSWER_BYTES, over: 'refuse', broken: 'throw' },
     });
+    answer = { status, retryAfter: parseRetryAfter(headers['retry-after'], wallNow(http.clock)), text: body };
   } catch (err) {
     // No answer (timeout, connection): the message must not carry the token; an abort's reason is the caller's own.
     if (err instanceof NotifyError && !signal?.aborted) throw new NotifyError(scrub(err.message, bot.token), err.reason, err.retryable);
@@ -107,7 +88,7 @@ export async function callBot<T>(http: HttpDeps, bot: BotTarget, method: string,
   const { status, text, retryAfter } = answer;
   if (status < 200 || status >= 300) return failureOf(status, text, retryAfter);
   try {
-    const value = JSON.parse(text ?? '') as { ok?: unknown; result?: T };
+    const value = JSON.parse(text) as { ok?: unknown; result?: T };
     if (value.ok === true) return { ok: true, result: value.result as T };
     if (value.ok === false) return failureOf(status, text, retryAfter);
   } catch {

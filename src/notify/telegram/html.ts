@@ -5,7 +5,7 @@
  * text goes through `upstreamText`; templates are checked with `htmlProblem` when the config
  * is read, so a message never fails for its markup.
  */
-import { oneLine } from '../text';
+import { oneLine } from '../kit/text';
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 

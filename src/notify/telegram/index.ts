@@ -8,7 +8,7 @@ export type { BotContext, BotDeps, BotNotices, BotStatus, ClosedNetwork } from '
 /**
  * `telegram`: a message per group through a bot (sendMessage, HTML), and with `commands: true`
  * the bot answers /status, /closed, /notices, /silence... in its chat. The daemon passes a BotContext
- * beside the edges (`bot`, see notifications.ts); without it (test-notify) the bot only sends.
+ * beside the edges (`bot`, see notify/orchestrator.ts); without it (test-notify) the bot only sends.
  */
 export const telegram = {
   kind: 'telegram',

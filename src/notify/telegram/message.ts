@@ -6,9 +6,10 @@
  * most MAX_MESSAGES messages; what does not fit is counted ("...and 12 more alerts").
  */
 import { render } from '../../lib/template';
-import { alertMark, groupMark } from '../chat-text';
+import { alertMark, groupMark } from '../kit/chat-text';
 import { ZERO_TIME, type Notification, type NotifiedAlert } from '../notifier';
-import { notificationFields } from '../text';
+import { packParts, partLabel, PART_LABELS } from '../kit/parts';
+import { notificationFields } from '../kit/text';
 import { parsedText, upstreamHtml } from './html';
 import { span } from '../../lib/duration';
 
@@ -19,7 +20,7 @@ export const TELEGRAM_TEXT_LIMIT = 4096;
 export const MAX_MESSAGES = 3;
 
 /**
- * The default message. Fields: those of notify/text.ts (escaped), and `header`, `alerts` (this
+ * The default message. Fields: those of notify/kit/text.ts (escaped), and `header`, `alerts` (this
  * message's share of the alerts, as HTML), `more` (the line counting the alerts left out, or
  * nothing), `omitted` (how many), `mark` (the group's severity mark), `part` and `parts`.
  */
@@ -70,7 +71,7 @@ function header(n: Notification, mark: string, part: number, parts: number): str
   const title = [n.status === 'firing' ? 'FIRING' : 'RESOLVED', name].filter((v) => v !== undefined).map((v) => upstreamHtml(v, MAX.label)).join(' · ');
   const total = n.alerts.length + n.truncatedAlerts;
   const count = firing > 0 && resolved > 0 ? `${firing} firing, ${resolved} resolved` : `${total} alert${total === 1 ? '' : 's'}`;
-  const rest = [exchange === undefined ? undefined : upstreamHtml(exchange, MAX.label), count, parts > 1 ? `part ${part}/${parts}` : undefined];
+  const rest = [exchange === undefined ? undefined : upstreamHtml(exchange, MAX.label), count, parts > 1 ? partLabel(PART_LABELS.telegram, part, parts) : undefined];
   return `${mark} <b>${title}</b> · ${rest.filter((v) => v !== undefined).join(' · ')}`;
 }
 
@@ -96,24 +97,20 @@ export function telegramMessages(n: Notification, template: string = DEFAULT_TEM
   const fill = (alerts: string, more: string, omitted: number, part: number, parts: number): string =>
     render(template, { ...fields, mark, header: header(n, mark, part, parts), alerts, more, omitted: String(omitted), part: String(part), parts: String(parts) });
   const budget = TELEGRAM_TEXT_LIMIT - RESERVE - parsedText(fill('', '', 0, 1, 1)).length;
+  const blocks = n.alerts.map(alertBlock);
+  // Each block with the blank line before the next (parsed: what Telegram counts).
+  const lengths = blocks.map((block) => parsedText(block).length + 2);
+  const counts = packParts([{ sizes: lengths, budget }], MAX_MESSAGES);
+  const shown = counts.reduce((a, b) => a + b, 0);
+  // Every alert placed, and the first that had no room, has a length that fits a message alone.
+  const tooLong = lengths.slice(0, shown + 1).find((length) => length > budget);
+  if (tooLong !== undefined) throw new TemplateTooLong(`the template leaves ${budget} characters for alerts; one needs ${tooLong}`);
   const pages: { blocks: string[]; alerts: NotifiedAlert[] }[] = [];
-  let used = Infinity;
-  let shown = 0;
-  for (const alert of n.alerts) {
-    const block = alertBlock(alert);
-    const length = parsedText(block).length + 2;
-    if (length > budget) throw new TemplateTooLong(`the template leaves ${budget} characters for alerts; one needs ${length}`);
-    if (used + length > budget) {
-      if (pages.length === MAX_MESSAGES) break;
-      pages.push({ blocks: [], alerts: [] });
-      used = 0;
-    }
-    pages[pages.length - 1]?.blocks.push(block);
-    pages[pages.length - 1]?.alerts.push(alert);
-    used += length;
-    shown += 1;
+  let from = 0;
+  for (const count of counts) {
+    pages.push({ blocks: blocks.slice(from, from + count), alerts: n.alerts.slice(from, from + count) });
+    from += count;
   }
-  if (pages.length === 0) pages.push({ blocks: [], alerts: [] });
   const omitted = n.alerts.length - shown + n.truncatedAlerts;
   const more = omitted > 0 ? `\n\n…and ${omitted} more alert${omitted === 1 ? '' : 's'} not shown here` : '';
   const parts = pages.map((page, i) => fill(page.blocks.join('\n\n'), i === pages.length - 1 ? more : '', omitted, i + 1, pages.length));

@@ -7,7 +7,7 @@
  */
 import type { Logger } from '../../lib/logger';
 import { sleep } from '../../lib/sleep';
-import type { HttpDeps } from '../http-post';
+import type { HttpDeps } from '../kit/http-post';
 import { callBot, scrub, type BotAnswer, type BotFailure, type BotTarget } from './bot-api';
 import type { OffsetStore } from './bot-context';
 import type { TgUpdate, TgUser } from './updates';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, withDefault } from '../../lib/schema-types';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../kit/receiver-schema';
 import { htmlProblem } from './html';
 
 /** The public Bot API; a self-hosted Bot API server or a gateway is set with `api_url`. */

@@ -1,7 +1,7 @@
-import type { HttpDeps } from '../http-post';
+import type { HttpDeps } from '../kit/http-post';
 import { NotifyError, type Delivery, type Notifier, type NotifiedAlert } from '../notifier';
 import type { ReceiverDeps } from '../plugin';
-import { SentParts } from '../sent-parts';
+import { SentParts } from '../kit/sent-parts';
 import { callBot, sendFailure, type BotTarget } from './bot-api';
 import type { BotDeps } from './bot-context';
 import { buttonFile, buttonKey, sharedLabels, silenceKeyboard } from './buttons';

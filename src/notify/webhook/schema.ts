@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { byteSize, headerMap, httpUrl, withDefault } from '../../lib/schema-types';
-import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../receiver-schema';
+import { DEFAULT_RECEIVER_TIMEOUT_MS, receiverTimeout } from '../kit/receiver-schema';
 
 /** 0 = no limit, as Alertmanager's webhook_config.max_alerts. */
 export const DEFAULT_WEBHOOK_MAX_ALERTS = 0;

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { render } from '../../lib/template';
-import { keepAlerts, mostThatFit, partsWithin, utf8Bytes } from '../fit-alerts';
-import { postNotification, type HttpDeps } from '../http-post';
+import { keepAlerts, mostThatFit, partsWithin, utf8Bytes } from '../kit/parts';
+import { postNotification, type HttpDeps } from '../kit/http-post';
 import type { Delivery, Notification, Notifier } from '../notifier';
-import { alertLine, notificationFields } from '../text';
+import { alertLine, notificationFields } from '../kit/text';
 
 export interface WebhookOptions {
   name: string;
@@ -18,7 +18,7 @@ export interface WebhookOptions {
   maxBodyBytes?: number | undefined;
   /**
    * A body of your own instead of the version 4 body: a template over the notification's fields
-   * (see notify/text.ts), every value JSON-escaped so it is safe inside a JSON string, plus
+   * (see notify/kit/text.ts), every value JSON-escaped so it is safe inside a JSON string, plus
    * `{{alerts_text}}` (one line per alert) and `{{alerts_json}}` (the alerts as a JSON array).
    */
   bodyTemplate?: string | undefined;

@@ -16,13 +16,13 @@ import { activeAlerts, alertsOf } from '../../alerts/lifecycle';
 import type { Alert } from '../../alerts/alert';
 import type { WatchAssembly } from '../../exchange/watch-list';
 import type { SymbolHistory } from '../../rules/ticker-samples';
-import { EMPTY_BOOK, type Flap, type FlapBook } from '../../snapshot/flapping';
+import { EMPTY_BOOK, type Flap, type FlapBook } from '../../rules/flapping';
 import { EMPTY_NOTICES } from '../../notices/book';
 import { bookFromJson, bookToJson, NOTICE_BOOK_JSON, NOTICE_READ_JSON, type NoticeBookJson } from '../../notices/book-json';
 import type { NoticeRead } from '../../notices/model';
 import type { Suspect } from '../../snapshot/guard';
 import type { CoinRecord, Endpoint, Snapshot, TickerRecord } from '../../snapshot/model';
-import { ROW_SCHEMAS } from '../../store/rows';
+import { ROW_SCHEMAS } from '../../storage/rows';
 import type { ExchangeState, PollState, StepSettings } from '../state';
 
 export const FORMAT_VERSION = 1;
@@ -53,7 +53,7 @@ export interface ExchangeCheckpoint {
   notices?: NoticeBookJson;
 }
 
-/** A flap book as a list (snapshot/flapping.ts). */
+/** A flap book as a list (rules/flapping.ts). */
 export interface FlapBookRecord {
   poll: number;
   things: [string, Flap][];

@@ -3,7 +3,7 @@
  * scenario parser can place it at FILE:LINE:COL and the admin API can name it.
  */
 import type { ZodIssue } from 'zod';
-import { withPath, type PathSegment } from '../../config/yaml-source';
+import { withPath, type PathSegment } from '../../lib/yaml-source';
 import { ACTION_NAMES, ACTION_SCHEMAS, type Action, type ActionName } from './schema';
 
 export type IssuePath = PathSegment[];

@@ -3,6 +3,7 @@
  * ends them all, so a test or the CLI never waits on a connection it broke on purpose.
  */
 import type { ServerResponse } from 'node:http';
+import { systemScheduler } from '../../lib/scheduler';
 
 export interface Live {
   /** Run fn after ms, unless disposed first. */
@@ -13,22 +14,22 @@ export interface Live {
 }
 
 export function createLive(): Live {
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Set<() => void>();
   const held = new Set<ServerResponse>();
   return {
     later: (ms, fn) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
+      const cancel = systemScheduler.after(ms, () => {
+        timers.delete(cancel);
         fn();
-      }, ms);
-      timers.add(timer);
+      });
+      timers.add(cancel);
     },
     hold: (res) => {
       held.add(res);
       res.on('close', () => held.delete(res));
     },
     dispose: () => {
-      for (const t of timers) clearTimeout(t);
+      for (const cancel of timers) cancel();
       timers.clear();
       for (const res of held) res.destroy();
       held.clear();

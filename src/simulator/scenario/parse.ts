@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { locate, parseYamlSource, position, tell, type PathSegment } from '../../config/yaml-source';
+import { locate, parseYamlSource, position, tell, type PathSegment } from '../../lib/yaml-source';
 import { duration } from '../actions/fields';
 import { formatIssue, fromZodIssues, validateAction, type Issue } from '../actions/validate';
 import { readFailure } from '../../lib/read-capped';

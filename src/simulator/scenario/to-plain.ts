@@ -1,5 +1,5 @@
 /**
- * From a scenario's YAML document to plain values (positions are config/yaml-source's). Decimal
+ * From a scenario's YAML document to plain values (positions are lib/yaml-source's). Decimal
  * fields keep the text as written: `withdrawIntegerMultiple: 1E-8` must stay `1E-8`,
  * `withdrawFee: 0.50` stay `0.50`, which a YAML number would lose.
  */

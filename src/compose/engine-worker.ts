@@ -1,0 +1,18 @@
+/**
+ * The engine thread's entry (a worker_threads Worker, started by compose/threads.ts): the
+ * engine with the parts it owns made here (its clock, anchored where the main thread's is; its
+ * store connection; its HTTP connection pool, for the exchanges and the receivers).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Agent } from 'undici';
+import { systemClock } from '../lib/clock';
+import { anchoredClock, type Instant } from '../lib/time-base';
+import { StateStore } from '../store/store';
+import { serveEngine } from './engine-service';
+
+const port = parentPort;
+if (port === null) throw new Error('engine-worker.ts runs as a worker thread (see compose/threads.ts)');
+const { level, anchor } = workerData as { level: string; anchor: Instant };
+
+const dispatcher = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
+serveEngine(port, level, { clock: anchoredClock(systemClock, anchor), random: Math.random, openStore: (dir) => StateStore.open(dir), dispatcher }, () => dispatcher.close());
