@@ -46,7 +46,7 @@ function random(seed) {
 export async function historyBench({ networks = Number(process.env.HISTORY_NETWORKS ?? 8000), days = Number(process.env.HISTORY_DAYS ?? 365), log = console.log } = {}) {
   const { StateStore } = dist('store/store.js');
   const { availability } = dist('http/history-api.js');
-  const { historySource } = dist('compose/history-source.js');
+  const { historySource } = dist('runtime/history-source.js');
   const dir = mkdtempSync(join(tmpdir(), 'spotwatch-bench-history-'));
   let store = StateStore.open(dir);
   try {

@@ -1,6 +1,6 @@
 // A preload that records every callback of the event loop that ran long: its kind (async_hooks
 // type), when, its wall time and the process's CPU time meanwhile. Written as JSON at exit to
-// $LONGTASKS_DIR (default: the temporary directory), long-<pid>-<thread id>.json (the poll thread has its own). For finding what holds
+// $LONGTASKS_DIR (default: the temporary directory), long-<pid>-<thread id>.json (the engine has its own). For finding what holds
 // the loop in a storm:
 //   STORM_FLAGS="--import ./bench/longtasks.mjs --cpu-prof --cpu-prof-dir=/tmp/prof" node bench/storm.mjs
 // then read each long callback's samples out of the profile by its start and end (hrtime, µs,

@@ -59,7 +59,7 @@ const NOTIFY_TYPES = ['notify/notifier.ts', 'notify/plugin.ts'];
 /** The composition root: cli.ts, the commands, daemon.ts and the parts daemon.ts is split into. */
 const ROOT_FILES = ['cli.ts', 'daemon.ts'];
 /** Folders that are part of the composition root: the commands (one file each) and what the root derives from config. */
-const ROOT_FOLDERS = ['commands', 'compose'];
+const ROOT_FOLDERS = ['commands', 'runtime'];
 const isRoot = (f) => ROOT_FILES.includes(f) || ROOT_FOLDERS.includes(f.split('/')[0]);
 
 /** The only list of dialects, and the one file of a dialect folder that the simulator shares. */

@@ -2,10 +2,10 @@ import { Registry } from 'prom-client';
 import { Agent } from 'undici';
 import { loadConfigFile, type Config } from './config';
 import { ConfigError } from './config/errors';
-import { chainLookup, loadRules, noticeSourceNames } from './compose/settings';
-import { httpSurface } from './compose/http-surface';
+import { chainLookup, loadRules, noticeSourceNames } from './runtime/settings';
+import { httpSurface } from './runtime/http-surface';
 import { Exposition } from './metrics/exposition';
-import type { StoredSilences } from './compose/stored-silences';
+import type { StoredSilences } from './runtime/stored-silences';
 import { silenceKept } from './alerts/silence';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
@@ -15,7 +15,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { anchorOf, anchoredClock, type Instant } from './lib/time-base';
 import type { Logger } from './lib/logger';
 import { errorMessage } from './lib/error-message';
-import type { Answers } from './poll/protocol';
+import type { Answers } from './runtime/protocol';
 import type { Rule } from './rules/model';
 import type { ChainOf } from './rules/transfer';
 import { transferRoutes } from './rules/evaluate-transfer';
@@ -23,15 +23,13 @@ import type { ExchangeInput } from './http/state-view';
 import { Views } from './http/views';
 import { StateStore } from './store/store';
 import { acquireStateDirLock, thisProcess, type StateDirLock } from './store/lock';
-import { PollObserver } from './compose/poll-observer';
-import { PollMirror } from './compose/poll-mirror';
+import { ReadModel, ReportIntake } from './runtime/read-model';
 import type { NoticeLists } from './notices/book-json';
-import { startEngine, type EngineThread, type ThreadsHost } from './compose/threads';
-import type { EngineQuestion, EngineReport } from './compose/engine-service';
-import { botReads } from './compose/chat-bots';
-import { openMeteredStore } from './compose/open-store';
-import { followStoreFile, keepStateDirLock, STORE_CHECK_MS } from './compose/store-file';
-import { BOT_READS, type DeliveryReport } from './compose/delivery-service';
+import { startEngine, type EngineThread, type ThreadsHost } from './runtime/engine';
+import { botReads } from './runtime/chat-bots';
+import { openMeteredStore } from './runtime/open-store';
+import { followStoreFile, keepStateDirLock, STORE_CHECK_MS } from './runtime/store-file';
+import { BOT_READS, isDeliveryReport, type DeliveryReport, type EngineQuestion } from './runtime/protocol';
 import { systemScheduler, type Scheduler } from './lib/scheduler';
 
 export interface DaemonDeps {
@@ -47,8 +45,8 @@ export interface DaemonDeps {
   /** Where the metrics are registered (a fresh Registry unless given). */
   registry?: Registry;
   /**
-   * Where the poll path and delivery run: worker threads (the default), or this thread, on the
-   * same messages, for tests that run from the sources or inject the clock or the store.
+   * Where the engine (the poll path and delivery) runs: a worker thread (the default), or this
+   * thread, on the same messages, for tests that run from the sources or inject the clock or the store.
    */
   threads?: 'worker' | 'inline';
 }
@@ -66,7 +64,7 @@ function withFlags(config: Config, source: DaemonSource): Config {
   return source.recordDir === undefined ? config : { ...config, record: { ...config.record, dir: source.recordDir } };
 }
 
-/** How long the poll thread has to answer a question before it is taken as stalled (the families of /metrics wait far less: see Exposition). */
+/** How long the engine has to answer a question before it is taken as stalled (the families of /metrics wait far less: see Exposition). */
 const ANSWER_WAIT_MS = 30_000;
 /** How long a silence of the API waits for the engine to store it. */
 const SAVE_WAIT_MS = 10_000;
@@ -75,9 +73,9 @@ const CONFIGURE_WAIT_MS = 30_000;
 
 /**
  * The composition root: builds every part from the config, and owns start, reload and stop.
- * The poll path (fetch, decode, step, the state's writes) and delivery (groups, outbox,
- * receivers) run in threads of their own (compose/threads.ts); this thread serves HTTP, from
- * what the poll thread reports (compose/poll-mirror.ts).
+ * The engine (the poll path: fetch, decode, step, the state's writes; delivery: groups, outbox,
+ * receivers) runs in a thread of its own (runtime/engine.ts); this thread serves HTTP, from
+ * what the engine reports (runtime/read-model.ts), and reads the store's history.
  */
 export class Daemon {
   private http: Listening | undefined;
@@ -87,7 +85,7 @@ export class Daemon {
   /** Stops the main thread's look at the store's file. */
   private stopStoreChecks: (() => void) | undefined;
   private engine: EngineThread | undefined;
-  private mirror: PollMirror | undefined;
+  private mirror: ReadModel | undefined;
   private rules: Rule[] = [];
   private chainOf: ChainOf;
   /** The HTTP connection pool of the threads when they run in this one (tests). */
@@ -171,10 +169,10 @@ export class Daemon {
     let exited: (error: string) => void = () => undefined;
     const ended = new Promise<never>((_, reject) => (exited = (error) => reject(new Error(error))));
     ended.catch(() => undefined);
-    // The alerts active when the daemon stopped: the poll thread starts from the same rows.
-    this.mirror = new PollMirror(async (q, timeoutMs) => this.engine?.ask(q, timeoutMs), store.loadAlerts().values());
+    // The alerts active when the daemon stopped: the engine starts from the same rows.
+    this.mirror = new ReadModel(async (q, timeoutMs) => this.engine?.ask(q, timeoutMs), store.loadAlerts().values());
     const mirror = this.mirror;
-    const observer = new PollObserver({
+    const observer = new ReportIntake({
       logger,
       mirror,
       metrics: this.metrics,
@@ -278,7 +276,7 @@ export class Daemon {
     });
   }
 
-  /** Each configured exchange's notice lists, in the config's order (those the poll thread has reported). */
+  /** Each configured exchange's notice lists, in the config's order (those the engine has reported). */
   private noticeLists(): NoticeLists[] {
     return this.config.exchanges.flatMap((ex) => this.mirror?.notices(ex.name) ?? []);
   }
@@ -354,10 +352,4 @@ export class Daemon {
     await this.pool?.close();
     this.lock?.release();
   }
-}
-
-const DELIVERY_REPORTS: ReadonlySet<string> = new Set<DeliveryReport['t']>(['outcome', 'counted', 'outbox']);
-
-function isDeliveryReport(report: EngineReport): report is DeliveryReport {
-  return DELIVERY_REPORTS.has(report.t);
 }

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { loadRules } from '../compose/settings';
+import { loadRules } from '../runtime/settings';
 import { loadConfigFile, type Config } from '../config';
 import type { LoadOptions } from '../config/load';
 import { ConfigError } from '../config/errors';

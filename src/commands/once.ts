@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
-import { chainLookup } from '../compose/settings';
-import { clientFor, reach } from '../compose/targets';
+import { chainLookup } from '../runtime/settings';
+import { clientFor, reach } from '../runtime/targets';
 import { systemClock } from '../lib/clock';
 import { createLogger } from '../lib/logger';
 import { loadOrReport, write, type Io } from './io';

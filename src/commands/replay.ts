@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { stepSettings } from '../compose/settings';
+import { stepSettings } from '../runtime/settings';
 import type { Transition } from '../alerts/lifecycle';
 import { dialects } from '../exchange/dialects/registry';
 import { RecordingError } from '../poll/recording/reader';

@@ -15,7 +15,7 @@ import { renderStatusPage, type StatusView } from './status-page';
 export interface HttpSource {
   /** True once every exchange has been polled successfully (both endpoints). */
   ready(): boolean;
-  /** The poll path is alive: /healthz answers 503 when it is not (a stalled or ended poll thread). */
+  /** The poll path is alive: /healthz answers 503 when it is not (a stalled or ended engine thread). */
   alive?(): boolean;
   /** Brings what the views read up to date; awaited before every route that shows an exchange's state. */
   refresh?(): Promise<void>;
@@ -86,7 +86,7 @@ export function createApp(source: HttpSource): Express {
     res.type('text/javascript').send(STATUS_JS);
   });
   app.get('/healthz', (_req, res) => {
-    if (source.alive?.() === false) res.status(503).type('text/plain').send('not alive: the poll thread has stopped answering\n');
+    if (source.alive?.() === false) res.status(503).type('text/plain').send('not alive: the engine has stopped answering\n');
     else res.type('text/plain').send('ok\n');
   });
   app.get('/readyz', (_req, res) => {
@@ -106,7 +106,7 @@ export function createApp(source: HttpSource): Express {
     }
     res.end(await source.metrics.render());
   });
-  // What follows shows the exchanges' state: brought up to date first (a question to the poll thread, when a poll changed it).
+  // What follows shows the exchanges' state: brought up to date first (a question to the engine, when a poll changed it).
   app.use(async (_req, _res, next) => {
     await source.refresh?.();
     next();

@@ -58,7 +58,7 @@ export function anchorOf(clock: Clock): Instant {
  * `endsAt - startsAt`, an availability, a digest's span are what passed, whichever way the wall
  * clock was stepped meanwhile. A step is not followed while the process runs (TimeBase logs it);
  * the next start anchors on the wall clock as it is then. Every thread of a process is given the
- * same anchor (compose/threads.ts), so their times are one time line. `wall` stays the system's.
+ * same anchor (runtime/engine.ts), so their times are one time line. `wall` stays the system's.
  */
 export function anchoredClock(clock: Clock, anchor: Instant = anchorOf(clock)): Clock {
   return {

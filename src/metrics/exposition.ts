@@ -1,12 +1,12 @@
 /**
  * /metrics at exchange scale. The per-network and per-ticker families (tens of thousands of
- * series) are rendered by the poll thread, which holds the snapshots, when a scrape asks and a
+ * series) are rendered by the engine, which holds the snapshots, when a scrape asks and a
  * part changed since the last scrape (ticker prices every poll, the coin list rarely): they are
  * kept here compressed, one gzip member per family, part and exchange. A gzip answer is members
  * back to back, which every HTTP client decodes as one stream, so a scrape writes the stored
  * members in exposition order (every family's header, then that family's samples of each
  * exchange) after the small registry of counters and process metrics, the only part rendered per
- * scrape. A scrape while the poll thread is busy (a storm's step) is answered with what is kept.
+ * scrape. A scrape while the engine is busy (a storm's step) is answered with what is kept.
  */
 import { promisify } from 'node:util';
 import { gunzip, gzip, gzipSync } from 'node:zlib';
@@ -51,7 +51,7 @@ export class Exposition {
     /** Ages the registry's text (see registryText). */
     private readonly clock: Clock = systemClock,
     /**
-     * How long a scrape waits for the families of parts that changed (the poll thread may be
+     * How long a scrape waits for the families of parts that changed (the engine may be
      * deciding a storm's answer): then it answers with what it has, and what comes later is
      * kept for the next scrape.
      */
@@ -73,7 +73,7 @@ export class Exposition {
     return { text: this.small.text, entry: this.small };
   }
 
-  /** The families of the parts that changed, from the poll thread; concurrent scrapes share one question. */
+  /** The families of the parts that changed, from the engine; concurrent scrapes share one question. */
   private update(): Promise<void> {
     this.updating ??= (async () => {
       try {

@@ -77,7 +77,7 @@ export function createMetrics(registry: Registry) {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /**
- * An exchange's notice lists as the poll thread reported them: its status (1 for the state now,
+ * An exchange's notice lists as the engine reported them: its status (1 for the state now,
  * 0 for the others; no series without a status), its windows by state, and the announcements
  * that step read for the first time, by kind.
  */

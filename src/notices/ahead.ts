@@ -1,7 +1,7 @@
 /**
  * What the digest and the chat bots show of the notices (notices.md section 5): the maintenance
  * windows ongoing and those scheduled ahead, and the announcements recently published. Pure:
- * over the lists the main thread holds (compose/poll-mirror.ts), at `now`.
+ * over the lists the main thread holds (runtime/read-model.ts), at `now`.
  */
 import type { NoticeLists } from './book-json';
 import type { Announcement, Maintenance } from './model';

@@ -35,7 +35,7 @@ export function bookToJson(book: NoticeBook): NoticeBookJson {
   return { ...bookLists(book), baselined: [...book.baselined], ...(book.unsettled.size > 0 && { unsettled: [...book.unsettled] }) };
 }
 
-/** What the main thread holds of a book (compose/poll-mirror.ts): its lists, without the sources' baselines. */
+/** What the main thread holds of a book (runtime/read-model.ts): its lists, without the sources' baselines. */
 export type NoticeLists = Omit<NoticeBookJson, 'baselined' | 'unsettled'>;
 
 export function bookLists(book: NoticeBook): NoticeLists {

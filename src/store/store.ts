@@ -257,7 +257,7 @@ export class StateStore implements Store {
   // --- Outages (outages.ts) --------------------------------------------------------------------
 
   /**
-   * Outages were written through another connection (the poll thread's): of one coin, of one
+   * Outages were written through another connection (the engine's): of one coin, of one
    * exchange, or any. The availability index reads those back before its next answer.
    */
   outagesTouched(exchange?: string, coin?: string): void {

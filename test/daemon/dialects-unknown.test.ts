@@ -113,7 +113,7 @@ describe.each(UNKNOWN_FLAG_CASES)('the daemon reading $dialect with a network fl
     await polls(3);
     expect([told(), await withdrawMetric()]).toEqual([[], 1]);
     proxy.hiding = false;
-    // Told by the delivery thread, shown by the main thread's metrics: each in its own time.
+    // Told by the engine, shown by the main thread's metrics: each in its own time.
     await waitFor(async () => told().length === 1 && (await withdrawMetric()) === 0, 'the closure told and shown');
     expect([told(), await withdrawMetric()]).toEqual([[`firing ${c.tron}`], 0]);
 

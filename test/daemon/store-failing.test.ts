@@ -43,7 +43,7 @@ function disk() {
 
 /**
  * A real store on a disk that can really fill: `fill()` caps the daemon's connections (the main
- * thread's, the poll thread's and the delivery thread's) at the pages the file has now (PRAGMA max_page_count), so
+ * thread's and the engine's) at the pages the file has now (PRAGMA max_page_count), so
  * SQLite itself refuses every write that needs more room with SQLITE_FULL, as on a full disk;
  * `free()` lifts the cap. Nothing is thrown by the test: it only counts the calls into the store that SQLite refused (the outermost call, the one the daemon
  * sees fail), to hold the daemon's own count against.
@@ -228,7 +228,7 @@ describe('a full disk at 3,000 networks (a real SQLITE_FULL)', () => {
       const registry = daemon.registry;
       /**
        * The daemon's count of failed writes, and SQLite's refusals, once the count has caught up
-       * (a refusal of the poll thread's write is counted when its report reaches the main thread).
+       * (a refusal of the engine's write is counted when its report reaches the main thread).
        */
       const writeErrors = async (): Promise<{ counted: number | undefined; refused: number }> => {
         let last = { counted: undefined as number | undefined, refused: -1 };

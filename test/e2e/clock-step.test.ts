@@ -75,7 +75,7 @@ describe('the built daemon under libfaketime, its wall clock stepped', () => {
       return body.data.some((a) => a.status === 'firing' && a.labels.alertname === 'Closed');
     }, 'the closure to fire');
     const decided = Date.now();
-    // Two more coin polls: the alert, told to the delivery thread with the poll that decided it,
+    // Two more coin polls: the alert, told to the engine with the poll that decided it,
     // is in its group by then (group_wait counting), and the step comes in the middle of it.
     const polled = async (): Promise<string | undefined> => ((await (await fetch(`${url}/api/v1/state`)).json()) as { data: { exchanges: { polls: Record<string, { at: string }> }[] } }).data.exchanges[0]?.polls.coins?.at;
     for (let i = 0; i < 2; i++) {

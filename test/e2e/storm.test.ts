@@ -23,8 +23,8 @@ jest.setTimeout(120_000);
  * twice that: see below), and the first notification within group_wait +
  * 1 s of the poll that saw the change. Three processes share the CI runner's two cores (the
  * reference exchange, which stands for a remote service and runs at the lowest priority; the
- * daemon; this one, timing every request). The poll path and delivery run in threads of their
- * own (compose/threads.ts), which hand the main thread one message at a time (compose/channel.ts).
+ * daemon; this one, timing every request). The poll path and delivery run in the engine's thread
+ * (runtime/engine.ts), which hands the main thread one message at a time (runtime/thread.ts).
  * STORM_HEALTHZ_MS, STORM_METRICS_MS and STORM_FIRST_SLACK_MS change the bounds (for a
  * slower machine, say).
  */
@@ -186,7 +186,7 @@ describe('an exchange-wide storm: 4,000 coins, every network closing at once', (
       if (worst.ms >= HEALTHZ_MAX_MS) {
         throw new Error(`/healthz took ${worst.ms.toFixed(0)} ms at +${worst.at - stormAt} ms into the storm (limit ${HEALTHZ_MAX_MS} ms; ${during.length} requests, p50 ${quantile(during.map((s) => s.ms), 0.5).toFixed(1)} ms)`);
       }
-      // /metrics throughout the storm: answered from what is held while the poll thread decides.
+      // /metrics throughout the storm: answered from what is held while the engine decides.
       expect(scraped.filter((x) => x.error !== undefined)).toEqual([]);
       expect(scraped.length).toBeGreaterThan(10);
       // Every scrape within the target but one, which may coincide with a garbage collection or the

@@ -1,4 +1,4 @@
-import { historySource } from '../../src/compose/history-source';
+import { historySource } from '../../src/runtime/history-source';
 import { createApp } from '../../src/http/app';
 import { listen, type Listening } from '../../src/http/server';
 import type { StatusView } from '../../src/http/status-page';

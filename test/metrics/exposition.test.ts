@@ -18,9 +18,9 @@ const snap = applyTickers(
 );
 
 /**
- * What the poll thread answers for the families (compose/poll-service.ts): each part of the
+ * What the engine answers for the families (runtime/engine-poll.ts): each part of the
  * snapshots it holds, rendered, when its version (a new one per map) differs from what the
- * exposition holds; `answering: false` as a poll thread busy past the wait.
+ * exposition holds; `answering: false` as an engine busy past the wait.
  */
 interface Families {
   snapshots: Snapshot[];
@@ -190,7 +190,7 @@ describe('snapshot exposition', () => {
     expect(gunzipSync(Buffer.concat(after)).toString()).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 120\n');
   });
 
-  it('answers with the families it holds when the poll thread does not answer in time', async () => {
+  it('answers with the families it holds when the engine does not answer in time', async () => {
     const src = families([snap]);
     const exposition = new Exposition(new Registry(), src.source);
     const before = await exposition.render();
@@ -201,7 +201,7 @@ describe('snapshot exposition', () => {
     expect(await exposition.render()).toContain('spotwatch_ticker_last_price{exchange="main",symbol="BTCUSDT"} 120\n');
   });
 
-  it('does not wait for a slow poll thread past its wait: it answers with what it holds, and takes the late families for the next scrape', async () => {
+  it('does not wait for a slow engine past its wait: it answers with what it holds, and takes the late families for the next scrape', async () => {
     const src = families([snap]);
     let slow: (() => void) | undefined;
     const slowSource: FamilySource = async (have) => {

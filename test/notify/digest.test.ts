@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { Digests, digestContent } from '../../src/compose/daily-digest';
+import { Digests, digestContent } from '../../src/runtime/daily-digest';
 import { parseConfig, type Config } from '../../src/config';
 import { manualClock, systemClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';

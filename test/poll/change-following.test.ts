@@ -232,7 +232,7 @@ function answer(res: ServerResponse, { status, body, wire }: Answering): void {
   res.end();
 }
 
-// --- A line: the poll path as the poll thread builds it ---------------------------------
+// --- A line: the poll path as the engine builds it ---------------------------------
 
 interface Line {
   temp: TempStore;
@@ -245,7 +245,7 @@ interface Line {
 }
 
 /**
- * The exchange's families as the poll thread gives them to /metrics (compose/poll-service.ts):
+ * The exchange's families as the engine gives them to /metrics (runtime/engine-poll.ts):
  * a part rendered only when its map is not the one the exposition holds (a new version).
  */
 function familiesOf(path: () => PollPath): FamilySource {
@@ -290,7 +290,7 @@ function propertyClient(url: string): ReturnType<typeof testClient> {
   return testClient(url, { timeoutMs: 60_000 });
 }
 
-/** One poll of `endpoint`, as the poll thread makes it (poll/fetch.ts), through the path. */
+/** One poll of `endpoint`, as the engine makes it (poll/fetch.ts), through the path. */
 async function poll(line: Line, endpoint: Endpoint, url: string, clock: ReturnType<typeof manualClock>): Promise<void> {
   const client = line.client ?? propertyClient(url);
   // Afresh: nothing of the last poll is known by identity (see the top of the file), and every

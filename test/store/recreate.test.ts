@@ -55,7 +55,7 @@ describe('a store file deleted while the daemon runs', () => {
   });
 
   it('is written again, whole, from what the connections read, and the other connections move to it without a write lost', () => {
-    // The poll thread's connection and the delivery thread's.
+    // Two connections to one file (the engine's and the main thread's, say).
     const poll = StateStore.open(dir);
     const delivery = StateStore.open(dir);
     poll.writeAlerts([alert('a1')], []);
@@ -69,12 +69,12 @@ describe('a store file deleted while the daemon runs', () => {
     delivery.commitDeliveries([told('g2')], 7);
     expect([poll.fileState(), delivery.fileState()]).toEqual(['gone', 'gone']);
 
-    // The poll thread's check writes a new file from what it reads: both connections' writes.
+    // One connection's check writes a new file from what it reads: both connections' writes.
     expect(poll.recreate()).toBeGreaterThan(0);
     expect([poll.fileState(), delivery.fileState()]).toEqual(['kept', 'replaced']);
     expect(readdirSync(dir).filter((f) => !f.startsWith('spotwatch.db'))).toEqual([]);
 
-    // Until its own check, the delivery thread's writes are refused (not lost into the deleted file).
+    // Until its own check, the other connection's writes are refused (not lost into the deleted file).
     expect(() => delivery.commitDeliveries([told('g3')], 8)).toThrow(GONE_MESSAGE);
     expect(() => delivery.deliveryDone(2, 8)).toThrow(GONE_MESSAGE);
     delivery.reopen();

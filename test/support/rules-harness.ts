@@ -37,7 +37,7 @@ class NeverHold extends Map<string, GuardOptions> {
 
 /**
  * Drives the poll path's real decision (step: merge, diff, rules, the alert lifecycle) answer
- * by answer, as the daemon's poll thread does: each snapshot given is the exchange's answer of
+ * by answer, as the daemon's engine does: each snapshot given is the exchange's answer of
  * that domain (its records).
  */
 export class Harness {

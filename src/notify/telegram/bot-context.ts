@@ -1,6 +1,6 @@
 /**
  * What the bot's commands read of, and ask of, the running daemon. The composition root
- * provides it (src/compose/bot-context.ts, from the same sources as the status page and the
+ * provides it (src/runtime/bot-context.ts, from the same sources as the status page and the
  * silences API); a receiver folder imports nothing outside notify/ and lib/, so the shapes are
  * written here and the daemon's own types fit them (a silence is alerts/silence.ts's own, through
  * notify/plugin.ts).

@@ -6,7 +6,7 @@
  *
  * A segment begins with a `state` record: the state of the poll path when it began (at a
  * start, what the store gave back; later, the state reached), so that a segment can be
- * replayed on its own once the ones before it are deleted. Then, in the order the poll thread
+ * replayed on its own once the ones before it are deleted. Then, in the order the engine
  * gave them to `step`, one record per input: `answer`, `failure`, `written`, `drop`, `notices`; and
  * `reload` where the configuration was reloaded. A segment ended as it should be ends with an
  * `end` record; one without it was cut short (the daemon was killed, or writes it still).

@@ -1,8 +1,8 @@
 /**
- * The recording of the poll thread (`spotwatch run --record DIR`): every input given to `step`,
+ * The recording of the engine (`spotwatch run --record DIR`): every input given to `step`,
  * with its time, in order, into gzip'd segment files (format.ts), bounded by size and age.
  *
- * Nothing here stalls the poll thread: a record is a short line, and an answer's bodies are
+ * Nothing here stalls the engine: a record is a short line, and an answer's bodies are
  * handed to zlib's stream as the buffers the client already holds (compressed on the thread
  * pool, never copied or escaped here). A disk that fails (or cannot keep up) is logged once per
  * streak and never stops polling: what comes meanwhile is not recorded, and recording starts
@@ -131,7 +131,7 @@ export class Recorder {
     return this.options.dir;
   }
 
-  /** The state the poll thread starts from: the first segment begins with it (and a replay of it). */
+  /** The state the engine starts from: the first segment begins with it (and a replay of it). */
   start(state: PollState, now: number): void {
     this.open(state, now, false);
   }

@@ -1,5 +1,5 @@
 /**
- * The recording of the poll thread (poll/recording/recorder.ts), read back by the reader: every
+ * The recording of the engine (poll/recording/recorder.ts), read back by the reader: every
  * input given to step with its time, in order, from the state it began with; bounded by size
  * and age, oldest segments first; a failing disk logged once, never thrown.
  */
@@ -75,7 +75,7 @@ function summary(all: Read[]): string[] {
 const COINS: StepInput = { type: 'answer', exchange: 'main', endpoint: 'coins', answer: { records: [], issues: [] } };
 
 describe('a recording', () => {
-  it('begins with the state the poll thread starts from, then each input given to step with its time, in order', async () => {
+  it('begins with the state the engine starts from, then each input given to step with its time, in order', async () => {
     const rec = new Recorder(options(), logger);
     rec.start(RESTORED, 1_000);
     const body = Buffer.from('[{"coin":"USDT"}]');
@@ -200,7 +200,7 @@ describe('the bounds of a recording', () => {
 });
 
 describe('a disk that fails', () => {
-  it('is logged once, never stops the poll thread, and recording starts again (from the state reached) a minute after', async () => {
+  it('is logged once, never stops the engine, and recording starts again (from the state reached) a minute after', async () => {
     writeFileSync(join(dir, 'rec'), 'a file where the directory should be');
     const rec = new Recorder(options(), logger);
     rec.start(RESTORED, 1_000);

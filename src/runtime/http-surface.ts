@@ -27,7 +27,7 @@ export interface HttpSources {
   /** Brings the exchanges' snapshots up to date before a view reads them. */
   refresh(): Promise<void>;
   alerts(): Iterable<Alert>;
-  /** Each watched exchange's notice lists, as the poll thread last reported them. */
+  /** Each watched exchange's notice lists, as the engine last reported them. */
   notices(): Iterable<NoticeLists>;
   store(): StateStore | undefined;
   exchanges(): ExchangeInput[];

@@ -1,6 +1,6 @@
 /**
  * The recording the configuration asks for (`record.dir`, which `spotwatch run --record DIR`
- * sets over the file's, at the start and at every reload): its options, and the poll thread's
+ * sets over the file's, at the start and at every reload): its options, and the engine's
  * recorder through starts and reloads.
  */
 import { resolve } from 'node:path';

@@ -1,13 +1,17 @@
 /**
- * What crosses between the main thread (HTTP surface, delivery) and the poll thread (fetch,
- * decode, step, the state's writes): messages, structured-cloned, in order. The poll thread
- * reports what each step decided, after its write; the main thread commands, and asks for what
- * it shows (snapshot parts, the exchanges' metric families), which the poll thread owns.
+ * The one protocol between the main thread (HTTP) and the engine (the poll path and delivery):
+ * messages, structured-cloned, in order. The main thread commands (EngineCommand) and asks
+ * (EngineQuestion: the snapshot parts and metric families it shows, which the engine owns; a
+ * silence of the API to store); the engine reports what it decided and how deliveries went
+ * (EngineReport), each step's after its write.
  */
 import type { Alert } from '../alerts/alert';
 import type { NoticeLists } from '../notices/book-json';
 import type { AnnouncementKind } from '../notices/model';
 import type { Change } from '../snapshot/changes';
+import type { Silence } from '../alerts/silence';
+import type { Delivery } from '../notify/notifier';
+import type { Outcome } from '../notify/pipeline/retry-stage';
 import type { CoinRecord, Endpoint, RecordIssue, TickerRecord } from '../snapshot/model';
 
 /** One poll of one endpoint, as the health, the poll metrics and the logs need it. */
@@ -72,7 +76,7 @@ export interface Answers {
   families: { exchanges: string[]; texts: FamilyTexts[] };
 }
 
-/** Poll thread -> main thread. */
+/** What the poll path reports to the main thread. */
 export type Report =
   /** A configuration is in force: every exchange watched (or failed to start, logged). */
   | { t: 'ready' }
@@ -94,22 +98,39 @@ export type Report =
    */
   | { t: 'notices'; exchange: string; lists: NoticeLists; firstRead: Partial<Record<AnnouncementKind, number>> };
 
-/** Poll thread -> delivery thread. */
-export type Tell =
-  /** As the main thread gets it: the delivery thread's copy of the active alerts (the sources of inhibition). */
-  | { t: 'alerts'; set: Alert[]; removed: string[] }
-  /**
-   * Alerts to tell, in decision order (their state is written); a step's are told together, at
-   * its `last` message. An alert the step's `alerts` message just set is named by its
-   * fingerprint (a storm's 8,000 firing alerts are not sent twice). `pending`: the id of each
-   * one's pending notification, written with the step's state (null: none, or the write failed).
-   */
-  | { t: 'tell'; alerts: (Alert | string)[]; pending: (number | null)[]; last: boolean };
-
-/** Main thread -> poll thread. */
-export type Command =
-  /** The configuration to watch by (the first one starts; later ones are reloads). */
-  { t: 'configure'; config: unknown; env: Record<string, string | undefined> };
-
 /** Items per message: a storm's 8,000 alerts cloned in one message held the receiving thread 20-40 ms as it read them; 500 cost it 3-8 ms each. */
 export const PER_MESSAGE = 500;
+
+/** What delivery reports to the main thread (its metrics). */
+export type DeliveryReport =
+  /** A delivery attempt (spotwatch_notifications_total, _failed_total, _latency_seconds). */
+  | { t: 'outcome'; receiver: string; outcome: Outcome; reason?: string | undefined; latencyMs?: number | undefined }
+  /** A write of the outbox refused, a held notification dropped, a bot update not answered. */
+  | { t: 'counted'; what: 'store_error' } | { t: 'counted'; what: 'dropped'; receiver: string } | { t: 'counted'; what: 'ignored'; receiver: string; reason: string }
+  /** Per receiver, notifications waiting (spotwatch_outbox_pending) and dead letters (spotwatch_dead_letters), when they changed. */
+  | { t: 'outbox'; pending: Record<string, number>; dead: Record<string, number> };
+
+/** The engine asks the main thread what a bot's /status and /closed read (the views' closures are the main thread's). */
+export const BOT_READS = { q: 'bot' } as const;
+
+/** Main thread -> engine. */
+export type EngineCommand =
+  /** The configuration to run by (the first one starts; later ones are reloads); `externalURL` is the HTTP surface's. */
+  | { t: 'configure'; config: unknown; env: Record<string, string | undefined>; externalURL: string }
+  /** The silences changed (the API, retention): what mutes is read again. */
+  | { t: 'silences' }
+  /** Notifications made outside the groups (the daily digest). */
+  | { t: 'send'; deliveries: Delivery[] };
+
+/** Engine -> main thread: the poll path's reports and delivery's. */
+export type EngineReport = Report | DeliveryReport;
+
+/** Main thread -> engine, answered: a silence of the API to store and put in force (its answer: `{ error }` when the store refused it). */
+export type EngineQuestion = Question | { q: 'save-silence'; silence: Silence };
+
+const DELIVERY_REPORTS: ReadonlySet<string> = new Set<DeliveryReport['t']>(['outcome', 'counted', 'outbox']);
+
+/** Whether a report is delivery's (its metrics) rather than the poll path's. */
+export function isDeliveryReport(report: EngineReport): report is DeliveryReport {
+  return DELIVERY_REPORTS.has(report.t);
+}

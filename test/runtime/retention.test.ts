@@ -1,4 +1,4 @@
-import { Retention, DELIVERY_RETENTION_MS } from '../../src/compose/retention';
+import { Retention, DELIVERY_RETENTION_MS } from '../../src/runtime/retention';
 import { SILENCE_RETENTION_MS } from '../../src/alerts/silence';
 import { manualClock } from '../../src/lib/clock';
 import { silentLogger } from '../../src/lib/logger';

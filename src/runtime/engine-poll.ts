@@ -1,10 +1,9 @@
 /**
- * The poll thread's composition root: from the configuration, each exchange's client and its
- * two polling loops; every answer (or failure) through `step`; each step's writes to the state
- * store, then its reports (poll/protocol.ts): to the main thread what it decided, to the
- * delivery thread what to tell. It also answers what the main thread asks: snapshot parts for
- * the views, and the exchanges' metric families for /metrics. Started by service-thread.ts in a
- * worker (poll-worker.ts), or in the main thread for tests that inject a clock or a store.
+ * The poll path, in the engine (engine.ts): from the configuration, each exchange's client and
+ * its two polling loops; every answer (or failure) through `step`; each step's writes to the
+ * state store, then what it decided: to the main thread as reports (protocol.ts), to delivery
+ * what to tell (a call). It also answers what the main thread asks: snapshot parts for the
+ * views, and the exchanges' metric families for /metrics.
  */
 import type { Alert } from '../alerts/alert';
 import { alertsOf } from '../alerts/lifecycle';
@@ -17,12 +16,12 @@ import { fetchInput, type Fetched } from '../poll/fetch';
 import { startLoop, type Loop } from '../poll/loop';
 import { NOTHING, PollPath } from '../poll/path';
 import { Persist, type Written } from '../poll/persist';
-import { PER_MESSAGE, type Answers, type FamilyTexts, type PartDelta, type PollReport, type Question, type Report } from '../poll/protocol';
+import { PER_MESSAGE, type Answers, type FamilyTexts, type PartDelta, type PollReport, type Question, type Report } from './protocol';
 import { configure, exchangeOf, initialState, type PollState, type Restored, type StepSettings } from '../poll/state';
 import { DOWN_AFTER_FAILURES, type StepInput, type StepResult } from '../poll/step';
 import { networkCount, type Endpoint, type Snapshot } from '../snapshot/model';
 import type { StateStore } from '../store/store';
-import type { ThreadParts } from './service-thread';
+import type { ThreadParts } from './thread';
 import { loadRules, seriesFilter, stepSettings } from './settings';
 import { clientFor, embeddedProblem, reach, type Target } from './targets';
 import { startNoticeReader } from './notice-reader';
@@ -106,7 +105,7 @@ export class PollService {
       rules = await loadRules(config, env);
     } catch (err) {
       // The main thread checked them; a file changed meanwhile (or unreadable now) is refused here.
-      if (this.path !== undefined) logger.error({ error: errorMessage(err) }, 'rules not loaded; the poll thread keeps the configuration it had');
+      if (this.path !== undefined) logger.error({ error: errorMessage(err) }, 'rules not loaded; the engine keeps the configuration it had');
       this.deps.post({ t: 'failed', error: `rules not loaded: ${errorMessage(err)}` });
       return;
     }

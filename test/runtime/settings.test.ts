@@ -1,5 +1,5 @@
 import { parseConfig } from '../../src/config/load';
-import { exchangeNoticeSources, noticeSourceNames, stepSettings } from '../../src/compose/settings';
+import { exchangeNoticeSources, noticeSourceNames, stepSettings } from '../../src/runtime/settings';
 
 function config(text: string) {
   const r = parseConfig(text, 'c.yaml', {}, '/');

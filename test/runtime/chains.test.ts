@@ -1,5 +1,5 @@
 import { parseConfig, type Config } from '../../src/config';
-import { chainLookup, seriesFilter } from '../../src/compose/settings';
+import { chainLookup, seriesFilter } from '../../src/runtime/settings';
 
 function config(text: string): Config {
   const result = parseConfig(text, 'spotwatch.yaml', {}, '/tmp');

@@ -1,5 +1,5 @@
 /**
- * The engine thread's entry (a worker_threads Worker, started by compose/threads.ts): the
+ * The engine thread's entry (a worker_threads Worker, started by runtime/engine.ts): the
  * engine with the parts it owns made here (its clock, anchored where the main thread's is; its
  * store connection; its HTTP connection pool, for the exchanges and the receivers).
  */
@@ -8,10 +8,10 @@ import { Agent } from 'undici';
 import { systemClock } from '../lib/clock';
 import { anchoredClock, type Instant } from '../lib/time-base';
 import { StateStore } from '../store/store';
-import { serveEngine } from './engine-service';
+import { serveEngine } from './engine';
 
 const port = parentPort;
-if (port === null) throw new Error('engine-worker.ts runs as a worker thread (see compose/threads.ts)');
+if (port === null) throw new Error('engine-worker.ts runs as a worker thread (see runtime/engine.ts)');
 const { level, anchor } = workerData as { level: string; anchor: Instant };
 
 const dispatcher = new Agent({ connections: 8, keepAliveTimeout: 30_000 });

@@ -2,12 +2,12 @@
  * The state store's file deleted while the daemon runs (a clean-up script, a volume re-mounted, an
  * operator's `rm`). SQLite does not notice: every connection goes on writing to the deleted file,
  * which nothing will read again, and a restart would start empty and tell again what was told.
- * Each thread holding a connection looks at the path on a timer (StateStore.fileState). The poll
- * thread, which decides StoreFailing, refuses its writes while the file is gone (a failed write,
- * like a full disk's: StoreFailing fires, until its next check) and writes the new file at once from
- * what the deleted one still holds (StateStore.recreate), and at a stop if no check noticed it yet;
- * the delivery thread moves to the new file at its first refused write, the main thread at its next
- * check (their writes meanwhile are refused and held, as on a full disk).
+ * Each thread holding a connection looks at the path on a timer (StateStore.fileState). The
+ * engine, which decides StoreFailing and holds the one connection that writes, refuses the poll
+ * path's writes while the file is gone (a failed write, like a full disk's: StoreFailing fires,
+ * until its next check) and writes the new file at once from what the deleted one still holds
+ * (StateStore.recreate), and at a stop if no check noticed it yet; the main thread's connection,
+ * which only reads, moves to the new file at its next check.
  */
 import { errorMessage } from '../lib/error-message';
 import type { Logger } from '../lib/logger';

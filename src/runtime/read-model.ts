@@ -1,22 +1,29 @@
 /**
- * What the main thread holds of the poll thread's state, for delivery and the HTTP surface:
- * the active alerts (kept as the poll thread reports them after each step: inhibition and the
- * API read them at any moment), each endpoint's health, and each exchange's snapshot, brought
- * up to date when a view asks (refresh), as the parts that changed since the version held;
- * and each exchange's notice lists, as the poll thread reports them whenever a step changed them.
+ * The main thread's read model of the engine: what it shows and serves, kept from the engine's
+ * reports (protocol.ts). The mirror (ReadModel) holds the active alerts (kept as the engine
+ * reports them after each step: the API reads them at any moment), each endpoint's health, and
+ * each exchange's snapshot, brought up to date when a view asks (refresh), as the parts that
+ * changed since the version it has; and each exchange's notice lists, as reported whenever a
+ * step changed them. ReportIntake takes every report of the poll path, one way: the read model,
+ * the views, the metrics and the logs.
  */
 import type { Alert } from '../alerts/alert';
-import type { FiringCount } from '../metrics/polls';
+import type { Views } from '../http/views';
+import type { Logger } from '../lib/logger';
+import { observeNotices, type Metrics } from '../metrics/metrics';
+import type { FiringCount, PollMetrics } from '../metrics/polls';
 import type { NoticeLists } from '../notices/book-json';
 import { PollHealth } from '../poll/health';
-import type { Answers, PartDelta, PollReport, Question } from '../poll/protocol';
+import type { Rule } from '../rules/model';
+import type { Change } from '../snapshot/changes';
 import { emptySnapshot, type CoinRecord, type Endpoint, type Snapshot, type TickerRecord } from '../snapshot/model';
+import type { StateStore } from '../store/store';
+import type { Answers, PartDelta, PollReport, Question, Report } from './protocol';
 
-
-/** How long a view waits for the poll thread's parts (busy with a storm's step, say) before it shows what it holds. */
+/** How long a view waits for the engine's parts (busy with a storm's step, say) before it shows what it holds. */
 const REFRESH_WAIT_MS = 2_000;
 
-export class PollMirror {
+export class ReadModel {
   readonly health = new PollHealth();
   private readonly alerts = new Map<string, Alert>();
   private readonly firing = new Map<string, FiringCount>();
@@ -32,9 +39,9 @@ export class PollMirror {
   private alertsChanged = false;
 
   constructor(
-    /** Asks the poll thread; undefined when it has not answered in time. */
+    /** Asks the engine; undefined when it has not answered in time. */
     private readonly ask: (question: Question, timeoutMs: number) => Promise<unknown>,
-    /** The alerts active when the daemon stopped (what the poll thread starts from too). */
+    /** The alerts active when the daemon stopped (what the engine starts from too). */
     restored: Iterable<Alert>,
   ) {
     for (const a of restored) this.put(a);
@@ -97,9 +104,9 @@ export class PollMirror {
   }
 
   /**
-   * Brings the snapshots up to the poll thread's, when a poll reported a newer version or a
+   * Brings the snapshots up to the engine's, when a poll reported a newer version or a
    * step changed the alerts: the parts that changed since, as deltas, and the alerts as of them
-   * (the poll thread answers after every report of the steps before, so both are of the same
+   * (the engine answers after every report of the steps before, so both are of the same
    * moment). One refresh at a time; one that waits longer than REFRESH_WAIT_MS leaves the
    * snapshots as they are.
    */
@@ -180,4 +187,118 @@ function patched<R>(held: ReadonlyMap<string, R>, d: PartDelta, keyOf: (r: R) =>
   for (const key of d.gone) records.delete(key);
   for (const r of d.changed as R[]) records.set(keyOf(r), r);
   return records;
+}
+
+/** What the gauges that follow every poll read (see PollMetrics.after). */
+export interface GaugeSources {
+  rules(): readonly Rule[];
+  firing(): Iterable<Readonly<FiringCount>>;
+}
+
+export interface ReportIntakeOptions {
+  logger: Logger;
+  mirror: ReadModel;
+  metrics: Metrics;
+  pollMetrics: PollMetrics;
+  views: Views;
+  store: () => StateStore | undefined;
+  /** The engine took a configuration (every exchange watched), or could not (`error`). */
+  ready(error?: string): void;
+  gauges: GaugeSources;
+}
+
+/** Changes logged one by one per poll at most; past it, a line says how many more. */
+const LOGGED_CHANGES = 50;
+
+/**
+ * Where the engine's reports go in the main thread, one way: the mirror of its alerts and
+ * health, the views, the metrics and the logs (what to tell goes to the engine).
+ */
+export class ReportIntake {
+  /** Per exchange, changes logged and not logged since its last poll report. */
+  private readonly logged = new Map<string, { lines: number; more: number }>();
+  /** Per exchange, the version of its coins part at its last report (a new one: outages were written). */
+  private readonly coinsVersion = new Map<string, number>();
+
+  constructor(private readonly o: ReportIntakeOptions) {}
+
+  on(report: Report): void {
+    switch (report.t) {
+      case 'alerts':
+        return this.o.mirror.applyAlerts(report.set, report.removed);
+      case 'changes':
+        return this.changes(report.exchange, report.changes);
+      case 'polled':
+        return this.polled(report.poll);
+      case 'wrote':
+        if (report.error !== undefined) this.o.metrics.storeWriteErrors.inc();
+        if (report.dropped > 0) this.o.metrics.historyDropped.inc(report.dropped);
+        return;
+      case 'notice-failed':
+        this.o.metrics.noticeErrors.inc({ exchange: report.exchange, source: report.source, kind: report.kind });
+        return;
+      case 'notices':
+        this.o.mirror.noticed(report.exchange, report.lists);
+        return observeNotices(this.o.metrics, report.exchange, report.lists, report.firstRead);
+      case 'ready':
+        return this.o.ready();
+      case 'failed':
+        return this.o.ready(report.error);
+      default:
+        return;
+    }
+  }
+
+  private changes(exchange: string, changes: readonly Change[]): void {
+    const { logger, views, metrics } = this.o;
+    views.observe(exchange, changes);
+    const store = this.o.store();
+    // Counted per kind: 16,000 changes of a storm, one inc each, held the loop 20-30 ms.
+    const byKind = new Map<string, number>();
+    for (const c of changes) {
+      byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
+      if (c.coin !== undefined) store?.outagesTouched(exchange, c.coin);
+    }
+    for (const [kind, n] of byKind) metrics.changes.inc({ exchange, kind }, n);
+    let logged = this.logged.get(exchange);
+    if (logged === undefined) this.logged.set(exchange, (logged = { lines: 0, more: 0 }));
+    for (const c of changes) {
+      if (logged.lines < LOGGED_CHANGES) {
+        logged.lines += 1;
+        logger.info({ ...c, exchange }, 'change');
+      } else logged.more += 1;
+    }
+  }
+
+  private polled(poll: PollReport): void {
+    const { logger: log, pollMetrics, mirror, gauges } = this.o;
+    const { exchange, endpoint } = poll;
+    const logged = this.logged.get(exchange);
+    if (logged !== undefined) {
+      if (logged.more > 0) log.info({ exchange, more: logged.more }, 'more changes not logged one by one');
+      this.logged.delete(exchange);
+    }
+    // A new coins part was written: the outages written with it (first snapshot, closures before watching) are read back.
+    if (this.coinsVersion.get(exchange) !== poll.versions.coins) {
+      this.coinsVersion.set(exchange, poll.versions.coins);
+      this.o.store()?.outagesTouched(exchange);
+    }
+    mirror.polled(poll);
+    if (poll.outcome === 'failed') {
+      log.warn({ exchange, endpoint, kind: poll.kind, ms: poll.durationMs, error: poll.error }, 'poll failed');
+      pollMetrics.failed(poll, poll.kind ?? 'other');
+    } else {
+      // One line per poll, however many records: a storm of broken records must not flood the log.
+      if (poll.issues > 0) log.warn({ exchange, endpoint, records: poll.issues, first: poll.firstIssues }, 'malformed records kept at their previous values');
+      pollMetrics.answered(poll, poll.issues, poll.outcome, poll.coins);
+      if (poll.outcome === 'empty') log.warn({ exchange, endpoint }, 'poll failed: empty list, not taken as real');
+      else if (log.isLevelEnabled('debug')) log.debug({ exchange, endpoint, ms: poll.durationMs, bytes: poll.bytes, malformed: poll.issues, coins: poll.coins, networks: poll.networks, tickers: poll.tickers }, 'poll ok');
+    }
+    pollMetrics.after(exchange, {
+      up: mirror.health.up(exchange),
+      weightUsed: poll.weightUsed,
+      rules: gauges.rules(),
+      firing: gauges.firing(),
+    });
+  }
 }

@@ -33,7 +33,7 @@ export interface BotSources {
 /**
  * /status from the same summaries as /api/v1/state, /closed from the snapshots and the closure
  * times the status page reads (kept by the views, no query per command). Made on the main
- * thread, asked for by the delivery thread before a command is answered.
+ * thread, asked for by the engine before a command is answered.
  */
 export function botReads(src: BotSources): BotReads {
   const alerts = [...src.alerts()];

@@ -86,7 +86,7 @@ export function exchangeNoticeSources(e: ExchangeConfig, embeddedUrl: string): N
 }
 
 /**
- * What `step` decides by, from the config and the rules: the one place the daemon's poll thread
+ * What `step` decides by, from the config and the rules: the one place the daemon's engine
  * and `spotwatch replay` get it from, so both decide alike.
  */
 export function stepSettings(config: Config, rules: readonly Rule[]): StepSettings {

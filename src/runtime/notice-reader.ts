@@ -1,5 +1,5 @@
 /**
- * The poll thread's notice reads (notices.md): every `notices.poll`, each source of an exchange
+ * The engine's notice reads (notices.md): every `notices.poll`, each source of an exchange
  * read through the exchange's client (a Statuspage through a client of its own host), the read
  * handed to `step`. A read that fails changes nothing: it is logged once per run of failures of
  * that source and counted by the caller (section 6).

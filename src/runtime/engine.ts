@@ -1,39 +1,26 @@
 /**
  * The engine: everything the daemon does besides serving HTTP, on one thread with one store
  * connection: the poll path (each exchange's loops, `step`, its writes, the notice reads, the
- * recorder) and delivery (groups, outbox, retries, receivers, chat bots). What a step decides
- * to tell goes to delivery by a call; the active alerts delivery inhibits by are the poll path's.
- * The engine also keeps the history (retention) and sends the daily digests. The main thread
- * commands (EngineCommand), asks (EngineQuestion) and hears what it shows (EngineReport).
+ * recorder: engine-poll.ts) and delivery (groups, outbox, retries, receivers, chat bots:
+ * engine-delivery.ts), the retention of the history and the daily digests. What a step decides
+ * to tell goes to delivery by a call; the active alerts delivery inhibits by are the poll
+ * path's. It runs in a worker (engine-worker.ts), or, for tests that run from the sources or
+ * inject the clock or the store, in the main thread on the same messages (protocol.ts).
  */
+import { join } from 'node:path';
 import type { Config } from '../config';
-import { errorMessage } from '../lib/error-message';
-import type { Delivery } from '../notify/notifier';
-import type { Question, Report } from '../poll/protocol';
 import type { Silence } from '../alerts/silence';
+import { errorMessage } from '../lib/error-message';
+import type { Logger } from '../lib/logger';
 import { systemScheduler } from '../lib/scheduler';
-import { startDigests } from './daily-digest';
-import { Retention } from './retention';
+import type { Instant } from '../lib/time-base';
 import type { StateStore } from '../store/store';
-import { DeliveryService, type DeliveryReport } from './delivery-service';
-import { PollService } from './poll-service';
-import type { Port } from './channel';
-import { serve, type Service, type ServiceIO, type ThreadParts } from './service-thread';
-
-/** Main thread -> engine. */
-export type EngineCommand =
-  /** The configuration to run by (the first one starts; later ones are reloads); `externalURL` is the HTTP surface's. */
-  | { t: 'configure'; config: unknown; env: Record<string, string | undefined>; externalURL: string }
-  /** The silences changed (the API, retention): what mutes is read again. */
-  | { t: 'silences' }
-  /** Notifications made outside the groups (the daily digest). */
-  | { t: 'send'; deliveries: Delivery[] };
-
-/** Engine -> main thread: the poll path's reports and delivery's. */
-export type EngineReport = Report | DeliveryReport;
-
-/** Main thread -> engine, answered: a silence of the API to store and put in force (its answer: `{ error }` when the store refused it). */
-export type EngineQuestion = Question | { q: 'save-silence'; silence: Silence };
+import { startDigests } from './daily-digest';
+import { DeliveryService } from './engine-delivery';
+import { PollService } from './engine-poll';
+import type { EngineCommand, EngineQuestion, EngineReport } from './protocol';
+import { Retention } from './retention';
+import { serve, ServiceThread, type Port, type Service, type ServiceIO, type ServiceThreadOptions, type ThreadParts } from './thread';
 
 export class EngineService implements Service<EngineCommand> {
   private store: StateStore | undefined;
@@ -142,4 +129,19 @@ export class EngineService implements Service<EngineCommand> {
 /** The engine on its thread's end of the channel to the main thread (`port`); `done` once it has stopped. */
 export function serveEngine(port: Port, level: string, parts: ThreadParts, done: () => Promise<void> | void = () => undefined): void {
   serve<EngineCommand, EngineReport>(port, level, (io) => new EngineService(parts, io), done);
+}
+
+/**
+ * Where the engine runs: a worker thread (the daemon), anchoring its clock where the main
+ * thread's is (`anchor`, time-base.ts anchoredClock: one time line for both threads), or this
+ * thread, with parts given (tests).
+ */
+export type ThreadsHost = { kind: 'worker'; anchor: Instant } | { kind: 'inline'; parts: ThreadParts };
+
+export type EngineThread = ServiceThread<EngineCommand, EngineReport>;
+
+export function startEngine(host: ThreadsHost, logger: Logger, on: Pick<ServiceThreadOptions<EngineReport>, 'onReport' | 'onAsk' | 'onExit'>): EngineThread {
+  const place: ServiceThreadOptions<never>['host'] =
+    host.kind === 'worker' ? { kind: 'worker', file: join(__dirname, 'engine-worker.js'), workerData: { anchor: host.anchor } } : { kind: 'inline', start: (port, level) => serveEngine(port, level, host.parts) };
+  return new ServiceThread({ name: 'engine', host: place, logger, ...on });
 }

@@ -1,4 +1,4 @@
-import { botContext, botNotices, type BotReads } from '../../src/compose/chat-bots';
+import { botContext, botNotices, type BotReads } from '../../src/runtime/chat-bots';
 import type { NoticeLists } from '../../src/notices/book-json';
 import type { Announcement, Maintenance } from '../../src/notices/model';
 
@@ -43,7 +43,7 @@ describe('/notices as the main thread reads it for the bots', () => {
     });
   });
 
-  it('the delivery thread\'s context gives them all, or those naming a coin (any case)', async () => {
+  it('the engine\'s context gives them all, or those naming a coin (any case)', async () => {
     const reads: BotReads = { status: { exchanges: [], firing: 0 }, closed: [], notices: botNotices(lists, NOW) };
     const ctx = botContext({ now: () => NOW, wall: () => NOW, stateDir: '/nonexistent', reads: async () => reads, silences: { list: () => [], save: () => undefined }, onIgnored: () => undefined });
     expect(ctx.notices()).toEqual({ windows: [], announcements: [] });

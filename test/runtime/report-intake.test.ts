@@ -1,11 +1,11 @@
 import { Registry } from 'prom-client';
 import type { Alert } from '../../src/alerts/alert';
-import { PollMirror } from '../../src/compose/poll-mirror';
-import { PollObserver } from '../../src/compose/poll-observer';
+import { ReadModel } from '../../src/runtime/read-model';
+import { ReportIntake } from '../../src/runtime/read-model';
 import type { Views } from '../../src/http/views';
 import { createMetrics } from '../../src/metrics/metrics';
 import { PollMetrics } from '../../src/metrics/polls';
-import type { PollReport } from '../../src/poll/protocol';
+import type { PollReport } from '../../src/runtime/protocol';
 import type { Change } from '../../src/snapshot/changes';
 import type { StateStore } from '../../src/store/store';
 import { capturedLogger } from '../support/log-capture';
@@ -15,10 +15,10 @@ function observer() {
   const { logger, lines } = capturedLogger('info');
   const registry = new Registry();
   const metrics = createMetrics(registry);
-  const mirror = new PollMirror(async () => undefined, []);
+  const mirror = new ReadModel(async () => undefined, []);
   const observed: number[] = [];
   const touched: string[] = [];
-  const o = new PollObserver({
+  const o = new ReportIntake({
     logger,
     mirror,
     metrics,
@@ -86,11 +86,11 @@ describe('the poll observer', () => {
       [{ exchange: 'main', endpoint: 'coins', kind: 'schema' }, 1],
       [{ exchange: 'main', endpoint: 'tickers', kind: 'timeout' }, 1],
     ]);
-    // A new coins part: the outages the poll thread wrote with it are read back.
+    // A new coins part: the outages the engine wrote with it are read back.
     expect(touched).toEqual(['main/*']);
   });
 
-  it('keeps each exchange\'s notice lists as the poll thread reports them, whole, and forgets them with the exchange', () => {
+  it('keeps each exchange\'s notice lists as the engine reports them, whole, and forgets them with the exchange', () => {
     const { o, mirror } = observer();
     const status = { exchange: 'main', state: 'maintenance' as const, message: null, since: 1_000, checked: 2_000 };
     o.on({ t: 'notices', exchange: 'main', lists: { status: null, windows: [], announcements: [] }, firstRead: {} });

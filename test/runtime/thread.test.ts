@@ -1,5 +1,5 @@
-import { Channel, type Port } from '../../src/compose/channel';
-import { ServiceThread, serve, type Service } from '../../src/compose/service-thread';
+import { Channel, type Port } from '../../src/runtime/thread';
+import { ServiceThread, serve, type Service } from '../../src/runtime/thread';
 import { capturedLogger } from '../support/log-capture';
 
 /** A port whose sends are recorded and whose receipts the test makes. */

@@ -11,24 +11,13 @@ import { wallNow } from '../lib/clock';
 import { Notifications } from '../notify/orchestrator';
 import type { MailTransportFactory } from '../notify/plugin';
 import type { Delivery } from '../notify/notifier';
-import type { Outcome } from '../notify/pipeline/retry-stage';
 import type { StateStore } from '../store/store';
 import { botContext, type BotReads } from './chat-bots';
-import type { ServiceIO, ThreadParts } from './service-thread';
+import { BOT_READS, type DeliveryReport } from './protocol';
+import type { ServiceIO, ThreadParts } from './thread';
 import { storedSilences } from './stored-silences';
 import { systemScheduler } from '../lib/scheduler';
 
-/** What delivery reports to the main thread (its metrics). */
-export type DeliveryReport =
-  /** A delivery attempt (spotwatch_notifications_total, _failed_total, _latency_seconds). */
-  | { t: 'outcome'; receiver: string; outcome: Outcome; reason?: string | undefined; latencyMs?: number | undefined }
-  /** A write of the outbox refused, a held notification dropped, a bot update not answered. */
-  | { t: 'counted'; what: 'store_error' } | { t: 'counted'; what: 'dropped'; receiver: string } | { t: 'counted'; what: 'ignored'; receiver: string; reason: string }
-  /** Per receiver, notifications waiting (spotwatch_outbox_pending) and dead letters (spotwatch_dead_letters), when they changed. */
-  | { t: 'outbox'; pending: Record<string, number>; dead: Record<string, number> };
-
-/** The delivery thread asks the main thread what a bot's /status and /closed read. */
-export const BOT_READS = { q: 'bot' } as const;
 /** How long a bot command waits for them. */
 const BOT_READS_WAIT_MS = 5_000;
 /** How often the outbox's counts are reported (when they changed). */

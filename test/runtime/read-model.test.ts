@@ -1,14 +1,14 @@
 import type { Alert } from '../../src/alerts/alert';
-import { PollMirror } from '../../src/compose/poll-mirror';
-import type { PollReport, Question } from '../../src/poll/protocol';
+import { ReadModel } from '../../src/runtime/read-model';
+import type { PollReport, Question } from '../../src/runtime/protocol';
 
 const alert = (fp: string): Alert => ({ fingerprint: fp, ruleId: 'r', entity: fp, labels: { alertname: 'W', severity: 'warning', exchange: 'main' }, annotations: {}, status: 'firing', activeAt: 0, startsAt: 0, endsAt: null, lastActiveAt: 0, lastNotifiedAt: 0, value: 1, event: false });
 const polled = (coins: number): PollReport => ({ exchange: 'main', endpoint: 'coins', outcome: 'accepted', at: 5_000, durationMs: 12, bytes: 100, issues: 0, firstIssues: [], coins: 1, networks: 1, tickers: 0, down: false, weightUsed: 5, versions: { coins, tickers: 1 } });
 
-describe('the mirror of the poll thread', () => {
+describe('the mirror of the engine', () => {
   it('shows the alerts as of its last refresh, and refreshes when a step changed them (before the poll reports its new version)', async () => {
     const asked: Question[] = [];
-    const mirror = new PollMirror(async (q) => {
+    const mirror = new ReadModel(async (q) => {
       asked.push(q);
       return { parts: [] };
     }, [alert('restored')]);
@@ -29,8 +29,8 @@ describe('the mirror of the poll thread', () => {
     expect(asked).toHaveLength(2);
   });
 
-  it('shows the alerts it has when the poll thread does not answer in time (the snapshots stay as they were)', async () => {
-    const mirror = new PollMirror(async () => undefined, []);
+  it('shows the alerts it has when the engine does not answer in time (the snapshots stay as they were)', async () => {
+    const mirror = new ReadModel(async () => undefined, []);
     mirror.applyAlerts([alert('a')], []);
     await mirror.refresh();
     expect(mirror.refreshedAlerts()).toEqual([alert('a')]);
