@@ -1,12 +1,14 @@
 // The figure users pay: the daemon's whole-process CPU per poll cycle (every thread, as the OS
-// counts it in /proc/<pid>/stat), against a bare JSON.parse of the same two answers in the same
-// run, for three upstreams:
+// counts it in /proc/<pid>/stat), against the floor (bench/floor.mjs: a bare client only
+// receiving the same answers, measured the same way) and a bare JSON.parse of the same two
+// answers, in the same run, for three upstreams:
 //   unchanged — every answer byte for byte the last one (the common case: coin lists rarely change);
 //   prices    — every ticker's price moves between polls, the coin list stays;
 //   mix       — a few coins change per poll (a withdraw flag flips) and about 30 % of the tickers.
 // The answers are rendered by the reference exchange's own renderers, then served by a small
 // server here (so the upstream is exactly what the mode says), each poll the next of a sequence.
 import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -173,12 +175,66 @@ export async function cycleFigure({ coins, mode, cycles, warmup = 4, nodeFlags =
     for (const [name, ms] of threadCpu(d.child.pid)) threads.set(name, (ms - (t0.get(name) ?? 0)) / cycles);
     const bytes = (rings.coins[0].length + rings.tickers[0].length) / 1e6;
     const perCycle = (s1.cpuMs - s0.cpuMs) / cycles;
-    return { coins, mode, cycles, mb: bytes, parseMs, perCycle, ratio: perCycle / parseMs, rss: s1.rss, threads };
+    d.child.kill('SIGTERM');
+    await d.exited;
+    // The floor, in the same run: a bare client receiving the same answers (bench/floor.mjs).
+    const floor = await floorFigure(rings, gzip, cycles, Math.min(warmup, 8));
+    return { coins, mode, cycles, mb: bytes, parseMs, perCycle, floorMs: floor, ratio: perCycle / parseMs, rss: s1.rss, threads };
   } finally {
     d.child.kill('SIGTERM');
     await d.exited;
     // CYCLE_OUTPUT: a file for the daemon's output (with CYCLE_FLAGS="--trace-gc", say).
     if (process.env.CYCLE_OUTPUT) writeFileSync(process.env.CYCLE_OUTPUT, d.output());
+    await up.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The floor's CPU per cycle (ms): bench/floor.mjs polling its own server of the same rings. */
+async function floorFigure(rings, gzip, cycles, warmup) {
+  const up = await upstream(rings, gzip);
+  const child = spawn(process.execPath, [join(process.cwd(), 'bench', 'floor.mjs'), up.url], { stdio: 'ignore' });
+  const exited = new Promise((r) => child.on('exit', r));
+  try {
+    const cyclesDone = () => Math.min(up.served.coins, up.served.tickers);
+    await waitFor(async () => cyclesDone() >= warmup, 'the floor client\'s warm-up', 120_000, 20);
+    const c0 = cyclesDone();
+    const s0 = procStat(child.pid);
+    await waitFor(async () => cyclesDone() >= c0 + cycles, 'the floor client\'s cycles', 600_000, 20);
+    return (procStat(child.pid).cpuMs - s0.cpuMs) / cycles;
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    await up.close();
+  }
+}
+
+/**
+ * An idle daemon: what it costs per second (ms of CPU, whole process) while no poll is due (the
+ * polls an hour apart), after `warmMs` for its start and first polls to settle; and its RSS.
+ */
+export async function idleFigure({ coins = 4000, warmMs = 30_000, measureMs = 30_000 } = {}) {
+  const rings = answers(coins, 'unchanged');
+  const up = await upstream(rings);
+  const dir = mkdtempSync(join(tmpdir(), 'spotwatch-idle-'));
+  const file = join(dir, 'idle.yaml');
+  writeFileSync(
+    file,
+    `exchanges:\n  - name: bench\n    base_url: ${up.url}\n    poll: { coins: 1h, tickers: 1h }\n    timeout: 60s\n` +
+      `server: { listen: "127.0.0.1:0" }\nstate_dir: ${join(dir, 'data')}\nrules_file: ${join(process.cwd(), 'alerts.example.yaml')}\nlog: { level: warn, format: json }\n`,
+  );
+  const d = start(['run', '--config', file]);
+  try {
+    await waitFor(async () => up.served.coins >= 1 && up.served.tickers >= 1, 'the first polls', 120_000, 20);
+    await new Promise((r) => setTimeout(r, warmMs));
+    const s0 = procStat(d.child.pid);
+    const t = performance.now();
+    await new Promise((r) => setTimeout(r, measureMs));
+    const s1 = procStat(d.child.pid);
+    return { coins, msPerSecond: ((s1.cpuMs - s0.cpuMs) * 1000) / (performance.now() - t), rss: s1.rss };
+  } finally {
+    d.child.kill('SIGTERM');
+    await d.exited;
     await up.close();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -203,9 +259,19 @@ export async function cycleBench({ sizes = [4000, 16000], modes = ['unchanged', 
   return rows;
 }
 
+/**
+ * Against the floor (issue 30): unchanged answers at most 1.5x the floor; answers that change
+ * at most the floor plus 1.5x JSON.parse of both answers.
+ */
+function target(r) {
+  return r.mode.startsWith('unchanged') ? 1.5 * r.floorMs : r.floorMs + 1.5 * r.parseMs;
+}
+
 export function cycleTable(rows) {
-  const lines = ['| coins | upstream | body MB | JSON.parse ms | daemon CPU per cycle ms | x JSON.parse | RSS MB |', '|---:|---|---:|---:|---:|---:|---:|'];
-  for (const r of rows) lines.push(`| ${r.coins} | ${r.mode} | ${r.mb.toFixed(1)} | ${r.parseMs.toFixed(1)} | ${r.perCycle.toFixed(1)} | ${r.ratio.toFixed(2)} | ${(r.rss / 2 ** 20).toFixed(0)} |`);
+  const lines = ['| coins | upstream | body MB | JSON.parse ms | floor ms | daemon CPU per cycle ms | x floor | target ms | x JSON.parse | RSS MB |', '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const r of rows) {
+    lines.push(`| ${r.coins} | ${r.mode} | ${r.mb.toFixed(1)} | ${r.parseMs.toFixed(1)} | ${r.floorMs.toFixed(1)} | ${r.perCycle.toFixed(1)} | ${(r.perCycle / r.floorMs).toFixed(2)} | ${target(r).toFixed(1)} | ${r.ratio.toFixed(2)} | ${(r.rss / 2 ** 20).toFixed(0)} |`);
+  }
   return lines;
 }
 
@@ -217,4 +283,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const nodeFlags = (process.env.CYCLE_FLAGS ?? '').split(' ').filter(Boolean);
   const rows = await cycleBench({ sizes, modes, extra: [], nodeFlags, log: (m) => console.error(m) });
   console.log(cycleTable(rows).join('\n'));
+  if (process.env.CYCLE_IDLE !== '0') {
+    const idle = await idleFigure();
+    console.log(`\nidle daemon (4,000 coins, no poll due): ${idle.msPerSecond.toFixed(2)} ms of CPU per second (target 1.5), RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB`);
+  }
 }

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const dist = (p) => require(join(process.cwd(), 'dist', p));
 const { renderCoinsBody, renderTickersBody } = dist('simulator/index.js');
-// The poll path as the poll thread runs it: the spec's dialect decodes, step decides, Persist writes.
+// The poll path as the engine runs it: the spec's dialect decodes, step decides, Persist writes.
 const { dialects } = dist('exchange/dialects/registry.js');
 const { initialState, exchangeOf } = dist('poll/state.js');
 const { ChainTable } = dist('snapshot/chains.js');
@@ -155,11 +155,13 @@ if (ccxt !== undefined) {
 }
 if (process.env.BENCH_CYCLE !== '0') {
   // What users pay: the daemon's whole-process CPU per poll cycle for three upstreams (bench/cycle.mjs).
-  const { cycleBench, cycleTable } = await import('./cycle.mjs');
+  const { cycleBench, cycleTable, idleFigure } = await import('./cycle.mjs');
   const sizes = (process.env.CYCLE_SIZES ?? '4000,16000').split(',').map(Number);
   const rows = await cycleBench({ sizes });
-  console.log('\ndaemon CPU per poll cycle (coins + tickers; /proc, every thread) against JSON.parse of the same two answers');
+  console.log('\ndaemon CPU per poll cycle (coins + tickers; /proc, every thread) against the floor (a bare client receiving the same answers) and JSON.parse of the same two answers');
   console.log(cycleTable(rows).join('\n'));
+  const idle = await idleFigure();
+  console.log(`\nidle daemon (4,000 coins, no poll due): ${idle.msPerSecond.toFixed(2)} ms of CPU per second (target 1.5), RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB`);
 }
 if (process.env.BENCH_SYSTEM !== '0') {
   const { systemBench } = await import('./system.mjs');
@@ -184,4 +186,4 @@ if (process.env.BENCH_HISTORY !== '0') {
   await historyBench();
 }
 console.log('\nwhole poll = one coins and one tickers answer, in this process: decode (the spec\'s dialect), step (guard, merge, diff, rules of');
-console.log('alerts.example.yaml, alert lifecycle) and its write to SQLite, as the poll thread does, and the metrics of both parts rendered (as a scrape).');
+console.log('alerts.example.yaml, alert lifecycle) and its write to SQLite, as the engine does, and the metrics of both parts rendered (as a scrape).');
