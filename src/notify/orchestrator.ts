@@ -159,7 +159,8 @@ export class Notifications {
     const at = this.time.read();
     if (this.outbox.holding && at.mono - this.heldTriedAt >= HELD_RETRY_MS) {
       this.heldTriedAt = at.mono;
-      this.outbox.retry();
+      // Written back: the retry stages send it now.
+      if (this.outbox.retry()) for (const s of this.retryStages) s.wake();
     }
     try {
       if (this.pipeline.tick(at.wall, at.mono) > 0) for (const s of this.retryStages) s.wake();

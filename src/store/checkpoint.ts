@@ -40,11 +40,12 @@ export class WalCheckpoints {
     this.look ??= this.scheduler.soon(() => {
       this.look = undefined;
       if (!this.db.open) return;
-      const wal = statSync(`${this.db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-      if (wal < CHECKPOINT_WAL_BYTES) return;
+      // Nothing written since the last checkpoint (a connection that only reads, an idle one): not even the WAL's size is looked at.
       this.totalChanges ??= this.db.prepare('SELECT total_changes()').pluck();
       const changes = this.totalChanges.get() as number;
       if (changes === this.changesAt) return;
+      const wal = statSync(`${this.db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      if (wal < CHECKPOINT_WAL_BYTES) return;
       this.changesAt = changes;
       this.started += 1;
       try {

@@ -60,10 +60,10 @@ export class Outbox {
    */
   commitDeliveries(items: readonly CommitDelivery[], now: number, donePending: readonly number[] = []): void {
     // One statement for all of them: a storm's flush retires 8,000 pending rows, one DELETE each took 40 ms.
-    const unpend = this.t.db.prepare('DELETE FROM pending WHERE id IN (SELECT value FROM json_each(?))');
-    const insert = this.t.db.prepare('INSERT INTO outbox (receiver, body, created_at, next_at) VALUES (?, ?, ?, ?)');
-    const put = this.t.db.prepare('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
-    const drop = this.t.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
+    const unpend = this.t.prepared('DELETE FROM pending WHERE id IN (SELECT value FROM json_each(?))');
+    const insert = this.t.prepared('INSERT INTO outbox (receiver, body, created_at, next_at) VALUES (?, ?, ?, ?)');
+    const put = this.t.prepared('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
+    const drop = this.t.prepared('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
     const committed: [number, Committed][] = [];
     this.written();
     this.t.transaction(() => {
@@ -111,12 +111,12 @@ export class Outbox {
    * Returns their ids, in order.
    */
   addPending(alerts: readonly Alert[]): number[] {
-    const insert = this.t.db.prepare('INSERT INTO pending (body) VALUES (?)');
+    const insert = this.t.prepared('INSERT INTO pending (body) VALUES (?)');
     return this.t.transaction(() => alerts.map((a) => Number(insert.run(JSON.stringify(storedAlert(a))).lastInsertRowid)));
   }
 
   loadPending(): { id: number; alert: Alert }[] {
-    const rows = this.t.db.prepare('SELECT rowid AS rowid, id, body FROM pending ORDER BY id').all() as { rowid: number; id: number; body: string }[];
+    const rows = this.t.prepared('SELECT rowid AS rowid, id, body FROM pending ORDER BY id').all() as { rowid: number; id: number; body: string }[];
     return this.t.readable('pending', rows, (r) => {
       const alert = parseRow(ROW_SCHEMAS.alert, r.body);
       return alert === undefined ? undefined : { id: r.id, alert };
@@ -124,7 +124,7 @@ export class Outbox {
   }
 
   logEntry(receiver: string, groupKey: string): LogEntry | undefined {
-    const row = this.t.db.prepare('SELECT rowid AS rowid, body FROM nflog WHERE receiver = ? AND group_key = ?').get(receiver, groupKey) as { rowid: number; body: string } | undefined;
+    const row = this.t.prepared('SELECT rowid AS rowid, body FROM nflog WHERE receiver = ? AND group_key = ?').get(receiver, groupKey) as { rowid: number; body: string } | undefined;
     return row === undefined ? undefined : this.t.readable('nflog', [row], (r) => parseRow(ROW_SCHEMAS.logEntry, r.body))[0];
   }
 
@@ -133,15 +133,15 @@ export class Outbox {
    * is told in the order things happened, so one waiting for a retry holds back the rest.
    */
   dueDeliveries(receiver: string, now: number, limit: number): OutboxItem[] {
-    const rows = this.t.db
-      .prepare("SELECT rowid AS rowid, id, receiver, created_at, attempts, next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT ?")
+    const rows = this.t
+      .prepared("SELECT rowid AS rowid, id, receiver, created_at, attempts, next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT ?")
       .all(receiver, limit) as { rowid: number; id: number; receiver: string; created_at: number; attempts: number; next_at: number }[];
     const due = [];
     for (const r of rows) {
       if (r.next_at > now) break;
       due.push(r);
     }
-    const body = this.t.db.prepare('SELECT body FROM outbox WHERE id = ?');
+    const body = this.t.prepared('SELECT body FROM outbox WHERE id = ?');
     return this.t.readable('outbox', due, (r) => {
       const item = { id: r.id, receiver: r.receiver, createdAt: r.created_at, attempts: r.attempts, nextAt: r.next_at };
       // Committed by this process: not read back and parsed (a storm's is 3 MB), and its JSON is at hand.
@@ -154,7 +154,7 @@ export class Outbox {
 
   /** When the oldest pending delivery of a receiver is due, if any. */
   nextDeliveryAt(receiver: string): number | undefined {
-    const row = this.t.db.prepare("SELECT next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT 1").get(receiver) as { next_at: number } | undefined;
+    const row = this.t.prepared("SELECT next_at FROM outbox WHERE receiver = ? AND state = 'pending' ORDER BY id LIMIT 1").get(receiver) as { next_at: number } | undefined;
     return row?.next_at;
   }
 
@@ -162,7 +162,7 @@ export class Outbox {
   pendingDeliveries(receiver: string): number {
     let n = this.pendingCounts.get(receiver);
     if (n === undefined) {
-      n = (this.t.db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE receiver = ? AND state = 'pending'").get(receiver) as { n: number }).n;
+      n = (this.t.prepared("SELECT COUNT(*) AS n FROM outbox WHERE receiver = ? AND state = 'pending'").get(receiver) as { n: number }).n;
       this.pendingCounts.set(receiver, n);
     }
     return n;
@@ -171,23 +171,23 @@ export class Outbox {
   deliveryDone(id: number, now: number): void {
     this.forget(id);
     this.written();
-    this.t.db.prepare("UPDATE outbox SET state = 'done', finished_at = ?, body = '{}' WHERE id = ?").run(now, id);
+    this.t.prepared("UPDATE outbox SET state = 'done', finished_at = ?, body = '{}' WHERE id = ?").run(now, id);
   }
 
   deliveryRetry(id: number, attempts: number, nextAt: number, error: string): void {
-    this.t.db.prepare('UPDATE outbox SET attempts = ?, next_at = ?, last_error = ? WHERE id = ?').run(attempts, nextAt, error, id);
+    this.t.prepared('UPDATE outbox SET attempts = ?, next_at = ?, last_error = ? WHERE id = ?').run(attempts, nextAt, error, id);
   }
 
   deliveryDead(id: number, attempts: number, error: string, now: number): void {
     this.forget(id);
     this.written();
-    this.t.db.prepare("UPDATE outbox SET state = 'dead', attempts = ?, last_error = ?, finished_at = ? WHERE id = ?").run(attempts, error, now, id);
+    this.t.prepared("UPDATE outbox SET state = 'dead', attempts = ?, last_error = ?, finished_at = ? WHERE id = ?").run(attempts, error, now, id);
   }
 
   /** Dead letters, newest first; `before` (an id) gives the next page. */
   deadLetters(limit: number, before?: number): DeadLetter[] {
-    const rows = this.t.db
-      .prepare("SELECT rowid AS rowid, id, receiver, body, created_at, attempts, last_error, finished_at FROM outbox WHERE state = 'dead' AND id < ? ORDER BY id DESC LIMIT ?")
+    const rows = this.t
+      .prepared("SELECT rowid AS rowid, id, receiver, body, created_at, attempts, last_error, finished_at FROM outbox WHERE state = 'dead' AND id < ? ORDER BY id DESC LIMIT ?")
       .all(before ?? Number.MAX_SAFE_INTEGER, limit) as { rowid: number; id: number; receiver: string; body: unknown; created_at: number; attempts: number; last_error: string | null; finished_at: number | null }[];
     return this.t.readable('outbox', rows, (r) => {
       const delivery = parseRow(ROW_SCHEMAS.delivery, bodyText(r.body));
@@ -198,7 +198,7 @@ export class Outbox {
   /** How many dead letters each receiver has (no query unless a delivery died since the last count). */
   deadLetterCounts(): ReadonlyMap<string, number> {
     if (this.deadCounts !== undefined) return this.deadCounts;
-    const rows = this.t.db.prepare("SELECT receiver, COUNT(*) AS n FROM outbox WHERE state = 'dead' GROUP BY receiver").all() as { receiver: string; n: number }[];
+    const rows = this.t.prepared("SELECT receiver, COUNT(*) AS n FROM outbox WHERE state = 'dead' GROUP BY receiver").all() as { receiver: string; n: number }[];
     this.deadCounts = new Map(rows.map((r) => [r.receiver, r.n]));
     return this.deadCounts;
   }
@@ -209,10 +209,10 @@ export class Outbox {
    * with, and what became of deliveries already in the outbox.
    */
   writeHeld(held: HeldWrites): number[] {
-    const insert = this.t.db.prepare('INSERT INTO outbox (receiver, body, created_at, attempts, next_at, state, last_error, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    const put = this.t.db.prepare('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
-    const drop = this.t.db.prepare('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
-    const unpend = this.t.db.prepare('DELETE FROM pending WHERE id = ?');
+    const insert = this.t.prepared('INSERT INTO outbox (receiver, body, created_at, attempts, next_at, state, last_error, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const put = this.t.prepared('INSERT INTO nflog (receiver, group_key, body, at) VALUES (?, ?, ?, ?) ON CONFLICT (receiver, group_key) DO UPDATE SET body = excluded.body, at = excluded.at');
+    const drop = this.t.prepared('DELETE FROM nflog WHERE receiver = ? AND group_key = ?');
+    const unpend = this.t.prepared('DELETE FROM pending WHERE id = ?');
     // Held deliveries may come back dead; counted again at the next read, whatever the outcome.
     this.written();
     return this.t.transaction(() => {
@@ -232,7 +232,7 @@ export class Outbox {
 
   /** Forgets finished deliveries and stale log entries older than `cutoff`. */
   pruneDeliveries(cutoff: number): void {
-    this.t.db.prepare("DELETE FROM outbox WHERE state = 'done' AND finished_at < ?").run(cutoff);
-    this.t.db.prepare('DELETE FROM nflog WHERE at < ?').run(cutoff);
+    this.t.prepared("DELETE FROM outbox WHERE state = 'done' AND finished_at < ?").run(cutoff);
+    this.t.prepared('DELETE FROM nflog WHERE at < ?').run(cutoff);
   }
 }

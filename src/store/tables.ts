@@ -16,6 +16,15 @@ export class Tables {
     private readonly onSetAside: SetAsideHook = () => undefined,
   ) {}
 
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** The statement of `sql`, prepared once for this connection (the outbox's are run by every retry stage's look). */
+  prepared(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+
   /**
    * Moves unreadable rows out of the way (into `set_aside`, as their raw columns), so they
    * are neither read again nor lost, and says so once. Never throws: a store that cannot be

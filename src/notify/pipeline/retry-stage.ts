@@ -31,6 +31,11 @@ export type Outcome = 'success' | 'retry' | 'failed';
  */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 
+/** The safety net's wait when nothing is due: commits wake the stage at once. */
+const IDLE_MS = 30_000;
+/** How soon the outbox is read again after a read failed. */
+const READ_AGAIN_MS = 1_000;
+
 export interface RetryStageOptions {
   notifier: Notifier;
   port: OutboxPort;
@@ -40,7 +45,11 @@ export interface RetryStageOptions {
   logger: Logger;
   /** Told of every attempt; `latencyMs` (on success) is the time since the delivery entered the outbox. */
   onOutcome?: (receiver: string, outcome: Outcome, reason?: string, latencyMs?: number) => void;
-  /** Longest wait between looks at the outbox when nothing is due. */
+  /**
+   * Longest wait between looks at the outbox when nothing is due (IDLE_MS unless given): what
+   * is committed wakes the stage (`wake`), so this is only a safety net; after a failed read of
+   * the outbox it looks again within READ_AGAIN_MS.
+   */
   idleMs?: number;
   /**
    * The daemon has just started: at the first look every pending delivery is due, whatever retry
@@ -108,15 +117,17 @@ export class RetryStage {
 
   private async run(): Promise<void> {
     const { port, clock, notifier } = this.options;
-    const idle = this.options.idleMs ?? 1_000;
+    const idle = this.options.idleMs ?? IDLE_MS;
     // The first look after a start (RetryStageOptions.resumed): everything pending is due.
     let resuming = this.options.resumed === true;
     while (!this.stopping.signal.aborted) {
       this.wakeUp = new AbortController();
       let items: ReturnType<OutboxPort['dueDeliveries']> = [];
+      let unread = false;
       try {
         items = port.dueDeliveries(notifier.name, resuming ? Number.MAX_SAFE_INTEGER : this.asOf(), 20);
       } catch (err) {
+        unread = true;
         this.options.logger.error({ err, receiver: notifier.name }, 'cannot read the outbox');
       }
       let delivered = items.length > 0;
@@ -134,7 +145,7 @@ export class RetryStage {
       const next = port.nextDeliveryAt(notifier.name);
       const r = this.retrying;
       const left = r !== undefined && r.nextAt === next ? r.due - clock.monotonic() : next === undefined ? idle : next - clock.now();
-      const wait = Math.max(0, Math.min(idle, left));
+      const wait = Math.max(0, Math.min(unread ? Math.min(idle, READ_AGAIN_MS) : idle, left));
       const linked = anySignal([this.stopping.signal, this.wakeUp.signal]);
       await sleep(wait, linked.signal).catch(() => undefined);
       linked.release();
