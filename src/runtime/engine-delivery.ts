@@ -20,8 +20,8 @@ import { systemScheduler } from '../lib/scheduler';
 
 /** How long a bot command waits for them. */
 const BOT_READS_WAIT_MS = 5_000;
-/** How often the outbox's counts are reported (when they changed). */
-const OUTBOX_REPORT_MS = 1_000;
+/** How often the outbox's counts are looked at (reported when they changed); after every delivery attempt they are, in a turn of their own. */
+const OUTBOX_REPORT_MS = 5_000;
 
 export interface DeliveryServiceDeps extends Omit<ThreadParts, 'openStore'>, ServiceIO<DeliveryReport> {
   /** The active alerts (the poll path's: the sources of inhibition). */
@@ -50,6 +50,7 @@ export class DeliveryService {
   /** What a step decided to tell, with the ids of their pending notifications. */
   tell(alerts: readonly Alert[], pending: readonly (number | undefined)[]): void {
     this.notifications?.insert(alerts, pending);
+    this.reportSoon();
   }
 
   /** The first configuration starts delivery on `store` (the engine's one connection), later ones reconfigure it; throws when it cannot be put in force. */
@@ -82,7 +83,10 @@ export class DeliveryService {
         silences,
         onIgnored: (receiver, reason) => post({ t: 'counted', what: 'ignored', receiver, reason }),
       }),
-      onOutcome: (receiver, outcome, reason, latencyMs) => post({ t: 'outcome', receiver, outcome, reason, latencyMs }),
+      onOutcome: (receiver, outcome, reason, latencyMs) => {
+        post({ t: 'outcome', receiver, outcome, reason, latencyMs });
+        this.reportSoon();
+      },
       onStoreError: () => post({ t: 'counted', what: 'store_error' }),
       onDropped: (receiver) => post({ t: 'counted', what: 'dropped', receiver }),
     });
@@ -96,6 +100,16 @@ export class DeliveryService {
     this.stopReports = scheduler.every(OUTBOX_REPORT_MS, () => this.reportOutbox());
     this.reportOutbox();
   }
+
+  /** The outbox's counts looked at in a turn of their own (several attempts in a row: once). */
+  private reportSoon(): void {
+    this.reportAsked ??= (this.deps.scheduler ?? systemScheduler).soon(() => {
+      this.reportAsked = undefined;
+      this.reportOutbox();
+    });
+  }
+
+  private reportAsked: (() => void) | undefined;
 
   private reportOutbox(): void {
     const n = this.notifications;
@@ -117,6 +131,7 @@ export class DeliveryService {
   /** Stops the senders (what is unsent stays in the outbox; the engine closes the store). */
   async stop(): Promise<void> {
     this.stopReports?.();
+    this.reportAsked?.();
     await this.notifications?.stop();
     this.reportOutbox();
   }
