@@ -228,10 +228,14 @@ export async function idleFigure({ coins = 4000, warmMs = 30_000, measureMs = 30
     await waitFor(async () => up.served.coins >= 1 && up.served.tickers >= 1, 'the first polls', 120_000, 20);
     await new Promise((r) => setTimeout(r, warmMs));
     const s0 = procStat(d.child.pid);
+    const t0 = threadCpu(d.child.pid);
     const t = performance.now();
     await new Promise((r) => setTimeout(r, measureMs));
     const s1 = procStat(d.child.pid);
-    return { coins, msPerSecond: ((s1.cpuMs - s0.cpuMs) * 1000) / (performance.now() - t), rss: s1.rss };
+    const seconds = (performance.now() - t) / 1000;
+    const threads = new Map();
+    for (const [name, ms] of threadCpu(d.child.pid)) threads.set(name, (ms - (t0.get(name) ?? 0)) / seconds);
+    return { coins, msPerSecond: (s1.cpuMs - s0.cpuMs) / seconds, rss: s1.rss, threads };
   } finally {
     d.child.kill('SIGTERM');
     await d.exited;
@@ -285,6 +289,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(cycleTable(rows).join('\n'));
   if (process.env.CYCLE_IDLE !== '0') {
     const idle = await idleFigure();
-    console.log(`\nidle daemon (4,000 coins, no poll due): ${idle.msPerSecond.toFixed(2)} ms of CPU per second (target 1.5), RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB`);
+    const threads = [...idle.threads].filter(([, ms]) => ms >= 0.05).map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ');
+    console.log(`\nidle daemon (4,000 coins, no poll due): ${idle.msPerSecond.toFixed(2)} ms of CPU per second (target 1.5; ${threads}), RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB`);
   }
 }

@@ -18,7 +18,7 @@ const DROPPED_DEFAULT_METRICS = ['nodejs_active_handles_total', 'nodejs_active_r
  */
 export function createMetrics(registry: Registry) {
   const registers = [registry];
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
   // Gauges named like counters, which `promtool check metrics` refuses; each is the sum of its
   // family by type (`sum(nodejs_active_handles)`), which stays.
   for (const name of DROPPED_DEFAULT_METRICS) registry.removeSingleMetric(name);
