@@ -57,6 +57,7 @@ export async function systemBench({ log }) {
       log(`scrapers ${scrapers}: done`);
     }
     d.child.kill('SIGTERM');
+    await d.exited;
 
     // --- change -> webhook ----------------------------------------------------------------------
     const received = [];
@@ -85,6 +86,7 @@ export async function systemBench({ log }) {
     }
     rows.push(['change at the exchange -> webhook received (poll every 1 s)', `median ${quantile(delays, 0.5).toFixed(0)} ms`, `max ${Math.max(...delays).toFixed(0)} ms`, 'target: 1 s + 100 ms']);
     l.child.kill('SIGTERM');
+    await l.exited;
     hook.close();
   } finally {
     sim.child.kill('SIGTERM');
