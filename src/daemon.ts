@@ -323,10 +323,13 @@ export class Daemon {
     this.rules = rules;
     this.chainOf = chainLookup(this.config);
     const oldReceivers = old.notify.receivers.map((r) => r.name);
+    let cancelWait = (): void => undefined;
     try {
-      await Promise.race([this.configure(), new Promise((_, reject) => this.deps.scheduler.after(CONFIGURE_WAIT_MS, () => reject(new Error('the engine did not take the configuration in time')), { keepAlive: false }))]);
+      await Promise.race([this.configure(), new Promise((_, reject) => (cancelWait = this.deps.scheduler.after(CONFIGURE_WAIT_MS, () => reject(new Error('the engine did not take the configuration in time')), { keepAlive: false })))]);
     } catch (err) {
-      logger.error({ error: errorMessage(err) }, 'the engine did not take the new configuration');
+      logger.error({ error: errorMessage(err) }, 'the engine did not take all of the new configuration');
+    } finally {
+      cancelWait();
     }
     const wanted = new Set(this.config.exchanges.map((e) => e.name));
     const goneExchanges = old.exchanges.map((e) => e.name).filter((name) => !wanted.has(name));

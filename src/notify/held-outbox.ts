@@ -96,7 +96,15 @@ export class HeldOutbox {
 
   // --- The senders' side (OutboxPort) -------------------------------------------------------
 
+  /** The last look's reads of the store failed (what it holds is unknown): the retry stage looks again soon. */
+  get readFailing(): boolean {
+    return this.unreadable;
+  }
+
+  private unreadable = false;
+
   dueDeliveries(receiver: string, now: number, limit: number): OutboxItem[] {
+    this.unreadable = false;
     if (this.marks.size === 0) return this.dueWithoutMarks(receiver, now, limit);
     const out: OutboxItem[] = [];
     const want = limit + this.marks.size;
@@ -104,6 +112,7 @@ export class HeldOutbox {
     try {
       rows = this.options.store.dueDeliveries(receiver, Number.MAX_SAFE_INTEGER, want);
     } catch (err) {
+      this.unreadable = true;
       this.options.logger.error({ err, receiver }, 'cannot read the outbox');
     }
     for (const r of rows) {
@@ -130,6 +139,7 @@ export class HeldOutbox {
       }
     } catch {
       // Reads failing: only what is held is known.
+      this.unreadable = true;
     }
     return this.firstHeld(receiver)?.nextAt;
   }
@@ -172,6 +182,7 @@ export class HeldOutbox {
       for (const r of rows) this.handed.set(r.id, receiver);
       if (rows.length === limit || this.held.length === 0 || store.pendingDeliveries(receiver) > rows.length) return rows;
     } catch (err) {
+      this.unreadable = true;
       this.options.logger.error({ err, receiver }, 'cannot read the outbox');
       rows = [];
     }

@@ -1,9 +1,9 @@
 /**
- * Delivery, in the engine (engine-service.ts): the notification path (groups, inhibition,
- * silences, the notification log, the durable outbox, each receiver's retry stage, the chat
- * bots) on the engine's store connection. What to tell comes from the poll path, a call per
- * step; the configuration, the silences changed by the API and the daily digest from the main
- * thread, which hears back how each delivery went (its metrics) and what waits.
+ * Delivery, in the engine (engine.ts): the notification path (groups, inhibition, silences, the
+ * notification log, the durable outbox, each receiver's retry stage, the chat bots) on the
+ * engine's store connection. What to tell comes from the poll path, a call per step; the
+ * configuration from the main thread; silences changed and the daily digest from the engine
+ * itself. The main thread hears how each delivery went (its metrics) and what waits.
  */
 import type { Alert } from '../alerts/alert';
 import type { Config } from '../config';

@@ -91,14 +91,14 @@ export class PollService {
     return ex === undefined ? undefined : bookLists(ex.notices);
   }
 
-  /** The active alerts, as the last step left them (the sources of inhibition). */
-  activeAlerts(): Iterable<Alert> {
+  /** The active alerts, as the last step left them (the sources of inhibition); undefined before the first configuration. */
+  activeAlerts(): Iterable<Alert> | undefined {
     const state = this.state;
-    return state === undefined ? [] : alertsOf(state.alerts);
+    return state === undefined ? undefined : alertsOf(state.alerts);
   }
 
-  /** A configuration on `store` (the engine's one connection): the first starts, later ones reload; `ready` or `failed` follows. */
-  async configure(config: Config, env: Record<string, string | undefined>, store: StateStore): Promise<void> {
+  /** A configuration on `store` (the engine's one connection): the first starts, later ones reload; why it could not be put in force, if it could not. */
+  async configure(config: Config, env: Record<string, string | undefined>, store: StateStore): Promise<string | undefined> {
     const { logger } = this.deps;
     let rules;
     try {
@@ -106,8 +106,7 @@ export class PollService {
     } catch (err) {
       // The main thread checked them; a file changed meanwhile (or unreadable now) is refused here.
       if (this.path !== undefined) logger.error({ error: errorMessage(err) }, 'rules not loaded; the engine keeps the configuration it had');
-      this.deps.post({ t: 'failed', error: `rules not loaded: ${errorMessage(err)}` });
-      return;
+      return `rules not loaded: ${errorMessage(err)}`;
     }
     const settings = stepSettings(config, rules);
     this.keep = seriesFilter(config);
@@ -116,11 +115,10 @@ export class PollService {
       for (const ex of config.exchanges) {
         // At the start, an embedded exchange that cannot start fails the start (one line, exit 1), as `spotwatch simulate` does.
         const failed = await this.watch(ex, true);
-        if (failed !== undefined) return this.deps.post({ t: 'failed', error: failed });
+        if (failed !== undefined) return failed;
       }
       this.postBooks();
-      this.deps.post({ t: 'ready' });
-      return;
+      return undefined;
     }
     this.path.state = configure(this.path.state, settings);
     this.recorder = recorderFor(this.recorder, config, this.path.state, this.deps.clock.now(), logger);
@@ -136,7 +134,7 @@ export class PollService {
     }
     for (const e of config.exchanges) if (!this.watched.has(e.name)) await this.watch(e);
     this.postBooks();
-    this.deps.post({ t: 'ready' });
+    return undefined;
   }
 
   /** Every watched exchange's notice book, whole (the main thread's copy: at the start, the books the store kept). */

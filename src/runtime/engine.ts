@@ -9,6 +9,7 @@
  */
 import { join } from 'node:path';
 import type { Config } from '../config';
+import type { Alert } from '../alerts/alert';
 import type { Silence } from '../alerts/silence';
 import { errorMessage } from '../lib/error-message';
 import type { Logger } from '../lib/logger';
@@ -29,6 +30,8 @@ export class EngineService implements Service<EngineCommand> {
   private readonly poll: PollService;
   private readonly delivery: DeliveryService;
   private retention: Retention | undefined;
+  /** The alerts the store kept, active when the daemon stopped: the sources of inhibition until the poll path starts from them. */
+  private restored: readonly Alert[] = [];
   private stopDigests: (() => void) | undefined;
 
   constructor(
@@ -37,38 +40,44 @@ export class EngineService implements Service<EngineCommand> {
   ) {
     const { openStore: _open, ...own } = parts;
     this.poll = new PollService({ ...own, post: io.post, logger: io.logger, tell: (alerts, pending) => this.delivery.tell(alerts, pending) });
-    this.delivery = new DeliveryService({ ...own, ...io, activeAlerts: () => this.poll.activeAlerts() });
+    // Before the poll path has its state (delivery starts first, and a restart's groups flush at once), the alerts the store kept inhibit.
+    this.delivery = new DeliveryService({ ...own, ...io, activeAlerts: () => this.poll.activeAlerts() ?? this.restored });
   }
 
   async handle(command: EngineCommand): Promise<void> {
-    switch (command.t) {
-      case 'configure':
-        return this.configure(command.config as Config, command.env, command.externalURL);
-      case 'silences':
-        return this.delivery.refreshSilences();
-      case 'send':
-        return this.delivery.send(command.deliveries);
-    }
+    const error = await this.configure(command.config as Config, command.env, command.externalURL);
+    this.io.post(error === undefined ? { t: 'ready' } : { t: 'failed', error });
   }
 
   /**
    * Delivery first (it hears what the poll path tells by this configuration from its first
-   * step on), then polling; `ready`, or `failed` with why (at a reload, each part that took it
-   * keeps it).
+   * step on), then polling; why it could not be put in force, if it could not. At the start a
+   * delivery that cannot start stops there; at a reload each part that takes the configuration
+   * keeps it, and the other keeps the one it had.
    */
-  private async configure(config: Config, env: Record<string, string | undefined>, externalURL: string): Promise<void> {
+  private async configure(config: Config, env: Record<string, string | undefined>, externalURL: string): Promise<string | undefined> {
     const first = this.store === undefined;
-    const store = (this.store ??= this.parts.openStore(config.state_dir));
+    let store: StateStore;
+    try {
+      store = this.store ??= this.parts.openStore(config.state_dir);
+    } catch (err) {
+      return `the state store cannot be opened: ${errorMessage(err)}`;
+    }
+    if (first) this.restored = [...store.loadAlerts().values()];
     this.config = config;
     this.externalURL = externalURL;
+    const problems: string[] = [];
     try {
       await this.delivery.configure(config, externalURL, store);
     } catch (err) {
-      this.io.post({ t: 'failed', error: errorMessage(err) });
-      return;
+      if (first) return errorMessage(err);
+      this.io.logger.error({ error: errorMessage(err) }, 'delivery did not take the new configuration; it keeps the one it had');
+      problems.push(`delivery: ${errorMessage(err)}`);
     }
     if (first) this.startHousekeeping(store);
-    await this.poll.configure(config, env, store);
+    const polling = await this.poll.configure(config, env, store);
+    if (polling !== undefined) problems.push(polling);
+    return problems.length === 0 ? undefined : problems.join('; ');
   }
 
   /** Retention of the history and the daily digests, on the engine's clock and scheduler. */
@@ -82,6 +91,7 @@ export class EngineService implements Service<EngineCommand> {
       logger,
       historyMs: () => config().history_retention,
       onSilencesPruned: () => this.delivery.refreshSilences(),
+      onHistoryPruned: () => post({ t: 'pruned' }),
       onError: () => post({ t: 'counted', what: 'store_error' }),
       scheduler,
     });

@@ -10,7 +10,6 @@ import type { NoticeLists } from '../notices/book-json';
 import type { AnnouncementKind } from '../notices/model';
 import type { Change } from '../snapshot/changes';
 import type { Silence } from '../alerts/silence';
-import type { Delivery } from '../notify/notifier';
 import type { Outcome } from '../notify/pipeline/retry-stage';
 import type { CoinRecord, Endpoint, RecordIssue, TickerRecord } from '../snapshot/model';
 
@@ -89,6 +88,8 @@ export type Report =
   | { t: 'polled'; poll: PollReport }
   /** A write of the state: the store's error when it refused, and change rows dropped while it refuses. */
   | { t: 'wrote'; error: string | undefined; dropped: number }
+  /** Retention deleted old changes and the outages that ended before them: the main thread's outage index reads them again. */
+  | { t: 'pruned' }
   /** A notice read that failed (notices.md section 6: counted, nothing else changes). */
   | { t: 'notice-failed'; exchange: string; source: string; kind: string }
   /**
@@ -113,14 +114,8 @@ export type DeliveryReport =
 /** The engine asks the main thread what a bot's /status and /closed read (the views' closures are the main thread's). */
 export const BOT_READS = { q: 'bot' } as const;
 
-/** Main thread -> engine. */
-export type EngineCommand =
-  /** The configuration to run by (the first one starts; later ones are reloads); `externalURL` is the HTTP surface's. */
-  | { t: 'configure'; config: unknown; env: Record<string, string | undefined>; externalURL: string }
-  /** The silences changed (the API, retention): what mutes is read again. */
-  | { t: 'silences' }
-  /** Notifications made outside the groups (the daily digest). */
-  | { t: 'send'; deliveries: Delivery[] };
+/** Main thread -> engine: the configuration to run by (the first one starts; later ones are reloads); `externalURL` is the HTTP surface's. Answered by a `ready` or `failed` report. */
+export type EngineCommand = { t: 'configure'; config: unknown; env: Record<string, string | undefined>; externalURL: string };
 
 /** Engine -> main thread: the poll path's reports and delivery's. */
 export type EngineReport = Report | DeliveryReport;

@@ -4,7 +4,8 @@
  * reports them after each step: the API reads them at any moment), each endpoint's health, and
  * each exchange's snapshot, brought up to date when a view asks (refresh), as the parts that
  * changed since the version it has; and each exchange's notice lists, as reported whenever a
- * step changed them. ReportIntake takes every report of the poll path, one way: the read model,
+ * step changed them. ReportIntake takes every report of the poll path (delivery's go to the
+ * daemon's metrics), one way: the read model,
  * the views, the metrics and the logs.
  */
 import type { Alert } from '../alerts/alert';
@@ -234,6 +235,8 @@ export class ReportIntake {
         if (report.error !== undefined) this.o.metrics.storeWriteErrors.inc();
         if (report.dropped > 0) this.o.metrics.historyDropped.inc(report.dropped);
         return;
+      case 'pruned':
+        return this.o.store()?.outagesTouched();
       case 'notice-failed':
         this.o.metrics.noticeErrors.inc({ exchange: report.exchange, source: report.source, kind: report.kind });
         return;

@@ -23,6 +23,8 @@ export interface RetentionOptions {
   historyMs: () => number;
   /** Silences were deleted: the notifications' view of them must be re-read. */
   onSilencesPruned: () => void;
+  /** Changes were deleted (and with them the outages that ended before the cutoff): other connections' outage indexes must read them again. */
+  onHistoryPruned?: () => void;
   /** A prune failed (a store write error, counted). */
   onError: () => void;
   scheduler?: Scheduler;
@@ -50,7 +52,10 @@ export class Retention {
     try {
       const removed = store.pruneChanges(now - this.o.historyMs());
       store.pruneDeliveries(now - DELIVERY_RETENTION_MS);
-      if (removed > 0) logger.info({ removed }, 'pruned old changes from the history');
+      if (removed > 0) {
+        logger.info({ removed }, 'pruned old changes from the history');
+        this.o.onHistoryPruned?.();
+      }
       const silences = store.pruneSilences(now - SILENCE_RETENTION_MS);
       if (silences > 0) {
         this.o.onSilencesPruned();

@@ -18,12 +18,12 @@ import type { StateStore } from '../store/store';
 /** How often each thread looks at the store's path: a deleted file is noticed within this, and written again within twice this. */
 export const STORE_CHECK_MS = 15_000;
 
-/** A thread that does not write the new file (main, delivery): moves its connection to it once it is there. */
+/** A thread that does not write the new file (the main thread's, which reads): moves its connection to it once it is there. */
 export function followStoreFile(store: StateStore | undefined, logger: Logger, thread: string): void {
   if (store === undefined || store.fileState() !== 'replaced') return;
   try {
     store.reopen();
-    logger.info({ file: store.file, thread }, 'state store file replaced; this thread now writes to the new one');
+    logger.info({ file: store.file, thread }, 'state store file replaced; this thread now uses the new one');
   } catch (err) {
     logger.error({ file: store.file, thread, error: errorMessage(err) }, 'cannot open the new state store file; tried again at the next check');
   }

@@ -152,9 +152,9 @@ export interface ServiceIO<R> {
 export interface ThreadParts {
   clock: Clock;
   random: () => number;
-  /** Opens the state store (each thread has a connection of its own). */
+  /** Opens the state store (the engine's one connection, which writes). */
   openStore(dir: string): StateStore;
-  /** The thread's HTTP connection pool (exchanges, or receivers). */
+  /** The thread's HTTP connection pool (the exchanges and the receivers). */
   dispatcher: Agent;
   /** How often the store's file is looked at (store-file.ts; STORE_CHECK_MS unless given). */
   storeCheckMs?: number | undefined;
@@ -214,7 +214,7 @@ export function serve<C extends { t: string }, R extends { t: string }>(port: Po
 }
 
 export interface ServiceThreadOptions<R> {
-  /** Its name in the log ('poll', 'delivery'). */
+  /** Its name in the log ('engine'). */
   name: string;
   /** A worker thread running `file` (the build's), or the service made here, on a channel in this thread. */
   host: { kind: 'worker'; file: string; workerData?: Record<string, unknown>; transfer?: TransferListItem[] } | { kind: 'inline'; start(port: MessagePort, level: string): void };

@@ -76,6 +76,42 @@ describe('RetryStage', () => {
     expect(outcomes.filter((o) => o.startsWith('retry'))).toHaveLength(8);
   });
 
+  it('with nothing due waits for a wake (not a second\'s poll), but looks again within a second while its port cannot read the outbox', async () => {
+    // A port that hides its read errors (as the held outbox does): the first looks read nothing and say so.
+    let failing = 2;
+    const port = {
+      dueDeliveries: (receiverName: string, now: number, limit: number) => (failing > 0 ? [] : store.dueDeliveries(receiverName, now, limit)),
+      nextDeliveryAt: (receiverName: string) => (failing > 0 ? undefined : store.nextDeliveryAt(receiverName)),
+      deliveryDone: (id: number, now: number) => store.deliveryDone(id, now),
+      deliveryRetry: (id: number, attempts: number, nextAt: number, error: string) => store.deliveryRetry(id, attempts, nextAt, error),
+      deliveryDead: (id: number, attempts: number, error: string, now: number) => store.deliveryDead(id, attempts, error, now),
+      pendingDeliveries: (receiverName: string) => store.pendingDeliveries(receiverName),
+      get readFailing() {
+        return failing-- > 0;
+      },
+    };
+    enqueue(1);
+    const t0 = Date.now();
+    sender = new RetryStage({
+      notifier: webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 1000 }, deps),
+      port,
+      policy: { baseMs: 20, maxMs: 100, maxAgeMs: 60_000 },
+      clock: systemClock,
+      random: () => 0.5,
+      logger: silentLogger(),
+      // The default idle wait (30 s): only the second's looks after a failed read deliver within the wait below.
+    });
+    sender.start();
+    await waitFor(() => receiver.received.length === 1, 'delivered after the reads came back', 5_000);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_000);
+    // Nothing due now: a commit is delivered at its wake, not at a look a second later.
+    enqueue(1);
+    const t1 = Date.now();
+    sender.wake();
+    await waitFor(() => receiver.received.length === 2, 'the woken delivery', 5_000);
+    expect(Date.now() - t1).toBeLessThan(500);
+  }, 15_000);
+
   it('moves a delivery the receiver refuses (4xx) to the dead letters at once', async () => {
     receiver.replies.push({ status: 400 });
     enqueue(1);

@@ -1,7 +1,6 @@
 import { Registry } from 'prom-client';
 import type { Alert } from '../../src/alerts/alert';
-import { ReadModel } from '../../src/runtime/read-model';
-import { ReportIntake } from '../../src/runtime/read-model';
+import { ReadModel, ReportIntake } from '../../src/runtime/read-model';
 import type { Views } from '../../src/http/views';
 import { createMetrics } from '../../src/metrics/metrics';
 import { PollMetrics } from '../../src/metrics/polls';
@@ -46,6 +45,12 @@ describe('the poll observer', () => {
     expect(observed).toEqual([3]);
     expect(touched).toEqual(['main/C0', 'main/C1', 'main/C2']);
     expect((await registry.getSingleMetric('spotwatch_changes_total')?.get())?.values).toEqual([{ labels: { exchange: 'main', kind: 'withdraw_disabled' }, value: 3 }]);
+  });
+
+  it('has the outage index read every outage again when the engine\'s retention pruned the history (its connection\'s index heard it, this one did not)', () => {
+    const { o, touched } = observer();
+    o.on({ t: 'pruned' });
+    expect(touched).toEqual(['undefined/*']);
   });
 
   it('logs a storm\'s first 50 changes of a poll, then one line with how many more when the poll is reported', () => {

@@ -37,4 +37,24 @@ describe('retention on the injected scheduler', () => {
     scheduler.tick();
     expect([cutoffs, scheduler.tasks]).toEqual([[], 0]);
   });
+
+  it('says when it pruned changes (other connections\' outage indexes read theirs again), and only then', () => {
+    const clock = manualClock(T0);
+    let removed = 0;
+    const told: number[] = [];
+    const retention = new Retention({
+      store: { pruneChanges: () => removed, pruneDeliveries: () => undefined, pruneSilences: () => 0 },
+      clock,
+      logger: silentLogger(),
+      historyMs: () => 24 * H,
+      onSilencesPruned: () => undefined,
+      onHistoryPruned: () => told.push(removed),
+      onError: () => undefined,
+      scheduler: manualScheduler(),
+    });
+    retention.prune();
+    removed = 3;
+    retention.prune();
+    expect(told).toEqual([3]);
+  });
 });

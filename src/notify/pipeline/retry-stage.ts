@@ -14,6 +14,8 @@ export interface OutboxPort {
   deliveryRetry(id: number, attempts: number, nextAt: number, error: string): void;
   deliveryDead(id: number, attempts: number, error: string, now: number): void;
   pendingDeliveries(receiver: string): number;
+  /** Whether the last look could not read the outbox (a port that hides its read errors says so here). */
+  readonly readFailing?: boolean;
 }
 
 export interface RetryPolicy {
@@ -145,7 +147,7 @@ export class RetryStage {
       const next = port.nextDeliveryAt(notifier.name);
       const r = this.retrying;
       const left = r !== undefined && r.nextAt === next ? r.due - clock.monotonic() : next === undefined ? idle : next - clock.now();
-      const wait = Math.max(0, Math.min(unread ? Math.min(idle, READ_AGAIN_MS) : idle, left));
+      const wait = Math.max(0, Math.min(unread || port.readFailing === true ? Math.min(idle, READ_AGAIN_MS) : idle, left));
       const linked = anySignal([this.stopping.signal, this.wakeUp.signal]);
       await sleep(wait, linked.signal).catch(() => undefined);
       linked.release();
