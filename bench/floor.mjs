@@ -5,6 +5,7 @@
 // the daemon's figure is read against it (issue 30). Run as a child process by bench/cycle.mjs:
 //   node bench/floor.mjs BASE_URL
 import { request } from 'undici';
+import { Buffer } from 'node:buffer';
 import { gunzipSync } from 'node:zlib';
 
 const base = process.argv[2];
