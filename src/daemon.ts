@@ -202,7 +202,7 @@ export class Daemon {
   }
 
   private threadsHost(): ThreadsHost {
-    if (this.deps.threads !== 'inline') return { kind: 'worker', anchor: this.anchor };
+    if (this.deps.threads !== 'inline') return { kind: 'worker', anchor: this.anchor, storeCheckMs: this.deps.storeCheckMs };
     const { clock, random, logger } = this.deps;
     const open = this.deps.openStore;
     this.pool = new Agent({ connections: 8, keepAliveTimeout: 30_000 });

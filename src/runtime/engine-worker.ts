@@ -12,7 +12,7 @@ import { serveEngine } from './engine';
 
 const port = parentPort;
 if (port === null) throw new Error('engine-worker.ts runs as a worker thread (see runtime/engine.ts)');
-const { level, anchor } = workerData as { level: string; anchor: Instant };
+const { level, anchor, storeCheckMs } = workerData as { level: string; anchor: Instant; storeCheckMs?: number };
 
 const dispatcher = new Agent({ connections: 8, keepAliveTimeout: 30_000 });
-serveEngine(port, level, { clock: anchoredClock(systemClock, anchor), random: Math.random, openStore: (dir) => StateStore.open(dir), dispatcher }, () => dispatcher.close());
+serveEngine(port, level, { clock: anchoredClock(systemClock, anchor), random: Math.random, openStore: (dir) => StateStore.open(dir), dispatcher, storeCheckMs }, () => dispatcher.close());

@@ -7,6 +7,7 @@
  * path's. It runs in a worker (engine-worker.ts), or, for tests that run from the sources or
  * inject the clock or the store, in the main thread on the same messages (protocol.ts).
  */
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config';
 import type { Alert } from '../alerts/alert';
@@ -146,12 +147,36 @@ export function serveEngine(port: Port, level: string, parts: ThreadParts, done:
  * thread's is (`anchor`, time-base.ts anchoredClock: one time line for both threads), or this
  * thread, with parts given (tests).
  */
-export type ThreadsHost = { kind: 'worker'; anchor: Instant } | { kind: 'inline'; parts: ThreadParts };
+export type ThreadsHost = { kind: 'worker'; anchor: Instant; storeCheckMs?: number | undefined } | { kind: 'inline'; parts: ThreadParts };
 
 export type EngineThread = ServiceThread<EngineCommand, EngineReport>;
 
 export function startEngine(host: ThreadsHost, logger: Logger, on: Pick<ServiceThreadOptions<EngineReport>, 'onReport' | 'onAsk' | 'onExit'>): EngineThread {
   const place: ServiceThreadOptions<never>['host'] =
-    host.kind === 'worker' ? { kind: 'worker', file: join(__dirname, 'engine-worker.js'), workerData: { anchor: host.anchor } } : { kind: 'inline', start: (port, level) => serveEngine(port, level, host.parts) };
+    host.kind === 'worker' ? { kind: 'worker', file: engineWorkerFile(), workerData: { anchor: host.anchor, storeCheckMs: host.storeCheckMs } } : { kind: 'inline', start: (port, level) => serveEngine(port, level, host.parts) };
   return new ServiceThread({ name: 'engine', host: place, logger, ...on });
+}
+
+/**
+ * The engine worker's file: the build's, beside this one. Running from the sources (the tests),
+ * the engine runs the build of the same sources (a worker thread cannot load TypeScript), which
+ * must be as new as every source file: a stale build would test old code, so it is refused.
+ */
+export function engineWorkerFile(): string {
+  if (!__filename.endsWith('.ts')) return join(__dirname, 'engine-worker.js');
+  const root = join(__dirname, '..', '..');
+  const built = join(root, 'dist', 'runtime', 'engine-worker.js');
+  builtChecked ??= staleBuild(built, join(root, 'src'));
+  if (builtChecked !== '') throw new Error(builtChecked);
+  return built;
+}
+
+let builtChecked: string | undefined;
+
+/** Why the build cannot stand for the sources ('' when it can). */
+function staleBuild(built: string, src: string): string {
+  const at = statSync(built, { throwIfNoEntry: false })?.mtimeMs;
+  if (at === undefined) return `no build at ${built}: run \`npm run build\` (the engine runs the build when the daemon runs from the sources)`;
+  const newer = readdirSync(src, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('.ts') && statSync(join(src, f)).mtimeMs > at);
+  return newer === undefined ? '' : `the build is older than src/${newer}: run \`npm run build\` (the engine runs the build when the daemon runs from the sources)`;
 }

@@ -245,7 +245,6 @@ export class ServiceThread<C extends { t: string }, R extends { t: string }> {
     const level = options.logger.level;
     const host = options.host;
     if (host.kind === 'worker') {
-      if (__filename.endsWith('.ts')) throw new Error(`the ${options.name} thread runs from the build (dist/); running from the sources, start the daemon with its threads inline`);
       const worker = new Worker(host.file, { workerData: { level, ...host.workerData }, ...(host.transfer !== undefined && { transferList: host.transfer }) });
       this.channel = new Channel(worker, listener);
       worker.on('error', (err) => options.logger.error({ err, thread: options.name }, 'a thread failed'));

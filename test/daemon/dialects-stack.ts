@@ -73,7 +73,7 @@ notify:
   );
   const loaded = await loadConfigFile(configPath, {});
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-  const start = (): Promise<Daemon> => Daemon.start(loaded.config, { logger, threads: 'inline' }, { path: configPath, env: {} });
+  const start = (): Promise<Daemon> => Daemon.start(loaded.config, { logger, threads: 'worker' }, { path: configPath, env: {} });
   const daemon = await start();
   const s: DialectStack = {
     sim,

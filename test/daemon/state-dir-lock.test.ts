@@ -27,7 +27,7 @@ describe('two daemons on one state_dir', () => {
       const held = JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number; host: string; started: string };
       expect([held.pid, held.host]).toEqual([process.pid, hostname()]);
 
-      const second = Daemon.start(s.config, { logger: silentLogger(), threads: 'inline' }, { path: s.configPath, env: {} });
+      const second = Daemon.start(s.config, { logger: silentLogger(), threads: 'worker' }, { path: s.configPath, env: {} });
       await expect(second).rejects.toThrow(StateDirLocked);
       await expect(second).rejects.toThrow(`state_dir ${s.config.state_dir} is in use by another spotwatch (pid ${process.pid} on host ${hostname()}, started ${held.started}); stop it first, or give this one another state_dir`);
       // The refused one left the first one's lock alone.

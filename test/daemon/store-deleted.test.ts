@@ -136,7 +136,7 @@ describe('the state store file deleted while the daemon runs', () => {
       expect(existsSync(db)).toBe(true);
       expect(lines.filter((l) => l.msg === 'state_dir lock file deleted while running; written again')).toEqual([expect.objectContaining({ level: 40, lock: lockFile })]);
 
-      const second = Daemon.start(s.config, { logger: silentLogger(), threads: 'inline' }, { path: s.configPath, env: {} });
+      const second = Daemon.start(s.config, { logger: silentLogger(), threads: 'worker' }, { path: s.configPath, env: {} });
       await expect(second).rejects.toThrow(StateDirLocked);
       await s.stop();
       expect(existsSync(lockFile)).toBe(false);

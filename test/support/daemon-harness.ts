@@ -90,7 +90,7 @@ export async function stack(rules: string, options: StackOptions = {}): Promise<
     async start() {
       const env = process.env.SPOTWATCH_TEST_LOG;
       const logger = current.logger ?? (env ? createLogger({ level: env }) : silentLogger());
-      s.daemon = await Daemon.start(s.config, { logger, threads: 'inline', ...current.deps }, { path: configPath, env: {} });
+      s.daemon = await Daemon.start(s.config, { logger, threads: engineHost(current.deps), ...current.deps }, { path: configPath, env: {} });
       const url = s.daemon.url;
       await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready');
       return s.daemon;
@@ -165,4 +165,12 @@ export async function stackBehindDouble(rules: string, options: StackOptions = {
       await double.stop();
     },
   };
+}
+
+/**
+ * The engine in a worker thread, as in production (it runs the build: `npm test` builds first),
+ * unless the test injects what cannot cross to another thread: a clock, a store, a scheduler.
+ */
+export function engineHost(deps: Omit<DaemonDeps, 'logger'> | undefined): 'worker' | 'inline' {
+  return deps?.clock !== undefined || deps?.openStore !== undefined || deps?.scheduler !== undefined ? 'inline' : 'worker';
 }
