@@ -315,8 +315,10 @@ const core = reached(STEP);
 for (const f of core) problems.push(...purityProblems(f));
 
 // --- One scheduler (DESIGN.md section 2) -------------------------------------------------------
-// Every wait goes through lib/scheduler.ts: no other file names the timers (strings and comments,
-// such as the status page's browser script, are not code and are not read).
+// Every wait of the daemon goes through lib/scheduler.ts: no other file names the timers. Strings
+// and comments are not read: the status page's script (http/status-assets.ts STATUS_JS) is text
+// the daemon serves, and its one timer (the page's 10 s refresh) runs in the reader's browser,
+// where the daemon's scheduler does not exist.
 const SCHEDULER = join(src, 'lib', 'scheduler.ts');
 const TIMERS = new Set(['setTimeout', 'setInterval', 'setImmediate']);
 for (const file of files) {

@@ -99,7 +99,8 @@ export const STATUS_JS = `'use strict';
   }
   var sort = form && form.querySelector('select[name=sort]');
   if (sort) sort.addEventListener('change', function () { form.submit(); });
-  // Refresh while the page is visible and nobody is reading an opened network or typing.
+  // Refresh while the page is visible and nobody is reading an opened network or typing. This
+  // timer runs in the reader's browser: the daemon's scheduler (lib/scheduler.ts) is not there.
   setInterval(function () {
     if (document.hidden || document.querySelector('details.net[open]')) return;
     if (q && (document.activeElement === q || q.value !== typed)) return;

@@ -5,8 +5,9 @@ import { timerDelay } from './timer-delay';
  * scheduler): repeating work (the group flushes, the store's looks, retention, the digest's
  * check, thread pings, the reference exchange's scenario), one-off waits (sleep, deadlines,
  * grace periods, question timeouts) and work for the next turn (a checkpoint after a commit).
- * A test passes its own to run the ticks by hand. No other file calls setTimeout,
- * setInterval or setImmediate (scripts/check-imports.mjs checks it).
+ * A test passes its own to run the ticks by hand. No other file of the daemon calls setTimeout,
+ * setInterval or setImmediate (scripts/check-imports.mjs checks it); the status page's script,
+ * text the daemon serves (http/status-assets.ts), refreshes the page in the reader's browser.
  */
 export interface Scheduler {
   /**
