@@ -66,8 +66,7 @@ describe('the built daemon under libfaketime, its wall clock stepped', () => {
     const child: Child = spotwatch(['run', '--config', config], {
       env: { LD_PRELOAD: lib, FAKETIME_TIMESTAMP_FILE: offset, FAKETIME_NO_CACHE: '1', FAKETIME_DONT_FAKE_MONOTONIC: '1', SPOTWATCH_LOG_LEVEL: 'info' },
     });
-    const url = (await child.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/, 30_000))[1] as string;
-    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready', 30_000);
+    const url = await child.ready();
 
     sim.control.apply({ action: 'set_network', coin: 'BTC', network: 'BTC', set: { withdrawEnable: false } });
     await waitFor(async () => {
@@ -111,8 +110,7 @@ describe('the built daemon under libfaketime, its wall clock stepped', () => {
     const child: Child = spotwatch(['run', '--config', config], {
       env: { LD_PRELOAD: lib, FAKETIME_TIMESTAMP_FILE: offset, FAKETIME_NO_CACHE: '1', FAKETIME_DONT_FAKE_MONOTONIC: '1', SPOTWATCH_LOG_LEVEL: 'info' },
     });
-    const url = (await child.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/, 30_000))[1] as string;
-    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready', 30_000);
+    const url = await child.ready();
     type OutageView = { from: string; to: string | null; duration_seconds: number };
     const outage = async (coin: string): Promise<OutageView | undefined> => ((await (await fetch(`${url}/api/v1/outages?coin=${coin}&network=${coin}`)).json()) as { outages: OutageView[] }).outages[0];
     const polled = async (): Promise<string | undefined> => ((await (await fetch(`${url}/api/v1/state`)).json()) as { data: { exchanges: { polls: Record<string, { at: string }> }[] } }).data.exchanges[0]?.polls.coins?.at;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, requireBinary } from '../support/binaries';
-import { Child, killAll, spotwatch } from '../support/process';
+import { Child, daemonConfig, killAll, spotwatch } from '../support/process';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -22,31 +22,18 @@ const RULES = `rules:
 `;
 
 function config(name: string, receivers: string, extra = ''): string {
-  const file = join(dir, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `exchanges:
-  - name: main
-    base_url: ${simUrl}
-    poll: { coins: 300ms, tickers: 2s }
-server: { listen: "127.0.0.1:0" }
-state_dir: ${join(dir, `data-${name}`)}
-rules_file: rules.yaml
-notify:
-  group_wait: 0s
+  const notify = `  group_wait: 0s
   group_interval: 1s
   retry: { base_delay: 100ms, max_delay: 500ms, max_age: 10m }
   receivers:
 ${receivers}
-${extra}`,
-  );
-  return file;
+${extra}`;
+  return daemonConfig(dir, simUrl, name, notify).file;
 }
 
 async function startDaemon(file: string): Promise<{ child: Child; url: string }> {
   const child = spotwatch(['run', '--config', file]);
-  const url = (await child.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/))[1] as string;
-  await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready', 30_000);
+  const url = await child.ready();
   return { child, url };
 }
 

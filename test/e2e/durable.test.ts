@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { killAll, spotwatch, type Child } from '../support/process';
+import { daemonConfig, killAll, spotwatch, type Child } from '../support/process';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, type Received } from '../support/webhook-receiver';
 
@@ -47,21 +47,7 @@ async function adminApply(action: object): Promise<void> {
 
 /** A daemon's config against the reference exchange, with `rules` and the `notify` block given. */
 function config(name: string, notify: string, rules = 'rules.yaml'): { file: string; stateDir: string } {
-  const file = join(dir, `${name}.yaml`);
-  const stateDir = join(dir, `data-${name}`);
-  writeFileSync(
-    file,
-    `exchanges:
-  - name: main
-    base_url: ${simUrl}
-    poll: { coins: 300ms, tickers: 2s }
-server: { listen: "127.0.0.1:0" }
-state_dir: ${stateDir}
-rules_file: ${rules}
-notify:
-${notify}`,
-  );
-  return { file, stateDir };
+  return daemonConfig(dir, simUrl, name, notify, rules);
 }
 
 async function startDaemon(file: string): Promise<Child> {
@@ -70,8 +56,7 @@ async function startDaemon(file: string): Promise<Child> {
 
 async function started(file: string): Promise<{ child: Child; url: string }> {
   const child = spotwatch(['run', '--config', file]);
-  const url = (await child.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/))[1] as string;
-  await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready', 30_000);
+  const url = await child.ready();
   return { child, url };
 }
 

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { killAll, spotwatch, type Child } from '../support/process';
-import { waitFor } from '../support/wait';
+import { killAll, spotwatch } from '../support/process';
 
 jest.setTimeout(120_000);
 
@@ -25,12 +24,6 @@ function config(name: string, stateDir: string): string {
   return file;
 }
 
-async function started(child: Child): Promise<string> {
-  const url = (await child.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/))[1] as string;
-  await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'ready', 30_000);
-  return url;
-}
-
 describe('process faults', () => {
   it('a state_dir that cannot be used is a clear error and exit 1, not a crash loop', async () => {
     writeFileSync(join(dir, 'not-a-dir'), 'x');
@@ -41,7 +34,7 @@ describe('process faults', () => {
 
   it('SIGTERM in the middle of a poll exits 0 within 10 s', async () => {
     const child = spotwatch(['run', '--config', config('sigterm', join(dir, 'data-sigterm'))]);
-    await started(child);
+    await child.ready();
     // The next coins poll hangs (headers, then nothing) under a 30 s timeout.
     await fetch(`${simUrl}/-/sim/faults`, { method: 'POST', body: JSON.stringify({ kind: 'hang', endpoint: 'coins' }) });
     await new Promise((r) => setTimeout(r, 600)); // let a poll start and hang
@@ -57,14 +50,14 @@ describe('process faults', () => {
     const file = config('kill', stateDir);
     for (let round = 0; round < 3; round++) {
       const child = spotwatch(['run', '--config', file]);
-      await started(child);
+      await child.ready();
       // Writes happen every 200 ms; a kill lands in the middle of one sooner or later.
       await fetch(`${simUrl}/-/sim/actions`, { method: 'POST', body: JSON.stringify({ action: 'set_network', coin: 'BTC', network: 'BTC', set: { withdrawFee: `0.000${round + 1}` } }) });
       await new Promise((r) => setTimeout(r, 300 + round * 170));
       await child.kill('SIGKILL');
     }
     const last = spotwatch(['run', '--config', file]);
-    const url = await started(last);
+    const url = await last.ready();
     expect(last.stderr).not.toContain('moved aside');
     const changes = (await (await fetch(`${url}/api/v1/changes?coin=BTC&kind=withdraw_fee_changed`)).json()) as { data: { after: string }[] };
     expect(changes.data.length).toBeGreaterThanOrEqual(1);

@@ -1,8 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { killAll, spotwatch, type Child } from '../support/process';
-import { waitFor } from '../support/wait';
+import { killAll, spotwatch } from '../support/process';
 
 jest.setTimeout(120_000);
 
@@ -19,11 +18,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function started(child: Child): Promise<void> {
-  const url = (await child.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/))[1] as string;
-  await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'ready', 30_000);
-}
-
 describe('spotwatch run, twice on one state_dir', () => {
   it('the second exits 1 with one line naming the first; after a kill -9 the next one takes the stale lock over; SIGTERM releases it', async () => {
     const stateDir = join(dir, 'data');
@@ -32,7 +26,7 @@ describe('spotwatch run, twice on one state_dir', () => {
     const lockFile = join(stateDir, 'spotwatch.lock');
 
     const first = spotwatch(['run', '--config', config]);
-    await started(first);
+    await first.ready();
     const held = JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number; host: string; started: string };
     expect([held.pid, held.host]).toEqual([first.proc.pid, hostname()]);
 
@@ -45,7 +39,7 @@ describe('spotwatch run, twice on one state_dir', () => {
     await first.kill('SIGKILL');
     expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toEqual(held);
     const third = spotwatch(['run', '--config', config]);
-    await started(third);
+    await third.ready();
     expect(third.stderr).toContain('"msg":"took over the state_dir lock of a spotwatch that no longer runs"');
     expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: third.proc.pid, host: hostname() });
 

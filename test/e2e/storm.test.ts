@@ -154,8 +154,7 @@ describe('an exchange-wide storm: 4,000 coins, every network closing at once', (
           `notify:\n  group_by: [exchange, alertname]\n  group_wait: ${groupWait}ms\n  group_interval: ${groupInterval}\n  receivers:\n    - name: hook\n      webhook: { url: "${hook.url}", timeout: 30s }\n`,
       );
       daemon = spotwatch(['run', '--config', join(dir, `${tag}.yaml`)]);
-      const url = (await daemon.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/))[1] as string;
-      await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready', 30_000);
+      const url = await daemon.ready();
 
       const coins = JSON.parse(await (await fetch(`${simUrl}/api/v3/coins`)).text()) as { coin: string; networkList: Network[] }[];
       const networks = coins.flatMap((c) => c.networkList.map((n) => ({ coin: c.coin, network: n.network, withdrawEnable: n.withdrawEnable })));

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from './wait';
 
@@ -32,6 +33,13 @@ export class Child {
     return waitFor(() => pattern.exec(this.stdout) ?? pattern.exec(this.stderr), `output ${pattern} from ${this.proc.spawnargs.join(' ')}\n${this.stderr.slice(-2000)}`, timeoutMs);
   }
 
+  /** A daemon's HTTP address, once it logged that it serves and answers /readyz with 200. */
+  async ready(timeoutMs = 30_000): Promise<string> {
+    const url = (await this.output(/"url":"(http:\/\/127\.0\.0\.1:\d+)","rules"/, timeoutMs))[1] as string;
+    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the daemon to be ready', timeoutMs);
+    return url;
+  }
+
   async exit(timeoutMs = 30_000): Promise<number | null> {
     await Promise.race([this.exited, new Promise((_, reject) => setTimeout(() => reject(new Error(`process did not exit within ${timeoutMs} ms: ${this.stderr.slice(-2000)}`)), timeoutMs).unref())]);
     live.delete(this);
@@ -53,4 +61,26 @@ export async function killAll(): Promise<void> {
 
 export function spotwatch(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Child {
   return new Child(process.execPath, [CLI, ...args], options);
+}
+
+/**
+ * A daemon's config file `name`.yaml in `dir`, against the reference exchange at `simUrl` (coins
+ * polled every 300 ms), with its own state directory, `rules` and the `notify` block given.
+ */
+export function daemonConfig(dir: string, simUrl: string, name: string, notify: string, rules = 'rules.yaml'): { file: string; stateDir: string } {
+  const file = join(dir, `${name}.yaml`);
+  const stateDir = join(dir, `data-${name}`);
+  writeFileSync(
+    file,
+    `exchanges:
+  - name: main
+    base_url: ${simUrl}
+    poll: { coins: 300ms, tickers: 2s }
+server: { listen: "127.0.0.1:0" }
+state_dir: ${stateDir}
+rules_file: ${rules}
+notify:
+${notify}`,
+  );
+  return { file, stateDir };
 }
