@@ -65,6 +65,26 @@ describe('RetryStage', () => {
     );
   }
 
+  /** The store as a port that hides its first `n` looks' read errors (as the held outbox does): they read nothing, and say so. */
+  function failingReads(n: number) {
+    let failing = n;
+    let failed = false;
+    return {
+      dueDeliveries: (receiverName: string, now: number, limit: number) => {
+        failed = failing-- > 0;
+        return failed ? [] : store.dueDeliveries(receiverName, now, limit);
+      },
+      nextDeliveryAt: (receiverName: string) => (failed ? undefined : store.nextDeliveryAt(receiverName)),
+      deliveryDone: (id: number, now: number) => store.deliveryDone(id, now),
+      deliveryRetry: (id: number, attempts: number, nextAt: number, error: string) => store.deliveryRetry(id, attempts, nextAt, error),
+      deliveryDead: (id: number, attempts: number, error: string, now: number) => store.deliveryDead(id, attempts, error, now),
+      pendingDeliveries: (receiverName: string) => store.pendingDeliveries(receiverName),
+      get readFailing() {
+        return failed;
+      },
+    };
+  }
+
   it('keeps retrying a failing receiver, then delivers everything exactly once, in order', async () => {
     receiver.replies.push(...Array.from({ length: 8 }, () => ({ status: 503 })));
     enqueue(3);
@@ -77,19 +97,7 @@ describe('RetryStage', () => {
   });
 
   it('with nothing due waits for a wake (not a second\'s poll), but looks again within a second while its port cannot read the outbox', async () => {
-    // A port that hides its read errors (as the held outbox does): the first looks read nothing and say so.
-    let failing = 2;
-    const port = {
-      dueDeliveries: (receiverName: string, now: number, limit: number) => (failing > 0 ? [] : store.dueDeliveries(receiverName, now, limit)),
-      nextDeliveryAt: (receiverName: string) => (failing > 0 ? undefined : store.nextDeliveryAt(receiverName)),
-      deliveryDone: (id: number, now: number) => store.deliveryDone(id, now),
-      deliveryRetry: (id: number, attempts: number, nextAt: number, error: string) => store.deliveryRetry(id, attempts, nextAt, error),
-      deliveryDead: (id: number, attempts: number, error: string, now: number) => store.deliveryDead(id, attempts, error, now),
-      pendingDeliveries: (receiverName: string) => store.pendingDeliveries(receiverName),
-      get readFailing() {
-        return failing-- > 0;
-      },
-    };
+    const port = failingReads(2);
     enqueue(1);
     const t0 = Date.now();
     sender = new RetryStage({
@@ -99,17 +107,44 @@ describe('RetryStage', () => {
       clock: systemClock,
       random: () => 0.5,
       logger: silentLogger(),
+      onOutcome: (_r, o: Outcome) => outcomes.push(o),
       // The default idle wait (30 s): only the second's looks after a failed read deliver within the wait below.
     });
     sender.start();
-    await waitFor(() => receiver.received.length === 1, 'delivered after the reads came back', 5_000);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_000);
-    // Nothing due now: a commit is delivered at its wake, not at a look a second later.
+    await waitFor(() => outcomes.length === 1, 'delivered after the reads came back', 5_000);
+    // Two failed looks, a second apart each: about 2 s, not the 30 s idle wait.
+    const took = Date.now() - t0;
+    expect([outcomes, took >= 2_000, took < 3_500]).toEqual([['success'], true, true]);
+    // Nothing due now: a commit waits for its wake (no look a second later finds it)...
     enqueue(1);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(receiver.received).toHaveLength(1);
+    // ...and is delivered at once when woken.
     const t1 = Date.now();
     sender.wake();
     await waitFor(() => receiver.received.length === 2, 'the woken delivery', 5_000);
     expect(Date.now() - t1).toBeLessThan(500);
+  }, 15_000);
+
+  it('resumed after a start, delivers what was pending at once even when its first look could not read the outbox (a stored backoff is not waited out)', async () => {
+    enqueue(1);
+    // As a crashed daemon left it: one attempt made, the next due in ten minutes.
+    const [pending] = store.dueDeliveries('hook', Number.MAX_SAFE_INTEGER, 1);
+    store.deliveryRetry(pending?.id as number, 1, Date.now() + 600_000, 'HTTP 503');
+    const port = failingReads(1);
+    sender = new RetryStage({
+      notifier: webhookNotifier({ name: 'hook', url: receiver.url, timeoutMs: 1000 }, deps),
+      port,
+      policy: { baseMs: 20, maxMs: 100, maxAgeMs: 60_000 },
+      clock: systemClock,
+      random: () => 0.5,
+      logger: silentLogger(),
+      onOutcome: (_r, o: Outcome) => outcomes.push(o),
+      resumed: true,
+    });
+    sender.start();
+    await waitFor(() => outcomes.length === 1, 'the pending delivery, after the failed first look', 5_000);
+    expect([outcomes, receiver.received.length]).toEqual([['success'], 1]);
   }, 15_000);
 
   it('moves a delivery the receiver refuses (4xx) to the dead letters at once', async () => {

@@ -132,9 +132,11 @@ export class RetryStage {
         unread = true;
         this.options.logger.error({ err, receiver: notifier.name }, 'cannot read the outbox');
       }
+      unread ||= port.readFailing === true;
       let delivered = items.length > 0;
       if (resuming && items.length > 0) this.options.logger.info({ receiver: notifier.name, pending: port.pendingDeliveries(notifier.name) }, 'delivering what was pending when spotwatch stopped, at once');
-      resuming = false;
+      // Until a look has read the outbox, what was pending at the start is still due at once.
+      if (!unread) resuming = false;
       for (const item of items) {
         if (this.stopping.signal.aborted) return;
         // In order: a delivery waiting for a retry holds back the ones after it.
@@ -147,7 +149,7 @@ export class RetryStage {
       const next = port.nextDeliveryAt(notifier.name);
       const r = this.retrying;
       const left = r !== undefined && r.nextAt === next ? r.due - clock.monotonic() : next === undefined ? idle : next - clock.now();
-      const wait = Math.max(0, Math.min(unread || port.readFailing === true ? Math.min(idle, READ_AGAIN_MS) : idle, left));
+      const wait = Math.max(0, Math.min(unread ? Math.min(idle, READ_AGAIN_MS) : idle, left));
       const linked = anySignal([this.stopping.signal, this.wakeUp.signal]);
       await sleep(wait, linked.signal).catch(() => undefined);
       linked.release();
