@@ -205,13 +205,16 @@ function answer(state: PollState, input: Extract<StepInput, { type: 'answer' }>,
   }, log);
 }
 
+/** The book's windows as one each (same-window.ts), merged once for every rule of a step that asks. */
+function windowsOnce(book: NoticeBook): () => readonly Maintenance[] {
+  let windows: readonly Maintenance[] | undefined;
+  return () => (windows ??= oneWindowEach(book.windows.values()));
+}
+
 /** A closure rule's instances with the notice that explains each (or `none`); an unannounced rule's, only those nothing explains. */
-function closureNotices(state: PollState, exchange: string, ex: ExchangeState, draft: AlertsDraft, now: number): (rule: Rule, instances: readonly Instance[]) => Instance[] {
+function closureNotices(state: PollState, exchange: string, ex: ExchangeState, draft: AlertsDraft, now: number, oneEach = windowsOnce(ex.notices)): (rule: Rule, instances: readonly Instance[]) => Instance[] {
   const explainsFor = state.settings.explainsFor?.get(exchange) ?? DEFAULT_EXPLAINS_FOR_MS;
   const chainOf = (network: string): string | null => state.settings.chainOf(exchange, network);
-  // The book's windows as one each (same-window.ts), merged once for every closure rule of this step, when one asks.
-  let windows: readonly Maintenance[] | undefined;
-  const oneEach = (): readonly Maintenance[] => (windows ??= oneWindowEach(ex.notices.windows.values()));
   return (rule, instances) => withNotices(rule, instances, ex.notices, oneEach, chainOf, (entity) => draft.rule(exchange, rule.id).get(entity)?.activeAt, now, explainsFor);
 }
 
@@ -230,12 +233,13 @@ function noticed(state: PollState, input: Extract<StepInput, { type: 'notices' }
   const update = applyRead(ex.notices, exchange, input.source, input.read, now, mentionsOf, input.options);
   const next: ExchangeState = { ...ex, notices: update.book };
   const draft = new AlertsDraft(state.alerts, mono);
-  const closures = closureNotices(state, exchange, next, draft, now);
+  const oneEach = windowsOnce(update.book);
+  const closures = closureNotices(state, exchange, next, draft, now, oneEach);
   const flaps = next.flaps.coins;
   const held = anyFlapping(flaps) ? (labels: Readonly<Record<string, string>>): boolean => flaps.things.get(thingOfLabels(labels) ?? '')?.flapping === true : undefined;
   for (const rule of state.settings.rules) {
     const c = rule.condition;
-    if (c.type === 'maintenance' || c.type === 'exchange_status') draft.judge(exchange, rule, noticeInstances(rule, exchange, update.book, now), now);
+    if (c.type === 'maintenance' || c.type === 'exchange_status') draft.judge(exchange, rule, noticeInstances(rule, exchange, update.book, now, oneEach), now);
     else if (c.type === 'announcement') for (const inst of announcementEvents(rule, exchange, update.published, now)) draft.event(inst, now);
     else if (closureRule(rule) && next.snapshot.coinsAt !== null) {
       const active = evaluateRules({

@@ -22,7 +22,8 @@ export function closureRule(rule: Rule): boolean {
 }
 
 /** The instances of a maintenance or exchange_status rule that hold now. */
-export function noticeInstances(rule: Rule, exchange: string, book: NoticeBook, now: number): Instance[] {
+/** `windows`: the book's windows as one each (same-window.ts), merged once for a step's rules. */
+export function noticeInstances(rule: Rule, exchange: string, book: NoticeBook, now: number, windows: () => readonly Maintenance[] = () => oneWindowEach(book.windows.values())): Instance[] {
   const c = rule.condition;
   if (!matchesAll(rule.match, { exchange })) return [];
   if (c.type === 'exchange_status') {
@@ -34,7 +35,7 @@ export function noticeInstances(rule: Rule, exchange: string, book: NoticeBook, 
   if (c.type !== 'maintenance') return [];
   const out: Instance[] = [];
   // One window seen through two sources is one alert (notices/same-window.ts).
-  for (const w of oneWindowEach(book.windows.values())) {
+  for (const w of windows()) {
     if (w.state !== c.state) continue;
     if (c.state === 'scheduled' && c.withinMs !== undefined && w.begins - now > c.withinMs) continue;
     out.push(windowInstance(rule, exchange, w));
