@@ -5,8 +5,7 @@ import { ConfigError } from './config/errors';
 import { chainLookup, loadRules, noticeSourceNames } from './runtime/settings';
 import { httpSurface } from './runtime/http-surface';
 import { Exposition } from './metrics/exposition';
-import type { StoredSilences } from './runtime/stored-silences';
-import { silenceKept } from './alerts/silence';
+import { storedSilences, type StoredSilences } from './runtime/stored-silences';
 import { createMetrics, forgetSeries, initSeries, type Metrics } from './metrics/metrics';
 import { PollMetrics } from './metrics/polls';
 import { listen, type Listening } from './http/server';
@@ -45,8 +44,9 @@ export interface DaemonDeps {
   /** Where the metrics are registered (a fresh Registry unless given). */
   registry?: Registry;
   /**
-   * Where the engine (the poll path and delivery) runs: a worker thread (the default), or this
-   * thread, on the same messages, for tests that run from the sources or inject the clock or the store.
+   * Where the engine (the poll path and delivery) runs: a worker thread (the default; running from
+   * the sources, the build's), or this thread, on the same messages, for tests that inject a
+   * clock, a store or a scheduler (which cannot cross to another thread).
    */
   threads?: 'worker' | 'inline';
 }
@@ -109,7 +109,7 @@ export class Daemon {
   });
   /** Silences of the API: the stored ones still kept (read here); a save is the engine's (it writes, and puts it in force at once). */
   private readonly silences: StoredSilences = {
-    list: () => (this.store?.loadSilences() ?? []).filter((x) => silenceKept(x, this.deps.clock.now())),
+    list: () => storedSilences({ store: () => this.store, now: () => this.deps.clock.now(), onStoreError: () => undefined, inForce: () => undefined }).list(),
     save: async (silence) => {
       const answer = (await this.engine?.ask({ q: 'save-silence', silence } satisfies EngineQuestion, SAVE_WAIT_MS)) as { error?: string } | undefined;
       if (answer === undefined) throw new Error('the engine did not answer in time; the silence was not saved');

@@ -9,13 +9,13 @@ import type { Alert } from '../alerts/alert';
 import type { Config } from '../config';
 import { wallNow } from '../lib/clock';
 import { Notifications } from '../notify/orchestrator';
-import type { MailTransportFactory } from '../notify/plugin';
 import type { Delivery } from '../notify/notifier';
 import type { StateStore } from '../store/store';
 import { botContext, type BotReads } from './chat-bots';
 import { BOT_READS, type DeliveryReport } from './protocol';
 import type { ServiceIO, ThreadParts } from './thread';
-import { storedSilences } from './stored-silences';
+import { storedSilences, type StoredSilences } from './stored-silences';
+import type { Silence } from '../alerts/silence';
 import { systemScheduler } from '../lib/scheduler';
 
 /** How long a bot command waits for them. */
@@ -26,7 +26,6 @@ const OUTBOX_REPORT_MS = 5_000;
 export interface DeliveryServiceDeps extends Omit<ThreadParts, 'openStore'>, ServiceIO<DeliveryReport> {
   /** The active alerts (the poll path's: the sources of inhibition). */
   activeAlerts(): Iterable<Alert>;
-  mailTransport?: MailTransportFactory;
 }
 
 export class DeliveryService {
@@ -53,18 +52,28 @@ export class DeliveryService {
     this.reportSoon();
   }
 
-  /** The first configuration starts delivery on `store` (the engine's one connection), later ones reconfigure it; throws when it cannot be put in force. */
-  async configure(config: Config, externalURL: string, store: StateStore): Promise<void> {
-    if (this.notifications === undefined) this.start(config, externalURL, store);
+  /**
+   * The first configuration starts delivery on `store` (the engine's one connection), with the
+   * alerts active when the daemon stopped (`restored`, the rows the poll path starts from too);
+   * later ones reconfigure it. Throws when it cannot be put in force.
+   */
+  async configure(config: Config, externalURL: string, store: StateStore, restored: readonly Alert[]): Promise<void> {
+    if (this.notifications === undefined) this.start(config, externalURL, store, restored);
     else await this.notifications.reconfigure(config);
   }
 
-  private start(config: Config, externalURL: string, store: StateStore): void {
+  /** Stores a silence (of the API: the chat bots save theirs the same way) and puts it in force at once; throws when the store refuses it (counted). */
+  saveSilence(silence: Silence): void {
+    if (this.silences === undefined) throw new Error('delivery has not started');
+    this.silences.save(silence);
+  }
+
+  private silences: StoredSilences | undefined;
+
+  private start(config: Config, externalURL: string, store: StateStore, restored: readonly Alert[]): void {
     const { clock, random, logger, dispatcher, post } = this.deps;
     this.store = store;
-    // The alerts active when the daemon stopped (the poll path starts from the same rows).
-    const restored = [...store.loadAlerts().values()];
-    const silences = storedSilences({ store: () => this.store, now: () => clock.now(), onStoreError: () => post({ t: 'counted', what: 'store_error' }), inForce: () => this.notifications?.refreshSilences() });
+    const silences = (this.silences = storedSilences({ store: () => this.store, now: () => clock.now(), onStoreError: () => post({ t: 'counted', what: 'store_error' }), inForce: () => this.notifications?.refreshSilences() }));
     const notifications = new Notifications(config, {
       store,
       clock,
@@ -72,7 +81,6 @@ export class DeliveryService {
       random,
       logger,
       dispatcher,
-      ...(this.deps.mailTransport !== undefined && { mailTransport: this.deps.mailTransport }),
       externalURL,
       activeAlerts: () => this.deps.activeAlerts(),
       bot: botContext({

@@ -98,7 +98,7 @@ export class PollService {
   }
 
   /** A configuration on `store` (the engine's one connection): the first starts, later ones reload; why it could not be put in force, if it could not. */
-  async configure(config: Config, env: Record<string, string | undefined>, store: StateStore): Promise<string | undefined> {
+  async configure(config: Config, env: Record<string, string | undefined>, store: StateStore, restored: readonly Alert[]): Promise<string | undefined> {
     const { logger } = this.deps;
     let rules;
     try {
@@ -111,7 +111,7 @@ export class PollService {
     const settings = stepSettings(config, rules);
     this.keep = seriesFilter(config);
     if (this.path === undefined) {
-      this.open(config, settings, store);
+      this.open(config, settings, store, restored);
       for (const ex of config.exchanges) {
         // At the start, an embedded exchange that cannot start fails the start (one line, exit 1), as `spotwatch simulate` does.
         const failed = await this.watch(ex, true);
@@ -145,11 +145,11 @@ export class PollService {
   }
 
   /** The store and the state at the start: each exchange resumes from what the store holds. */
-  private open(config: Config, settings: StepSettings, store: StateStore): void {
+  private open(config: Config, settings: StepSettings, store: StateStore, alerts: readonly Alert[]): void {
     this.store = store;
     const restored = new Map<string, Restored>(config.exchanges.map((e) => [e.name, { snapshot: store.loadSnapshot(e.name), samples: store.loadHistory(e.name), notices: store.loadNotices(e.name) }]));
     this.persist = new Persist(refusable(store, () => this.storeGone));
-    this.path = new PollPath(initialState(settings, restored, store.loadAlerts().values()), this.persist);
+    this.path = new PollPath(initialState(settings, restored, alerts), this.persist);
     this.recorder = recorderFor(undefined, config, this.path.state, this.deps.clock.now(), this.deps.logger);
     this.stopStoreChecks = (this.deps.scheduler ?? systemScheduler).every(this.deps.storeCheckMs ?? STORE_CHECK_MS, () => this.checkStoreFile());
   }

@@ -4,8 +4,9 @@
  * recorder: engine-poll.ts) and delivery (groups, outbox, retries, receivers, chat bots:
  * engine-delivery.ts), the retention of the history and the daily digests. What a step decides
  * to tell goes to delivery by a call; the active alerts delivery inhibits by are the poll
- * path's. It runs in a worker (engine-worker.ts), or, for tests that run from the sources or
- * inject the clock or the store, in the main thread on the same messages (protocol.ts).
+ * path's. It runs in a worker (engine-worker.ts; running from the sources, the build's), or, for
+ * tests that inject a clock, a store or a scheduler, in the main thread on the same messages
+ * (protocol.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,14 +70,14 @@ export class EngineService implements Service<EngineCommand> {
     this.externalURL = externalURL;
     const problems: string[] = [];
     try {
-      await this.delivery.configure(config, externalURL, store);
+      await this.delivery.configure(config, externalURL, store, this.restored);
     } catch (err) {
       if (first) return errorMessage(err);
       this.io.logger.error({ error: errorMessage(err) }, 'delivery did not take the new configuration; it keeps the one it had');
       problems.push(`delivery: ${errorMessage(err)}`);
     }
     if (first) this.startHousekeeping(store);
-    const polling = await this.poll.configure(config, env, store);
+    const polling = await this.poll.configure(config, env, store, this.restored);
     if (polling !== undefined) problems.push(polling);
     return problems.length === 0 ? undefined : problems.join('; ');
   }
@@ -115,16 +116,14 @@ export class EngineService implements Service<EngineCommand> {
     return this.poll.answer(q);
   }
 
-  /** Stores a silence of the API and puts it in force at once. */
+  /** Stores a silence of the API and puts it in force at once (as a chat bot's is). */
   private saveSilence(silence: Silence): { error?: string } {
     try {
-      this.store?.saveSilence(silence);
+      this.delivery.saveSilence(silence);
+      return {};
     } catch (err) {
-      this.io.post({ t: 'counted', what: 'store_error' });
       return { error: errorMessage(err) };
     }
-    this.delivery.refreshSilences();
-    return {};
   }
 
   /** Polling stops first (what it told is taken, a deleted store file written again), then delivery (what is unsent stays in the outbox); then the store closes. */

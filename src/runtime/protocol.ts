@@ -75,7 +75,7 @@ export interface Answers {
   families: { exchanges: string[]; texts: FamilyTexts[] };
 }
 
-/** What the poll path reports to the main thread. */
+/** What the engine reports to the main thread of its configurations, the poll path and retention. */
 export type Report =
   /** A configuration is in force: every exchange watched (or failed to start, logged). */
   | { t: 'ready' }

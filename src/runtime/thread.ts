@@ -9,7 +9,7 @@
  * inject a clock or a store run the same service in the main thread, on a message channel: the
  * same messages, cloned the same way.
  */
-import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import pino from 'pino';
 import type { Agent } from 'undici';
 import type { Clock } from '../lib/clock';
@@ -37,7 +37,6 @@ export interface Listener<In> {
 export class Channel<Out extends { t: string }, In extends { t: string }> {
   private readonly waiting: unknown[] = [];
   private inFlight = false;
-  private idle: (() => void)[] = [];
   private readonly asked = new Map<number, (answer: unknown) => void>();
   private nextId = 0;
   /** When the other end last said anything (ms on this thread's monotonic clock, performance.now: a step of the wall clock is no silence). */
@@ -72,12 +71,6 @@ export class Channel<Out extends { t: string }, In extends { t: string }> {
     });
   }
 
-  /** Resolves once every message posted so far has been taken by the other end. */
-  drained(): Promise<void> {
-    if (!this.inFlight && this.waiting.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
-  }
-
   private send(message: unknown): void {
     this.waiting.push(message);
     this.next();
@@ -86,10 +79,7 @@ export class Channel<Out extends { t: string }, In extends { t: string }> {
   private next(): void {
     if (this.inFlight) return;
     const message = this.waiting.shift();
-    if (message === undefined) {
-      for (const resolve of this.idle.splice(0)) resolve();
-      return;
-    }
+    if (message === undefined) return;
     this.inFlight = true;
     this.port.postMessage(message);
   }
@@ -122,7 +112,7 @@ export class Channel<Out extends { t: string }, In extends { t: string }> {
 }
 
 /** Closes ports made for an in-thread channel (see ServiceThread). */
-export function closePorts(...ports: MessagePort[]): void {
+function closePorts(...ports: MessagePort[]): void {
   for (const p of ports) p.close();
 }
 
@@ -217,7 +207,7 @@ export interface ServiceThreadOptions<R> {
   /** Its name in the log ('engine'). */
   name: string;
   /** A worker thread running `file` (the build's), or the service made here, on a channel in this thread. */
-  host: { kind: 'worker'; file: string; workerData?: Record<string, unknown>; transfer?: TransferListItem[] } | { kind: 'inline'; start(port: MessagePort, level: string): void };
+  host: { kind: 'worker'; file: string; workerData?: Record<string, unknown> } | { kind: 'inline'; start(port: MessagePort, level: string): void };
   logger: Logger;
   /** Every report but the base ones, in order. */
   onReport(report: R): void;
@@ -245,7 +235,7 @@ export class ServiceThread<C extends { t: string }, R extends { t: string }> {
     const level = options.logger.level;
     const host = options.host;
     if (host.kind === 'worker') {
-      const worker = new Worker(host.file, { workerData: { level, ...host.workerData }, ...(host.transfer !== undefined && { transferList: host.transfer }) });
+      const worker = new Worker(host.file, { workerData: { level, ...host.workerData } });
       this.channel = new Channel(worker, listener);
       worker.on('error', (err) => options.logger.error({ err, thread: options.name }, 'a thread failed'));
       worker.on('exit', (code) => {

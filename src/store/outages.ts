@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Change } from '../snapshot/changes';
 import type { Snapshot } from '../snapshot/model';
-import { DIRECTIONS, OUTAGE_CLOSES as CLOSE, OUTAGE_MESSAGES as MESSAGE, OUTAGE_OPENS as OPEN, type Direction, type Outage, type OutageQuery } from '../outages/model';
+import { DIRECTIONS, OUTAGE_CLOSES as CLOSE, OUTAGE_ENDS, OUTAGE_MESSAGES as MESSAGE, OUTAGE_OPENS as OPEN, type Direction, type Outage, type OutageQuery } from '../outages/model';
 import { whereOf } from './where';
 
 /** Which outages a write changed: of one coin of an exchange, of a whole exchange, or any. */
@@ -82,7 +82,7 @@ export class OutageRows {
     const { open } = this.stmt;
     for (const c of changes) {
       if (c.coin === undefined) continue;
-      if (c.kind === 'coin_delisted' || c.kind === 'network_removed') {
+      if (OUTAGE_ENDS.includes(c.kind)) {
         // Gone, not reopened: the outage ends where watching it ended.
         if (c.kind === 'coin_delisted') this.stmt.endCoin.run(c.at, c.exchange, c.coin);
         else if (c.network !== undefined) this.stmt.endNetwork.run(c.at, c.exchange, c.coin, c.network);

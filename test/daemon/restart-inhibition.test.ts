@@ -23,6 +23,13 @@ describe('an alert inhibited when the daemon stopped', () => {
         { action: 'set_network', coin: 'ETH', network: 'ETH', set: { withdrawEnable: false } },
       ]);
       await waitFor(() => s.bodies().some((b) => b.groupLabels.alertname === 'Source'), 'the source told');
+      // Both fire; only the inhibition keeps Target from the receiver.
+      const firing = async (): Promise<string[]> => {
+        const { data } = (await (await fetch(`${s.daemon?.url}/api/v1/alerts`)).json()) as { data: { status: string; labels: Record<string, string> }[] };
+        return data.filter((a) => a.status === 'firing').map((a) => a.labels.alertname ?? '').sort();
+      };
+      await waitFor(async () => (await firing()).includes('Target'), 'Target firing');
+      expect(await firing()).toEqual(['Source', 'Target']);
       await s.stop();
       const told = (): string[][] => s.bodies().map((b) => b.alerts.map((a) => `${a.status} ${a.labels.alertname}`));
       expect(told()).toEqual([['firing Source']]);

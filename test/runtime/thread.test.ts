@@ -66,21 +66,6 @@ describe('a channel between two threads', () => {
     receive({ t: 'ack' });
     expect(sent.slice(5)).toEqual([{ t: 'reply', id: 9, answer: { echo: 'hi' } }]);
   });
-
-  it('says when everything posted has been taken', async () => {
-    const { port, receive } = fakePort();
-    const channel = new Channel<{ t: 'm' }, { t: 'x' }>(port, { message: () => undefined });
-    await channel.drained();
-    channel.post({ t: 'm' });
-    channel.post({ t: 'm' });
-    let drained = false;
-    void channel.drained().then(() => (drained = true));
-    receive({ t: 'ack' });
-    await new Promise((r) => setImmediate(r));
-    expect(drained).toBe(false);
-    receive({ t: 'ack' });
-    await until(() => drained);
-  });
 });
 
 describe('a service thread (run in this thread, on a message channel)', () => {
