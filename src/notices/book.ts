@@ -80,11 +80,11 @@ export function applyRead(book: NoticeBook, exchange: string, source: string, re
     for (const w of read.maintenance) {
       listed.add(windowKey(w));
       const before = windows.get(windowKey(w));
-      const { named: texts, ...read } = w;
+      const { named: texts, ...fields } = w;
       // A window names coins as its source lists them, else as its title and its components do.
       const named = w.coins.length > 0 || w.symbols.length > 0 ? undefined : windowMentions(w.title, texts ?? [], mentionsOf);
-      const window: Maintenance = { ...read, exchange, ...(named !== undefined && named) };
-      if (before === undefined || !sameWindow(before, window)) {
+      const window: Maintenance = { ...fields, exchange, ...(named !== undefined && named) };
+      if (before === undefined || !unchanged(before, window)) {
         next.set(windowKey(w), window);
         if (before === undefined || before.state !== window.state) windowChanges.push({ window, from: before?.state });
       }
@@ -99,10 +99,9 @@ export function applyRead(book: NoticeBook, exchange: string, source: string, re
     }
     // This source's unsettled windows are the ones this read could not settle; the others' stay as they were.
     const asked = options.vanished === 'ask' ? (read.unsettled ?? []).map((id) => windowKey({ source, id })) : [];
-    unsettled = new Set([...[...unsettled].filter((key) => windows.get(key)?.source !== source), ...asked.filter((key) => next.has(key) && !listed.has(key))]);
     for (const [id, w] of next) if ((w.state === 'completed' || w.state === 'canceled') && now - (w.ends ?? w.begins) > KEEP_ENDED_MS) next.delete(id);
+    unsettled = new Set([...[...unsettled].filter((key) => windows.get(key)?.source !== source), ...asked.filter((key) => !listed.has(key))].filter((key) => next.has(key)));
     windows = next;
-    unsettled = new Set([...unsettled].filter((key) => next.has(key)));
   }
 
   if (read.announcements !== undefined) {
@@ -153,7 +152,7 @@ function windowMentions(title: string, texts: readonly string[], mentionsOf: Men
   return { coins: [...coins], symbols: [...symbols] };
 }
 
-function sameWindow(a: Maintenance, b: Maintenance): boolean {
+function unchanged(a: Maintenance, b: Maintenance): boolean {
   return (
     a.title === b.title && a.state === b.state && a.begins === b.begins && a.ends === b.ends && a.origin === b.origin && a.scope === b.scope &&
     a.url === b.url && a.source === b.source && sameList(a.coins, b.coins) && sameList(a.symbols, b.symbols)
