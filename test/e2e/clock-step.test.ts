@@ -9,7 +9,6 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(120_000);
 
-/** libfaketime, from Debian's package "faketime" (.ci/run installs it). */
 /**
  * Sets libfaketime's offset file whole (written aside, then renamed): it is re-read at every clock
  * call (FAKETIME_NO_CACHE), and a read in the middle of a plain write sees an empty file, no offset,
@@ -20,6 +19,7 @@ function stepTo(file: string, offset: string): void {
   renameSync(`${file}.new`, file);
 }
 
+/** libfaketime, from Debian's package "faketime" (.ci/run installs it). */
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 const GROUP_WAIT_MS = 10_000;
 /** What a busy machine may add to group_wait: a poll, a tick, a delivery. */
@@ -145,7 +145,6 @@ describe('the built daemon under libfaketime, its wall clock stepped', () => {
       // From the poll that saw it close to the one that saw it reopen: within a poll or two of the real time.
       expect(stored.duration_seconds).toBeGreaterThan(realS - 1);
       expect(stored.duration_seconds).toBeLessThan(realS + 1);
-      expect(Date.parse(stored.to as string) - Date.parse(stored.from)).toBe(Math.round(stored.duration_seconds * 1000));
     }
     // Several seconds each (not 0, not an hour and more).
     expect(forward.stored.duration_seconds).toBeGreaterThan(3);
